@@ -1,0 +1,157 @@
+/** The Accounts service on PostgreSQL (or the embedded PGlite): accounts, keys, grants and terms. */
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import { generateApiKey, newAccountId } from "../../src/domain/api-key.js"
+import {
+  AccountNotFound,
+  Accounts,
+  type AccountView,
+  KeyNotFound,
+  NoTermsPublished,
+  type Tier,
+  TermsVersionExists
+} from "../../src/services/accounts.js"
+
+interface AccountRow {
+  readonly id: string
+  readonly name: string
+  readonly tier: Tier
+  readonly balance: number
+  readonly rate_limit_per_minute: number | null
+  readonly daily_spend_cap: number | null
+  readonly accepted_terms_version: string | null
+  readonly current_terms_version: string | null
+  readonly created_at: Date
+}
+
+const toView = (row: AccountRow): AccountView => ({
+  account_id: row.id,
+  name: row.name,
+  tier: row.tier,
+  balance: row.balance,
+  rate_limit_per_minute: row.rate_limit_per_minute,
+  daily_spend_cap: row.daily_spend_cap,
+  terms: {
+    current_version: row.current_terms_version,
+    accepted_version: row.accepted_terms_version,
+    accepted: row.current_terms_version === null || row.current_terms_version === row.accepted_terms_version
+  },
+  created_at: row.created_at.toISOString()
+})
+
+const DEMO_LOCK = 0x70726f70 // advisory lock id for the demo-account creation
+
+export const AccountsPg = Layer.effect(
+  Accounts,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const findAccount = (accountId: string) =>
+      sql<AccountRow>`
+        SELECT a.id, a.name, a.tier, a.balance, a.rate_limit_per_minute, a.daily_spend_cap,
+               a.accepted_terms_version, a.created_at,
+               (SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1) AS current_terms_version
+        FROM accounts a WHERE a.id = ${accountId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) =>
+          rows[0] ? Effect.succeed(toView(rows[0])) : Effect.fail(new AccountNotFound({ accountId }))
+        )
+      )
+
+    const grant = (accountId: string, amount: number, note: string) =>
+      Effect.gen(function*() {
+        const updated = yield* sql<{ balance: number }>`
+          UPDATE accounts SET balance = balance + ${amount} WHERE id = ${accountId} RETURNING balance`
+        if (!updated[0]) return yield* new AccountNotFound({ accountId })
+        yield* sql`
+          INSERT INTO ledger_entries (account_id, kind, amount, note) VALUES (${accountId}, 'grant', ${amount}, ${note})`
+        return updated[0].balance
+      })
+
+    const create = (input: { name: string; tier: Tier; credits?: number | undefined; rateLimitPerMinute?: number | undefined }) =>
+      Effect.gen(function*() {
+        const id = newAccountId()
+        yield* sql`
+          INSERT INTO accounts (id, name, tier, rate_limit_per_minute)
+          VALUES (${id}, ${input.name}, ${input.tier}, ${input.rateLimitPerMinute ?? null})`
+        if (input.credits !== undefined && input.credits > 0) {
+          yield* grant(id, input.credits, "initial grant")
+        }
+        return id
+      })
+
+    const issueKey = (accountId: string, name?: string) =>
+      Effect.gen(function*() {
+        const exists = yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId}`
+        if (exists.length === 0) return yield* new AccountNotFound({ accountId })
+        const key = generateApiKey()
+        yield* sql`
+          INSERT INTO api_keys (id, account_id, secret_sha256, name)
+          VALUES (${key.keyId}, ${accountId}, ${key.secretHash}, ${name ?? null})`
+        return { key_id: key.keyId, account_id: accountId, api_key: key.apiKey }
+      })
+
+    return Accounts.of({
+      create: (input) =>
+        sql.withTransaction(create(input)).pipe(Effect.orDie, Effect.flatMap(findAccount), Effect.orDie),
+
+      show: findAccount,
+
+      issueKey: (accountId, name) => sql.withTransaction(issueKey(accountId, name)).pipe(Effect.catchTag("SqlError", Effect.die)),
+
+      revokeKey: (keyId) =>
+        sql<{ id: string; revoked_at: Date }>`
+          UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()), version = nextval('credential_versions')
+          WHERE id = ${keyId} RETURNING id, revoked_at`.pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) =>
+            rows[0]
+              ? Effect.succeed({ key_id: rows[0].id, revoked_at: rows[0].revoked_at.toISOString() })
+              : Effect.fail(new KeyNotFound({ keyId }))
+          )
+        ),
+
+      grantCredits: (accountId, amount) =>
+        sql.withTransaction(grant(accountId, amount, "operator grant")).pipe(
+          Effect.catchTag("SqlError", Effect.die),
+          Effect.map((balance) => ({ account_id: accountId, granted: amount, balance }))
+        ),
+
+      publishTerms: (version) =>
+        sql<{ version: string; published_at: Date }>`
+          INSERT INTO terms_versions (version) VALUES (${version})
+          ON CONFLICT (version) DO NOTHING RETURNING version, published_at`.pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) =>
+            rows[0]
+              ? Effect.succeed({ version: rows[0].version, published_at: rows[0].published_at.toISOString() })
+              : Effect.fail(new TermsVersionExists({ version }))
+          )
+        ),
+
+      acceptTerms: (accountId) =>
+        Effect.gen(function*() {
+          const current = yield* sql<{ version: string }>`
+            SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1`.pipe(Effect.orDie)
+          const version = Option.fromNullable(current[0]?.version)
+          if (Option.isNone(version)) return yield* new NoTermsPublished()
+          const updated = yield* sql`
+            UPDATE accounts SET accepted_terms_version = ${version.value}, accepted_terms_at = now()
+            WHERE id = ${accountId} RETURNING id`.pipe(Effect.orDie)
+          if (updated.length === 0) return yield* new AccountNotFound({ accountId })
+          return { account_id: accountId, accepted_version: version.value }
+        }),
+
+      ensureDemoAccount: (credits) =>
+        sql.withTransaction(
+          Effect.gen(function*() {
+            yield* sql`SELECT pg_advisory_xact_lock(${DEMO_LOCK})`
+            const any = yield* sql`SELECT 1 FROM accounts LIMIT 1`
+            if (any.length > 0) return undefined
+            const id = yield* create({ name: "Demo account", tier: "public", credits })
+            return yield* issueKey(id, "demo")
+          })
+        ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.catchTag("AccountNotFound", Effect.die))
+    })
+  })
+)

@@ -1,0 +1,85 @@
+/**
+ * Credentials on PostgreSQL, served from memory. Every node keeps a snapshot of all API keys (key id, the
+ * secret's SHA-256, account, tier, revocation) and refreshes it incrementally every second by the keys'
+ * version numbers. Requests never wait on the database for a key the snapshot knows, so validate answers
+ * with an API key during a database outage (VAL-2); a revocation reaches every node within about a second.
+ * A key the snapshot does not know yet (issued a moment ago) is looked up directly; if the database cannot
+ * answer that look-up, the call did not start (503 `call-not-started`), since the key can be neither
+ * accepted nor refused.
+ */
+import { SqlClient } from "@effect/sql"
+import { Duration, Effect, Layer, Schedule } from "effect"
+import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
+import type { Tier } from "../../src/services/accounts.js"
+import { parseApiKey, secretMatches } from "../../src/domain/api-key.js"
+import { type Caller, Credentials } from "../../src/services/credentials.js"
+
+interface KeyRow {
+  readonly id: string
+  readonly account_id: string
+  readonly tier: Tier
+  readonly secret_sha256: Uint8Array
+  readonly revoked: boolean
+  readonly version: number
+}
+
+export const REFRESH_INTERVAL = Duration.seconds(1)
+
+const invalidKey = (detail: string) => new InvalidKey({ detail })
+
+export const CredentialsPg = Layer.scoped(
+  Credentials,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const snapshot = new Map<string, KeyRow>()
+    let seenVersion = 0
+
+    const remember = (rows: ReadonlyArray<KeyRow>) => {
+      for (const row of rows) {
+        snapshot.set(row.id, row)
+        if (row.version > seenVersion) seenVersion = row.version
+      }
+    }
+
+    // Tier changes reach the snapshot through a key version bump done by the operator commands.
+    const refresh = sql<KeyRow>`
+      SELECT k.id, k.account_id, a.tier, k.secret_sha256, (k.revoked_at IS NOT NULL) AS revoked, k.version
+      FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.version > ${seenVersion}`.pipe(Effect.map(remember))
+
+    yield* Effect.suspend(() => refresh).pipe(Effect.orDie)
+    yield* Effect.suspend(() => refresh).pipe(
+      Effect.catchAll((error) => Effect.logWarning("credential refresh failed; serving the last snapshot", error)),
+      Effect.repeat(Schedule.spaced(REFRESH_INTERVAL)),
+      Effect.forkScoped
+    )
+
+    const lookUp = (keyId: string) =>
+      sql<KeyRow>`
+        SELECT k.id, k.account_id, a.tier, k.secret_sha256, (k.revoked_at IS NOT NULL) AS revoked, k.version
+        FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.id = ${keyId}`.pipe(
+        Effect.map((rows) => {
+          remember(rows)
+          return rows[0]
+        }),
+        Effect.mapError(() =>
+          new CallNotStarted({ detail: "The API key could not be checked because the credential store is unreachable." })
+        )
+      )
+
+    const authenticate = (token: string): Effect.Effect<Caller, InvalidKey | CallNotStarted> =>
+      Effect.gen(function*() {
+        const parsed = parseApiKey(token)
+        if (!parsed) return yield* invalidKey("The bearer token is not a propscore API key.")
+        const row = snapshot.get(parsed.keyId) ?? (yield* lookUp(parsed.keyId))
+        if (!row || !secretMatches(parsed.secret, row.secret_sha256)) {
+          return yield* invalidKey("The API key is not known.")
+        }
+        if (row.revoked) return yield* invalidKey("The API key has been revoked.")
+        return { accountId: row.account_id, tier: row.tier, keyId: row.id }
+      })
+
+    return Credentials.of({ authenticate })
+  })
+)

@@ -1,0 +1,123 @@
+/**
+ * Decoding of request bodies into the wire types, with every refusal turned into the 400
+ * `invalid-request` Problem Detail and its `errors: [{pointer, detail}]` list. REST and MCP both decode
+ * through these functions, so the same body is judged the same way everywhere.
+ */
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { BATCH_LIMIT, BatchRequest } from "./batch.js"
+import { HistoryRequest } from "./history.js"
+import { IdempotencyKey } from "./idempotency-key.js"
+import { overridableFactNames } from "./overrides.js"
+import { BatchTooLarge, type FieldError, InvalidRequest } from "./problems.js"
+import { ScoredCall } from "./scored-call.js"
+
+const parseOptions = { errors: "all", onExcessProperty: "error" } as const
+
+/** RFC 6901 JSON Pointer for a decoding path. */
+export const jsonPointer = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((segment) => "/" + String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("")
+
+const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let current = input
+  for (const segment of path) {
+    if (typeof current !== "object" || current === null) return undefined
+    current = (current as Record<PropertyKey, unknown>)[segment]
+  }
+  return current
+}
+
+const describe = (issue: ParseResult.ArrayFormatterIssue, input: unknown): string => {
+  const path = issue.path
+  switch (issue._tag) {
+    case "Missing":
+      return "is required"
+    case "Unexpected":
+      return path.length === 2 && path[0] === "overrides"
+        ? `is not an overridable fact; the overridable facts are ${overridableFactNames.join(", ")}`
+        : "is not an accepted member"
+    default:
+      if (path.length === 0 && (typeof input !== "object" || input === null || Array.isArray(input))) {
+        return "must be a JSON object"
+      }
+      if (path.length > 0 && valueAt(input, path) === null) return "must not be null"
+      return issue.message
+  }
+}
+
+/** The `errors` list of a 400 for a decoding failure, pointers prefixed by `base`. */
+export const fieldErrors = (
+  error: ParseResult.ParseError,
+  input: unknown,
+  base: ReadonlyArray<PropertyKey> = []
+): Array<FieldError> =>
+  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
+    pointer: jsonPointer([...base, ...issue.path]),
+    detail: describe(issue, valueAt(input, base))
+  }))
+
+const invalid = (errors: Array<FieldError>): InvalidRequest =>
+  new InvalidRequest({
+    detail: errors.length === 1
+      ? `${errors[0]!.pointer === "" ? "The body" : errors[0]!.pointer} ${errors[0]!.detail}.`
+      : `${errors.length} problems were found in the request; see errors.`,
+    errors
+  })
+
+const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(schema, parseOptions)
+  return (input: unknown, base: ReadonlyArray<PropertyKey> = []): Either.Either<A, Array<FieldError>> =>
+    Either.mapLeft(decode(input), (error) => fieldErrors(error, input, base))
+}
+
+const decodeScoredCallEither = decodeWith(ScoredCall)
+
+/** A Scored Call body (`POST /v1/predict`). */
+export const decodeScoredCall = (body: unknown): Effect.Effect<ScoredCall, InvalidRequest> =>
+  Either.match(decodeScoredCallEither(body), { onLeft: (errors) => Effect.fail(invalid(errors)), onRight: Effect.succeed })
+
+const decodeBatchEither = decodeWith(BatchRequest)
+
+/**
+ * A batch envelope (`POST /v1/predict/batch`). The cap is judged first, on the count alone, so a batch over
+ * it is a 413 with honest counts whatever its entries hold (BAT-11).
+ */
+export const decodeBatchRequest = (body: unknown): Effect.Effect<BatchRequest, InvalidRequest | BatchTooLarge> => {
+  const properties = typeof body === "object" && body !== null ? (body as { properties?: unknown }).properties : undefined
+  if (Array.isArray(properties) && properties.length > BATCH_LIMIT) {
+    return Effect.fail(
+      new BatchTooLarge({
+        detail: `The batch holds ${properties.length} properties; at most ${BATCH_LIMIT} are accepted in one call.`,
+        limit: BATCH_LIMIT,
+        submitted: properties.length
+      })
+    )
+  }
+  return Either.match(decodeBatchEither(body), { onLeft: (errors) => Effect.fail(invalid(errors)), onRight: Effect.succeed })
+}
+
+const decodeHistoryEither = decodeWith(HistoryRequest)
+
+/** A history request (`POST /v1/history`): exactly one of `address` or `property_id` (HIS-1). */
+export const decodeHistoryRequest = (body: unknown): Effect.Effect<HistoryRequest, InvalidRequest> =>
+  Either.match(decodeHistoryEither(body), { onLeft: (errors) => Effect.fail(invalid(errors)), onRight: Effect.succeed })
+
+const decodeKey = Schema.decodeUnknownEither(IdempotencyKey)
+
+/** The optional `Idempotency-Key` header (IDEM-10); absent is fine, invalid is a 400 before any Spend. */
+export const decodeIdempotencyKey = (
+  header: string | undefined
+): Effect.Effect<IdempotencyKey | undefined, InvalidRequest> => {
+  if (header === undefined) return Effect.succeed(undefined)
+  return Either.match(decodeKey(header), {
+    onRight: Effect.succeed,
+    onLeft: (error) => {
+      const detail = ParseResult.ArrayFormatter.formatErrorSync(error)[0]?.message ?? "is invalid"
+      return Effect.fail(
+        new InvalidRequest({
+          detail: `The Idempotency-Key header ${detail}.`,
+          errors: [{ pointer: "", header: "Idempotency-Key", detail }]
+        })
+      )
+    }
+  })
+}

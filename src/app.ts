@@ -1,0 +1,16 @@
+/** The running service's Layers: real implementations over the configured database. */
+import { Layer } from "effect"
+import { AccountsPg } from "../layers/accounts/pg.js"
+import { CredentialsPg } from "../layers/credentials/pg.js"
+import { AppConfig } from "./config.js"
+import { DatabaseLive } from "./db/database.js"
+
+/** The services over an SQL client (provided separately, so tests can hand in their own database). */
+export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg)
+
+/** What the operator commands need: the configured, migrated database and the Accounts service. */
+export const AdminLive = AccountsPg.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
+
+export const ServicesLive = ServicesFromSql.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
+
+export const DEMO_CREDITS = 1000

@@ -1,0 +1,195 @@
+/**
+ * `propscore`, the operator's command line (CONTRACT.md): serve, migrate, accounts, keys, credits, terms.
+ * Every subcommand takes `--json`, and then prints exactly one JSON object on stdout (logs go to stderr).
+ * It reads the server's configuration and works while the server runs, on the embedded database too.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Effect, Layer, Option } from "effect"
+import { AdminLive, DEMO_CREDITS, ServicesLive } from "../app.js"
+import { AppConfig } from "../config.js"
+import { DatabaseClientLive } from "../db/database.js"
+import { migrate } from "../db/migrations.js"
+import { HttpServerLive } from "../http/server.js"
+import { Accounts, type AccountView } from "../services/accounts.js"
+
+const json = Options.boolean("json").pipe(Options.withDescription("Print one JSON object on stdout"))
+
+/** A command's result: the JSON object, or a human line. */
+const report = (asJson: boolean, value: object, human: string) =>
+  Console.log(asJson ? JSON.stringify(value) : human)
+
+/** An operator error: printed (as `{"error": …}` with --json) and the process exits 1. */
+export class CliFailure extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message)
+  }
+}
+
+const failWith = (asJson: boolean) => (error: { readonly _tag: string; readonly message: string }) =>
+  Effect.zipRight(
+    report(asJson, { error: { code: error._tag, message: error.message } }, `error: ${error.message}`),
+    Effect.fail(new CliFailure(error._tag, error.message))
+  )
+
+const describeAccount = (account: AccountView) =>
+  [
+    `account ${account.account_id} (${account.name})`,
+    `  tier: ${account.tier}`,
+    `  balance: ${account.balance} Credits`,
+    `  rate limit: ${account.rate_limit_per_minute ?? "tier default"} per minute`,
+    `  daily spend cap: ${account.daily_spend_cap ?? "none"}`,
+    `  terms: ${
+      account.terms.current_version === null
+        ? "none published"
+        : `current ${account.terms.current_version}, accepted ${account.terms.accepted_version ?? "none"}${
+          account.terms.accepted ? "" : " (NOT ACCEPTED)"
+        }`
+    }`
+  ].join("\n")
+
+const serve = Command.make("serve", { json }, ({ json: asJson }) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const accounts = yield* Accounts
+    const demo = yield* accounts.ensureDemoAccount(DEMO_CREDITS)
+    const listening = `${config.publicBaseUrl}`
+    yield* report(
+      asJson,
+      { listening, port: config.port, demo_account: demo ?? null },
+      [
+        `propscore listening on port ${config.port} (${listening})`,
+        ...(demo
+          ? [
+            `Created the demo account ${demo.account_id} with ${DEMO_CREDITS} Credits. Its API key, shown once:`,
+            ``,
+            `  ${demo.api_key}`,
+            ``
+          ]
+          : [])
+      ].join("\n")
+    )
+    return yield* Layer.launch(HttpServerLive(config.port))
+  }).pipe(Effect.provide(ServicesLive))
+).pipe(Command.withDescription("Serve the HTTP API (creates the demo account on an empty database)"))
+
+const migrateCommand = Command.make("migrate", { json }, ({ json: asJson }) =>
+  migrate.pipe(
+    Effect.flatMap((applied) =>
+      report(
+        asJson,
+        { applied: applied.map(([id, name]) => ({ id, name })) },
+        applied.length === 0 ? "The database is up to date." : applied.map(([id, name]) => `applied ${id} ${name}`).join("\n")
+      )
+    ),
+    Effect.orDie,
+    Effect.provide(DatabaseClientLive.pipe(Layer.provide(AppConfig.layer)))
+  )
+).pipe(Command.withDescription("Apply pending database migrations"))
+
+const accountsCreate = Command.make(
+  "create",
+  {
+    json,
+    name: Options.text("name"),
+    tier: Options.choice("tier", ["public", "reseller"]),
+    credits: Options.integer("credits").pipe(Options.optional),
+    rateLimit: Options.integer("rate-limit").pipe(Options.optional, Options.withDescription("Requests per minute"))
+  },
+  ({ credits, json: asJson, name, rateLimit, tier }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const account = yield* accounts.create({
+        name,
+        tier,
+        credits: Option.getOrUndefined(credits),
+        rateLimitPerMinute: Option.getOrUndefined(rateLimit)
+      })
+      yield* report(asJson, account, describeAccount(account))
+    })
+)
+
+const accountsShow = Command.make("show", { json, accountId: Args.text({ name: "ACCOUNT_ID" }) }, ({ accountId, json: asJson }) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const account = yield* accounts.show(accountId).pipe(Effect.catchAll(failWith(asJson)))
+    yield* report(asJson, account, describeAccount(account))
+  }))
+
+const accountsCommand = Command.make("accounts").pipe(
+  Command.withSubcommands([accountsCreate, accountsShow]),
+  Command.withDescription("Create and show accounts")
+)
+
+const keysIssue = Command.make(
+  "issue",
+  { json, accountId: Options.text("account"), name: Options.text("name").pipe(Options.optional) },
+  ({ accountId, json: asJson, name }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const key = yield* accounts.issueKey(accountId, Option.getOrUndefined(name)).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, key, `Issued key ${key.key_id} for ${key.account_id}. Shown once:\n\n  ${key.api_key}\n`)
+    })
+)
+
+const keysRevoke = Command.make("revoke", { json, keyId: Args.text({ name: "KEY_ID" }) }, ({ json: asJson, keyId }) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const revoked = yield* accounts.revokeKey(keyId).pipe(Effect.catchAll(failWith(asJson)))
+    yield* report(asJson, revoked, `Revoked key ${revoked.key_id} at ${revoked.revoked_at}.`)
+  }))
+
+const keysCommand = Command.make("keys").pipe(
+  Command.withSubcommands([keysIssue, keysRevoke]),
+  Command.withDescription("Issue and revoke API keys")
+)
+
+const creditsGrant = Command.make(
+  "grant",
+  { json, accountId: Options.text("account"), amount: Options.integer("amount") },
+  ({ accountId, amount, json: asJson }) =>
+    Effect.gen(function*() {
+      if (amount <= 0) {
+        return yield* failWith(asJson)({ _tag: "InvalidAmount", message: "--amount must be a positive whole number" })
+      }
+      const accounts = yield* Accounts
+      const granted = yield* accounts.grantCredits(accountId, amount).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, granted, `Granted ${amount} Credits to ${accountId}; balance ${granted.balance}.`)
+    })
+)
+
+const creditsCommand = Command.make("credits").pipe(
+  Command.withSubcommands([creditsGrant]),
+  Command.withDescription("Grant Credits")
+)
+
+const termsPublish = Command.make("publish", { json, version: Options.text("version") }, ({ json: asJson, version }) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const published = yield* accounts.publishTerms(version).pipe(Effect.catchAll(failWith(asJson)))
+    yield* report(asJson, published, `Published Terms of Service ${published.version} (a material change).`)
+  }))
+
+const termsAccept = Command.make("accept", { json, accountId: Options.text("account") }, ({ accountId, json: asJson }) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const accepted = yield* accounts.acceptTerms(accountId).pipe(Effect.catchAll(failWith(asJson)))
+    yield* report(asJson, accepted, `${accepted.account_id} accepted Terms of Service ${accepted.accepted_version}.`)
+  }))
+
+const termsCommand = Command.make("terms").pipe(
+  Command.withSubcommands([termsPublish, termsAccept]),
+  Command.withDescription("Publish and accept Terms of Service versions")
+)
+
+const adminCommands = Command.make("propscore").pipe(
+  Command.withSubcommands([
+    serve,
+    migrateCommand,
+    accountsCommand.pipe(Command.provide(AdminLive)),
+    keysCommand.pipe(Command.provide(AdminLive)),
+    creditsCommand.pipe(Command.provide(AdminLive)),
+    termsCommand.pipe(Command.provide(AdminLive))
+  ])
+)
+
+export const cli = Command.run(adminCommands, { name: "propscore", version: "0.1.0" })

@@ -1,0 +1,51 @@
+/** The service's configuration, read from the environment variables of CONTRACT.md. */
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+
+export interface AppConfigShape {
+  readonly port: number
+  /** `{base_url}` */
+  readonly publicBaseUrl: string
+  /** `{docs_base}`: every error `type` is `{docs_base}/errors/<slug>`. */
+  readonly docsBaseUrl: string
+  /** A real PostgreSQL server; none means the embedded PGlite in `dataDir`. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  readonly dataDir: string
+  readonly redisUrl: Option.Option<Redacted.Redacted>
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "")
+
+export const appConfig: Config.Config<AppConfigShape> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(8080)),
+  publicBaseUrl: Config.option(Config.nonEmptyString("PUBLIC_BASE_URL")),
+  docsBaseUrl: Config.option(Config.nonEmptyString("DOCS_BASE_URL")),
+  databaseUrl: Config.option(Config.redacted(Config.nonEmptyString("DATABASE_URL"))),
+  dataDir: Config.nonEmptyString("DATA_DIR").pipe(Config.withDefault("./.propscore")),
+  redisUrl: Config.option(Config.redacted(Config.nonEmptyString("REDIS_URL")))
+}).pipe(
+  Config.map(({ docsBaseUrl, publicBaseUrl, ...rest }) => {
+    const base = trimSlash(Option.getOrElse(publicBaseUrl, () => `http://localhost:${rest.port}`))
+    return {
+      ...rest,
+      publicBaseUrl: base,
+      docsBaseUrl: trimSlash(Option.getOrElse(docsBaseUrl, () => `${base}/docs`))
+    }
+  })
+)
+
+export class AppConfig extends Context.Tag("propscore/AppConfig")<AppConfig, AppConfigShape>() {
+  static readonly layer = Layer.effect(AppConfig, appConfig)
+  static readonly make = (overrides: Partial<AppConfigShape> & { readonly port: number }): AppConfigShape => {
+    const publicBaseUrl = overrides.publicBaseUrl ?? `http://localhost:${overrides.port}`
+    return {
+      databaseUrl: Option.none(),
+      dataDir: "./.propscore",
+      redisUrl: Option.none(),
+      docsBaseUrl: `${publicBaseUrl}/docs`,
+      ...overrides,
+      publicBaseUrl
+    }
+  }
+}
+
+export const currentConfig = Effect.flatMap(AppConfig, Effect.succeed)

@@ -1,0 +1,24 @@
+/** The configured database: `DATABASE_URL` when set, else the embedded PGlite in `DATA_DIR`; migrated. */
+import { Effect, Layer, Option } from "effect"
+import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedded.js"
+import { AppConfig } from "../config.js"
+import { type DatabaseTarget, pgClientLayer } from "./client.js"
+import { migrate } from "./migrations.js"
+
+export const DatabaseTargetLive = Effect.gen(function*() {
+  const config = yield* AppConfig
+  if (Option.isSome(config.databaseUrl)) {
+    return { _tag: "Url", url: config.databaseUrl.value } satisfies DatabaseTarget
+  }
+  const embedded = yield* openEmbeddedDatabase(config.dataDir).pipe(Effect.orDie)
+  return { _tag: "Socket", host: embedded.socketDir, port: SOCKET_PORT, database: "postgres" } satisfies DatabaseTarget
+})
+
+/** Runs the migrations once the client is up; every process that opens the database does so. */
+export const withMigrations = <ROut, E, RIn>(client: Layer.Layer<ROut, E, RIn>) =>
+  Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate)), client)
+
+/** The configured database's client, not yet migrated (the `migrate` command runs them itself). */
+export const DatabaseClientLive = Layer.unwrapScoped(Effect.map(DatabaseTargetLive, (target) => pgClientLayer(target)))
+
+export const DatabaseLive = withMigrations(DatabaseClientLive)

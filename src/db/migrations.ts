@@ -1,0 +1,65 @@
+/**
+ * The database schema, as `@effect/sql` Migrator migrations (`Migrator.fromRecord`, so they survive
+ * bundling). The same migrations run on the embedded PGlite and on a real PostgreSQL server.
+ */
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+const accountsAndCredentials = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE accounts (
+      id text PRIMARY KEY,
+      name text NOT NULL,
+      tier text NOT NULL CHECK (tier IN ('public', 'reseller')),
+      balance bigint NOT NULL DEFAULT 0 CHECK (balance >= 0),
+      rate_limit_per_minute integer CHECK (rate_limit_per_minute > 0),
+      daily_spend_cap integer CHECK (daily_spend_cap >= 0),
+      accepted_terms_version text,
+      accepted_terms_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`
+  // Every change to a key takes a new version, so nodes can refresh their credential cache incrementally.
+  yield* sql`CREATE SEQUENCE credential_versions`
+  yield* sql`
+    CREATE TABLE api_keys (
+      id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      secret_sha256 bytea NOT NULL,
+      name text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      revoked_at timestamptz,
+      last_used_at timestamptz,
+      version bigint NOT NULL DEFAULT nextval('credential_versions')
+    )`
+  yield* sql`CREATE INDEX api_keys_account ON api_keys (account_id)`
+  yield* sql`CREATE INDEX api_keys_version ON api_keys (version)`
+  yield* sql`
+    CREATE TABLE terms_versions (
+      seq bigserial PRIMARY KEY,
+      version text NOT NULL UNIQUE,
+      published_at timestamptz NOT NULL DEFAULT now()
+    )`
+  // Append-only: grants, spends and refunds. The account's balance column is kept equal to their sum in the
+  // same transaction that appends an entry, and can never go below zero.
+  yield* sql`
+    CREATE TABLE ledger_entries (
+      id bigserial PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      kind text NOT NULL CHECK (kind IN ('grant', 'spend', 'refund')),
+      amount bigint NOT NULL CHECK (amount > 0),
+      refund_of bigint REFERENCES ledger_entries (id),
+      trace_id text,
+      note text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      CHECK ((kind = 'refund') = (refund_of IS NOT NULL))
+    )`
+  yield* sql`CREATE INDEX ledger_entries_account ON ledger_entries (account_id, created_at)`
+})
+
+export const migrations = Migrator.fromRecord({
+  "0001_accounts_and_credentials": accountsAndCredentials
+})
+
+/** Applies every pending migration; returns the ones it applied. */
+export const migrate = Migrator.make({})({ loader: migrations, table: "propscore_migrations" })

@@ -1,0 +1,127 @@
+/**
+ * The HTTP interface as an `HttpApi` definition: routes, success and error schemas, security. It is what
+ * the router, `/openapi.json` and `/docs` are generated from. Bodies are read as JSON by the `JsonBody`
+ * middleware and judged by the operations (so REST and MCP share one decoding); the OpenAPI document
+ * describes them through the request schemas of `schema/`.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { JSONSchema, type Schema } from "effect"
+import { BatchRequest } from "../../schema/batch.js"
+import { BatchTooLarge, InternalError, InvalidRequest } from "../../schema/problems.js"
+import { ScoredCall } from "../../schema/scored-call.js"
+import { ValidationAnswer } from "../../schema/validate.js"
+import { documented } from "./documented.js"
+import { Authentication, JsonBody } from "./middleware.js"
+
+/** Request bodies documented in `components.schemas`, by name. */
+const documentedBodies: Record<string, Schema.Schema.Any> = { ScoredCall, BatchRequest }
+
+const jsonBody = (schema: object) => ({
+  requestBody: { required: true, content: { "application/json": { schema } } }
+})
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+
+export const ValidateGroup = HttpApiGroup.make("validate")
+  .add(
+    HttpApiEndpoint.post("validate", "/v1/validate")
+      .addSuccess(ValidationAnswer)
+      .addError(documented(InvalidRequest))
+      .addError(documented(BatchTooLarge))
+      .annotate(OpenApi.Summary, "Check a request without spending")
+      .annotate(
+        OpenApi.Description,
+        "Judges a Scored Call body, or a batch envelope `{properties: [...]}`, exactly as predict or batch would, " +
+          "and answers `{valid: true}` or the same 400 or 413. Free; works at a zero Balance and during a Ledger " +
+          "outage. `Idempotency-Key` is ignored."
+      )
+      .annotate(OpenApi.Override, jsonBody({ anyOf: [ref("ScoredCall"), ref("BatchRequest")] }))
+  )
+  .middleware(JsonBody)
+  .middleware(Authentication)
+
+const componentSchema = (schema: Schema.Schema.Any, definitions: Record<string, unknown>) =>
+  JSONSchema.fromAST(schema.ast, {
+    definitions: definitions as Record<string, JSONSchema.JsonSchema7>,
+    definitionPath: "#/components/schemas/",
+    target: "openApi3.1",
+    topLevelReferenceStrategy: "skip"
+  })
+
+const decodeErrorComponents = ["HttpApiDecodeError", "Issue", "PropertyKey"]
+const isDecodeErrorRef = (schema: any) => schema?.$ref === "#/components/schemas/HttpApiDecodeError"
+
+/** The alternatives of a response schema, flattened, without `HttpApi`'s own decode error, deduplicated. */
+const alternatives = (schema: any): Array<unknown> => {
+  const flat: Array<unknown> = Array.isArray(schema?.anyOf) ? schema.anyOf : [schema]
+  const seen = new Set<string>()
+  return flat.filter((alternative) => {
+    const key = JSON.stringify(alternative)
+    if (isDecodeErrorRef(alternative) || seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/**
+ * Brings the generated document in line with what the service answers: request bodies from `schema/`,
+ * every error response as `application/problem+json` (never `HttpApi`'s own decode error, which the
+ * service does not send), and the 500 every operation may answer.
+ */
+const patchOpenApi = (spec: Record<string, any>) => {
+  const schemas: Record<string, unknown> = { ...spec.components?.schemas }
+  for (const name of decodeErrorComponents) delete schemas[name]
+  for (const [name, schema] of Object.entries(documentedBodies)) schemas[name] = componentSchema(schema, schemas)
+  const internalError = componentSchema(documented(InternalError), schemas)
+  const paths: Record<string, any> = {}
+  for (const [path, operations] of Object.entries<Record<string, any>>(spec.paths)) {
+    paths[path] = {}
+    for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
+      const responses: Record<string, any> = {}
+      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+        if (Number(status) < 400 || response.content === undefined) {
+          responses[status] = response
+          continue
+        }
+        const schema = Object.values<{ schema: unknown }>(response.content)[0]?.schema
+        const remaining = alternatives(schema)
+        responses[status] = {
+          ...response,
+          description: response.description === "The request did not match the expected schema"
+            ? "The request is invalid"
+            : response.description,
+          content: {
+            "application/problem+json": { schema: remaining.length === 1 ? remaining[0] : { anyOf: remaining } }
+          }
+        }
+      }
+      responses["500"] = {
+        description: "Internal error",
+        content: { "application/problem+json": { schema: internalError } }
+      }
+      paths[path][method] = { ...operation, responses }
+    }
+  }
+  return { ...spec, paths, components: { ...spec.components, schemas } }
+}
+
+export class Api extends HttpApi.make("propscore")
+  .add(ValidateGroup)
+  .annotate(OpenApi.Title, "propscore")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "Rehab-aware property valuation and maximum allowable offer for real-estate investors. Every error is an " +
+      "RFC 9457 Problem Detail (`application/problem+json`) whose `type` links to its documentation page; " +
+      "every response carries a `trace-id` header."
+  )
+  .annotate(OpenApi.Transform, patchOpenApi)
+{}
+
+/** Every route the service answers, for 405 `Allow` and 404 decisions. */
+export const extraRoutes: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
+  { method: "GET", path: "/openapi.json" },
+  { method: "GET", path: "/docs" },
+  { method: "GET", path: "/docs/errors" },
+  { method: "GET", path: "/docs/errors/:slug" }
+]

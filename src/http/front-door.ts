@@ -1,0 +1,57 @@
+/**
+ * The front door wraps every request, whatever route it reaches or fails to reach: it fixes the trace id,
+ * renders every failure as a Problem Detail (unknown route 404, wrong method 405, a defect 500 logged with
+ * its trace id and never leaking a stack), and puts `trace-id` on every response (SVC-7).
+ */
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { InternalError, isProblem, MethodNotAllowed, NotFound, type Problem } from "../../schema/problems.js"
+import { AppConfig } from "../config.js"
+import { problemResponse } from "./problem-response.js"
+import { methodsFor } from "./routes.js"
+import { CurrentTraceId, traceIdFor } from "./trace.js"
+
+const isRouteNotFound = (u: unknown) =>
+  typeof u === "object" && u !== null && "_tag" in u && u._tag === "RouteNotFound"
+
+const problemForCause = (cause: Cause.Cause<unknown>, method: string, path: string): Effect.Effect<Problem> => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    if (isProblem(failure.value)) return Effect.succeed(failure.value)
+    if (isRouteNotFound(failure.value)) {
+      const allowed = methodsFor(path)
+      return Effect.succeed(
+        allowed.length === 0
+          ? new NotFound({ detail: `No route answers ${path}.` })
+          : new MethodNotAllowed({ detail: `${path} does not answer ${method}.`, allow: allowed })
+      )
+    }
+  }
+  return Effect.logError("request failed unexpectedly", cause).pipe(
+    Effect.as(new InternalError({ detail: "The service failed unexpectedly; the failure is logged under this trace id." }))
+  )
+}
+
+export const frontDoor = (app: HttpApp.Default) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const config = yield* AppConfig
+    const traceId = traceIdFor(request.headers["traceparent"])
+    const path = new URL(request.url, "http://localhost").pathname
+    const response = yield* app.pipe(
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.map(problemForCause(cause, request.method, path), (problem) =>
+            problemResponse(problem, {
+              traceId,
+              docsBaseUrl: config.docsBaseUrl,
+              publicBaseUrl: config.publicBaseUrl,
+              path
+            }))
+      ),
+      Effect.locally(CurrentTraceId, traceId),
+      Effect.annotateLogs("trace_id", traceId)
+    )
+    return HttpServerResponse.setHeader(response, "trace-id", traceId)
+  })

@@ -1,0 +1,65 @@
+/**
+ * The one place a problem becomes an HTTP response: RFC 9457 `application/problem+json` with `type`
+ * `{docs_base}/errors/<slug>`, `title`, `status`, `detail`, `trace_id` and the class's extension members,
+ * plus the headers some problems carry (`WWW-Authenticate`, `Retry-After`, `Allow`).
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { Schema } from "effect"
+import { type Problem, problemClasses, problemMeta } from "../../schema/problems.js"
+
+export interface ProblemContext {
+  readonly traceId: string
+  readonly docsBaseUrl: string
+  readonly publicBaseUrl: string
+  /** The request path: `/mcp` gets its own protected-resource metadata URL. */
+  readonly path: string
+}
+
+const classesByTag = new Map<string, Schema.Schema.AnyNoContext>(
+  problemClasses.map((cls) => [cls._tag, cls as unknown as Schema.Schema.AnyNoContext])
+)
+
+export const problemType = (docsBaseUrl: string, slug: string) => `${docsBaseUrl}/errors/${slug}`
+
+export const protectedResourceMetadataUrl = (publicBaseUrl: string, path: string) =>
+  `${publicBaseUrl}/.well-known/oauth-protected-resource${path === "/mcp" || path.startsWith("/mcp/") ? "/mcp" : ""}`
+
+/** The Problem Detail body of a problem (also what a failed batch entry carries). */
+export const problemBody = (problem: Problem, context: Pick<ProblemContext, "traceId" | "docsBaseUrl">) => {
+  const meta = problemMeta(problem._tag)!
+  const { _tag, detail, ...extensions } = Schema.encodeSync(classesByTag.get(problem._tag)!)(problem) as {
+    readonly _tag: string
+    readonly detail: string
+  }
+  return {
+    type: problemType(context.docsBaseUrl, meta.slug),
+    title: meta.title,
+    status: meta.status,
+    detail,
+    trace_id: context.traceId,
+    ...extensions
+  }
+}
+
+const problemHeaders = (problem: Problem, context: ProblemContext): Record<string, string> => {
+  switch (problem._tag) {
+    case "InvalidKey":
+      return {
+        "www-authenticate": `Bearer resource_metadata="${protectedResourceMetadataUrl(context.publicBaseUrl, context.path)}"`
+      }
+    case "RateLimited":
+    case "DuplicateRequestInFlight":
+      return { "retry-after": String(problem.retry_after) }
+    case "MethodNotAllowed":
+      return { allow: problem.allow.join(", ") }
+    default:
+      return {}
+  }
+}
+
+export const problemResponse = (problem: Problem, context: ProblemContext): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson(problemBody(problem, context), {
+    status: problemMeta(problem._tag)!.status,
+    contentType: "application/problem+json",
+    headers: problemHeaders(problem, context)
+  })

@@ -1,0 +1,24 @@
+/** The HTTP server: the API, its OpenAPI document and reference, the error pages, behind the front door. */
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Layer } from "effect"
+import { createServer } from "node:http"
+import { ErrorDocsRoutes } from "./error-docs.js"
+import { frontDoor } from "./front-door.js"
+import { ApiLive } from "./handlers.js"
+
+/** The whole HTTP application; needs an `HttpServer`, `AppConfig` and the services. */
+export const HttpAppLive = HttpApiBuilder.serve().pipe(
+  // Inside the router, so that it sees every failure before anything is sent.
+  Layer.provide(HttpApiBuilder.middleware(frontDoor, { withContext: true })),
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(ErrorDocsRoutes),
+  Layer.provide(ApiLive)
+)
+
+/** A Node HTTP server on `port` (0 picks a free one), logging its address. */
+export const nodeServer = (port: number) => NodeHttpServer.layer(createServer, { port })
+
+export const HttpServerLive = (port: number) =>
+  HttpAppLive.pipe(HttpServer.withLogAddress, Layer.provide(nodeServer(port)))

@@ -1,0 +1,85 @@
+/**
+ * Accounts, API keys, Credit grants and Terms of Service: what the operator's command line (and later the
+ * Portal) manages. Answers are plain data in the command line's JSON shapes.
+ */
+import { Context, Data, type Effect } from "effect"
+
+export type Tier = "public" | "reseller"
+
+export class AccountNotFound extends Data.TaggedError("AccountNotFound")<{ readonly accountId: string }> {
+  override get message() {
+    return `No account has the id ${this.accountId}`
+  }
+}
+
+export class KeyNotFound extends Data.TaggedError("KeyNotFound")<{ readonly keyId: string }> {
+  override get message() {
+    return `No API key has the id ${this.keyId}`
+  }
+}
+
+export class TermsVersionExists extends Data.TaggedError("TermsVersionExists")<{ readonly version: string }> {
+  override get message() {
+    return `Terms version ${this.version} was already published`
+  }
+}
+
+export class NoTermsPublished extends Data.TaggedError("NoTermsPublished")<{}> {
+  override get message() {
+    return "No Terms of Service version has been published"
+  }
+}
+
+export interface AccountView {
+  readonly account_id: string
+  readonly name: string
+  readonly tier: Tier
+  readonly balance: number
+  readonly rate_limit_per_minute: number | null
+  readonly daily_spend_cap: number | null
+  readonly terms: {
+    readonly current_version: string | null
+    readonly accepted_version: string | null
+    readonly accepted: boolean
+  }
+  readonly created_at: string
+}
+
+export interface IssuedKey {
+  readonly key_id: string
+  readonly account_id: string
+  /** The whole key. It is shown once and never stored. */
+  readonly api_key: string
+}
+
+export interface CreateAccountInput {
+  readonly name: string
+  readonly tier: Tier
+  readonly credits?: number | undefined
+  readonly rateLimitPerMinute?: number | undefined
+}
+
+export interface TermsVersion {
+  readonly version: string
+  readonly published_at: string
+}
+
+export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
+  readonly create: (input: CreateAccountInput) => Effect.Effect<AccountView>
+  readonly show: (accountId: string) => Effect.Effect<AccountView, AccountNotFound>
+  readonly issueKey: (accountId: string, name?: string) => Effect.Effect<IssuedKey, AccountNotFound>
+  readonly revokeKey: (keyId: string) => Effect.Effect<{ readonly key_id: string; readonly revoked_at: string }, KeyNotFound>
+  readonly grantCredits: (
+    accountId: string,
+    amount: number
+  ) => Effect.Effect<{ readonly account_id: string; readonly granted: number; readonly balance: number }, AccountNotFound>
+  readonly publishTerms: (version: string) => Effect.Effect<TermsVersion, TermsVersionExists>
+  readonly acceptTerms: (
+    accountId: string
+  ) => Effect.Effect<{ readonly account_id: string; readonly accepted_version: string }, AccountNotFound | NoTermsPublished>
+  /**
+   * On a database with no account at all, creates the demo Account with its Credits and one key, and
+   * returns them; otherwise returns undefined. Safe to call from several processes at once.
+   */
+  readonly ensureDemoAccount: (credits: number) => Effect.Effect<IssuedKey | undefined>
+}>() {}

@@ -1,0 +1,22 @@
+/** Who is calling: the API key of a request resolved to its Account. */
+import { Context, type Effect } from "effect"
+import type { CallNotStarted, InvalidKey } from "../../schema/problems.js"
+import type { Tier } from "./accounts.js"
+
+export interface Caller {
+  readonly accountId: string
+  readonly tier: Tier
+  /** The key the request presented. */
+  readonly keyId: string
+}
+
+export class Credentials extends Context.Tag("propscore/Credentials")<Credentials, {
+  /**
+   * Resolves a bearer token. An unknown, malformed or revoked key is `InvalidKey`; a key that cannot be
+   * checked because the credential store is unreachable is `CallNotStarted`.
+   */
+  readonly authenticate: (token: string) => Effect.Effect<Caller, InvalidKey | CallNotStarted>
+}>() {}
+
+/** The authenticated caller of the current request, provided by the HTTP authentication middleware. */
+export class CurrentCaller extends Context.Tag("propscore/CurrentCaller")<CurrentCaller, Caller>() {}
