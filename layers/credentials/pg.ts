@@ -80,6 +80,11 @@ export const CredentialsPg = Layer.scoped(
         return { accountId: row.account_id, tier: row.tier, keyId: row.id }
       })
 
-    return Credentials.of({ authenticate })
+    return Credentials.of({
+      authenticate,
+      refresh: Effect.suspend(() => refresh).pipe(
+        Effect.catchAll((error) => Effect.logWarning("credential refresh failed", error))
+      )
+    })
   })
 )

@@ -162,7 +162,10 @@ const creditsCommand = Command.make("credits").pipe(
   Command.withDescription("Grant Credits")
 )
 
-const termsPublish = Command.make("publish", { json, version: Options.text("version") }, ({ json: asJson, version }) =>
+const termsPublish = Command.make("publish", {
+  json,
+  version: Options.text("terms-version").pipe(Options.withDescription("The version's name (also accepted as --version)"))
+}, ({ json: asJson, version }) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const published = yield* accounts.publishTerms(version).pipe(Effect.catchAll(failWith(asJson)))
@@ -192,4 +195,18 @@ const adminCommands = Command.make("propscore").pipe(
   ])
 )
 
-export const cli = Command.run(adminCommands, { name: "propscore", version: "0.1.0" })
+const run = Command.run(adminCommands, { name: "propscore", version: "0.1.0" })
+
+/**
+ * CONTRACT.md spells `terms publish --version V`, but @effect/cli reserves `--version` for the program's
+ * own version wherever it appears; under `terms publish` it is read as `--terms-version`.
+ */
+export const normalizeArgs = (argv: ReadonlyArray<string>): Array<string> => {
+  const [node, script, ...args] = argv
+  if (args[0] !== "terms" || args[1] !== "publish") return [...argv]
+  return [node!, script!, ...args.map((arg) =>
+    arg === "--version" ? "--terms-version" : arg.startsWith("--version=") ? `--terms-version=${arg.slice(10)}` : arg
+  )]
+}
+
+export const cli = (argv: ReadonlyArray<string>) => run(normalizeArgs(argv))

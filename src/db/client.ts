@@ -6,7 +6,13 @@ import pg from "pg"
 /** Where the database answers: a connection URL, or a host (a directory for a Unix socket) and port. */
 export type DatabaseTarget =
   | { readonly _tag: "Url"; readonly url: Redacted.Redacted }
-  | { readonly _tag: "Socket"; readonly host: string; readonly port: number; readonly database: string }
+  | {
+    readonly _tag: "Host"
+    readonly host: string
+    readonly port: number
+    readonly database: string
+    readonly username?: string | undefined
+  }
 
 const INT8_OID = 20
 const NUMERIC_OID = 1700
@@ -23,7 +29,7 @@ export const pgClientLayer = (target: DatabaseTarget, maxConnections = 10) =>
   PgClient.layer({
     ...(target._tag === "Url"
       ? { url: target.url }
-      : { host: target.host, port: target.port, database: target.database, username: "postgres" }),
+      : { host: target.host, port: target.port, database: target.database, username: target.username ?? "postgres" }),
     maxConnections,
     connectTimeout: Duration.seconds(5),
     idleTimeout: Duration.seconds(30),

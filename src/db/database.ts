@@ -11,7 +11,7 @@ export const DatabaseTargetLive = Effect.gen(function*() {
     return { _tag: "Url", url: config.databaseUrl.value } satisfies DatabaseTarget
   }
   const embedded = yield* openEmbeddedDatabase(config.dataDir).pipe(Effect.orDie)
-  return { _tag: "Socket", host: embedded.socketDir, port: SOCKET_PORT, database: "postgres" } satisfies DatabaseTarget
+  return { _tag: "Host", host: embedded.socketDir, port: SOCKET_PORT, database: "postgres" } satisfies DatabaseTarget
 })
 
 /** Runs the migrations once the client is up; every process that opens the database does so. */

@@ -16,6 +16,11 @@ export class Credentials extends Context.Tag("propscore/Credentials")<Credential
    * checked because the credential store is unreachable is `CallNotStarted`.
    */
   readonly authenticate: (token: string) => Effect.Effect<Caller, InvalidKey | CallNotStarted>
+  /**
+   * Brings this node's view of the keys up to date now. Other nodes (and a server, after the operator's
+   * command line changed a key) catch up on their own within about a second.
+   */
+  readonly refresh: Effect.Effect<void>
 }>() {}
 
 /** The authenticated caller of the current request, provided by the HTTP authentication middleware. */

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { propscore, type RunningServer, startServer } from "../harness/process.js"
+
+/**
+ * The operator's command line, run as separate processes against a server on the embedded database, the
+ * way the README says to: `serve` on an empty DATA_DIR creates the demo account, and every other
+ * subcommand works while the server runs.
+ */
+describe("propscore command line on the embedded database", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "psc-"))
+  const env = { DATA_DIR: dataDir }
+  let server: RunningServer
+  let demoKey: string
+
+  const validate = (key: string) =>
+    fetch(`${server.baseUrl}/v1/validate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ address: "1 Main St" })
+    })
+
+  const json = async (args: ReadonlyArray<string>) => {
+    const result = await propscore([...args, "--json"], env)
+    const lines = result.stdout.trim().split("\n")
+    expect(lines, `stdout of ${args.join(" ")}: ${result.stdout}\nstderr: ${result.stderr}`).toHaveLength(1)
+    return { code: result.code, value: JSON.parse(lines[0]!) }
+  }
+
+  beforeAll(async () => {
+    server = await startServer(env)
+  }, 120_000)
+
+  afterAll(async () => {
+    await server?.stop()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it("serve on an empty database creates the demo account and prints its key once; the key works", async () => {
+    const match = /ps_[a-z2-7]{12}_[a-z2-7]{40}/.exec(server.stdout())
+    expect(match, server.stdout()).not.toBeNull()
+    demoKey = match![0]
+    const response = await validate(demoKey)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
+    expect(await response.json()).toEqual({ valid: true })
+  })
+
+  it("accounts, keys, credits and terms work while the server runs, each printing one JSON object", async () => {
+    const created = await json(["accounts", "create", "--name", "Acme Flips", "--tier", "reseller", "--credits", "25", "--rate-limit", "500"])
+    expect(created.code).toBe(0)
+    expect(created.value).toMatchObject({ name: "Acme Flips", tier: "reseller", balance: 25, rate_limit_per_minute: 500 })
+    const accountId: string = created.value.account_id
+
+    const granted = await json(["credits", "grant", "--account", accountId, "--amount", "75"])
+    expect(granted.value).toEqual({ account_id: accountId, granted: 75, balance: 100 })
+
+    const issued = await json(["keys", "issue", "--account", accountId])
+    expect(issued.value).toMatchObject({ account_id: accountId, key_id: expect.any(String), api_key: expect.stringMatching(/^ps_/) })
+    expect((await validate(issued.value.api_key)).status).toBe(200)
+
+    const published = await json(["terms", "publish", "--version", "2026-11"])
+    expect(published.value).toMatchObject({ version: "2026-11" })
+    const shown = await json(["accounts", "show", accountId])
+    expect(shown.value.terms).toEqual({ current_version: "2026-11", accepted_version: null, accepted: false })
+    const accepted = await json(["terms", "accept", "--account", accountId])
+    expect(accepted.value).toEqual({ account_id: accountId, accepted_version: "2026-11" })
+
+    const revoked = await json(["keys", "revoke", issued.value.key_id])
+    expect(revoked.value).toMatchObject({ key_id: issued.value.key_id, revoked_at: expect.any(String) })
+    // The running server picks the revocation up within its refresh interval (about a second).
+    let status = 200
+    for (let attempt = 0; attempt < 30 && status !== 401; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      status = (await validate(issued.value.api_key)).status
+    }
+    expect(status).toBe(401)
+  }, 120_000)
+
+  it("an operator error prints a JSON error object and exits 1", async () => {
+    const result = await propscore(["accounts", "show", "acct_missing", "--json"], env)
+    expect(result.code).toBe(1)
+    expect(JSON.parse(result.stdout.trim())).toEqual({
+      error: { code: "AccountNotFound", message: "No account has the id acct_missing" }
+    })
+  }, 60_000)
+
+  it("with the server stopped the commands open the database themselves; a restart keeps the demo account", async () => {
+    await server.stop()
+    const migrated = await json(["migrate"])
+    expect(migrated.value).toEqual({ applied: [] })
+    server = await startServer(env, ["--json"])
+    const lines = server.stdout().trim().split("\n")
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ demo_account: null })
+    expect((await validate(demoKey)).status).toBe(200)
+  }, 180_000)
+})

@@ -1,0 +1,84 @@
+/** Running the `propscore` command line as a separate process, as an operator would. */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as net from "node:net"
+import * as path from "node:path"
+
+const tsx = path.resolve("node_modules/.bin/tsx")
+const entry = path.resolve("src/bin/propscore.ts")
+
+export interface CommandResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const baseEnv = (env: Record<string, string>) => {
+  const { DATABASE_URL: _db, REDIS_URL: _redis, ...rest } = process.env
+  return { ...rest, ...env }
+}
+
+/** Runs one subcommand to completion. */
+export const propscore = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<CommandResult> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(tsx, [entry, ...args], { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += chunk))
+    child.stderr.on("data", (chunk) => (stderr += chunk))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
+  })
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as net.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
+
+export interface RunningServer {
+  readonly process: ChildProcess
+  readonly baseUrl: string
+  /** Everything the server printed on stdout up to now. */
+  stdout: () => string
+  stop: () => Promise<void>
+}
+
+/** Starts `propscore serve` and waits until it answers HTTP. */
+export const startServer = async (env: Record<string, string>, args: ReadonlyArray<string> = []): Promise<RunningServer> => {
+  const port = await freePort()
+  const child = spawn(tsx, [entry, "serve", ...args], {
+    env: baseEnv({ ...env, PORT: String(port) }),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout!.on("data", (chunk) => (stdout += chunk))
+  child.stderr!.on("data", (chunk) => (stderr += chunk))
+  const baseUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${stderr}`)
+    try {
+      await fetch(`${baseUrl}/openapi.json`)
+      break
+    } catch {
+      if (Date.now() > deadline) throw new Error(`serve did not answer in time: ${stderr}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+  return {
+    process: child,
+    baseUrl,
+    stdout: () => stdout,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once("exit", () => resolve())
+        child.kill("SIGTERM")
+      })
+  }
+}

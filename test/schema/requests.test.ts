@@ -1,0 +1,214 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import fc from "fast-check"
+import { BATCH_LIMIT } from "../../schema/batch.js"
+import { decodeBatchRequest, decodeHistoryRequest, decodeIdempotencyKey, decodeScoredCall } from "../../schema/decode.js"
+import { acceptBatch, acceptScoredCall, acceptValidationBody } from "../../src/operations/accept.js"
+
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runSync(Effect.either(effect))
+
+const pointersOf = (result: Either.Either<unknown, object>) =>
+  Either.isLeft(result) && "errors" in result.left
+    ? (result.left.errors as ReadonlyArray<{ pointer: string }>).map((error) => error.pointer)
+    : []
+
+describe("Scored Call body", () => {
+  it("REQ-1: property_id is not accepted in a Scored Call", () => {
+    expect(pointersOf(run(decodeScoredCall({ address: "1 Main St", property_id: "p-1" })))).toEqual(["/property_id"])
+    expect(pointersOf(run(decodeScoredCall({ property_id: "p-1" }))).sort()).toEqual(["/address", "/property_id"])
+  })
+
+  it("REQ-1: the address is required, a string of 1 to 200 characters once trimmed", () => {
+    expect(pointersOf(run(decodeScoredCall({})))).toEqual(["/address"])
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim().length > 0), (address) => {
+        const decoded = run(decodeScoredCall({ address: ` ${address} ` }))
+        expect(Either.getOrThrow(decoded).address).toBe(address.trim())
+      })
+    )
+    fc.assert(
+      fc.property(fc.string({ minLength: 201, maxLength: 400 }).filter((s) => s.trim().length > 200), (address) => {
+        expect(pointersOf(run(decodeScoredCall({ address })))).toEqual(["/address"])
+      })
+    )
+    expect(pointersOf(run(decodeScoredCall({ address: "   " })))).toEqual(["/address"])
+  })
+
+  it("REQ-2: condition is optional and takes the five named values only", () => {
+    expect(Either.isRight(run(decodeScoredCall({ address: "1 Main St" })))).toBe(true)
+    for (const condition of ["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"]) {
+      expect(Either.isRight(run(decodeScoredCall({ address: "1 Main St", condition })))).toBe(true)
+    }
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"].includes(s)),
+        (condition) => {
+          expect(pointersOf(run(decodeScoredCall({ address: "1 Main St", condition })))).toEqual(["/condition"])
+        }
+      )
+    )
+  })
+
+  it("REQ-3: tear_down passes the schema but the endpoint refuses it, even with a rehab_budget", () => {
+    expect(Either.isRight(run(decodeScoredCall({ address: "1 Main St", condition: "tear_down" })))).toBe(true)
+    fc.assert(
+      fc.property(fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: undefined }), (rehabBudget) => {
+        const body = { address: "1 Main St", condition: "tear_down", ...(rehabBudget === undefined ? {} : { rehab_budget: rehabBudget }) }
+        expect(pointersOf(run(acceptScoredCall(body)))).toEqual(["/condition"])
+        expect(pointersOf(run(acceptValidationBody(body)))).toEqual(["/condition"])
+      })
+    )
+  })
+
+  it("REQ-5: rehab_budget is a whole number of dollars from 0 to 10,000,000", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (budget) => {
+        expect(Either.isRight(run(decodeScoredCall({ address: "a", rehab_budget: budget })))).toBe(true)
+      })
+    )
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ max: -1 }),
+          fc.integer({ min: 10_000_001 }),
+          fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)),
+          fc.string(),
+          fc.constant(null)
+        ),
+        (budget) => {
+          expect(pointersOf(run(decodeScoredCall({ address: "a", rehab_budget: budget })))).toEqual(["/rehab_budget"])
+        }
+      )
+    )
+  })
+
+  it("REQ-6: target_margin is a number strictly between 0 and 0.9", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 0.9, noNaN: true, minExcluded: true, maxExcluded: true }), (margin) => {
+        expect(Either.isRight(run(decodeScoredCall({ address: "a", target_margin: margin })))).toBe(true)
+      })
+    )
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.double({ max: 0, noNaN: true }), fc.double({ min: 0.9, noNaN: true }), fc.string(), fc.constant(null)),
+        (margin) => {
+          expect(pointersOf(run(decodeScoredCall({ address: "a", target_margin: margin })))).toEqual(["/target_margin"])
+        }
+      )
+    )
+  })
+
+  it("VAL-4: any unknown top-level member is refused at its pointer", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((key) =>
+          !["address", "condition", "rehab_budget", "target_margin", "overrides", "__proto__", "constructor"].includes(key)
+        ),
+        fc.jsonValue(),
+        (key, value) => {
+          expect(pointersOf(run(decodeScoredCall({ address: "1 Main St", [key]: value })))).toContain(
+            "/" + key.replace(/~/g, "~0").replace(/\//g, "~1")
+          )
+        }
+      )
+    )
+  })
+})
+
+describe("batch envelope", () => {
+  it("BAT-11: over the cap is batch-too-large with honest counts, whatever the entries hold", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: BATCH_LIMIT + 1, max: 400 }), fc.jsonValue(), (submitted, entry) => {
+        const result = run(decodeBatchRequest({ properties: Array.from({ length: submitted }, () => entry) }))
+        expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "BatchTooLarge", limit: BATCH_LIMIT, submitted })
+      })
+    )
+  })
+
+  it("BAT-11: up to the cap, valid entries are accepted", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: BATCH_LIMIT }), (count) => {
+        const properties = Array.from({ length: count }, (_, i) => ({ address: `${i} Main St` }))
+        expect(Either.getOrThrow(run(acceptBatch({ properties }))).properties).toHaveLength(count)
+      })
+    )
+  })
+
+  it("BAT-5: the envelope accepts only properties; duplicates are allowed", () => {
+    expect(pointersOf(run(decodeBatchRequest({ properties: [{ address: "a" }], callback: "x" })))).toEqual(["/callback"])
+    expect(pointersOf(run(decodeBatchRequest({})))).toEqual(["/properties"])
+    expect(pointersOf(run(decodeBatchRequest({ properties: [] })))).toEqual(["/properties"])
+    const duplicates = run(decodeBatchRequest({ properties: [{ address: "1 Main St" }, { address: "1 Main St" }] }))
+    expect(Either.getOrThrow(duplicates).properties).toHaveLength(2)
+  })
+
+  it("BAT-5: an invalid entry refuses the whole batch with pointers naming the entries", () => {
+    const result = run(acceptBatch({
+      properties: [{ address: "ok" }, { address: "ok", overrides: { latitude: 1 } }, { address: "ok", condition: "tear_down" }]
+    }))
+    expect(pointersOf(result)).toEqual(["/properties/1/overrides/latitude"])
+    expect(pointersOf(run(acceptBatch({ properties: [{ address: "ok" }, { address: "ok", condition: "tear_down" }] }))))
+      .toEqual(["/properties/1/condition"])
+  })
+})
+
+describe("history request", () => {
+  it("HIS-1: exactly one of address or property_id; both or neither is refused", () => {
+    expect(Either.isRight(run(decodeHistoryRequest({ address: "1 Main St" })))).toBe(true)
+    expect(Either.isRight(run(decodeHistoryRequest({ property_id: "demo-00001" })))).toBe(true)
+    expect(Either.isLeft(run(decodeHistoryRequest({ address: "1 Main St", property_id: "demo-00001" })))).toBe(true)
+    expect(Either.isLeft(run(decodeHistoryRequest({})))).toBe(true)
+    expect(pointersOf(run(decodeHistoryRequest({ property_id: "x", condition: "turn_key" })))).toEqual(["/condition"])
+  })
+})
+
+describe("Idempotency-Key header", () => {
+  const printable = fc.string({ unit: "grapheme", minLength: 1, maxLength: 120 }).filter((key) =>
+    key.length <= 255 && key.trim().length > 0 && !/[\u0000-\u001f\u007f-\u009f]/.test(key)
+  )
+
+  it("IDEM-10: a valid key is accepted and used exactly as sent, never trimmed", () => {
+    fc.assert(
+      fc.property(printable, fc.constantFrom("", " ", "  "), fc.constantFrom("", " "), (key, before, after) => {
+        const sent = before + key + after
+        expect(Either.getOrThrow(run(decodeIdempotencyKey(sent)))).toBe(sent)
+      })
+    )
+    expect(Either.getOrThrow(run(decodeIdempotencyKey("k".repeat(255))))).toBe("k".repeat(255))
+    expect(Either.getOrThrow(run(decodeIdempotencyKey(undefined)))).toBeUndefined()
+  })
+
+  it("IDEM-10: over 255 characters is refused", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 256, maxLength: 600 }).filter((key) => key.trim().length > 0), (key) => {
+        expect(Either.isLeft(run(decodeIdempotencyKey(key)))).toBe(true)
+      })
+    )
+  })
+
+  it("IDEM-10: any control character, tab, CR and LF included, is refused", () => {
+    const control = fc.oneof(
+      fc.integer({ min: 0, max: 0x1f }),
+      fc.integer({ min: 0x7f, max: 0x9f })
+    ).map((code) => String.fromCharCode(code))
+    fc.assert(
+      fc.property(printable, control, fc.nat(), (key, char, at) => {
+        const i = at % (key.length + 1)
+        const result = run(decodeIdempotencyKey(key.slice(0, i) + char + key.slice(i)))
+        expect(Either.isLeft(result)).toBe(true)
+        if (Either.isLeft(result)) {
+          expect(result.left.errors[0]).toMatchObject({ header: "Idempotency-Key" })
+        }
+      })
+    )
+    for (const char of ["\t", "\r", "\n"]) expect(Either.isLeft(run(decodeIdempotencyKey(`a${char}b`)))).toBe(true)
+  })
+
+  it("IDEM-10: blank or white-space-only is refused", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(" ", "\u00a0", "\u2003", "\u3000"), maxLength: 40 }), (key) => {
+        expect(Either.isLeft(run(decodeIdempotencyKey(key)))).toBe(true)
+      })
+    )
+  })
+})
