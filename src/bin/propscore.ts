@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Logger } from "effect"
 import { CliFailure, cli } from "../cli/main.js"
