@@ -79,6 +79,7 @@ export const AsIsSimilarBand = Schema.Struct({
     description: Schema.String
   })
 }).annotations({ identifier: "AsIsSimilarBand" })
+export type AsIsSimilarBand = typeof AsIsSimilarBand.Type
 
 export const Comp = Schema.Struct({
   property_id: Schema.String,
@@ -89,6 +90,7 @@ export const Comp = Schema.Struct({
   facts: Facts,
   similarity: Schema.Number
 }).annotations({ identifier: "Comp" })
+export type Comp = typeof Comp.Type
 
 const optional = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
 

@@ -1,0 +1,102 @@
+/**
+ * The Scored answer, assembled from the scoring step's outcome by pure arithmetic: facts with origins, the
+ * model's distribution (or its withholding), the comp band, the repair budget, the rehab-adjusted ARV, the
+ * MAO with its cost stack, the as-is similar band and the listed comps.
+ */
+import { type Comp, quantileLevels, type ScoredAnswer, type ValueDistribution } from "../../schema/scored-answer.js"
+import type { ScoredCall } from "../../schema/scored-call.js"
+import { asIsSimilarBand, compBand, type ComparableSale, type ModelEstimate } from "./comps.js"
+import { type CountyFacts, effectiveFacts, factsWithOrigins, recordFacts } from "./facts.js"
+import { maximumAllowableOffer, rehabAdjustedArv, rehabBudgetFor } from "./offer.js"
+import { DEFAULT_TARGET_MARGIN, WITHHOLD_ABOVE_BAND, WITHHOLD_BELOW_BAND } from "./policy.js"
+
+export const MAX_LISTED_COMPS = 10
+
+export interface ScoringOutcome {
+  readonly subject: {
+    readonly propertyId: string
+    /** The normalised matched address. */
+    readonly address: string
+    readonly record: CountyFacts
+  }
+  /** The model's distribution for the subject's effective facts. */
+  readonly model: ModelEstimate
+  /** Comparable sales in the scoring step's ranking, the subject's own sales already removed. */
+  readonly comps: ReadonlyArray<ComparableSale>
+}
+
+/** The model's quantiles in whole dollars, made non-decreasing. */
+export const valueDistribution = (model: ModelEstimate): ValueDistribution => {
+  let floor = -Infinity
+  const out: Record<string, number> = {}
+  for (const level of quantileLevels) {
+    floor = Math.max(floor, Math.round(model.quantiles[level]))
+    out[level] = floor
+  }
+  return out as ValueDistribution
+}
+
+/** The withheld rule: the model's median disagrees with the comp band by more than the policy allows. */
+export const estimateWithheld = (median: number, band: { readonly low: number; readonly high: number } | undefined) =>
+  band !== undefined && (median < band.low * WITHHOLD_BELOW_BAND || median > band.high * WITHHOLD_ABOVE_BAND)
+
+const toWireComp = (comp: ComparableSale): Comp => ({
+  property_id: comp.propertyId,
+  address: comp.address,
+  sale_date: comp.saleDate,
+  sale_price: comp.salePrice,
+  ...(comp.distanceMiles === undefined ? {} : { distance_miles: Math.round(comp.distanceMiles * 100) / 100 }),
+  facts: recordFacts(comp.facts),
+  similarity: Math.round(comp.similarity * 1000) / 1000
+})
+
+export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredAnswer => {
+  const facts = effectiveFacts(outcome.subject.record, call.overrides)
+  const livingArea = facts.living_area_square_feet
+  const distribution = valueDistribution(outcome.model)
+  const band = compBand(outcome.comps, livingArea)
+  const withheld = estimateWithheld(distribution["0.5"], band)
+  const listed = outcome.comps.slice(0, MAX_LISTED_COMPS)
+  const asIs = asIsSimilarBand(listed)
+  const rehabBudget = rehabBudgetFor({ rehabBudget: call.rehab_budget, condition: call.condition }, livingArea ?? 0)
+  const priced = band !== undefined || !withheld
+  const targetMargin = call.target_margin ?? DEFAULT_TARGET_MARGIN
+
+  const offer = band === undefined || livingArea === undefined
+    ? undefined
+    : (() => {
+      const arv = rehabAdjustedArv(band, rehabBudget, livingArea)
+      return { arv, ...maximumAllowableOffer(arv, rehabBudget, targetMargin) }
+    })()
+
+  return {
+    model_estimate_available: !withheld,
+    subject_property: {
+      property_id: outcome.subject.propertyId,
+      address: outcome.subject.address,
+      facts: factsWithOrigins(outcome.subject.record, call.overrides)
+    },
+    ...(withheld ? {} : {
+      pricing_model_arv_estimate: Math.round(distribution["0.5"] / 1000) * 1000,
+      value_distribution: distribution,
+      valuation_mean: Math.round(outcome.model.mean),
+      effective_sample_size: Math.round(outcome.model.effectiveSampleSize * 100) / 100
+    }),
+    ...(band === undefined ? {} : { comp_band: band }),
+    ...(priced ? { rehab_budget: rehabBudget } : {}),
+    ...(offer === undefined ? {} : {
+      rehab_adjusted_arv: offer.arv,
+      target_margin: targetMargin,
+      max_allowable_offer: { price: offer.price, clamped: offer.clamped },
+      cost_stack: offer.costStack
+    }),
+    ...(asIs === undefined ? {} : { as_is_similar_band: asIs }),
+    ...(listed.length === 0 ? {} : { comps: listed.map(toWireComp) })
+  }
+}
+
+/** A batch entry: the Scored answer without `comps` (BAT-2). */
+export const scoredEntry = (answer: ScoredAnswer) => {
+  const { comps: _comps, ...entry } = answer
+  return entry
+}

@@ -1,0 +1,88 @@
+/** What the scoring step returns for a subject, and the bands the valuation derives from its comps. */
+import type { AsIsSimilarBand, CompBand, QuantileLevel } from "../../schema/scored-answer.js"
+import type { CountyFacts } from "./facts.js"
+import { MIN_COMPS_FOR_BAND } from "./policy.js"
+import { median, weightedQuantile } from "./weighted.js"
+
+/** A comparable sale as the scoring step ranked it. */
+export interface ComparableSale {
+  readonly propertyId: string
+  readonly address: string
+  /** ISO date, YYYY-MM-DD. */
+  readonly saleDate: string
+  /** The recorded price, whole dollars. */
+  readonly salePrice: number
+  /** The price adjusted to the valuation date by the market index. */
+  readonly timeAdjustedPrice: number
+  readonly distanceMiles?: number | undefined
+  readonly facts: CountyFacts
+  /** 0 … 1: how alike the sale is to the subject. */
+  readonly similarity: number
+  /** The comp's weight in the bands. */
+  readonly weight: number
+}
+
+export interface ModelEstimate {
+  readonly quantiles: Readonly<Record<QuantileLevel, number>>
+  readonly mean: number
+  readonly effectiveSampleSize: number
+}
+
+const usablePrice = (comp: ComparableSale) => Number.isFinite(comp.timeAdjustedPrice) && comp.timeAdjustedPrice > 0
+
+const livingArea = (comp: ComparableSale) => {
+  const area = comp.facts.living_area_square_feet
+  return area !== undefined && area > 0 ? area : undefined
+}
+
+/**
+ * The comp band (ANS-7): weighted 25th/50th/75th percentiles of the comps' time-adjusted prices,
+ * size-normalised (price per square foot times the subject's living area) when the subject and at least
+ * three comps have a living area. Absent with fewer than three priced comps.
+ */
+export const compBand = (comps: ReadonlyArray<ComparableSale>, subjectLivingArea: number | undefined): CompBand | undefined => {
+  const priced = comps.filter(usablePrice)
+  if (priced.length < MIN_COMPS_FOR_BAND) return undefined
+  const sized = subjectLivingArea === undefined ? [] : priced.filter((comp) => livingArea(comp) !== undefined)
+  const bySize = subjectLivingArea !== undefined && sized.length >= MIN_COMPS_FOR_BAND
+  const used = bySize ? sized : priced
+  const pairs = used.map((comp) => ({
+    value: bySize ? (comp.timeAdjustedPrice / livingArea(comp)!) * subjectLivingArea! : comp.timeAdjustedPrice,
+    weight: comp.weight
+  }))
+  const low = weightedQuantile(pairs, 0.25)
+  const middle = weightedQuantile(pairs, 0.5)
+  const high = weightedQuantile(pairs, 0.75)
+  if (low === undefined || middle === undefined || high === undefined) return undefined
+  return {
+    low: Math.round(low),
+    middle: Math.round(middle),
+    high: Math.round(high),
+    comp_count: used.length,
+    method: bySize ? "price_per_square_foot" : "sale_price"
+  }
+}
+
+const cents = (value: number) => Math.round(value * 100) / 100
+
+/**
+ * The as-is similar band (ANS-13): the range of recorded price per square foot over the listed comps that
+ * carry both a price and a living area. It feeds nothing else. Absent when no listed comp qualifies.
+ */
+export const asIsSimilarBand = (listed: ReadonlyArray<ComparableSale>): AsIsSimilarBand | undefined => {
+  const perSquareFoot = listed
+    .filter((comp) => comp.salePrice > 0 && livingArea(comp) !== undefined)
+    .map((comp) => comp.salePrice / livingArea(comp)!)
+  if (perSquareFoot.length === 0) return undefined
+  return {
+    low_per_square_foot: cents(Math.min(...perSquareFoot)),
+    median_per_square_foot: cents(median(perSquareFoot)!),
+    high_per_square_foot: cents(Math.max(...perSquareFoot)),
+    basis: {
+      comps_used: perSquareFoot.length,
+      comps_listed: listed.length,
+      description: `Recorded sale price per square foot of living area of the ${perSquareFoot.length} listed ` +
+        `comparable sale${perSquareFoot.length === 1 ? "" : "s"} that carry both; as recorded, not time-adjusted.`
+    }
+  }
+}

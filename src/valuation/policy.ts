@@ -1,0 +1,39 @@
+/**
+ * Policy figures of the valuation (CONTRACT.md): repair brackets, the rehab lift, the financing of a cash
+ * flip buyer on hard-money terms, and the withheld rule. They are decisions, not fitted values.
+ */
+import type { Condition } from "../../schema/scored-call.js"
+
+/** Repair brackets in dollars per square foot of living area. */
+export const repairBrackets: Record<Exclude<Condition, "tear_down">, { readonly low: number; readonly high: number }> = {
+  turn_key: { low: 0, high: 0 },
+  light_rehab: { low: 10, high: 25 },
+  moderate_rehab: { low: 25, high: 45 },
+  major_rehab: { low: 45, high: 80 }
+}
+
+/** The rehab lift starts at $0 and is full at this many dollars per square foot. */
+export const FULL_LIFT_PER_SQUARE_FOOT = 60
+
+export const financing = {
+  downPaymentShare: 0.1,
+  loanShare: 0.9,
+  annualInterestRate: 0.11,
+  holdMonths: 6,
+  pointsShareOfLoan: 0.02,
+  buyClosingShareOfPrice: 0.02,
+  sellClosingShareOfArv: 0.08
+} as const
+
+export const DEFAULT_TARGET_MARGIN = 0.2
+
+/** The MAO is searched over [MIN_OFFER, rehab_adjusted_arv]; a solution below it is clamped to it. */
+export const MIN_OFFER = 1_000
+export const OFFER_ROUNDING = 1_000
+
+/** The model's median is withheld when it lies outside [band.low × 0.85, band.high × 1.15]. */
+export const WITHHOLD_BELOW_BAND = 0.85
+export const WITHHOLD_ABOVE_BAND = 1.15
+
+/** A comp band needs at least this many comparable sales with a usable price. */
+export const MIN_COMPS_FOR_BAND = 3

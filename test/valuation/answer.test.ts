@@ -1,0 +1,239 @@
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import type { Overrides } from "../../schema/overrides.js"
+import type { ScoredCall } from "../../schema/scored-call.js"
+import { quantileLevels } from "../../schema/scored-answer.js"
+import { scoredAnswer, scoredEntry, type ScoringOutcome } from "../../src/valuation/answer.js"
+import type { ComparableSale } from "../../src/valuation/comps.js"
+import { type CountyFacts, effectiveFacts, factsWithOrigins, missingValuationFacts } from "../../src/valuation/facts.js"
+
+const propertyType = fc.constantFrom("single_family", "two_family", "three_family", "townhouse", "condo", "manufactured" as const)
+
+const countyFacts: fc.Arbitrary<CountyFacts> = fc.record({
+  bedrooms: fc.integer({ min: 0, max: 8 }),
+  bathrooms: fc.integer({ min: 0, max: 6 }),
+  partial_bathrooms: fc.integer({ min: 0, max: 3 }),
+  living_area_square_feet: fc.oneof(fc.constant(0), fc.integer({ min: 400, max: 6_000 })),
+  lot_size_square_feet: fc.integer({ min: 500, max: 40_000 }),
+  year_built: fc.integer({ min: 1850, max: 2024 }),
+  property_type: propertyType,
+  neighborhood: fc.constantFrom("ANNADALE", "GREAT KILLS", ""),
+  zip_code: fc.constantFrom("10312", "10308")
+}, { requiredKeys: [] })
+
+const overrides: fc.Arbitrary<Overrides | undefined> = fc.option(
+  fc.record({
+    bedrooms: fc.integer({ min: 0, max: 50 }),
+    bathrooms: fc.integer({ min: 0, max: 50 }),
+    living_area_square_feet: fc.integer({ min: 100, max: 100_000 }),
+    lot_size_square_feet: fc.integer({ min: 1, max: 100_000_000 }),
+    year_built: fc.integer({ min: 1700, max: 2026 }),
+    property_type: propertyType
+  }, { requiredKeys: [] }).filter((o) => Object.keys(o).length > 0),
+  { nil: undefined }
+)
+
+const comp = (i: number): fc.Arbitrary<ComparableSale> =>
+  fc.record({
+    salePrice: fc.oneof(fc.constant(0), fc.integer({ min: 50_000, max: 3_000_000 })),
+    drift: fc.double({ min: 0.9, max: 1.2, noNaN: true }),
+    livingArea: fc.option(fc.integer({ min: 400, max: 5_000 }), { nil: undefined }),
+    similarity: fc.double({ min: 0, max: 1, noNaN: true }),
+    weight: fc.double({ min: 0.01, max: 5, noNaN: true })
+  }).map(({ drift, livingArea, salePrice, similarity, weight }) => ({
+    propertyId: `p-${i}`,
+    address: `${i} Comp Street`,
+    saleDate: "2018-06-01",
+    salePrice,
+    timeAdjustedPrice: Math.round(salePrice * drift),
+    facts: livingArea === undefined ? {} : { living_area_square_feet: livingArea },
+    similarity,
+    weight
+  }))
+
+const comps = fc.integer({ min: 0, max: 14 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => comp(i))))
+
+const model = fc.array(fc.integer({ min: 10_000, max: 4_000_000 }), { minLength: 7, maxLength: 7 }).chain((values) =>
+  fc.record({
+    quantiles: fc.constant(Object.fromEntries(quantileLevels.map((level, i) => [level, values[i]!])) as any),
+    mean: fc.integer({ min: 10_000, max: 4_000_000 }),
+    effectiveSampleSize: fc.double({ min: 1, max: 50, noNaN: true })
+  })
+)
+
+const livingAreaRecord = countyFacts.map((facts) => ({ ...facts, living_area_square_feet: facts.living_area_square_feet || 1_500 }))
+
+const outcome: fc.Arbitrary<ScoringOutcome> = fc.record({
+  record: livingAreaRecord,
+  model,
+  comps
+}).map(({ comps, model, record }) => ({
+  subject: { propertyId: "subject-1", address: "1 SUBJECT STREET", record },
+  model,
+  comps
+}))
+
+const call: fc.Arbitrary<ScoredCall> = fc.record({
+  address: fc.constant("1 Subject Street"),
+  condition: fc.constantFrom(undefined, "turn_key", "light_rehab", "moderate_rehab", "major_rehab"),
+  rehab_budget: fc.option(fc.integer({ min: 0, max: 500_000 }), { nil: undefined }),
+  target_margin: fc.option(fc.double({ min: 0.01, max: 0.89, noNaN: true }), { nil: undefined }),
+  overrides
+}).map((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as ScoredCall)
+
+describe("facts", () => {
+  it("ANS-3: every override is caller-stated, even when it equals the record; all else is county-record", () => {
+    fc.assert(fc.property(countyFacts, overrides, (record, o) => {
+      const facts = factsWithOrigins(record, o) as Record<string, { value: unknown; origin: string }>
+      for (const [name, fact] of Object.entries(facts)) {
+        const stated = o !== undefined && name in o
+        expect(fact.origin).toBe(stated ? "caller-stated" : "county-record")
+      }
+      if (facts.partial_bathrooms) expect(facts.partial_bathrooms.origin).toBe("county-record")
+    }))
+    const same = factsWithOrigins({ bedrooms: 3 }, { bedrooms: 3 })
+    expect(same.bedrooms).toEqual({ value: 3, origin: "caller-stated" })
+  })
+
+  it("ANS-4: a fact with no usable value is left out, never null, 0 or empty; a living area of 0 is none", () => {
+    fc.assert(fc.property(countyFacts, (record) => {
+      const facts = factsWithOrigins(record, undefined) as Record<string, { value: unknown }>
+      for (const fact of Object.values(facts)) {
+        expect(fact.value).not.toBeNull()
+        expect(fact.value).not.toBe("")
+      }
+      if (record.living_area_square_feet === 0) expect(facts.living_area_square_feet).toBeUndefined()
+      if (record.neighborhood === "") expect(facts.neighborhood).toBeUndefined()
+    }))
+  })
+
+  it("OVR-2: a supplied value replaces the record's in the facts the valuation uses", () => {
+    fc.assert(fc.property(countyFacts, overrides, (record, o) => {
+      const effective = effectiveFacts(record, o) as Record<string, unknown>
+      for (const [name, value] of Object.entries(o ?? {})) expect(effective[name]).toBe(value)
+    }))
+  })
+
+  it("OVR-6: overriding bathrooms leaves partial_bathrooms at the county figure; the two are never summed", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 50 }), (baths, partial, stated) => {
+      const facts = factsWithOrigins({ bathrooms: baths, partial_bathrooms: partial }, { bathrooms: stated })
+      expect(facts.bathrooms).toEqual({ value: stated, origin: "caller-stated" })
+      expect(facts.partial_bathrooms).toEqual({ value: partial, origin: "county-record" })
+    }))
+  })
+
+  it("OVR-5: property_type, living area, a location and (except condos) lot size are needed after overrides", () => {
+    expect(missingValuationFacts({})).toEqual(["property_type", "living_area_square_feet", "lot_size_square_feet", "location"])
+    const house = { property_type: "single_family", living_area_square_feet: 1_400, neighborhood: "ANNADALE" } as const
+    expect(missingValuationFacts(house)).toEqual(["lot_size_square_feet"])
+    expect(missingValuationFacts(effectiveFacts(house, { lot_size_square_feet: 4_000 }))).toEqual([])
+    expect(missingValuationFacts({ ...house, property_type: "condo" })).toEqual([])
+    expect(missingValuationFacts(effectiveFacts({ living_area_square_feet: 900, latitude: 38.6, longitude: -121.4, lot_size_square_feet: 3_000 }, { property_type: "townhouse" }))).toEqual([])
+    expect(missingValuationFacts(effectiveFacts({ ...house, lot_size_square_feet: 2_000, living_area_square_feet: 0 }, undefined))).toEqual(["living_area_square_feet"])
+  })
+})
+
+describe("the Scored answer", () => {
+  it("ANS-1 ANS-2 ANS-5 ANS-6: the estimate is withheld exactly when its median lies outside the band ±15%", () => {
+    fc.assert(fc.property(outcome, call, (o, c) => {
+      const answer = scoredAnswer(o, c)
+      expect(answer.subject_property.property_id).toBe("subject-1")
+      expect(answer.subject_property.facts).toBeDefined()
+      const modelMembers = ["pricing_model_arv_estimate", "value_distribution", "valuation_mean", "effective_sample_size"]
+      if (!answer.model_estimate_available) {
+        for (const member of modelMembers) expect(answer).not.toHaveProperty(member)
+        const band = answer.comp_band!
+        const median = answer.value_distribution?.["0.5"]
+        expect(band).toBeDefined()
+        expect(median).toBeUndefined()
+      } else {
+        for (const member of modelMembers) expect(answer).toHaveProperty(member)
+        const median = answer.value_distribution!["0.5"]
+        if (answer.comp_band) {
+          expect(median).toBeGreaterThanOrEqual(answer.comp_band.low * 0.85)
+          expect(median).toBeLessThanOrEqual(answer.comp_band.high * 1.15)
+        }
+        expect(answer.pricing_model_arv_estimate).toBe(Math.round(median / 1000) * 1000)
+        const values = quantileLevels.map((level) => answer.value_distribution![level])
+        expect(values).toEqual([...values].sort((a, b) => a - b))
+        expect(Object.keys(answer.value_distribution!)).toEqual([...quantileLevels])
+      }
+    }))
+  })
+
+  it("ANS-7 ANS-9 ANS-10 ANS-11 ANS-12: no band with fewer than three priced comps, and then no ARV, margin, MAO or cost stack", () => {
+    fc.assert(fc.property(outcome, call, (o, c) => {
+      const answer = scoredAnswer(o, c)
+      const priced = o.comps.filter((comp) => comp.timeAdjustedPrice > 0).length
+      expect(answer.comp_band !== undefined).toBe(priced >= 3)
+      for (const member of ["rehab_adjusted_arv", "target_margin", "max_allowable_offer", "cost_stack"]) {
+        expect(member in answer).toBe(answer.comp_band !== undefined)
+      }
+      expect("cost_stack" in answer).toBe("max_allowable_offer" in answer)
+      if (answer.comp_band) {
+        expect(answer.rehab_adjusted_arv!).toBeGreaterThanOrEqual(answer.comp_band.middle)
+        expect(answer.rehab_adjusted_arv!).toBeLessThanOrEqual(answer.comp_band.high)
+        expect(answer.target_margin).toBe(c.target_margin ?? 0.2)
+        expect(answer.cost_stack!.down_payment + answer.cost_stack!.loan).toBe(answer.max_allowable_offer!.price)
+        expect(answer.comp_band.low).toBeLessThanOrEqual(answer.comp_band.middle)
+        expect(answer.comp_band.middle).toBeLessThanOrEqual(answer.comp_band.high)
+      }
+    }))
+  })
+
+  it("ANS-13: the as-is band is there when a listed comp has price and living area, withheld or not, with no null member", () => {
+    fc.assert(fc.property(outcome, call, (o, c) => {
+      const answer = scoredAnswer(o, c)
+      const qualifying = o.comps.slice(0, 10).filter((comp) => comp.salePrice > 0 && comp.facts.living_area_square_feet)
+      expect(answer.as_is_similar_band !== undefined).toBe(qualifying.length > 0)
+      if (answer.as_is_similar_band) {
+        const band = answer.as_is_similar_band
+        expect(JSON.stringify(band)).not.toContain("null")
+        expect(band.basis.comps_used).toBe(qualifying.length)
+        expect(band.low_per_square_foot).toBeLessThanOrEqual(band.median_per_square_foot)
+        expect(band.median_per_square_foot).toBeLessThanOrEqual(band.high_per_square_foot)
+      }
+    }))
+  })
+
+  it("ANS-14 BAT-2: comps keep the scoring order (at most ten), are absent when none, and batch entries carry none", () => {
+    fc.assert(fc.property(outcome, call, (o, c) => {
+      const answer = scoredAnswer(o, c)
+      if (o.comps.length === 0) expect(answer).not.toHaveProperty("comps")
+      else expect(answer.comps!.map((comp) => comp.property_id)).toEqual(o.comps.slice(0, 10).map((comp) => comp.propertyId))
+      expect(scoredEntry(answer)).not.toHaveProperty("comps")
+    }))
+  })
+
+  it("ANS-8: rehab_budget is the caller's, else the bracket midpoint, on priced answers", () => {
+    fc.assert(fc.property(outcome, call, (o, c) => {
+      const answer = scoredAnswer(o, c)
+      if (answer.rehab_budget === undefined) return
+      const area = effectiveFacts(o.subject.record, c.overrides).living_area_square_feet!
+      const mid = { turn_key: 0, light_rehab: 17.5, moderate_rehab: 35, major_rehab: 62.5 }
+      expect(answer.rehab_budget).toBe(
+        c.rehab_budget ?? (c.condition === undefined || c.condition === "tear_down" ? 0 : Math.round(mid[c.condition] * area))
+      )
+    }))
+  })
+
+  it("OVR-2: an overridden living area changes the size-normalised comp band", () => {
+    const comps = [1, 2, 3, 4].map((i): ComparableSale => ({
+      propertyId: `c${i}`,
+      address: `${i} Comp St`,
+      saleDate: "2018-05-01",
+      salePrice: 400_000,
+      timeAdjustedPrice: 400_000,
+      facts: { living_area_square_feet: 2_000 },
+      similarity: 0.9,
+      weight: 1
+    }))
+    const base: ScoringOutcome = {
+      subject: { propertyId: "s", address: "1 S ST", record: { living_area_square_feet: 1_000, property_type: "single_family" } },
+      model: { quantiles: { "0.05": 1, "0.1": 2, "0.25": 3, "0.5": 200_000, "0.75": 5, "0.9": 6, "0.95": 7 }, mean: 200_000, effectiveSampleSize: 4 },
+      comps
+    }
+    expect(scoredAnswer(base, { address: "x" }).comp_band).toMatchObject({ middle: 200_000, method: "price_per_square_foot" })
+    expect(scoredAnswer(base, { address: "x", overrides: { living_area_square_feet: 1_500 } }).comp_band).toMatchObject({ middle: 300_000 })
+  })
+})
