@@ -10,6 +10,8 @@ import { AppConfig } from "../config.js"
 import { DatabaseClientLive } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
+import { PropertyStorePg } from "../../layers/property-store/pg.js"
+import { importFiles } from "../property/import.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription("Print one JSON object on stdout"))
@@ -184,6 +186,34 @@ const termsCommand = Command.make("terms").pipe(
   Command.withDescription("Publish and accept Terms of Service versions")
 )
 
+const dataImport = Command.make(
+  "import",
+  {
+    json,
+    format: Options.choice("format", ["nyc-dof", "propscore-csv"]),
+    files: Args.text({ name: "PATH" }).pipe(Args.atLeast(1))
+  },
+  ({ files, format, json: asJson }) =>
+    Effect.gen(function*() {
+      const reports = yield* importFiles(format, files)
+      yield* report(
+        asJson,
+        { reports },
+        reports.map((r) =>
+          [
+            `${r.file} (${r.format}): ${r.rows_read} rows read, ${r.accepted} accepted, ${r.duplicates} already stored`,
+            ...Object.entries(r.rejected).map(([reason, count]) => `  rejected ${count}: ${reason}`)
+          ].join("\n")
+        ).join("\n")
+      )
+    }).pipe(Effect.provide(PropertyStorePg))
+).pipe(Command.withDescription("Import property data files into the store (idempotent)"))
+
+const dataCommand = Command.make("data").pipe(
+  Command.withSubcommands([dataImport]),
+  Command.withDescription("Import property data")
+)
+
 const adminCommands = Command.make("propscore").pipe(
   Command.withSubcommands([
     serve,
@@ -191,7 +221,8 @@ const adminCommands = Command.make("propscore").pipe(
     accountsCommand.pipe(Command.provide(AdminLive)),
     keysCommand.pipe(Command.provide(AdminLive)),
     creditsCommand.pipe(Command.provide(AdminLive)),
-    termsCommand.pipe(Command.provide(AdminLive))
+    termsCommand.pipe(Command.provide(AdminLive)),
+    dataCommand.pipe(Command.provide(AdminLive))
   ])
 )
 

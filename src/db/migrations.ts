@@ -57,8 +57,70 @@ const accountsAndCredentials = Effect.gen(function*() {
   yield* sql`CREATE INDEX ledger_entries_account ON ledger_entries (account_id, created_at)`
 })
 
+const propertyStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE parcels (
+      id text PRIMARY KEY,
+      market text NOT NULL,
+      street text NOT NULL,
+      unit text NOT NULL DEFAULT '',
+      city text,
+      state text,
+      zip_code text,
+      neighborhood text,
+      block integer,
+      lot integer,
+      building_class text,
+      property_type text,
+      bedrooms integer,
+      bathrooms integer,
+      partial_bathrooms integer,
+      living_area_square_feet integer,
+      lot_size_square_feet integer,
+      year_built integer,
+      latitude double precision,
+      longitude double precision,
+      synthetic boolean NOT NULL DEFAULT false,
+      source text NOT NULL
+    )`
+  yield* sql`CREATE INDEX parcels_street ON parcels (street)`
+  yield* sql`
+    CREATE TABLE sales (
+      id bigserial PRIMARY KEY,
+      parcel_id text NOT NULL REFERENCES parcels (id),
+      sale_date date NOT NULL,
+      price bigint NOT NULL CHECK (price >= 0),
+      document_type text NOT NULL,
+      grantor text,
+      grantee text,
+      arms_length boolean NOT NULL,
+      source_key text NOT NULL UNIQUE
+    )`
+  yield* sql`CREATE INDEX sales_parcel ON sales (parcel_id, sale_date)`
+  yield* sql`
+    CREATE TABLE listings (
+      parcel_id text PRIMARY KEY REFERENCES parcels (id),
+      status text NOT NULL CHECK (status IN ('active', 'pending', 'off_market', 'unknown')),
+      list_price bigint,
+      listed_date date
+    )`
+  yield* sql`
+    CREATE TABLE permits (
+      id bigserial PRIMARY KEY,
+      parcel_id text NOT NULL REFERENCES parcels (id),
+      issued_date date NOT NULL,
+      permit_type text NOT NULL,
+      description text NOT NULL,
+      valuation bigint,
+      source_key text NOT NULL UNIQUE
+    )`
+  yield* sql`CREATE INDEX permits_parcel ON permits (parcel_id, issued_date)`
+})
+
 export const migrations = Migrator.fromRecord({
-  "0001_accounts_and_credentials": accountsAndCredentials
+  "0001_accounts_and_credentials": accountsAndCredentials,
+  "0002_property_store": propertyStore
 })
 
 /** Applies every pending migration; returns the ones it applied. */

@@ -1,0 +1,258 @@
+/** The property store in PostgreSQL (or the embedded PGlite). */
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import type { PropertyType } from "../../schema/overrides.js"
+import type { ListingRecord, ListingStatus, ParcelRecord, PermitRecord, SaleRecord } from "../../src/property/records.js"
+import { type ImportReport, PropertyStore } from "../../src/services/property-store.js"
+
+const BATCH = 1_000
+
+const chunks = <A>(items: ReadonlyArray<A>, size = BATCH): Array<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+const nullable = <A>(value: A | undefined): A | null => (value === undefined ? null : value)
+const optional = <A>(value: A | null): A | undefined => (value === null ? undefined : value)
+
+interface ParcelRow {
+  readonly id: string
+  readonly market: string
+  readonly street: string
+  readonly unit: string
+  readonly city: string | null
+  readonly state: string | null
+  readonly zip_code: string | null
+  readonly neighborhood: string | null
+  readonly block: number | null
+  readonly lot: number | null
+  readonly building_class: string | null
+  readonly property_type: string | null
+  readonly bedrooms: number | null
+  readonly bathrooms: number | null
+  readonly partial_bathrooms: number | null
+  readonly living_area_square_feet: number | null
+  readonly lot_size_square_feet: number | null
+  readonly year_built: number | null
+  readonly latitude: number | null
+  readonly longitude: number | null
+  readonly synthetic: boolean
+  readonly source: string
+}
+
+const parcelRow = (parcel: ParcelRecord): ParcelRow => ({
+  id: parcel.id,
+  market: parcel.market,
+  street: parcel.street,
+  unit: parcel.unit,
+  city: nullable(parcel.city),
+  state: nullable(parcel.state),
+  zip_code: nullable(parcel.zipCode),
+  neighborhood: nullable(parcel.neighborhood),
+  block: nullable(parcel.block),
+  lot: nullable(parcel.lot),
+  building_class: nullable(parcel.buildingClass),
+  property_type: nullable(parcel.propertyType),
+  bedrooms: nullable(parcel.bedrooms),
+  bathrooms: nullable(parcel.bathrooms),
+  partial_bathrooms: nullable(parcel.partialBathrooms),
+  living_area_square_feet: nullable(parcel.livingAreaSquareFeet),
+  lot_size_square_feet: nullable(parcel.lotSizeSquareFeet),
+  year_built: nullable(parcel.yearBuilt),
+  latitude: nullable(parcel.latitude),
+  longitude: nullable(parcel.longitude),
+  synthetic: parcel.synthetic,
+  source: parcel.source
+})
+
+const toParcel = (row: ParcelRow): ParcelRecord => ({
+  id: row.id,
+  market: row.market,
+  street: row.street,
+  unit: row.unit,
+  city: optional(row.city),
+  state: optional(row.state),
+  zipCode: optional(row.zip_code),
+  neighborhood: optional(row.neighborhood),
+  block: optional(row.block),
+  lot: optional(row.lot),
+  buildingClass: optional(row.building_class),
+  propertyType: optional(row.property_type) as PropertyType | undefined,
+  bedrooms: optional(row.bedrooms),
+  bathrooms: optional(row.bathrooms),
+  partialBathrooms: optional(row.partial_bathrooms),
+  livingAreaSquareFeet: optional(row.living_area_square_feet),
+  lotSizeSquareFeet: optional(row.lot_size_square_feet),
+  yearBuilt: optional(row.year_built),
+  latitude: optional(row.latitude),
+  longitude: optional(row.longitude),
+  synthetic: row.synthetic,
+  source: row.source
+})
+
+interface SaleRow {
+  readonly parcel_id: string
+  readonly sale_date: string
+  readonly price: number
+  readonly document_type: string
+  readonly grantor: string | null
+  readonly grantee: string | null
+  readonly arms_length: boolean
+  readonly source_key: string
+}
+
+const toSale = (row: SaleRow): SaleRecord => ({
+  parcelId: row.parcel_id,
+  saleDate: row.sale_date,
+  price: row.price,
+  documentType: row.document_type,
+  grantor: optional(row.grantor),
+  grantee: optional(row.grantee),
+  armsLength: row.arms_length,
+  sourceKey: row.source_key
+})
+
+const parcelColumns = Object.keys(parcelRow({ id: "", market: "", street: "", unit: "", synthetic: false, source: "" }))
+  .filter((column) => column !== "id")
+
+export const PropertyStorePg = Layer.effect(
+  PropertyStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const knownParcels = (ids: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const known = new Set<string>()
+        for (const chunk of chunks([...new Set(ids)], 5_000)) {
+          const rows = yield* sql<{ id: string }>`SELECT id FROM parcels WHERE id IN ${sql.in(chunk)}`
+          for (const row of rows) known.add(row.id)
+        }
+        return known
+      })
+
+    const upsertParcels = (parcels: ReadonlyArray<ParcelRecord>) =>
+      Effect.forEach(chunks(parcels), (chunk) =>
+        sql`
+          INSERT INTO parcels ${sql.insert(chunk.map(parcelRow) as any)}
+          ON CONFLICT (id) DO UPDATE SET ${sql.unsafe(parcelColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", "))}`,
+        { discard: true })
+
+    const insertSales = (sales: ReadonlyArray<SaleRecord>) =>
+      Effect.reduce(chunks(sales), 0, (stored, chunk) =>
+        sql<{ id: number }>`
+          INSERT INTO sales ${sql.insert(chunk.map((sale) => ({
+          parcel_id: sale.parcelId,
+          sale_date: sale.saleDate,
+          price: sale.price,
+          document_type: sale.documentType,
+          grantor: nullable(sale.grantor),
+          grantee: nullable(sale.grantee),
+          arms_length: sale.armsLength,
+          source_key: sale.sourceKey
+        })) as any)}
+          ON CONFLICT (source_key) DO UPDATE SET arms_length = EXCLUDED.arms_length
+          WHERE sales.arms_length IS DISTINCT FROM EXCLUDED.arms_length
+          RETURNING id`.pipe(Effect.map((rows) => stored + rows.length)))
+
+    const upsertListings = (listings: ReadonlyArray<ListingRecord>) =>
+      Effect.forEach(chunks(listings), (chunk) =>
+        sql`
+          INSERT INTO listings ${sql.insert(chunk.map((listing) => ({
+          parcel_id: listing.parcelId,
+          status: listing.status,
+          list_price: nullable(listing.listPrice),
+          listed_date: nullable(listing.listedDate)
+        })) as any)}
+          ON CONFLICT (parcel_id) DO UPDATE SET status = EXCLUDED.status, list_price = EXCLUDED.list_price,
+            listed_date = EXCLUDED.listed_date`,
+        { discard: true })
+
+    const insertPermits = (permits: ReadonlyArray<PermitRecord>) =>
+      Effect.reduce(chunks(permits), 0, (stored, chunk) =>
+        sql<{ id: number }>`
+          INSERT INTO permits ${sql.insert(chunk.map((permit) => ({
+          parcel_id: permit.parcelId,
+          issued_date: permit.issuedDate,
+          permit_type: permit.permitType,
+          description: permit.description,
+          valuation: nullable(permit.valuation),
+          source_key: permit.sourceKey
+        })) as any)}
+          ON CONFLICT (source_key) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => stored + rows.length)))
+
+    const importParsed = (parsed: Parameters<PropertyStore["Type"]["importParsed"]>[0], format: string) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const rejected: Record<string, number> = { ...parsed.rejected }
+        yield* upsertParcels(parsed.parcels)
+        const dependent = [...parsed.sales, ...parsed.listings, ...parsed.permits]
+        const known = yield* knownParcels(dependent.map((record) => record.parcelId))
+        const keep = <A extends { readonly parcelId: string }>(records: ReadonlyArray<A>) =>
+          records.filter((record) => {
+            if (known.has(record.parcelId)) return true
+            rejected["unknown property_id"] = (rejected["unknown property_id"] ?? 0) + 1
+            return false
+          })
+        const sales = keep(parsed.sales)
+        const listings = keep(parsed.listings)
+        const permits = keep(parsed.permits)
+        const storedSales = yield* insertSales(sales)
+        yield* upsertListings(listings)
+        const storedPermits = yield* insertPermits(permits)
+        const rejectedCount = Object.values(rejected).reduce((sum, count) => sum + count, 0)
+        return {
+          file: parsed.file,
+          format,
+          rows_read: parsed.rowsRead,
+          accepted: parsed.rowsRead - rejectedCount,
+          duplicates: sales.length - storedSales + permits.length - storedPermits,
+          rejected
+        } satisfies ImportReport
+      })).pipe(Effect.orDie)
+
+    return PropertyStore.of({
+      importParsed,
+      loadAll: Effect.gen(function*() {
+        const parcels = yield* sql<ParcelRow>`SELECT * FROM parcels ORDER BY id`
+        const sales = yield* sql<SaleRow>`
+          SELECT parcel_id, to_char(sale_date, 'YYYY-MM-DD') AS sale_date, price, document_type, grantor, grantee,
+                 arms_length, source_key
+          FROM sales ORDER BY sale_date, id`
+        return { parcels: parcels.map(toParcel), sales: sales.map(toSale) }
+      }).pipe(Effect.orDie),
+      history: (parcelId) =>
+        Effect.gen(function*() {
+          const parcel = yield* sql<ParcelRow>`SELECT * FROM parcels WHERE id = ${parcelId}`
+          if (!parcel[0]) return undefined
+          const sales = yield* sql<SaleRow>`
+            SELECT parcel_id, to_char(sale_date, 'YYYY-MM-DD') AS sale_date, price, document_type, grantor, grantee,
+                   arms_length, source_key
+            FROM sales WHERE parcel_id = ${parcelId} ORDER BY sale_date, id`
+          const listing = yield* sql<{ status: ListingStatus; list_price: number | null; listed_date: string | null }>`
+            SELECT status, list_price, to_char(listed_date, 'YYYY-MM-DD') AS listed_date FROM listings WHERE parcel_id = ${parcelId}`
+          const permits = yield* sql<{ issued_date: string; permit_type: string; description: string; valuation: number | null; source_key: string }>`
+            SELECT to_char(issued_date, 'YYYY-MM-DD') AS issued_date, permit_type, description, valuation, source_key
+            FROM permits WHERE parcel_id = ${parcelId} ORDER BY issued_date, id`
+          return {
+            parcel: toParcel(parcel[0]),
+            sales: sales.map(toSale),
+            listing: listing[0]
+              ? { parcelId, status: listing[0].status, listPrice: optional(listing[0].list_price), listedDate: optional(listing[0].listed_date) }
+              : undefined,
+            permits: permits.map((row) => ({
+              parcelId,
+              issuedDate: row.issued_date,
+              permitType: row.permit_type,
+              description: row.description,
+              valuation: optional(row.valuation),
+              sourceKey: row.source_key
+            }))
+          }
+        }).pipe(Effect.orDie),
+      parcelCount: sql<{ count: number }>`SELECT count(*)::int AS count FROM parcels`.pipe(
+        Effect.map((rows) => rows[0]?.count ?? 0),
+        Effect.orDie
+      )
+    })
+  })
+)

@@ -1,0 +1,104 @@
+/**
+ * Address normalisation in the USPS manner: upper case, no punctuation, USPS street suffixes and
+ * directionals (by the `@sroussey/parse-address` parser, a port of Geo::StreetAddress::US), ordinal words as
+ * numerals, and the unit, city, state and ZIP split off. Two spellings of one address normalise to one key.
+ */
+import { AddressParser } from "@sroussey/parse-address"
+
+const parser = new AddressParser()
+
+export interface NormalizedAddress {
+  /** The street line key: number, directional, street name, suffix: `22 BLUE HERON DR`. */
+  readonly street: string
+  /** The unit designator's value (`5B` for `Apt 5B`, `#5B` or a trailing `, 5B`), or "". */
+  readonly unit: string
+  readonly city?: string | undefined
+  readonly state?: string | undefined
+  readonly zip?: string | undefined
+}
+
+const ordinalWords: Record<string, string> = {
+  FIRST: "1ST", SECOND: "2ND", THIRD: "3RD", FOURTH: "4TH", FIFTH: "5TH", SIXTH: "6TH", SEVENTH: "7TH",
+  EIGHTH: "8TH", NINTH: "9TH", TENTH: "10TH", ELEVENTH: "11TH", TWELFTH: "12TH", THIRTEENTH: "13TH",
+  FOURTEENTH: "14TH", FIFTEENTH: "15TH", SIXTEENTH: "16TH", SEVENTEENTH: "17TH", EIGHTEENTH: "18TH",
+  NINETEENTH: "19TH", TWENTIETH: "20TH"
+}
+
+const directionals: Record<string, string> = {
+  NORTH: "N", SOUTH: "S", EAST: "E", WEST: "W", NORTHEAST: "NE", NORTHWEST: "NW", SOUTHEAST: "SE", SOUTHWEST: "SW"
+}
+
+const unitDesignators = /^(?:APT|APARTMENT|UNIT|STE|SUITE|FL|FLOOR|RM|ROOM|PH|#)\s*#?\s*(\S+)$/
+
+const clean = (text: string) =>
+  text.toUpperCase().replace(/[.'’]/g, "").replace(/[^A-Z0-9#\-/ ]+/g, " ").replace(/\s+/g, " ").trim()
+
+/** Street-name words in one spelling: ordinal words as numerals, SAINT as ST. */
+const streetName = (name: string) =>
+  name.split(" ").map((word) => ordinalWords[word] ?? (word === "SAINT" ? "ST" : word)).join(" ")
+
+const parseStreetLine = (line: string): { readonly street: string; readonly unit: string } => {
+  const parsed = parser.parseLocation(line) as Record<string, string | undefined> | null
+  const inputWords = clean(line).split(" ").length
+  if (parsed && parsed.number && parsed.street) {
+    const parts = [
+      parsed.number,
+      parsed.prefix ? clean(parsed.prefix) : undefined,
+      streetName(clean(parsed.street)),
+      parsed.type ? clean(parsed.type) : undefined,
+      parsed.suffix ? clean(parsed.suffix) : undefined
+    ].filter((part): part is string => part !== undefined && part !== "")
+    const unitWords = parsed.sec_unit_num ? (parsed.sec_unit_type === "#" ? 1 : 2) : 0
+    // The parser drops words it cannot place ("10 Avenue of the Americas"): then keep them all instead.
+    if (parts.join(" ").split(" ").length >= inputWords - unitWords) {
+      return { street: parts.join(" "), unit: parsed.sec_unit_num ? clean(parsed.sec_unit_num) : "" }
+    }
+  }
+  // The parser could not read it: keep the words, with directionals and ordinals in one spelling.
+  const words = clean(line).split(" ").map((word) => directionals[word] ?? word)
+  return { street: streetName(words.join(" ")), unit: "" }
+}
+
+const zipPattern = /^(\d{5})(?:-\d{4})?$/
+const statePattern = /^[A-Z]{2}$/
+
+/** Normalises a free-form US street address. */
+export const normalizeAddress = (raw: string): NormalizedAddress => {
+  const segments = raw.split(",").map((segment) => segment.trim()).filter((segment) => segment !== "")
+  const [first = "", ...rest] = segments
+  const line = parseStreetLine(first)
+  let unit = line.unit
+  let city: string | undefined
+  let state: string | undefined
+  let zip: string | undefined
+  for (const segment of rest) {
+    const text = clean(segment)
+    const designated = unitDesignators.exec(text)
+    if (unit === "" && (designated || (/\d/.test(text) && !/\s/.test(text) && !zipPattern.test(text)))) {
+      unit = designated ? designated[1]! : text.replace(/^#/, "")
+      continue
+    }
+    // "NY 10312", "IL", "10312", "STATEN ISLAND NY 10312"
+    const words = text.split(" ")
+    const last = words[words.length - 1]!
+    if (zipPattern.test(last)) {
+      zip = zipPattern.exec(last)![1]
+      words.pop()
+    }
+    const maybeState = words[words.length - 1]
+    if (maybeState !== undefined && statePattern.test(maybeState) && (words.length > 1 || city !== undefined)) {
+      state = maybeState
+      words.pop()
+    }
+    if (words.length > 0 && city === undefined) city = words.join(" ")
+  }
+  return { street: line.street, unit, city, state, zip }
+}
+
+/** The display form of a normalised address. */
+export const formatAddress = (address: NormalizedAddress) =>
+  [
+    address.unit ? `${address.street} UNIT ${address.unit}` : address.street,
+    address.city,
+    [address.state, address.zip].filter(Boolean).join(" ") || undefined
+  ].filter(Boolean).join(", ")

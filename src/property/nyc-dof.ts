@@ -1,0 +1,145 @@
+/**
+ * NYC Department of Finance annual and rolling sales files: one row a recorded sale. Header cells broken
+ * across lines, thousands separators, a currency prefix on some prices, $0 and nominal transfers (kept in
+ * the chain of title, never arm's length), rows repeated between files (one sale by its source key), the
+ * borough-block-lot parcel key, the building class as the property type, gross square feet as the living
+ * area (zero is none).
+ */
+import { parse } from "csv-parse/sync"
+import type { PropertyType } from "../../schema/overrides.js"
+import { normalizeAddress } from "./address.js"
+import { NOMINAL_PRICE_LIMIT, type ParcelRecord, type ParsedFile, type SaleRecord } from "./records.js"
+
+const boroughs: Record<string, { readonly market: string; readonly city: string }> = {
+  "1": { market: "Manhattan", city: "NEW YORK" },
+  "2": { market: "Bronx", city: "BRONX" },
+  "3": { market: "Brooklyn", city: "BROOKLYN" },
+  "4": { market: "Queens", city: "QUEENS" },
+  "5": { market: "Staten Island", city: "STATEN ISLAND" }
+}
+
+/** Building class → property type; classes outside the six types are not scored. */
+export const propertyTypeOfBuildingClass = (buildingClass: string): PropertyType | undefined => {
+  const code = buildingClass.trim().toUpperCase()
+  if (code === "A4" || code === "A5") return "townhouse"
+  if (/^A[0-9]$/.test(code)) return "single_family"
+  if (/^B[0-9]$/.test(code)) return "two_family"
+  if (code === "C0") return "three_family"
+  if (/^R[1-6]$/.test(code)) return "condo"
+  return undefined
+}
+
+const header = (cell: string) => cell.replace(/\s+/g, " ").trim().toUpperCase()
+
+/** "CA$1,185,000", "$0", "1,650,000", " - " → whole dollars, or undefined. */
+export const parseAmount = (text: string | undefined): number | undefined => {
+  if (text === undefined) return undefined
+  const digits = text.replace(/^[A-Z]*\$/i, "").replace(/[,\s]/g, "")
+  if (digits === "" || digits === "-") return undefined
+  const value = Number(digits)
+  return Number.isFinite(value) ? Math.round(value) : undefined
+}
+
+/** "3/19/18" or "3/19/2018" → "2018-03-19". */
+export const parseUsDate = (text: string | undefined): string | undefined => {
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec((text ?? "").trim())
+  if (!match) return undefined
+  const [, m, d, y] = match
+  const year = y!.length === 2 ? 2000 + Number(y) : Number(y)
+  const month = Number(m)
+  const day = Number(d)
+  const date = new Date(Date.UTC(year, month - 1, day))
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
+  return date.toISOString().slice(0, 10)
+}
+
+const positive = (value: number | undefined) => (value !== undefined && value > 0 ? value : undefined)
+
+const column = (row: Record<string, string>, prefix: string) => {
+  const key = Object.keys(row).find((name) => name.startsWith(prefix))
+  return key === undefined ? undefined : row[key]
+}
+
+export const parseNycDofSales = (file: string, content: Buffer | string): ParsedFile => {
+  const rows = parse(content, {
+    columns: (cells: Array<string>) => cells.map(header),
+    skip_empty_lines: true,
+    relax_column_count: true,
+    trim: false
+  }) as Array<Record<string, string>>
+  const parcels = new Map<string, ParcelRecord>()
+  const sales = new Map<string, SaleRecord>()
+  const rejected: Record<string, number> = {}
+  const reject = (reason: string) => {
+    rejected[reason] = (rejected[reason] ?? 0) + 1
+  }
+  for (const row of rows) {
+    const borough = boroughs[(row["BOROUGH"] ?? "").trim()]
+    const block = Number((row["BLOCK"] ?? "").trim())
+    const lot = Number((row["LOT"] ?? "").trim())
+    const rawAddress = (row["ADDRESS"] ?? "").trim()
+    const buildingClass = (row["BUILDING CLASS AT TIME OF SALE"] ?? column(row, "BUILDING CLASS AS OF") ?? "").trim()
+    const price = parseAmount(row["SALE PRICE"])
+    const saleDate = parseUsDate(row["SALE DATE"])
+    if (!borough) { reject("unknown borough"); continue }
+    if (!Number.isInteger(block) || block <= 0 || !Number.isInteger(lot) || lot <= 0) { reject("missing block or lot"); continue }
+    if (rawAddress === "") { reject("missing address"); continue }
+    if (saleDate === undefined) { reject("unreadable sale date"); continue }
+    if (price === undefined || price < 0) { reject("unreadable sale price"); continue }
+    const propertyType = propertyTypeOfBuildingClass(buildingClass)
+    if (propertyType === undefined) { reject("building class is not a scored property type"); continue }
+    const address = normalizeAddress(rawAddress)
+    const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
+    const id = `nyc-${row["BOROUGH"]!.trim()}-${block}-${lot}`
+    const zip = (row["ZIP CODE"] ?? "").trim()
+    parcels.set(id, {
+      id,
+      market: borough.market,
+      street: address.street,
+      unit: address.unit || apartment,
+      city: borough.city,
+      state: "NY",
+      zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,
+      neighborhood: (row["NEIGHBORHOOD"] ?? "").trim() || undefined,
+      block,
+      lot,
+      buildingClass,
+      propertyType,
+      livingAreaSquareFeet: positive(parseAmount(row["GROSS SQUARE FEET"])),
+      lotSizeSquareFeet: positive(parseAmount(row["LAND SQUARE FEET"])),
+      yearBuilt: positive(parseAmount(row["YEAR BUILT"])),
+      synthetic: false,
+      source: "nyc-dof"
+    })
+    const sourceKey = `nyc-dof:${id}:${apartment}:${saleDate}:${price}`
+    sales.set(sourceKey, {
+      parcelId: id,
+      saleDate,
+      price,
+      documentType: "deed",
+      armsLength: price >= NOMINAL_PRICE_LIMIT,
+      sourceKey
+    })
+  }
+  markPackageSales([...sales.values()], sales)
+  return { file, rowsRead: rows.length, parcels: [...parcels.values()], sales: [...sales.values()], listings: [], permits: [], rejected }
+}
+
+/**
+ * A price recorded on one day for several parcels is a package sale: the price is for all of them together,
+ * so none of those sales is an arm's-length price for its own parcel.
+ */
+const markPackageSales = (all: ReadonlyArray<SaleRecord>, byKey: Map<string, SaleRecord>) => {
+  const groups = new Map<string, Array<SaleRecord>>()
+  for (const sale of all) {
+    if (!sale.armsLength) continue
+    const key = `${sale.parcelId.split("-").slice(0, 3).join("-")}:${sale.saleDate}:${sale.price}`
+    const group = groups.get(key) ?? []
+    group.push(sale)
+    groups.set(key, group)
+  }
+  for (const group of groups.values()) {
+    if (new Set(group.map((sale) => sale.parcelId)).size < 2) continue
+    for (const sale of group) byKey.set(sale.sourceKey, { ...sale, armsLength: false })
+  }
+}

@@ -1,0 +1,77 @@
+/** The property store's records, as importers produce them and the scoring engine reads them. */
+import type { PropertyType } from "../../schema/overrides.js"
+
+export interface ParcelRecord {
+  /** The property_id: stable across re-imports (`nyc-5-5391-65`, `demo-000123`). */
+  readonly id: string
+  /** The area the parcel belongs to (`Staten Island`, `Sacramento`, `Demo County (synthetic)`). */
+  readonly market: string
+  /** Normalised street line (`22 BLUE HERON DR`). */
+  readonly street: string
+  readonly unit: string
+  readonly city?: string | undefined
+  readonly state?: string | undefined
+  readonly zipCode?: string | undefined
+  readonly neighborhood?: string | undefined
+  readonly block?: number | undefined
+  readonly lot?: number | undefined
+  readonly buildingClass?: string | undefined
+  readonly propertyType?: PropertyType | undefined
+  readonly bedrooms?: number | undefined
+  readonly bathrooms?: number | undefined
+  readonly partialBathrooms?: number | undefined
+  readonly livingAreaSquareFeet?: number | undefined
+  readonly lotSizeSquareFeet?: number | undefined
+  readonly yearBuilt?: number | undefined
+  readonly latitude?: number | undefined
+  readonly longitude?: number | undefined
+  /** True for the synthetic demo county. */
+  readonly synthetic: boolean
+  readonly source: string
+}
+
+export interface SaleRecord {
+  readonly parcelId: string
+  /** YYYY-MM-DD */
+  readonly saleDate: string
+  readonly price: number
+  readonly documentType: string
+  readonly grantor?: string | undefined
+  readonly grantee?: string | undefined
+  readonly armsLength: boolean
+  /** Identifies the recorded sale across files and re-imports. */
+  readonly sourceKey: string
+}
+
+export type ListingStatus = "active" | "pending" | "off_market" | "unknown"
+
+export interface ListingRecord {
+  readonly parcelId: string
+  readonly status: ListingStatus
+  readonly listPrice?: number | undefined
+  readonly listedDate?: string | undefined
+}
+
+export interface PermitRecord {
+  readonly parcelId: string
+  readonly issuedDate: string
+  readonly permitType: string
+  readonly description: string
+  readonly valuation?: number | undefined
+  readonly sourceKey: string
+}
+
+/** What an importer read from one file. */
+export interface ParsedFile {
+  readonly file: string
+  readonly rowsRead: number
+  readonly parcels: ReadonlyArray<ParcelRecord>
+  readonly sales: ReadonlyArray<SaleRecord>
+  readonly listings: ReadonlyArray<ListingRecord>
+  readonly permits: ReadonlyArray<PermitRecord>
+  /** Rows refused, by reason. */
+  readonly rejected: Readonly<Record<string, number>>
+}
+
+/** A sale below this price is a nominal transfer, never arm's length. */
+export const NOMINAL_PRICE_LIMIT = 10_000

@@ -1,0 +1,35 @@
+/** The property store: parcels with their county-record facts, recorded sales, listings and permits. */
+import { Context, type Effect } from "effect"
+import type { ListingRecord, ParcelRecord, ParsedFile, PermitRecord, SaleRecord } from "../property/records.js"
+
+export interface ImportReport {
+  readonly file: string
+  readonly format: string
+  readonly rows_read: number
+  /** Rows stored (new or updated). */
+  readonly accepted: number
+  /** Sales and permits already stored (the same recorded event, in another file or an earlier import). */
+  readonly duplicates: number
+  readonly rejected: Readonly<Record<string, number>>
+}
+
+export interface PropertyData {
+  readonly parcels: ReadonlyArray<ParcelRecord>
+  readonly sales: ReadonlyArray<SaleRecord>
+}
+
+export interface PropertyHistoryRecords {
+  readonly parcel: ParcelRecord
+  readonly sales: ReadonlyArray<SaleRecord>
+  readonly listing: ListingRecord | undefined
+  readonly permits: ReadonlyArray<PermitRecord>
+}
+
+export class PropertyStore extends Context.Tag("propscore/PropertyStore")<PropertyStore, {
+  /** Stores what an importer read; idempotent: importing a file again changes nothing. */
+  readonly importParsed: (parsed: ParsedFile, format: string) => Effect.Effect<ImportReport>
+  /** Every parcel and sale, for the scoring engine's index. */
+  readonly loadAll: Effect.Effect<PropertyData>
+  readonly history: (parcelId: string) => Effect.Effect<PropertyHistoryRecords | undefined>
+  readonly parcelCount: Effect.Effect<number>
+}>() {}
