@@ -205,7 +205,7 @@ export const PropertyStorePg = Layer.effect(
           format,
           rows_read: parsed.rowsRead,
           accepted: parsed.rowsRead - rejectedCount,
-          duplicates: sales.length - storedSales + permits.length - storedPermits,
+          duplicates: parsed.duplicateRows + sales.length - storedSales + permits.length - storedPermits,
           rejected
         } satisfies ImportReport
       })).pipe(Effect.orDie)

@@ -70,6 +70,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   const parcels = new Map<string, ParcelRecord>()
   const sales = new Map<string, SaleRecord>()
   const rejected: Record<string, number> = {}
+  let duplicateRows = 0
   const reject = (reason: string) => {
     rejected[reason] = (rejected[reason] ?? 0) + 1
   }
@@ -112,6 +113,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       source: "nyc-dof"
     })
     const sourceKey = `nyc-dof:${id}:${apartment}:${saleDate}:${price}`
+    if (sales.has(sourceKey)) duplicateRows++
     sales.set(sourceKey, {
       parcelId: id,
       saleDate,
@@ -122,7 +124,16 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     })
   }
   markPackageSales([...sales.values()], sales)
-  return { file, rowsRead: rows.length, parcels: [...parcels.values()], sales: [...sales.values()], listings: [], permits: [], rejected }
+  return {
+    file,
+    rowsRead: rows.length,
+    parcels: [...parcels.values()],
+    sales: [...sales.values()],
+    listings: [],
+    permits: [],
+    duplicateRows,
+    rejected
+  }
 }
 
 /**

@@ -58,7 +58,7 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
   const listings: Array<ListingRecord> = []
   const permits: Array<PermitRecord> = []
   if (kind === undefined) {
-    return { file, rowsRead: rows.length, parcels, sales, listings, permits, rejected: { "file name is not parcels, sales, listings or permits": rows.length } }
+    return { file, rowsRead: rows.length, parcels, sales, listings, permits, duplicateRows: 0, rejected: { "file name is not parcels, sales, listings or permits": rows.length } }
   }
   for (const row of rows) {
     const parcelId = (row["property_id"] ?? "").trim()
@@ -154,5 +154,5 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
       })
     }
   }
-  return { file, rowsRead: rows.length, parcels, sales, listings, permits, rejected }
+  return { file, rowsRead: rows.length, parcels, sales, listings, permits, duplicateRows: 0, rejected }
 }

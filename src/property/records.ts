@@ -69,6 +69,8 @@ export interface ParsedFile {
   readonly sales: ReadonlyArray<SaleRecord>
   readonly listings: ReadonlyArray<ListingRecord>
   readonly permits: ReadonlyArray<PermitRecord>
+  /** Rows that repeat a recorded event already read from the same file. */
+  readonly duplicateRows: number
   /** Rows refused, by reason. */
   readonly rejected: Readonly<Record<string, number>>
 }

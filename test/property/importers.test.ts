@@ -1,0 +1,161 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { PropertyStorePg } from "../../layers/property-store/pg.js"
+import { normalizeAddress } from "../../src/property/address.js"
+import { importFiles } from "../../src/property/import.js"
+import { parseAmount, parseNycDofSales, parseUsDate, propertyTypeOfBuildingClass } from "../../src/property/nyc-dof.js"
+import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
+import { PropertyStore } from "../../src/services/property-store.js"
+import { TestDatabase } from "../harness/database.js"
+
+const fixture = (...parts: Array<string>) => path.resolve("test/fixtures", ...parts)
+const read = (...parts: Array<string>) => fs.readFileSync(fixture(...parts))
+
+describe("address normalisation", () => {
+  it("one address, many spellings: one key", () => {
+    const spellings = [
+      "22 Blue Heron Drive",
+      "22 BLUE HERON DR",
+      "22 blue heron dr.",
+      "22  Blue   Heron Drive, Staten Island, NY 10312"
+    ]
+    expect(new Set(spellings.map((s) => normalizeAddress(s).street))).toEqual(new Set(["22 BLUE HERON DR"]))
+    expect(normalizeAddress("55 Fifth Avenue").street).toBe(normalizeAddress("55 5th Ave").street)
+    expect(normalizeAddress("1 Saint Marks Place").street).toBe(normalizeAddress("1 St. Marks Pl").street)
+    expect(normalizeAddress("100 West 42nd Street").street).toBe("100 W 42ND ST")
+  })
+
+  it("splits unit, city, state and ZIP", () => {
+    expect(normalizeAddress("100 W. 42nd St Apt 5B, New York, NY 10036-1234")).toEqual({
+      street: "100 W 42ND ST", unit: "5B", city: "NEW YORK", state: "NY", zip: "10036"
+    })
+    expect(normalizeAddress("300 SEAVIEW AVENUE, 4B")).toMatchObject({ street: "300 SEAVIEW AVE", unit: "4B" })
+    expect(normalizeAddress("1 Main St #4, Springfield")).toMatchObject({ street: "1 MAIN ST", unit: "4", city: "SPRINGFIELD" })
+    expect(normalizeAddress("21-48 81st Street").street).toBe("21-48 81ST ST")
+    expect(normalizeAddress("10 Avenue of the Americas").street).toBe("10 AVENUE OF THE AMERICAS")
+  })
+})
+
+describe("NYC DOF sales files", () => {
+  it("reads amounts, dates and building classes as published", () => {
+    expect(parseAmount("CA$1,185,000")).toBe(1_185_000)
+    expect(parseAmount("$0")).toBe(0)
+    expect(parseAmount("1,650,000")).toBe(1_650_000)
+    expect(parseAmount(" - ")).toBeUndefined()
+    expect(parseUsDate("3/19/18")).toBe("2018-03-19")
+    expect(parseUsDate("12/21/2018")).toBe("2018-12-21")
+    expect(parseUsDate("13/45/18")).toBeUndefined()
+    expect(propertyTypeOfBuildingClass("A5")).toBe("townhouse")
+    expect(propertyTypeOfBuildingClass("A1")).toBe("single_family")
+    expect(propertyTypeOfBuildingClass("B2")).toBe("two_family")
+    expect(propertyTypeOfBuildingClass("C0")).toBe("three_family")
+    expect(propertyTypeOfBuildingClass("R4")).toBe("condo")
+    expect(propertyTypeOfBuildingClass("K1")).toBeUndefined()
+  })
+
+  it("turns rows into parcels and sales, rejecting bad rows by reason", () => {
+    const parsed = parseNycDofSales("2018_fixture.csv", read("nyc-dof", "2018_fixture.csv"))
+    expect(parsed.rowsRead).toBe(9)
+    expect(parsed.rejected).toEqual({ "building class is not a scored property type": 1, "unreadable sale date": 1 })
+    const heron = parsed.parcels.find((parcel) => parcel.id === "nyc-5-5391-65")!
+    expect(heron).toMatchObject({
+      market: "Staten Island",
+      street: "22 BLUE HERON DR",
+      zipCode: "10312",
+      neighborhood: "ANNADALE",
+      propertyType: "single_family",
+      livingAreaSquareFeet: 3_000,
+      lotSizeSquareFeet: 8_000,
+      yearBuilt: 1987
+    })
+    // A gross area and year of zero are no value.
+    const arrochar = parsed.parcels.find((parcel) => parcel.id === "nyc-5-3100-10")!
+    expect(arrochar.livingAreaSquareFeet).toBeUndefined()
+    expect(arrochar.yearBuilt).toBeUndefined()
+    const byParcel = Object.fromEntries(parsed.sales.map((sale) => [sale.parcelId, sale]))
+    expect(byParcel["nyc-5-5391-65"]).toMatchObject({ price: 1_185_000, saleDate: "2018-03-19", armsLength: true })
+    // $0 and nominal transfers stay in the chain of title but are never arm's length.
+    expect(byParcel["nyc-5-6205-65"]).toMatchObject({ price: 0, armsLength: false })
+    expect(byParcel["nyc-5-5200-20"]).toMatchObject({ price: 5_000, armsLength: false })
+    // One price on one day for two parcels of a block is a package sale.
+    expect(byParcel["nyc-5-3100-11"]!.armsLength).toBe(false)
+    expect(byParcel["nyc-5-3100-12"]!.armsLength).toBe(false)
+    expect(byParcel["nyc-5-3100-10"]!.armsLength).toBe(true)
+  })
+
+  it("reads a condo's unit from the address", () => {
+    const parsed = parseNycDofSales("2019_fixture.csv", read("nyc-dof", "2019_fixture.csv"))
+    expect(parsed.parcels.find((parcel) => parcel.id === "nyc-5-5300-1001")).toMatchObject({
+      street: "300 SEAVIEW AVE",
+      unit: "4B",
+      propertyType: "condo"
+    })
+  })
+})
+
+describe("generic CSV files", () => {
+  it("parcels: rejects unknown types, unreadable numbers and missing addresses by reason", () => {
+    const parsed = parsePropscoreCsv("parcels.csv", read("propscore-csv", "parcels.csv"))
+    expect(parsed.parcels.map((parcel) => parcel.id)).toEqual(["sac-1", "sac-2"])
+    expect(parsed.rejected).toEqual({ "unknown property_type": 1, "unreadable bedrooms": 1, "missing address": 1 })
+    expect(parsed.parcels[0]).toMatchObject({
+      street: "3526 HIGH ST",
+      city: "SACRAMENTO",
+      state: "CA",
+      zipCode: "95838",
+      bedrooms: 2,
+      bathrooms: 1,
+      partialBathrooms: 0,
+      latitude: 38.631913,
+      longitude: -121.434879
+    })
+    expect(parsed.parcels[1]!.lotSizeSquareFeet).toBeUndefined()
+  })
+
+  it("sales: arm's length from the column, else from the price; invalid dates rejected", () => {
+    const parsed = parsePropscoreCsv("sales.csv", read("propscore-csv", "sales.csv"))
+    expect(parsed.rejected).toEqual({ "unreadable sale_date": 1 })
+    expect(parsed.sales.map((sale) => [sale.parcelId, sale.price, sale.armsLength])).toEqual([
+      ["sac-1", 59_222, true],
+      ["sac-1", 41_000, true],
+      ["sac-1", 100, false],
+      ["sac-2", 68_212, true],
+      ["sac-9", 99_000, true]
+    ])
+  })
+})
+
+layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds" })("importing into the store", (it) => {
+  it.effect("NYC files: repeated rows across files are one sale, and importing again changes nothing", () =>
+    Effect.gen(function*() {
+      const files = [fixture("nyc-dof", "2018_fixture.csv"), fixture("nyc-dof", "2019_fixture.csv")]
+      const first = yield* importFiles("nyc-dof", files)
+      expect(first.map((r) => [r.rows_read, r.accepted, r.duplicates])).toEqual([[9, 7, 0], [4, 4, 1]])
+      const sql = yield* SqlClient.SqlClient
+      const count = () => sql<{ parcels: number; sales: number }>`
+        SELECT (SELECT count(*)::int FROM parcels) AS parcels, (SELECT count(*)::int FROM sales) AS sales`
+      const before = yield* count()
+      const again = yield* importFiles("nyc-dof", files)
+      expect(again.map((r) => r.duplicates)).toEqual([7, 4])
+      expect(yield* count()).toEqual(before)
+      expect(before[0]).toEqual({ parcels: 8, sales: 10 })
+    }))
+
+  it.effect("generic CSV: parcels first, sales for unknown parcels rejected, listings and permits stored", () =>
+    Effect.gen(function*() {
+      const dir = fixture("propscore-csv")
+      const reports = yield* importFiles("propscore-csv", ["permits.csv", "sales.csv", "listings.csv", "parcels.csv"].map((f) => path.join(dir, f)))
+      expect(reports.map((r) => path.basename(r.file))).toEqual(["parcels.csv", "sales.csv", "listings.csv", "permits.csv"])
+      expect(reports[1]!.rejected).toEqual({ "unreadable sale_date": 1, "unknown property_id": 1 })
+      expect(reports[2]!.rejected).toEqual({ "unknown listing status": 1 })
+      const store = yield* PropertyStore
+      const history = (yield* store.history("sac-1"))!
+      expect(history.sales.map((sale) => sale.saleDate)).toEqual(["2007-06-15", "2007-09-01", "2008-05-21"])
+      expect(history.permits).toHaveLength(2)
+      expect((yield* store.history("sac-2"))!.listing).toMatchObject({ status: "active", listPrice: 72_000, listedDate: "2008-06-01" })
+      expect(yield* store.history("nope")).toBeUndefined()
+    }))
+})
