@@ -1,0 +1,63 @@
+/**
+ * A property's recorded story (CONTRACT.md "History answer"): the chain of title in recorded order, the
+ * flips in it (a resale within 365 days of a purchase at 10% or more above it), the listing state and the
+ * recorded permit work.
+ */
+import type { HistoryAnswer } from "../../schema/history.js"
+import { formatAddress } from "../property/address.js"
+import type { ParcelRecord } from "../property/records.js"
+import type { PropertyHistoryRecords } from "../services/property-store.js"
+
+export const FLIP_WINDOW_DAYS = 365
+export const FLIP_MIN_GAIN = 0.1
+
+const days = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
+
+export const parcelAddress = (parcel: ParcelRecord) =>
+  formatAddress({ street: parcel.street, unit: parcel.unit, city: parcel.city, state: parcel.state, zip: parcel.zipCode })
+
+export const propertyHistory = (records: PropertyHistoryRecords): HistoryAnswer => {
+  const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
+  // Only priced, arm's-length sales say what a buyer paid and a seller got.
+  const priced = transfers.filter((sale) => sale.armsLength && sale.price > 0)
+  const flips = priced.flatMap((bought, i) => {
+    const sold = priced[i + 1]
+    if (!sold) return []
+    const holdingDays = days(bought.saleDate, sold.saleDate)
+    const flipped = holdingDays <= FLIP_WINDOW_DAYS && sold.price >= bought.price * (1 + FLIP_MIN_GAIN)
+    return flipped
+      ? [{
+        bought: { date: bought.saleDate, price: bought.price },
+        sold: { date: sold.saleDate, price: sold.price },
+        holding_days: holdingDays,
+        gross_gain: sold.price - bought.price
+      }]
+      : []
+  })
+  return {
+    property_id: records.parcel.id,
+    address: parcelAddress(records.parcel),
+    chain_of_title: transfers.map((sale) => ({
+      recorded_date: sale.saleDate,
+      document_type: sale.documentType,
+      price: sale.price,
+      ...(sale.grantor ? { grantor: sale.grantor } : {}),
+      ...(sale.grantee ? { grantee: sale.grantee } : {})
+    })),
+    flips,
+    listing: records.listing
+      ? {
+        status: records.listing.status,
+        ...(records.listing.listPrice === undefined ? {} : { list_price: records.listing.listPrice }),
+        ...(records.listing.listedDate === undefined ? {} : { listed_date: records.listing.listedDate })
+      }
+      : { status: "unknown" },
+    permits: records.permits.map((permit) => ({
+      issued_date: permit.issuedDate,
+      permit_type: permit.permitType,
+      description: permit.description,
+      ...(permit.valuation === undefined ? {} : { valuation: permit.valuation })
+    }))
+  }
+}

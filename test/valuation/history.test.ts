@@ -1,0 +1,69 @@
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import type { SaleRecord } from "../../src/property/records.js"
+import { propertyHistory } from "../../src/valuation/history.js"
+
+const parcel = { id: "p-1", market: "Test", street: "1 MAIN ST", unit: "", city: "SPRINGFIELD", state: "IL", zipCode: "62701", synthetic: false, source: "test" }
+
+const sale = (saleDate: string, price: number, armsLength = true, documentType = "deed"): SaleRecord => ({
+  parcelId: "p-1",
+  saleDate,
+  price,
+  documentType,
+  armsLength,
+  sourceKey: `${saleDate}:${price}`
+})
+
+describe("history", () => {
+  it("HIS-2: the chain of title lists every recorded transfer in date order, nominal ones included", () => {
+    const answer = propertyHistory({
+      parcel,
+      sales: [sale("2019-03-01", 410_000), sale("2015-06-01", 0, false, "quitclaim"), sale("2012-01-15", 250_000)],
+      listing: undefined,
+      permits: []
+    })
+    expect(answer.property_id).toBe("p-1")
+    expect(answer.address).toBe("1 MAIN ST, SPRINGFIELD, IL 62701")
+    expect(answer.chain_of_title.map((t) => [t.recorded_date, t.document_type, t.price])).toEqual([
+      ["2012-01-15", "deed", 250_000],
+      ["2015-06-01", "quitclaim", 0],
+      ["2019-03-01", "deed", 410_000]
+    ])
+    expect(answer.listing).toEqual({ status: "unknown" })
+  })
+
+  it("HIS-2: a flip is a resale within 365 days at 10% or more above the purchase", () => {
+    const answer = propertyHistory({
+      parcel,
+      sales: [
+        sale("2018-01-10", 200_000),
+        sale("2018-09-20", 290_000), // 253 days, +45%: a flip
+        sale("2019-09-21", 300_000), // 366 days: not a flip
+        sale("2020-03-01", 320_000) // 162 days, +6.7%: not a flip
+      ],
+      listing: { parcelId: "p-1", status: "active", listPrice: 350_000, listedDate: "2021-04-01" },
+      permits: [{ parcelId: "p-1", issuedDate: "2018-02-01", permitType: "alteration", description: "Gut renovation", valuation: 60_000, sourceKey: "x" }]
+    })
+    expect(answer.flips).toEqual([{
+      bought: { date: "2018-01-10", price: 200_000 },
+      sold: { date: "2018-09-20", price: 290_000 },
+      holding_days: 253,
+      gross_gain: 90_000
+    }])
+    expect(answer.listing).toEqual({ status: "active", list_price: 350_000, listed_date: "2021-04-01" })
+    expect(answer.permits).toEqual([{ issued_date: "2018-02-01", permit_type: "alteration", description: "Gut renovation", valuation: 60_000 }])
+  })
+
+  it("HIS-2: every flip found has a holding period within a year and a gain of at least 10%", () => {
+    const day = fc.integer({ min: 0, max: 3_000 }).map((d) => new Date(Date.UTC(2010, 0, 1) + d * 86_400_000).toISOString().slice(0, 10))
+    fc.assert(fc.property(fc.array(fc.tuple(day, fc.integer({ min: 0, max: 2_000_000 }), fc.boolean()), { maxLength: 12 }), (rows) => {
+      const answer = propertyHistory({ parcel, sales: rows.map(([d, p, a]) => sale(d, p, a)), listing: undefined, permits: [] })
+      expect(answer.chain_of_title).toHaveLength(rows.length)
+      for (const flip of answer.flips) {
+        expect(flip.holding_days).toBeLessThanOrEqual(365)
+        expect(flip.sold.price).toBeGreaterThanOrEqual(flip.bought.price * 1.1)
+        expect(flip.gross_gain).toBe(flip.sold.price - flip.bought.price)
+      }
+    }))
+  })
+})
