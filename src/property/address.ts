@@ -65,7 +65,11 @@ const statePattern = /^[A-Z]{2}$/
 /** Normalises a free-form US street address. */
 export const normalizeAddress = (raw: string): NormalizedAddress => {
   const segments = raw.split(",").map((segment) => segment.trim()).filter((segment) => segment !== "")
-  const [first = "", ...rest] = segments
+  const [firstSegment = "", ...rest] = segments
+  // "4 Oak Ave 99103" or "4 Oak Ave NY 10312": a trailing ZIP (and state) without a comma.
+  const trailing = /^(.*\S)\s+(?:([A-Za-z]{2})\s+)?(\d{5}(?:-\d{4})?)$/.exec(firstSegment)
+  const first = trailing && /\d/.test(trailing[1]!) ? trailing[1]! : firstSegment
+  if (trailing && first !== firstSegment) rest.push([trailing[2], trailing[3]].filter(Boolean).join(" "))
   const line = parseStreetLine(first)
   let unit = line.unit
   let city: string | undefined
@@ -81,12 +85,13 @@ export const normalizeAddress = (raw: string): NormalizedAddress => {
     // "NY 10312", "IL", "10312", "STATEN ISLAND NY 10312"
     const words = text.split(" ")
     const last = words[words.length - 1]!
-    if (zipPattern.test(last)) {
+    const hadZip = zipPattern.test(last)
+    if (hadZip) {
       zip = zipPattern.exec(last)![1]
       words.pop()
     }
     const maybeState = words[words.length - 1]
-    if (maybeState !== undefined && statePattern.test(maybeState) && (words.length > 1 || city !== undefined)) {
+    if (maybeState !== undefined && statePattern.test(maybeState) && (words.length > 1 || city !== undefined || hadZip)) {
       state = maybeState
       words.pop()
     }
