@@ -67,7 +67,7 @@ export const normalizeAddress = (raw: string): NormalizedAddress => {
   const segments = raw.split(",").map((segment) => segment.trim()).filter((segment) => segment !== "")
   const [firstSegment = "", ...rest] = segments
   // "4 Oak Ave 99103" or "4 Oak Ave NY 10312": a trailing ZIP (and state) without a comma.
-  const trailing = /^(.*\S)\s+(?:([A-Za-z]{2})\s+)?(\d{5}(?:-\d{4})?)$/.exec(firstSegment)
+  const trailing = /^(.*?\S)\s+(?:([A-Za-z]{2})\s+)?(\d{5}(?:-\d{4})?)$/.exec(firstSegment)
   const first = trailing && /\d/.test(trailing[1]!) ? trailing[1]! : firstSegment
   if (trailing && first !== firstSegment) rest.push([trailing[2], trailing[3]].filter(Boolean).join(" "))
   const line = parseStreetLine(first)

@@ -36,6 +36,7 @@ describe("address normalisation", () => {
     expect(normalizeAddress("1 Main St #4, Springfield")).toMatchObject({ street: "1 MAIN ST", unit: "4", city: "SPRINGFIELD" })
     expect(normalizeAddress("21-48 81st Street").street).toBe("21-48 81ST ST")
     expect(normalizeAddress("10 Avenue of the Americas").street).toBe("10 AVENUE OF THE AMERICAS")
+    expect(normalizeAddress("4 Oak Ave NY 10312")).toEqual({ street: "4 OAK AVE", unit: "", state: "NY", zip: "10312" })
   })
 })
 
