@@ -2,11 +2,12 @@
 import { Layer } from "effect"
 import { AccountsPg } from "../layers/accounts/pg.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
+import { PropertyStorePg } from "../layers/property-store/pg.js"
 import { AppConfig } from "./config.js"
 import { DatabaseLive } from "./db/database.js"
 
 /** The services over an SQL client (provided separately, so tests can hand in their own database). */
-export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg)
+export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg, PropertyStorePg)
 
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
 export const AdminLive = AccountsPg.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))

@@ -11,8 +11,9 @@ import { DatabaseClientLive } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
-import { importFiles } from "../property/import.js"
+import { importFiles, loadDemoCounty } from "../property/import.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
+import { PropertyStore } from "../services/property-store.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription("Print one JSON object on stdout"))
 
@@ -53,6 +54,11 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const accounts = yield* Accounts
+    const store = yield* PropertyStore
+    if ((yield* store.parcelCount) === 0) {
+      const loaded = yield* loadDemoCounty
+      yield* Effect.logInfo(`Loaded the synthetic demo county: ${loaded.parcels} parcels`)
+    }
     const demo = yield* accounts.ensureDemoAccount(DEMO_CREDITS)
     const listening = `${config.publicBaseUrl}`
     yield* report(
@@ -209,8 +215,20 @@ const dataImport = Command.make(
     }).pipe(Effect.provide(PropertyStorePg))
 ).pipe(Command.withDescription("Import property data files into the store (idempotent)"))
 
+const dataDemo = Command.make("demo", { json }, ({ json: asJson }) =>
+  Effect.gen(function*() {
+    const imported = yield* loadDemoCounty
+    yield* report(
+      asJson,
+      imported,
+      `Loaded the synthetic demo county: ${imported.parcels} parcels, ${imported.report.rows_read} records ` +
+        `(${imported.report.duplicates} already stored).`
+    )
+  }).pipe(Effect.provide(PropertyStorePg))
+).pipe(Command.withDescription("Load the synthetic demo county (deterministic; labelled synthetic)"))
+
 const dataCommand = Command.make("data").pipe(
-  Command.withSubcommands([dataImport]),
+  Command.withSubcommands([dataImport, dataDemo]),
   Command.withDescription("Import property data")
 )
 

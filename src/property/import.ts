@@ -2,6 +2,7 @@
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import { PropertyStore } from "../services/property-store.js"
+import { DEMO_MARKET, generateDemoCounty } from "./demo-county.js"
 import { parseNycDofSales } from "./nyc-dof.js"
 import { csvKindOf, parsePropscoreCsv } from "./propscore-csv.js"
 import type { ParsedFile } from "./records.js"
@@ -28,3 +29,11 @@ export const importFiles = (format: ImportFormat, files: ReadonlyArray<string>) 
         return yield* store.importParsed(parseFile(format, file, content), format)
       }))
   })
+
+/** Generates the synthetic demo county and stores it (idempotent). */
+export const loadDemoCounty = Effect.gen(function*() {
+  const store = yield* PropertyStore
+  const county = generateDemoCounty()
+  const report = yield* store.importParsed(county, "demo-county")
+  return { market: DEMO_MARKET, synthetic: true, parcels: county.parcels.length, report }
+})
