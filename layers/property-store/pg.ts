@@ -193,9 +193,15 @@ export const PropertyStorePg = Layer.effect(
             rejected["unknown property_id"] = (rejected["unknown property_id"] ?? 0) + 1
             return false
           })
-        const sales = keep(parsed.sales)
+        // One recorded event once, even when a file repeats it.
+        const unique = <A extends { readonly sourceKey: string }>(records: ReadonlyArray<A>) =>
+          [...new Map(records.map((record) => [record.sourceKey, record])).values()]
+        const keptSales = keep(parsed.sales)
+        const keptPermits = keep(parsed.permits)
+        const sales = unique(keptSales)
+        const permits = unique(keptPermits)
+        const repeated = keptSales.length - sales.length + keptPermits.length - permits.length
         const listings = keep(parsed.listings)
-        const permits = keep(parsed.permits)
         const storedSales = yield* insertSales(sales)
         yield* upsertListings(listings)
         const storedPermits = yield* insertPermits(permits)
@@ -205,7 +211,7 @@ export const PropertyStorePg = Layer.effect(
           format,
           rows_read: parsed.rowsRead,
           accepted: parsed.rowsRead - rejectedCount,
-          duplicates: parsed.duplicateRows + sales.length - storedSales + permits.length - storedPermits,
+          duplicates: parsed.duplicateRows + repeated + sales.length - storedSales + permits.length - storedPermits,
           rejected
         } satisfies ImportReport
       })).pipe(Effect.orDie)

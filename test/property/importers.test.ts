@@ -159,4 +159,16 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
       expect((yield* store.history("sac-2"))!.listing).toMatchObject({ status: "active", listPrice: 72_000, listedDate: "2008-06-01" })
       expect(yield* store.history("nope")).toBeUndefined()
     }))
+
+  it.effect("a sale a file repeats is stored once and counted as a duplicate", () =>
+    Effect.gen(function*() {
+      const store = yield* PropertyStore
+      yield* store.importParsed(parsePropscoreCsv("parcels.csv", "property_id,market,address\nrep-1,Test,1 Repeat St\n"), "propscore-csv")
+      const report = yield* store.importParsed(
+        parsePropscoreCsv("sales.csv", "property_id,sale_date,price\nrep-1,2020-01-02,300000\nrep-1,2020-01-02,300000\n"),
+        "propscore-csv"
+      )
+      expect(report).toMatchObject({ rows_read: 2, accepted: 2, duplicates: 1 })
+      expect((yield* store.history("rep-1"))!.sales).toHaveLength(1)
+    }))
 })
