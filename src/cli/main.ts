@@ -11,7 +11,9 @@ import { DatabaseClientLive } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
-import { importFiles, loadDemoCounty } from "../property/import.js"
+import * as fs from "node:fs"
+import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
+import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 import { PropertyStore } from "../services/property-store.js"
 
@@ -232,6 +234,27 @@ const dataCommand = Command.make("data").pipe(
   Command.withDescription("Import property data")
 )
 
+const evaluateCommand = Command.make(
+  "evaluate",
+  {
+    json,
+    splitDate: Options.text("split-date").pipe(Options.withDefault("2019-01-01")),
+    predictions: Options.file("predictions").pipe(Options.optional),
+    format: Options.choice("format", ["nyc-dof", "propscore-csv"]).pipe(Options.withDefault("nyc-dof" as const)),
+    files: Args.text({ name: "FILE" }).pipe(Args.atLeast(1))
+  },
+  ({ files, format, json: asJson, predictions, splitDate }) =>
+    Effect.gen(function*() {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(splitDate)) {
+        return yield* failWith(asJson)({ _tag: "InvalidSplitDate", message: "--split-date must be YYYY-MM-DD" })
+      }
+      const parsed = files.map((file) => parseFile(format, file, fs.readFileSync(file)))
+      const { predictions: rows, report: evaluation } = evaluate(scratchStore(parsed), splitDate)
+      if (Option.isSome(predictions)) fs.writeFileSync(predictions.value, predictionsCsv(rows))
+      yield* report(asJson, evaluation, formatEvaluation(evaluation))
+    })
+).pipe(Command.withDescription("Fit on sales before the split date, value the sales after it, report accuracy per market"))
+
 const adminCommands = Command.make("propscore").pipe(
   Command.withSubcommands([
     serve,
@@ -240,7 +263,8 @@ const adminCommands = Command.make("propscore").pipe(
     keysCommand.pipe(Command.provide(AdminLive)),
     creditsCommand.pipe(Command.provide(AdminLive)),
     termsCommand.pipe(Command.provide(AdminLive)),
-    dataCommand.pipe(Command.provide(AdminLive))
+    dataCommand.pipe(Command.provide(AdminLive)),
+    evaluateCommand
   ])
 )
 

@@ -74,6 +74,22 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   const reject = (reason: string) => {
     rejected[reason] = (rejected[reason] ?? 0) + 1
   }
+  // Every readable row, in scope or not, tells which deeds covered several parcels.
+  const parcelsPerDeed = new Map<string, Set<string>>()
+  const pricesPerParcelDay = new Map<string, Set<number>>()
+  const deedKey = (borough: string, neighborhood: string, date: string, price: number) => `${borough}|${neighborhood}|${date}|${price}`
+  for (const row of rows) {
+    const price = parseAmount(row["SALE PRICE"])
+    const saleDate = parseUsDate(row["SALE DATE"])
+    if (price === undefined || saleDate === undefined || price < NOMINAL_PRICE_LIMIT) continue
+    const parcel = `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}-${(row["LOT"] ?? "").trim()}`
+    const deed = deedKey((row["BOROUGH"] ?? "").trim(), (row["NEIGHBORHOOD"] ?? "").trim(), saleDate, price)
+    const parcels = parcelsPerDeed.get(deed) ?? new Set<string>()
+    parcelsPerDeed.set(deed, parcels.add(parcel))
+    const day = `${parcel}|${(row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()}|${saleDate}`
+    const prices = pricesPerParcelDay.get(day) ?? new Set<number>()
+    pricesPerParcelDay.set(day, prices.add(price))
+  }
   for (const row of rows) {
     const borough = boroughs[(row["BOROUGH"] ?? "").trim()]
     const block = Number((row["BLOCK"] ?? "").trim())
@@ -91,8 +107,10 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     if (propertyType === undefined) { reject("building class is not a scored property type"); continue }
     const address = normalizeAddress(rawAddress)
     const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
-    const id = `nyc-${row["BOROUGH"]!.trim()}-${block}-${lot}`
+    const boroughCode = row["BOROUGH"]!.trim()
+    const id = `nyc-${boroughCode}-${block}-${lot}`
     const zip = (row["ZIP CODE"] ?? "").trim()
+    const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     parcels.set(id, {
       id,
       market: borough.market,
@@ -101,7 +119,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       city: borough.city,
       state: "NY",
       zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,
-      neighborhood: (row["NEIGHBORHOOD"] ?? "").trim() || undefined,
+      neighborhood: neighborhood || undefined,
       block,
       lot,
       buildingClass,
@@ -114,16 +132,13 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     })
     const sourceKey = `nyc-dof:${id}:${apartment}:${saleDate}:${price}`
     if (sales.has(sourceKey)) duplicateRows++
-    sales.set(sourceKey, {
-      parcelId: id,
-      saleDate,
-      price,
-      documentType: "deed",
-      armsLength: price >= NOMINAL_PRICE_LIMIT,
-      sourceKey
-    })
+    // Arm's length: not nominal, not one deed over several parcels (a package price), and not one of
+    // several prices recorded for the same parcel on the same day (split deeds, partial interests).
+    const armsLength = price >= NOMINAL_PRICE_LIMIT &&
+      (parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price))?.size ?? 0) < 2 &&
+      (pricesPerParcelDay.get(`${boroughCode}-${block}-${lot}|${apartment}|${saleDate}`)?.size ?? 0) < 2
+    sales.set(sourceKey, { parcelId: id, saleDate, price, documentType: "deed", armsLength, sourceKey })
   }
-  markPackageSales([...sales.values()], sales)
   return {
     file,
     rowsRead: rows.length,
@@ -133,24 +148,5 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     permits: [],
     duplicateRows,
     rejected
-  }
-}
-
-/**
- * A price recorded on one day for several parcels is a package sale: the price is for all of them together,
- * so none of those sales is an arm's-length price for its own parcel.
- */
-const markPackageSales = (all: ReadonlyArray<SaleRecord>, byKey: Map<string, SaleRecord>) => {
-  const groups = new Map<string, Array<SaleRecord>>()
-  for (const sale of all) {
-    if (!sale.armsLength) continue
-    const key = `${sale.parcelId.split("-").slice(0, 3).join("-")}:${sale.saleDate}:${sale.price}`
-    const group = groups.get(key) ?? []
-    group.push(sale)
-    groups.set(key, group)
-  }
-  for (const group of groups.values()) {
-    if (new Set(group.map((sale) => sale.parcelId)).size < 2) continue
-    for (const sale of group) byKey.set(sale.sourceKey, { ...sale, armsLength: false })
   }
 }

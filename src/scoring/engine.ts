@@ -1,0 +1,175 @@
+/**
+ * The local scoring engine: the address index and the pricing model over the imported property data.
+ * `score` is pure given the data: match the address, apply the overrides to the county record, check the
+ * facts the valuation needs, value the subject as of a date, and rank its comparable sales.
+ */
+import { Either } from "effect"
+import type { Overrides } from "../../schema/overrides.js"
+import { AmbiguousAddress, MissingValuationFact, OutsideCoverage, UnknownProperty, UnscorableAddress } from "../../schema/problems.js"
+import type { ParcelRecord, SaleRecord } from "../property/records.js"
+import type { PropertyData } from "../services/property-store.js"
+import type { ScoringOutcome } from "../valuation/answer.js"
+import type { ComparableSale } from "../valuation/comps.js"
+import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
+import { AddressIndex, parcelDisplayAddress } from "./address-index.js"
+import { fitModel, type Model, type Sale as ModelSale, type Subject } from "./model.js"
+
+export const countyFactsOf = (parcel: ParcelRecord): CountyFacts => ({
+  bedrooms: parcel.bedrooms,
+  bathrooms: parcel.bathrooms,
+  partial_bathrooms: parcel.partialBathrooms,
+  living_area_square_feet: parcel.livingAreaSquareFeet,
+  lot_size_square_feet: parcel.lotSizeSquareFeet,
+  year_built: parcel.yearBuilt,
+  property_type: parcel.propertyType,
+  latitude: parcel.latitude,
+  longitude: parcel.longitude,
+  neighborhood: parcel.neighborhood,
+  zip_code: parcel.zipCode
+})
+
+/** A recorded sale as the pricing model reads it, with its parcel's facts; undefined when it cannot be used. */
+export const modelSale = (parcel: ParcelRecord, sale: SaleRecord): ModelSale | undefined => {
+  if (parcel.propertyType === undefined) return undefined
+  return {
+    parcelKey: parcel.id,
+    market: parcel.market,
+    neighborhood: parcel.neighborhood ?? "",
+    block: parcel.block ?? 0,
+    lot: parcel.lot ?? 0,
+    zip: parcel.zipCode ?? "",
+    buildingClass: parcel.buildingClass ?? parcel.propertyType,
+    propertyType: parcel.propertyType,
+    livingArea: parcel.livingAreaSquareFeet,
+    lotSize: parcel.lotSizeSquareFeet,
+    yearBuilt: parcel.yearBuilt,
+    unit: parcel.unit || undefined,
+    latitude: parcel.latitude,
+    longitude: parcel.longitude,
+    price: sale.price,
+    date: sale.saleDate,
+    armsLength: sale.armsLength
+  }
+}
+
+const milesBetween = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
+  const rad = Math.PI / 180
+  const dLat = (b.latitude - a.latitude) * rad
+  const dLon = (b.longitude - a.longitude) * rad
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2
+  return 2 * 3958.8 * Math.asin(Math.sqrt(h))
+}
+
+export type EngineScoreError = AmbiguousAddress | OutsideCoverage | UnscorableAddress | MissingValuationFact
+
+export class ScoringEngine {
+  readonly index: AddressIndex
+  readonly parcels: ReadonlyMap<string, ParcelRecord>
+
+  private constructor(data: PropertyData, readonly model: Model) {
+    this.index = new AddressIndex(data.parcels)
+    this.parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
+  }
+
+  /** Fits the pricing model on every usable recorded sale (optionally only those before a date). */
+  static build(data: PropertyData, options: { readonly salesBefore?: string } = {}): ScoringEngine {
+    const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
+    const sales: Array<ModelSale> = []
+    for (const sale of data.sales) {
+      if (options.salesBefore !== undefined && sale.saleDate >= options.salesBefore) continue
+      const parcel = parcels.get(sale.parcelId)
+      const usable = parcel && modelSale(parcel, sale)
+      if (usable) sales.push(usable)
+    }
+    return new ScoringEngine(data, fitModel(sales))
+  }
+
+  /** Finds the one property an address names. */
+  locate(address: string): Either.Either<ParcelRecord, AmbiguousAddress | OutsideCoverage | UnscorableAddress> {
+    const match = this.index.match(address)
+    switch (match._tag) {
+      case "Found":
+        return Either.right(match.parcel)
+      case "Ambiguous":
+        return Either.left(new AmbiguousAddress({
+          detail: `The address matches ${match.candidates.length === 5 ? "five or more" : match.candidates.length} properties; send one of the candidates.`,
+          candidates: match.candidates
+        }))
+      case "OutsideCoverage":
+        return Either.left(new OutsideCoverage({ detail: "The address lies outside every covered area." }))
+      case "Unknown":
+        return Either.left(new UnscorableAddress({ detail: match.hint }))
+    }
+  }
+
+  /** Values a property as of `asOf` (YYYY-MM-DD), its facts replaced by the overrides. */
+  valueParcel(parcel: ParcelRecord, overrides: Overrides | undefined, asOf: string): Either.Either<ScoringOutcome, EngineScoreError> {
+    const record = countyFactsOf(parcel)
+    const facts = effectiveFacts(record, overrides)
+    const missing = missingValuationFacts(facts)
+    if (missing.length > 0) {
+      return Either.left(new MissingValuationFact({
+        detail: `The valuation needs ${missing.join(", ")}, which the county record lacks` +
+          (missing.some((fact) => fact === "lot_size_square_feet" || fact === "property_type") ? "; it can be supplied through overrides." : "."),
+        missing
+      }))
+    }
+    const subject: Subject = {
+      parcelKey: parcel.id,
+      market: parcel.market,
+      neighborhood: facts.neighborhood ?? "",
+      block: parcel.block ?? 0,
+      lot: parcel.lot,
+      zip: facts.zip_code ?? "",
+      propertyType: facts.property_type!,
+      buildingClass: overrides?.property_type !== undefined && overrides.property_type !== parcel.propertyType
+        ? undefined
+        : parcel.buildingClass,
+      livingArea: facts.living_area_square_feet,
+      lotSize: facts.lot_size_square_feet,
+      yearBuilt: facts.year_built,
+      unit: parcel.unit || undefined,
+      latitude: facts.latitude,
+      longitude: facts.longitude
+    }
+    const valuation = this.model.value(subject, asOf)
+    if ("reason" in valuation) {
+      return Either.left(new UnscorableAddress({ detail: `The property could not be valued: ${valuation.reason}.` }))
+    }
+    const maxWeight = Math.max(...valuation.comps.map((comp) => comp.weight))
+    const subjectPoint = facts.latitude !== undefined && facts.longitude !== undefined
+      ? { latitude: facts.latitude, longitude: facts.longitude }
+      : undefined
+    const comps: Array<ComparableSale> = valuation.comps.map((comp) => {
+      const compParcel = this.parcels.get(comp.sale.parcelKey)!
+      const point = compParcel.latitude !== undefined && compParcel.longitude !== undefined
+        ? { latitude: compParcel.latitude, longitude: compParcel.longitude }
+        : undefined
+      return {
+        propertyId: compParcel.id,
+        address: parcelDisplayAddress(compParcel),
+        saleDate: comp.sale.date,
+        salePrice: comp.sale.price,
+        timeAdjustedPrice: Math.round(comp.timeAdjustedPrice),
+        distanceMiles: subjectPoint && point ? milesBetween(subjectPoint, point) : undefined,
+        facts: countyFactsOf(compParcel),
+        similarity: maxWeight > 0 ? comp.weight / maxWeight : 0,
+        weight: comp.weight
+      }
+    })
+    return Either.right({
+      subject: { propertyId: parcel.id, address: parcelDisplayAddress(parcel), record },
+      model: { quantiles: valuation.quantiles, mean: valuation.mean, effectiveSampleSize: valuation.effectiveSampleSize },
+      comps
+    })
+  }
+
+  score(address: string, overrides: Overrides | undefined, asOf: string): Either.Either<ScoringOutcome, EngineScoreError> {
+    return Either.flatMap(this.locate(address), (parcel) => this.valueParcel(parcel, overrides, asOf))
+  }
+
+  parcelById(propertyId: string): Either.Either<ParcelRecord, UnknownProperty> {
+    const parcel = this.parcels.get(propertyId)
+    return parcel ? Either.right(parcel) : Either.left(new UnknownProperty({ detail: `No property has the id ${propertyId}.` }))
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * `propscore evaluate`: imports files into a scratch store (in memory), fits on the sales dated before the
+ * split, values every arm's-length sale on or after it as of its own sale date (never from its own parcel's
+ * sales), and reports per market MdAPE, PPE10, PPE20 and the 0.1–0.9 coverage, beside the neighbourhood
+ * median price-per-square-foot baseline.
+ */
+import type { PropertyData } from "../services/property-store.js"
+import type { ParcelRecord, ParsedFile, SaleRecord } from "../property/records.js"
+import { median } from "../valuation/weighted.js"
+import { ScoringEngine } from "./engine.js"
+import { type Accuracy, accuracy, coverage80 } from "./metrics.js"
+
+/** Several parsed files as one store: a parcel's latest record, each recorded sale once. */
+export const scratchStore = (files: ReadonlyArray<ParsedFile>): PropertyData => {
+  const parcels = new Map<string, ParcelRecord>()
+  const sales = new Map<string, SaleRecord>()
+  for (const file of files) {
+    for (const parcel of file.parcels) parcels.set(parcel.id, parcel)
+    for (const sale of file.sales) sales.set(sale.sourceKey, sale)
+  }
+  return { parcels: [...parcels.values()], sales: [...sales.values()].sort((a, b) => a.saleDate.localeCompare(b.saleDate)) }
+}
+
+export interface MarketReport {
+  readonly market: string
+  readonly train_sales: number
+  readonly test_sales: number
+  readonly scored: number
+  readonly mdape: number | null
+  readonly ppe10: number | null
+  readonly ppe20: number | null
+  readonly coverage_80: number | null
+  readonly baseline: { readonly mdape: number | null; readonly ppe10: number | null; readonly ppe20: number | null; readonly scored: number }
+}
+
+export interface Prediction {
+  readonly market: string
+  readonly address: string
+  readonly sale_date: string
+  readonly sale_price: number
+  readonly quantiles?: Readonly<Record<string, number>> | undefined
+  readonly reason?: string | undefined
+}
+
+export interface EvaluationReport {
+  readonly split_date: string
+  readonly markets: ReadonlyArray<MarketReport>
+}
+
+const orNull = (accuracyOf: Accuracy | undefined, key: keyof Accuracy) => accuracyOf?.[key] ?? null
+
+/** The baseline: the neighbourhood's median training price per square foot times the living area. */
+const baselineOf = (train: ReadonlyArray<{ parcel: ParcelRecord; sale: SaleRecord }>) => {
+  const perFoot = new Map<string, Array<number>>()
+  for (const { parcel, sale } of train) {
+    if (!parcel.livingAreaSquareFeet) continue
+    for (const key of [`${parcel.market}|${parcel.neighborhood ?? ""}`, `${parcel.market}|*`]) {
+      const list = perFoot.get(key) ?? []
+      list.push(sale.price / parcel.livingAreaSquareFeet)
+      perFoot.set(key, list)
+    }
+  }
+  const medians = new Map([...perFoot].map(([key, values]) => [key, median(values)!]))
+  return (parcel: ParcelRecord) => {
+    if (!parcel.livingAreaSquareFeet) return undefined
+    const m = medians.get(`${parcel.market}|${parcel.neighborhood ?? ""}`) ?? medians.get(`${parcel.market}|*`)
+    return m === undefined ? undefined : m * parcel.livingAreaSquareFeet
+  }
+}
+
+export const evaluate = (data: PropertyData, splitDate: string): { report: EvaluationReport; predictions: Array<Prediction> } => {
+  const engine = ScoringEngine.build(data, { salesBefore: splitDate })
+  const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
+  const armsLength = data.sales.flatMap((sale) => {
+    const parcel = parcels.get(sale.parcelId)
+    return parcel && sale.armsLength && sale.price > 0 ? [{ parcel, sale }] : []
+  })
+  const train = armsLength.filter(({ sale }) => sale.saleDate < splitDate)
+  const test = armsLength.filter(({ sale }) => sale.saleDate >= splitDate)
+  const baseline = baselineOf(train)
+  const predictions: Array<Prediction> = []
+  const byMarket = new Map<string, { train: number; test: number; scored: Array<{ actual: number; predicted: number; q10: number; q90: number }>; baseline: Array<{ actual: number; predicted: number }> }>()
+  const market = (name: string) => {
+    let entry = byMarket.get(name)
+    if (!entry) byMarket.set(name, (entry = { train: 0, test: 0, scored: [], baseline: [] }))
+    return entry
+  }
+  for (const { parcel } of train) market(parcel.market).train++
+  for (const { parcel, sale } of test) {
+    const entry = market(parcel.market)
+    entry.test++
+    const outcome = engine.valueParcel(parcel, undefined, sale.saleDate)
+    const base = baseline(parcel)
+    if (base !== undefined) entry.baseline.push({ actual: sale.price, predicted: base })
+    const address = outcome._tag === "Right" ? outcome.right.subject.address : parcel.street
+    if (outcome._tag === "Left") {
+      predictions.push({ market: parcel.market, address, sale_date: sale.saleDate, sale_price: sale.price, reason: outcome.left.detail })
+      continue
+    }
+    const q = outcome.right.model.quantiles
+    entry.scored.push({ actual: sale.price, predicted: q["0.5"], q10: q["0.1"], q90: q["0.9"] })
+    predictions.push({ market: parcel.market, address, sale_date: sale.saleDate, sale_price: sale.price, quantiles: q })
+  }
+  const markets = [...byMarket.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, entry]): MarketReport => {
+    const model = accuracy(entry.scored)
+    const base = accuracy(entry.baseline)
+    return {
+      market: name,
+      train_sales: entry.train,
+      test_sales: entry.test,
+      scored: entry.scored.length,
+      mdape: orNull(model, "mdape"),
+      ppe10: orNull(model, "ppe10"),
+      ppe20: orNull(model, "ppe20"),
+      coverage_80: coverage80(entry.scored) ?? null,
+      baseline: { mdape: orNull(base, "mdape"), ppe10: orNull(base, "ppe10"), ppe20: orNull(base, "ppe20"), scored: entry.baseline.length }
+    }
+  })
+  return { report: { split_date: splitDate, markets }, predictions }
+}
+
+const percent = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(1)}%`)
+
+export const formatEvaluation = (report: EvaluationReport) => {
+  const header = ["market", "train", "test", "scored", "MdAPE", "PPE10", "PPE20", "cover80", "base MdAPE", "base PPE10", "base PPE20"]
+  const rows = report.markets.map((m) => [
+    m.market, String(m.train_sales), String(m.test_sales), String(m.scored), percent(m.mdape), percent(m.ppe10),
+    percent(m.ppe20), percent(m.coverage_80), percent(m.baseline.mdape), percent(m.baseline.ppe10), percent(m.baseline.ppe20)
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: Array<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")
+  return [`split date ${report.split_date}`, line(header), ...rows.map(line)].join("\n")
+}
+
+const quantileColumns = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"]
+
+/** The --predictions CSV: one row per test sale. */
+export const predictionsCsv = (predictions: ReadonlyArray<Prediction>) => {
+  const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
+  const rows = predictions.map((p) =>
+    [
+      escape(p.address), p.sale_date, String(p.sale_price),
+      ...quantileColumns.map((level) => (p.quantiles ? String(Math.round(p.quantiles[level]!)) : "")),
+      escape(p.reason ?? "")
+    ].join(",")
+  )
+  return ["address,sale_date,sale_price,q05,q10,q25,q50,q75,q90,q95,reason", ...rows].join("\n") + "\n"
+}
