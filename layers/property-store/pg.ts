@@ -255,6 +255,12 @@ export const PropertyStorePg = Layer.effect(
             }))
           }
         }).pipe(Effect.orDie),
+      version: sql<{ version: string }>`
+        SELECT (SELECT count(*) FROM parcels) || ':' || (SELECT coalesce(max(id), 0) FROM sales) || ':' ||
+               (SELECT count(*) FROM sales WHERE arms_length) AS version`.pipe(
+        Effect.map((rows) => rows[0]?.version ?? ""),
+        Effect.orDie
+      ),
       parcelCount: sql<{ count: number }>`SELECT count(*)::int AS count FROM parcels`.pipe(
         Effect.map((rows) => rows[0]?.count ?? 0),
         Effect.orDie

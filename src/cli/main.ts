@@ -14,6 +14,12 @@ import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import * as fs from "node:fs"
 import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
+import { ScoringLocal } from "../../layers/scoring/local.js"
+import { isProblem } from "../../schema/problems.js"
+import { problemBody } from "../http/problem-response.js"
+import { acceptScoredCall } from "../operations/accept.js"
+import { Scoring } from "../services/scoring.js"
+import { scoredAnswer } from "../valuation/answer.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 import { PropertyStore } from "../services/property-store.js"
 
@@ -255,6 +261,37 @@ const evaluateCommand = Command.make(
     })
 ).pipe(Command.withDescription("Fit on sales before the split date, value the sales after it, report accuracy per market"))
 
+const scoreCommand = Command.make(
+  "score",
+  {
+    json,
+    address: Args.text({ name: "ADDRESS" }),
+    condition: Options.choice("condition", ["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"]).pipe(Options.optional),
+    rehabBudget: Options.integer("rehab-budget").pipe(Options.optional),
+    targetMargin: Options.float("target-margin").pipe(Options.optional)
+  },
+  ({ address, condition, json: asJson, rehabBudget, targetMargin }) =>
+    Effect.gen(function*() {
+      const body = {
+        address,
+        ...(Option.isSome(condition) ? { condition: condition.value } : {}),
+        ...(Option.isSome(rehabBudget) ? { rehab_budget: rehabBudget.value } : {}),
+        ...(Option.isSome(targetMargin) ? { target_margin: targetMargin.value } : {})
+      }
+      const call = yield* acceptScoredCall(body)
+      const scoring = yield* Scoring
+      const outcome = yield* scoring.score(call.address, call.overrides)
+      const answer = scoredAnswer(outcome, call)
+      yield* Console.log(asJson ? JSON.stringify(answer) : JSON.stringify(answer, null, 2))
+    }).pipe(
+      Effect.catchIf(isProblem, (problem) =>
+        failWith(asJson)({ _tag: problem._tag, message: problem.detail }).pipe(Effect.tap(() =>
+          asJson ? Effect.void : Console.error(JSON.stringify(problemBody(problem, { traceId: "", docsBaseUrl: "" }), null, 2))
+        ))),
+      Effect.provide(ScoringLocal.pipe(Layer.provide(PropertyStorePg)))
+    )
+).pipe(Command.withDescription("Score one address with the local engine and print the Scored answer (not metered)"))
+
 const adminCommands = Command.make("propscore").pipe(
   Command.withSubcommands([
     serve,
@@ -264,7 +301,8 @@ const adminCommands = Command.make("propscore").pipe(
     creditsCommand.pipe(Command.provide(AdminLive)),
     termsCommand.pipe(Command.provide(AdminLive)),
     dataCommand.pipe(Command.provide(AdminLive)),
-    evaluateCommand
+    evaluateCommand,
+    scoreCommand.pipe(Command.provide(AdminLive))
   ])
 )
 

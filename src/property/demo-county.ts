@@ -76,7 +76,7 @@ export const demoMarketIndex = (day: number) => Math.exp((0.045 * day) / 365 + 0
 /** The smooth price surface, dollars per square foot before town and street effects. */
 const pricePerSquareFoot = (lat: number, lon: number) => {
   const hotSpots: ReadonlyArray<readonly [number, number, number]> = [[44.55, -103.3, 90], [44.5, -103.44, 60], [44.44, -103.24, 45]]
-  let value = 150
+  let value = 230
   for (const [hotLat, hotLon, lift] of hotSpots) {
     const d2 = ((lat - hotLat) / 0.04) ** 2 + ((lon - hotLon) / 0.05) ** 2
     value += lift * Math.exp(-d2)
@@ -85,6 +85,35 @@ const pricePerSquareFoot = (lat: number, lon: number) => {
 }
 
 export interface DemoCounty extends ParsedFile {}
+
+/**
+ * Two synthetic parcels on which the local scoring engine rehearses its upstream failures, so that every
+ * covered reason can be reached by address in the demo: scoring `1 FAULT DRILL WAY` fails
+ * (`upstream-unavailable`), scoring `2 FAULT DRILL WAY` does not answer within the deadline
+ * (`upstream-timeout`). They exist only in the synthetic county.
+ */
+export const FAULT_DRILL_SOURCE = "demo-fault-drill"
+export const faultDrillParcels: ReadonlyArray<ParcelRecord> = [
+  { id: "demo-fault-unavailable", street: "1 FAULT DRILL WAY" },
+  { id: "demo-fault-timeout", street: "2 FAULT DRILL WAY" }
+].map(({ id, street }) => ({
+  id,
+  market: DEMO_MARKET,
+  street,
+  unit: "",
+  city: "CEDAR GROVE",
+  state: DEMO_STATE,
+  zipCode: "99102",
+  neighborhood: "GROVE PARK",
+  propertyType: "single_family",
+  livingAreaSquareFeet: 1_600,
+  lotSizeSquareFeet: 5_000,
+  yearBuilt: 1990,
+  latitude: 44.47,
+  longitude: -103.31,
+  synthetic: true,
+  source: FAULT_DRILL_SOURCE
+}))
 
 export const DEMO_LAST_DAY = Math.round((Date.UTC(2026, 9, 31) - Date.UTC(2014, 0, 1)) / 86_400_000)
 
@@ -214,5 +243,6 @@ export const generateDemoCounty = (options: { readonly parcels?: number; readonl
       }
     }
   })
+  parcels.push(...faultDrillParcels)
   return { file: "demo-county (synthetic)", rowsRead: parcels.length + sales.length + listings.length + permits.length, parcels, sales, listings, permits, duplicateRows: 0, rejected: {} }
 }

@@ -32,4 +32,6 @@ export class PropertyStore extends Context.Tag("propscore/PropertyStore")<Proper
   readonly loadAll: Effect.Effect<PropertyData>
   readonly history: (parcelId: string) => Effect.Effect<PropertyHistoryRecords | undefined>
   readonly parcelCount: Effect.Effect<number>
+  /** Changes whenever parcels or sales are added or updated. */
+  readonly version: Effect.Effect<string>
 }>() {}

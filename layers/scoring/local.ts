@@ -1,0 +1,77 @@
+/**
+ * The Scoring service on the local engine over the imported property data. The engine is built when the
+ * layer starts and rebuilt in the background when the store's data changes (an import while serving).
+ * Every call has the 10-second policy deadline (`upstream-timeout`); an engine failure is
+ * `upstream-unavailable`. Both are covered reasons: the caller's Credit is refunded.
+ */
+import { Clock, Duration, Effect, Layer, Schedule, SynchronizedRef } from "effect"
+import { UpstreamTimeout, UpstreamUnavailable } from "../../schema/problems.js"
+import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
+import { ScoringEngine } from "../../src/scoring/engine.js"
+import { PropertyStore } from "../../src/services/property-store.js"
+import { SCORING_TIMEOUT_SECONDS, Scoring } from "../../src/services/scoring.js"
+import { propertyHistory } from "../../src/valuation/history.js"
+
+export const RELOAD_CHECK_INTERVAL = Duration.seconds(30)
+
+const isoDay = (millis: number) => new Date(millis).toISOString().slice(0, 10)
+
+const withDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.timeoutFail({
+      duration: Duration.seconds(SCORING_TIMEOUT_SECONDS),
+      onTimeout: () => new UpstreamTimeout({ detail: `Scoring did not answer within ${SCORING_TIMEOUT_SECONDS} seconds.` })
+    }),
+    Effect.catchAllDefect((defect) =>
+      Effect.logError("scoring failed", defect).pipe(
+        Effect.zipRight(Effect.fail(new UpstreamUnavailable({ detail: "Scoring could not complete the call." })))
+      )
+    )
+  )
+
+export const ScoringLocal = Layer.scoped(
+  Scoring,
+  Effect.gen(function*() {
+    const store = yield* PropertyStore
+    const build = Effect.gen(function*() {
+      const data = yield* store.loadAll
+      const started = yield* Clock.currentTimeMillis
+      const engine = ScoringEngine.build(data)
+      const took = (yield* Clock.currentTimeMillis) - started
+      yield* Effect.logInfo(`scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms`)
+      return { engine, version: yield* store.version }
+    })
+    const current = yield* SynchronizedRef.make(yield* build)
+    yield* SynchronizedRef.updateEffect(current, (state) =>
+      Effect.flatMap(store.version, (version) => (version === state.version ? Effect.succeed(state) : build))
+    ).pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("scoring engine reload failed", cause)),
+      Effect.repeat(Schedule.spaced(RELOAD_CHECK_INTERVAL)),
+      Effect.forkScoped
+    )
+    const engine = Effect.map(SynchronizedRef.get(current), (state) => state.engine)
+
+    return Scoring.of({
+      score: (address, overrides) =>
+        withDeadline(Effect.gen(function*() {
+          const scoring = yield* engine
+          const parcel = yield* scoring.locate(address)
+          if (parcel.source === FAULT_DRILL_SOURCE) {
+            // The demo county's fault drill: a failing and a stalled scoring step (docs/demo-county.md).
+            if (parcel.id === "demo-fault-timeout") yield* Effect.never
+            return yield* Effect.die(new Error("fault drill: scoring failed on purpose"))
+          }
+          const today = isoDay(yield* Clock.currentTimeMillis)
+          return yield* scoring.valueParcel(parcel, overrides, today)
+        })),
+      history: (query) =>
+        withDeadline(Effect.gen(function*() {
+          const scoring = yield* engine
+          const parcel = yield* ("address" in query ? scoring.locate(query.address) : scoring.parcelById(query.propertyId))
+          const records = yield* store.history(parcel.id)
+          if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
+          return propertyHistory(records)
+        }))
+    })
+  })
+)
