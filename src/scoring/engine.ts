@@ -12,7 +12,7 @@ import type { ScoringOutcome } from "../valuation/answer.js"
 import type { ComparableSale } from "../valuation/comps.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
 import { AddressIndex, parcelDisplayAddress } from "./address-index.js"
-import { fitModel, type Model, type Sale as ModelSale, type Subject } from "./model.js"
+import { fitModel, type Model, type ModelOptions, type Sale as ModelSale, type Subject } from "./model.js"
 
 export const countyFactsOf = (parcel: ParcelRecord): CountyFacts => ({
   bedrooms: parcel.bedrooms,
@@ -72,7 +72,10 @@ export class ScoringEngine {
   }
 
   /** Fits the pricing model on every usable recorded sale (optionally only those before a date). */
-  static build(data: PropertyData, options: { readonly salesBefore?: string } = {}): ScoringEngine {
+  static build(
+    data: PropertyData,
+    options: { readonly salesBefore?: string; readonly model?: Partial<ModelOptions> } = {}
+  ): ScoringEngine {
     const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
     const sales: Array<ModelSale> = []
     for (const sale of data.sales) {
@@ -81,7 +84,7 @@ export class ScoringEngine {
       const usable = parcel && modelSale(parcel, sale)
       if (usable) sales.push(usable)
     }
-    return new ScoringEngine(data, fitModel(sales))
+    return new ScoringEngine(data, fitModel(sales, options.model ?? {}))
   }
 
   /** Finds the one property an address names. */

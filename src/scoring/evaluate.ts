@@ -8,6 +8,7 @@ import type { PropertyData } from "../services/property-store.js"
 import type { ParcelRecord, ParsedFile, SaleRecord } from "../property/records.js"
 import { median } from "../valuation/weighted.js"
 import { ScoringEngine } from "./engine.js"
+import type { ModelOptions } from "./model.js"
 import { type Accuracy, accuracy, coverage80 } from "./metrics.js"
 
 /** Several parsed files as one store: a parcel's latest record, each recorded sale once. */
@@ -68,15 +69,19 @@ const baselineOf = (train: ReadonlyArray<{ parcel: ParcelRecord; sale: SaleRecor
   }
 }
 
-export const evaluate = (data: PropertyData, splitDate: string): { report: EvaluationReport; predictions: Array<Prediction> } => {
-  const engine = ScoringEngine.build(data, { salesBefore: splitDate })
+export const evaluate = (
+  data: PropertyData,
+  splitDate: string,
+  options: { readonly until?: string; readonly model?: Partial<ModelOptions> } = {}
+): { report: EvaluationReport; predictions: Array<Prediction> } => {
+  const engine = ScoringEngine.build(data, { salesBefore: splitDate, ...(options.model ? { model: options.model } : {}) })
   const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
   const armsLength = data.sales.flatMap((sale) => {
     const parcel = parcels.get(sale.parcelId)
     return parcel && sale.armsLength && sale.price > 0 ? [{ parcel, sale }] : []
   })
   const train = armsLength.filter(({ sale }) => sale.saleDate < splitDate)
-  const test = armsLength.filter(({ sale }) => sale.saleDate >= splitDate)
+  const test = armsLength.filter(({ sale }) => sale.saleDate >= splitDate && (options.until === undefined || sale.saleDate < options.until))
   const baseline = baselineOf(train)
   const predictions: Array<Prediction> = []
   const byMarket = new Map<string, { train: number; test: number; scored: Array<{ actual: number; predicted: number; q10: number; q90: number }>; baseline: Array<{ actual: number; predicted: number }> }>()

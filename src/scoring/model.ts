@@ -150,7 +150,8 @@ export const DEFAULT_OPTIONS: ModelOptions = {
   relativeWeightFloor: 1e-3,
   mileBandwidth: 1,
   maxMiles: 15,
-  markets: { "Staten Island": { blockBandwidth: 15 } },
+  // Chosen on late-2018 validation sales (docs/pricing-model.md); Queens: 50 blocks, 11.61% vs 11.70% at 80.
+  markets: { "Staten Island": { blockBandwidth: 15 }, Queens: { blockBandwidth: 50 } },
 };
 
 // ---------------------------------------------------------------- helpers
