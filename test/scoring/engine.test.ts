@@ -1,0 +1,116 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Fiber, Layer, TestClock } from "effect"
+import { ScoringLocal } from "../../layers/scoring/local.js"
+import { generateDemoCounty } from "../../src/property/demo-county.js"
+import type { ParcelRecord } from "../../src/property/records.js"
+import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
+import { ScoringEngine } from "../../src/scoring/engine.js"
+import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
+import { Scoring } from "../../src/services/scoring.js"
+import { scoredAnswer } from "../../src/valuation/answer.js"
+
+const county = generateDemoCounty({ parcels: 3_000 })
+const data: PropertyData = { parcels: county.parcels, sales: county.sales }
+const engine = ScoringEngine.build(data)
+const asOf = "2026-11-01"
+
+const streetCount = new Map<string, number>()
+for (const parcel of county.parcels) streetCount.set(parcel.street, (streetCount.get(parcel.street) ?? 0) + 1)
+const unique = (predicate: (parcel: ParcelRecord) => boolean) =>
+  county.parcels.find((parcel) => streetCount.get(parcel.street) === 1 && parcel.unit === "" && parcel.source === "demo-county" && predicate(parcel))!
+const house = unique((p) => p.propertyType === "single_family" && !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet)
+const noArea = unique((p) => p.livingAreaSquareFeet === undefined && p.propertyType !== "condo" && !!p.lotSizeSquareFeet)
+const noLot = unique((p) => p.lotSizeSquareFeet === undefined && p.propertyType !== "condo" && !!p.livingAreaSquareFeet)
+
+const right = <A, E>(either: Either.Either<A, E>): A => {
+  if (Either.isLeft(either)) throw new Error(`expected a value, got ${JSON.stringify(either.left)}`)
+  return either.right
+}
+const left = <A, E>(either: Either.Either<A, E>): E => {
+  if (Either.isRight(either)) throw new Error("expected a failure")
+  return either.left
+}
+
+describe("the local scoring engine on a generated county", () => {
+  it("values a house: a non-decreasing distribution, Kish's ESS, comps without the subject's own sales", () => {
+    const outcome = right(engine.score(`${house.street}, ${house.city}`, undefined, asOf))
+    expect(outcome.subject.propertyId).toBe(house.id)
+    const levels = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"] as const
+    const values = levels.map((level) => outcome.model.quantiles[level])
+    expect(values).toEqual([...values].sort((a, b) => a - b))
+    const weights = outcome.comps.map((comp) => comp.weight)
+    const kish = weights.reduce((a, b) => a + b, 0) ** 2 / weights.reduce((a, w) => a + w * w, 0)
+    expect(outcome.model.effectiveSampleSize).toBeCloseTo(kish, 6)
+    expect(outcome.comps.length).toBeGreaterThan(3)
+    expect(outcome.comps.every((comp) => comp.propertyId !== house.id)).toBe(true)
+    expect(outcome.comps.every((comp) => comp.saleDate < asOf)).toBe(true)
+    expect(outcome.comps.map((comp) => comp.weight)).toEqual([...weights].sort((a, b) => b - a))
+  })
+
+  it("COST-1 COST-2 ANS-12: the answer built on it satisfies the cost-stack invariants", () => {
+    const outcome = right(engine.score(`${house.street}, ${house.zipCode}`, undefined, asOf))
+    for (const condition of ["turn_key", "light_rehab", "moderate_rehab", "major_rehab"] as const) {
+      const answer = scoredAnswer(outcome, { address: house.street, condition })
+      expect(answer.comp_band).toBeDefined()
+      const stack = answer.cost_stack!
+      expect(stack.down_payment + stack.loan).toBe(answer.max_allowable_offer!.price)
+      if (!answer.max_allowable_offer!.clamped) {
+        const total = Object.values(stack).reduce((a, b) => a + b, 0)
+        expect(Math.abs(total - answer.rehab_adjusted_arv!)).toBeLessThan(1_000)
+      }
+    }
+  })
+
+  it("OVR-2: an overridden living area changes the model's value", () => {
+    const base = right(engine.score(`${house.street}, ${house.city}`, undefined, asOf))
+    const bigger = right(engine.score(`${house.street}, ${house.city}`, { living_area_square_feet: house.livingAreaSquareFeet! * 2 }, asOf))
+    expect(bigger.model.quantiles["0.5"]).toBeGreaterThan(base.model.quantiles["0.5"])
+  })
+
+  it("ERR-3: ambiguous (with at most five candidates), outside coverage and unknown addresses are typed", () => {
+    const shared = county.parcels.find((p) => (streetCount.get(p.street) ?? 0) > 1 && p.unit === "")!
+    const ambiguous = left(engine.score(shared.street, undefined, asOf))
+    expect(ambiguous._tag).toBe("AmbiguousAddress")
+    if (ambiguous._tag === "AmbiguousAddress") {
+      expect(ambiguous.candidates.length).toBeGreaterThan(1)
+      expect(ambiguous.candidates.length).toBeLessThanOrEqual(5)
+    }
+    expect(left(engine.score("1 Main St, Springfield, IL 62701", undefined, asOf))._tag).toBe("OutsideCoverage")
+    expect(left(engine.score("99999 Nowhere Rd, Riverton, ZZ 99103", undefined, asOf))._tag).toBe("UnscorableAddress")
+  })
+
+  it("OVR-5: a needed fact missing from the record is missing-valuation-fact, unless an override supplies it", () => {
+    const missing = left(engine.score(parcelDisplayAddress(noArea), undefined, asOf))
+    expect(missing).toMatchObject({ _tag: "MissingValuationFact", missing: ["living_area_square_feet"] })
+    right(engine.score(parcelDisplayAddress(noArea), { living_area_square_feet: 1_500 }, asOf))
+    const lot = left(engine.score(parcelDisplayAddress(noLot), undefined, asOf))
+    expect(lot).toMatchObject({ _tag: "MissingValuationFact", missing: ["lot_size_square_feet"] })
+    right(engine.score(parcelDisplayAddress(noLot), { lot_size_square_feet: 5_000 }, asOf))
+  })
+})
+
+describe("the local Scoring layer", () => {
+  const store = Layer.succeed(PropertyStore, PropertyStore.of({
+    importParsed: () => Effect.die("not used"),
+    loadAll: Effect.succeed(data),
+    history: () => Effect.succeed(undefined),
+    parcelCount: Effect.succeed(data.parcels.length),
+    version: Effect.succeed("1")
+  }))
+  const layer = ScoringLocal.pipe(Layer.provide(store))
+
+  // The clock is set before the layer starts: its periodic reload is scheduled from then on.
+  it.scoped("ERR-4: the demo fault drill reaches upstream-unavailable, and upstream-timeout after 10 s", () =>
+    Effect.zipRight(TestClock.setTime(Date.parse(`${asOf}T12:00:00Z`)), Effect.gen(function*() {
+      const scoring = yield* Scoring
+      const unavailable = yield* Effect.flip(scoring.score("1 Fault Drill Way, Cedar Grove"))
+      expect(unavailable._tag).toBe("UpstreamUnavailable")
+      const stalled = yield* Effect.fork(Effect.flip(scoring.score("2 Fault Drill Way, Cedar Grove")))
+      yield* TestClock.adjust("9 seconds")
+      expect(stalled.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 second")
+      expect((yield* Fiber.join(stalled))._tag).toBe("UpstreamTimeout")
+      const scored = yield* scoring.score(`${house.street}, ${house.city}`)
+      expect(scored.subject.propertyId).toBe(house.id)
+    }).pipe(Effect.provide(layer))), { timeout: 60_000 })
+})
