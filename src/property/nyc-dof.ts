@@ -25,7 +25,8 @@ export const propertyTypeOfBuildingClass = (buildingClass: string): PropertyType
   if (/^A[0-9]$/.test(code)) return "single_family"
   if (/^B[0-9]$/.test(code)) return "two_family"
   if (code === "C0") return "three_family"
-  if (/^R[1-6]$/.test(code)) return "condo"
+  // Residential condominium units; R5, R7 and R8 are commercial units, R9 co-ops, RG/RP/RS parking and storage.
+  if (["R1", "R2", "R3", "R4", "R6", "RR"].includes(code)) return "condo"
   return undefined
 }
 
@@ -54,6 +55,9 @@ export const parseUsDate = (text: string | undefined): string | undefined => {
 }
 
 const positive = (value: number | undefined) => (value !== undefined && value > 0 ? value : undefined)
+
+/** A year built outside 1800 … 2030 is a placeholder, not a year. */
+const plausibleYear = (year: number | undefined) => (year !== undefined && year >= 1800 && year <= 2030 ? year : undefined)
 
 const column = (row: Record<string, string>, prefix: string) => {
   const key = Object.keys(row).find((name) => name.startsWith(prefix))
@@ -126,7 +130,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       propertyType,
       livingAreaSquareFeet: positive(parseAmount(row["GROSS SQUARE FEET"])),
       lotSizeSquareFeet: positive(parseAmount(row["LAND SQUARE FEET"])),
-      yearBuilt: positive(parseAmount(row["YEAR BUILT"])),
+      yearBuilt: plausibleYear(parseAmount(row["YEAR BUILT"])),
       synthetic: false,
       source: "nyc-dof"
     })

@@ -54,6 +54,8 @@ describe("NYC DOF sales files", () => {
     expect(propertyTypeOfBuildingClass("B2")).toBe("two_family")
     expect(propertyTypeOfBuildingClass("C0")).toBe("three_family")
     expect(propertyTypeOfBuildingClass("R4")).toBe("condo")
+    expect(propertyTypeOfBuildingClass("RR")).toBe("condo")
+    expect(propertyTypeOfBuildingClass("R5")).toBeUndefined()
     expect(propertyTypeOfBuildingClass("K1")).toBeUndefined()
   })
 
