@@ -118,9 +118,23 @@ const propertyStore = Effect.gen(function*() {
   yield* sql`CREATE INDEX permits_parcel ON permits (parcel_id, issued_date)`
 })
 
+const priceBook = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // The price book: Credits per unit of each Metered Call, resolved inside the Spend's transaction.
+  yield* sql`
+    CREATE TABLE price_book (
+      operation text PRIMARY KEY,
+      credits_per_unit integer NOT NULL CHECK (credits_per_unit > 0)
+    )`
+  yield* sql`INSERT INTO price_book (operation, credits_per_unit) VALUES ('predict', 1), ('batch', 1), ('history', 1)`
+  yield* sql`ALTER TABLE ledger_entries ADD COLUMN operation text, ADD COLUMN units integer, ADD COLUMN reason text`
+  yield* sql`CREATE INDEX ledger_entries_refund_of ON ledger_entries (refund_of)`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
-  "0002_property_store": propertyStore
+  "0002_property_store": propertyStore,
+  "0003_price_book": priceBook
 })
 
 /** Applies every pending migration; returns the ones it applied. */

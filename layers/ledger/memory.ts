@@ -1,0 +1,107 @@
+/**
+ * The Ledger in memory, for the test harness: the same rules as the PostgreSQL Ledger (price book, daily
+ * cap on the UTC day of the Effect Clock, no overdraft, refunds never past their spend), plus switches
+ * that make it fail the way a real Ledger can: unreachable, stalled, or failing after the Spend is recorded.
+ */
+import { Clock, Context, Effect, Layer, Ref } from "effect"
+import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
+import { Ledger, type LedgerEntry, type MeteredOperation } from "../../src/services/ledger.js"
+
+export interface LedgerFaults {
+  /** Every call fails with `ledger-unreachable` and records nothing. */
+  readonly unreachable: boolean
+  /** Every call waits forever (until interrupted). */
+  readonly stalled: boolean
+  /** A spend is recorded, then the call fails with `ledger-unreachable`: the caller cannot know it was. */
+  readonly failAfterSpend: boolean
+}
+
+export interface MemoryAccount {
+  readonly balance: number
+  readonly dailySpendCap?: number | undefined
+}
+
+export class LedgerControl extends Context.Tag("test/LedgerControl")<LedgerControl, {
+  readonly setFaults: (faults: Partial<LedgerFaults>) => Effect.Effect<void>
+  readonly grant: (accountId: string, amount: number) => Effect.Effect<void>
+  /** Every entry of every account. */
+  readonly allEntries: Effect.Effect<ReadonlyArray<LedgerEntry>>
+}>() {}
+
+export const defaultPrices: Record<MeteredOperation, number> = { predict: 1, batch: 1, history: 1 }
+
+const unreachable = () => new LedgerUnreachable({ detail: "The Ledger did not answer; nothing was charged. Retry later." })
+
+export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = defaultPrices) =>
+  Layer.effectContext(Effect.gen(function*() {
+    const state = yield* Ref.make({
+      faults: { unreachable: false, stalled: false, failAfterSpend: false } as LedgerFaults,
+      caps: new Map(Object.entries(accounts).map(([id, account]) => [id, account.dailySpendCap])),
+      entries: [] as Array<LedgerEntry>
+    })
+    let nextId = 1
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+    const append = (entry: Omit<LedgerEntry, "id" | "createdAt">) =>
+      Effect.flatMap(now, (createdAt) =>
+        Ref.modify(state, (s) => {
+          const full = { ...entry, id: nextId++, createdAt }
+          return [full, { ...s, entries: [...s.entries, full] }]
+        }))
+    const balanceOf = (entries: ReadonlyArray<LedgerEntry>, accountId: string) =>
+      entries.filter((e) => e.accountId === accountId).reduce((sum, e) => sum + (e.kind === "spend" ? -e.amount : e.amount), 0)
+    const guard = Effect.gen(function*() {
+      const { faults } = yield* Ref.get(state)
+      if (faults.stalled) return yield* Effect.never
+      if (faults.unreachable) return yield* Effect.fail(unreachable())
+    })
+    for (const [accountId, account] of Object.entries(accounts)) {
+      if (account.balance > 0) yield* append({ accountId, kind: "grant", amount: account.balance, refundOf: null, traceId: null })
+    }
+
+    const ledger = Ledger.of({
+      spend: (request) =>
+        Effect.gen(function*() {
+          yield* guard
+          const s = yield* Ref.get(state)
+          const cost = prices[request.operation] * request.units
+          const balance = balanceOf(s.entries, request.accountId)
+          const cap = s.caps.get(request.accountId)
+          if (cap !== undefined) {
+            const dayStart = Math.floor((yield* Clock.currentTimeMillis) / 86_400_000) * 86_400_000
+            const today = s.entries
+              .filter((e) => e.accountId === request.accountId && e.createdAt.getTime() >= dayStart)
+              .reduce((sum, e) => sum + (e.kind === "spend" ? e.amount : e.kind === "refund" ? -e.amount : 0), 0)
+            if (today + cost > cap) {
+              return yield* new SpendCapExceeded({ detail: `The daily cap of ${cap} Credits would be passed.`, spend_cap: cap })
+            }
+          }
+          if (balance < cost) {
+            return yield* new InsufficientCredits({ detail: `The call costs ${cost}; the Balance is ${balance}.`, balance, required: cost })
+          }
+          const entry = yield* append({ accountId: request.accountId, kind: "spend", amount: cost, refundOf: null, traceId: request.traceId })
+          if ((yield* Ref.get(state)).faults.failAfterSpend) return yield* Effect.fail(unreachable())
+          return { spendId: entry.id, accountId: request.accountId, amount: cost, balanceAfter: balance - cost }
+        }),
+      refund: (request) =>
+        Effect.gen(function*() {
+          yield* guard
+          const s = yield* Ref.get(state)
+          const spent = s.entries.find((e) => e.id === request.spendId && e.kind === "spend")
+          if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${request.spendId}`))
+          const refunded = s.entries.filter((e) => e.refundOf === request.spendId).reduce((sum, e) => sum + e.amount, 0)
+          if (request.amount <= 0 || refunded + request.amount > spent.amount) {
+            return yield* Effect.die(new Error(`refund of ${request.amount} exceeds what is left of spend ${request.spendId}`))
+          }
+          const entry = yield* append({ accountId: spent.accountId, kind: "refund", amount: request.amount, refundOf: request.spendId, traceId: request.traceId })
+          return { refundId: entry.id, spendId: request.spendId, amount: request.amount, balanceAfter: balanceOf((yield* Ref.get(state)).entries, spent.accountId) }
+        }),
+      balance: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
+      entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId)))
+    })
+    const control = LedgerControl.of({
+      setFaults: (faults) => Ref.update(state, (s) => ({ ...s, faults: { ...s.faults, ...faults } })),
+      grant: (accountId, amount) => Effect.asVoid(append({ accountId, kind: "grant", amount, refundOf: null, traceId: null })),
+      allEntries: Effect.map(Ref.get(state), (s) => s.entries)
+    })
+    return Context.make(Ledger, ledger).pipe(Context.add(LedgerControl, control))
+  }))

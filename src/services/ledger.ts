@@ -1,0 +1,64 @@
+/**
+ * The Ledger: each Account's Credits as append-only entries (grant, spend, refund; a refund names its
+ * spend). The cost of a Metered Call is resolved here, from the price book, inside the transaction that
+ * records the Spend: callers say what they are doing and how many units, never what it costs (SVC-2).
+ */
+import { Context, type Effect } from "effect"
+import type { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
+
+/** What a Metered Call is, for the price book. */
+export type MeteredOperation = "predict" | "batch" | "history"
+
+export interface SpendRequest {
+  readonly accountId: string
+  readonly operation: MeteredOperation
+  /** Properties scored (1 for predict and history; the batch size for a batch). */
+  readonly units: number
+  readonly traceId: string
+}
+
+export interface Spend {
+  readonly spendId: number
+  readonly accountId: string
+  /** Credits taken: units × the price book's Credits per unit. */
+  readonly amount: number
+  readonly balanceAfter: number
+}
+
+export interface RefundRequest {
+  readonly spendId: number
+  /** Credits to return; never more than what is left of the spend. */
+  readonly amount: number
+  readonly reason: string
+  readonly traceId: string
+}
+
+export interface Refund {
+  readonly refundId: number
+  readonly spendId: number
+  readonly amount: number
+  readonly balanceAfter: number
+}
+
+export interface LedgerEntry {
+  readonly id: number
+  readonly accountId: string
+  readonly kind: "grant" | "spend" | "refund"
+  readonly amount: number
+  readonly refundOf: number | null
+  readonly traceId: string | null
+  readonly createdAt: Date
+}
+
+export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
+  /**
+   * Records a Spend, or refuses it with nothing recorded: `InsufficientCredits` when the Balance cannot
+   * cover the cost, `SpendCapExceeded` when the Account's daily cap would be passed, `LedgerUnreachable`
+   * when the Ledger does not answer.
+   */
+  readonly spend: (request: SpendRequest) => Effect.Effect<Spend, InsufficientCredits | SpendCapExceeded | LedgerUnreachable>
+  /** Returns Credits of a recorded Spend. */
+  readonly refund: (request: RefundRequest) => Effect.Effect<Refund, LedgerUnreachable>
+  readonly balance: (accountId: string) => Effect.Effect<number, LedgerUnreachable>
+  readonly entries: (accountId: string) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
+}>() {}

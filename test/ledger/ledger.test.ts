@@ -1,0 +1,137 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
+import { AccountsPg } from "../../layers/accounts/pg.js"
+import { LedgerMemory, LedgerControl } from "../../layers/ledger/memory.js"
+import { LedgerPg } from "../../layers/ledger/pg.js"
+import { Accounts } from "../../src/services/accounts.js"
+import { Ledger } from "../../src/services/ledger.js"
+import { TestDatabase } from "../harness/database.js"
+
+/** balance = Σ entries, the invariant every Ledger test ends on. */
+const reconciles = (accountId: string) =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger
+    const entries = yield* ledger.entries(accountId)
+    const sum = entries.reduce((total, e) => total + (e.kind === "spend" ? -e.amount : e.amount), 0)
+    expect(yield* ledger.balance(accountId)).toBe(sum)
+    return sum
+  })
+
+const spendOf = (accountId: string, units = 1, operation: "predict" | "batch" | "history" = "predict") =>
+  Effect.flatMap(Ledger, (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32) }))
+
+const PgLedger = Layer.mergeAll(LedgerPg, AccountsPg).pipe(Layer.provideMerge(TestDatabase))
+
+const newAccount = (credits: number, cap?: number) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const account = yield* accounts.create({ name: "Ledger test", tier: "public", credits })
+    if (cap !== undefined) {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE accounts SET daily_spend_cap = ${cap} WHERE id = ${account.account_id}`
+    }
+    return account.account_id
+  })
+
+layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
+  it.effect("SVC-2 SVC-3: the cost comes from the price book in the Spend's transaction, one Credit per unit", () =>
+    Effect.gen(function*() {
+      const account = yield* newAccount(20)
+      expect((yield* spendOf(account)).amount).toBe(1)
+      expect((yield* spendOf(account, 5, "batch")).amount).toBe(5)
+      expect((yield* spendOf(account, 1, "history")).amount).toBe(1)
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE price_book SET credits_per_unit = 3 WHERE operation = 'history'`
+      expect((yield* spendOf(account, 2, "history")).amount).toBe(6)
+      yield* sql`UPDATE price_book SET credits_per_unit = 1 WHERE operation = 'history'`
+      expect(yield* reconciles(account)).toBe(7)
+    }))
+
+  it.effect("BAT-7: a Spend the Balance cannot cover is refused whole, with nothing recorded", () =>
+    Effect.gen(function*() {
+      const account = yield* newAccount(3)
+      const refused = yield* Effect.flip(spendOf(account, 4, "batch"))
+      expect(refused).toMatchObject({ _tag: "InsufficientCredits", balance: 3, required: 4 })
+      expect((yield* Effect.flatMap(Ledger, (l) => l.entries(account))).map((e) => e.kind)).toEqual(["grant"])
+      expect((yield* spendOf(account, 3, "batch")).balanceAfter).toBe(0)
+      expect(yield* reconciles(account)).toBe(0)
+    }))
+
+  it.effect("the daily spend cap refuses a Spend that would pass it, with nothing recorded; refunds give room back", () =>
+    Effect.gen(function*() {
+      const account = yield* newAccount(100, 3)
+      const first = yield* spendOf(account, 2, "batch")
+      yield* spendOf(account)
+      expect(yield* Effect.flip(spendOf(account))).toMatchObject({ _tag: "SpendCapExceeded", spend_cap: 3 })
+      yield* Effect.flatMap(Ledger, (l) => l.refund({ spendId: first.spendId, amount: 1, reason: "unscorable-address", traceId: "x" }))
+      yield* spendOf(account)
+      expect(yield* reconciles(account)).toBe(97)
+    }))
+
+  it.effect("ERR-3: a refund names its spend and can never return more than was spent", () =>
+    Effect.gen(function*() {
+      const account = yield* newAccount(10)
+      const ledger = yield* Ledger
+      const spend = yield* spendOf(account, 3, "batch")
+      yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: "outside-coverage", traceId: "x" })
+      yield* ledger.refund({ spendId: spend.spendId, amount: 2, reason: "spend-indeterminate", traceId: "x" })
+      const tooMuch = yield* Effect.exit(ledger.refund({ spendId: spend.spendId, amount: 1, reason: "again", traceId: "x" }))
+      expect(Exit.isFailure(tooMuch)).toBe(true)
+      const refunds = (yield* ledger.entries(account)).filter((e) => e.kind === "refund")
+      expect(refunds.map((e) => [e.refundOf, e.amount])).toEqual([[spend.spendId, 1], [spend.spendId, 2]])
+      expect(yield* reconciles(account)).toBe(10)
+    }))
+
+  it.effect("SVC-4: 200 concurrent Spends on 50 Credits: exactly 50 recorded, 150 refused, balance 0", () =>
+    Effect.gen(function*() {
+      const account = yield* newAccount(50)
+      const results = yield* Effect.all(Array.from({ length: 200 }, () => Effect.either(spendOf(account))), { concurrency: 200 })
+      expect(results.filter((r) => r._tag === "Right")).toHaveLength(50)
+      expect(results.filter((r) => r._tag === "Left" && r.left._tag === "InsufficientCredits")).toHaveLength(150)
+      expect(yield* reconciles(account)).toBe(0)
+    }), { timeout: 120_000 })
+})
+
+describe("the in-memory Ledger", () => {
+  const memory = LedgerMemory({ acct_a: { balance: 5 }, acct_capped: { balance: 100, dailySpendCap: 2 } })
+
+  it.effect("keeps the same rules: price book, no overdraft, balance = Σ entries", () =>
+    Effect.gen(function*() {
+      expect((yield* spendOf("acct_a", 2, "batch")).balanceAfter).toBe(3)
+      expect(yield* Effect.flip(spendOf("acct_a", 4, "batch"))).toMatchObject({ _tag: "InsufficientCredits" })
+      expect(yield* reconciles("acct_a")).toBe(3)
+    }).pipe(Effect.provide(memory)))
+
+  it.effect("the daily cap follows the Clock's UTC day", () =>
+    Effect.gen(function*() {
+      yield* spendOf("acct_capped", 2, "batch")
+      expect(yield* Effect.flip(spendOf("acct_capped"))).toMatchObject({ _tag: "SpendCapExceeded" })
+      yield* TestClock.adjust("1 day")
+      yield* spendOf("acct_capped")
+      expect(yield* reconciles("acct_capped")).toBe(97)
+    }).pipe(Effect.provide(memory)))
+
+  it.effect("ERR-5: unreachable records nothing; fail-after-spend records the Spend and still fails", () =>
+    Effect.gen(function*() {
+      const control = yield* LedgerControl
+      yield* control.setFaults({ unreachable: true })
+      expect(yield* Effect.flip(spendOf("acct_a"))).toMatchObject({ _tag: "LedgerUnreachable" })
+      yield* control.setFaults({ unreachable: false, failAfterSpend: true })
+      expect(yield* Effect.flip(spendOf("acct_a"))).toMatchObject({ _tag: "LedgerUnreachable" })
+      yield* control.setFaults({ failAfterSpend: false })
+      const kinds = (yield* Effect.flatMap(Ledger, (l) => l.entries("acct_a"))).map((e) => e.kind)
+      expect(kinds).toEqual(["grant", "spend"])
+      expect(yield* reconciles("acct_a")).toBe(4)
+    }).pipe(Effect.provide(memory)))
+
+  it.effect("a stalled Ledger never answers", () =>
+    Effect.gen(function*() {
+      const control = yield* LedgerControl
+      yield* control.setFaults({ stalled: true })
+      const fiber = yield* Effect.fork(spendOf("acct_a"))
+      yield* TestClock.adjust("1 hour")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* Fiber.interrupt(fiber)
+    }).pipe(Effect.provide(memory)))
+})
