@@ -131,10 +131,31 @@ const priceBook = Effect.gen(function*() {
   yield* sql`CREATE INDEX ledger_entries_refund_of ON ledger_entries (refund_of)`
 })
 
+const idempotencyKeys = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // Times are epoch milliseconds of the service's clock, so the window is judged by one clock everywhere.
+  yield* sql`
+    CREATE TABLE idempotency_keys (
+      account_id text NOT NULL REFERENCES accounts (id),
+      key text NOT NULL,
+      claim_id text NOT NULL UNIQUE,
+      fingerprint text NOT NULL,
+      status text NOT NULL CHECK (status IN ('in_flight', 'completed', 'released')),
+      completed_at bigint,
+      deadline bigint NOT NULL,
+      response_status integer,
+      response_body jsonb,
+      spend_id bigint REFERENCES ledger_entries (id),
+      PRIMARY KEY (account_id, key)
+    )`
+  yield* sql`CREATE INDEX idempotency_keys_in_flight ON idempotency_keys (deadline) WHERE status = 'in_flight'`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
-  "0003_price_book": priceBook
+  "0003_price_book": priceBook,
+  "0004_idempotency_keys": idempotencyKeys
 })
 
 /** Applies every pending migration; returns the ones it applied. */

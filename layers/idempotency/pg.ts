@@ -1,0 +1,79 @@
+/**
+ * The idempotency store on PostgreSQL: one row per (Account, key), claimed under a row lock so that two
+ * identical requests racing for one key cannot both run. Shared by every node on the same database.
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Layer } from "effect"
+import { randomUUID } from "node:crypto"
+import { type Claim, decideClaim, IdempotencyStore, type KeyRecord } from "../../src/services/idempotency.js"
+
+interface Row {
+  readonly claim_id: string
+  readonly fingerprint: string
+  readonly status: KeyRecord["status"]
+  readonly completed_at: number | null
+  readonly deadline: number
+  readonly response_status: number | null
+  readonly response_body: unknown
+}
+
+const toRecord = (row: Row): KeyRecord => ({
+  claimId: row.claim_id,
+  fingerprint: row.fingerprint,
+  status: row.status,
+  completedAt: row.completed_at,
+  deadline: row.deadline,
+  response: row.response_status === null ? null : { status: row.response_status, body: row.response_body }
+})
+
+export const IdempotencyPg = Layer.effect(
+  IdempotencyStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const claim = (request: Parameters<IdempotencyStore["Type"]["claim"]>[0]) =>
+      sql.withTransaction(Effect.gen(function*() {
+        // Make sure a row exists to lock, then decide on it.
+        yield* sql`
+          INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
+          VALUES (${request.accountId}, ${request.key}, ${"placeholder-" + randomUUID()}, '', 'released', 0)
+          ON CONFLICT (account_id, key) DO NOTHING`
+        const [row] = yield* sql<Row>`
+          SELECT claim_id, fingerprint, status, completed_at, deadline, response_status, response_body
+          FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key} FOR UPDATE`
+        const existing = row!.fingerprint === "" ? undefined : toRecord(row!)
+        const decision = decideClaim(existing, request)
+        if (typeof decision !== "string") return decision as Claim
+        const claimId = randomUUID()
+        yield* sql`
+          UPDATE idempotency_keys
+          SET claim_id = ${claimId}, fingerprint = ${request.fingerprint}, status = 'in_flight', completed_at = NULL,
+              deadline = ${request.deadline}, response_status = NULL, response_body = NULL, spend_id = NULL
+          WHERE account_id = ${request.accountId} AND key = ${request.key}`
+        return { _tag: "Claimed", claimId } as Claim
+      })).pipe(Effect.orDie)
+
+    return IdempotencyStore.of({
+      claim,
+      attachSpend: (claimId, spendId) =>
+        sql`UPDATE idempotency_keys SET spend_id = ${spendId} WHERE claim_id = ${claimId}`.pipe(Effect.asVoid, Effect.orDie),
+      complete: (claimId, response) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          sql`
+            UPDATE idempotency_keys
+            SET status = 'completed', completed_at = ${now}, response_status = ${response.status},
+                response_body = ${JSON.stringify(response.body)}::jsonb
+            WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, Effect.orDie),
+      release: (claimId) =>
+        sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId}`.pipe(Effect.asVoid, Effect.orDie),
+      sweepAbandoned: (now) =>
+        sql<{ claim_id: string; account_id: string; key: string; spend_id: number | null }>`
+          UPDATE idempotency_keys SET status = 'released'
+          WHERE status = 'in_flight' AND deadline <= ${now}
+          RETURNING claim_id, account_id, key, spend_id`.pipe(
+          Effect.map((rows) => rows.map((row) => ({ claimId: row.claim_id, accountId: row.account_id, key: row.key, spendId: row.spend_id }))),
+          Effect.orDie
+        )
+    })
+  })
+)

@@ -1,0 +1,86 @@
+/**
+ * The idempotency store: what happened to each (Account, Idempotency-Key) pair, for the States table of
+ * the interface. A request claims its key before it spends; it ends either by storing its successful
+ * response (replayable for 24 hours from that request) or by releasing the key (refunded, or ended
+ * without a stored response), after which the key can be taken over.
+ */
+import { Context, type Effect } from "effect"
+
+export const REPLAY_WINDOW_MILLIS = 24 * 60 * 60 * 1000
+
+export interface StoredResponse {
+  readonly status: number
+  readonly body: unknown
+}
+
+/** The outcome of claiming a key. */
+export type Claim =
+  /** The key is this request's: it runs (and spends). */
+  | { readonly _tag: "Claimed"; readonly claimId: string }
+  /** A stored success for the same request within the window: answer it again, charge nothing. */
+  | { readonly _tag: "Replay"; readonly response: StoredResponse; readonly storedAt: number }
+  /** The key belongs to a different request (another body or endpoint) still inside its window. */
+  | { readonly _tag: "Conflict" }
+  /** The same request is still being processed. */
+  | { readonly _tag: "InFlight" }
+
+export interface ClaimRequest {
+  readonly accountId: string
+  readonly key: string
+  /** The endpoint and the canonical body: two requests are "the same" when these are equal. */
+  readonly fingerprint: string
+  /** Now, in epoch milliseconds (from the Effect Clock). */
+  readonly now: number
+  /** When a claim still in flight is presumed dead (its request crashed), in epoch milliseconds. */
+  readonly deadline: number
+}
+
+export interface KeyRecord {
+  readonly claimId: string
+  readonly fingerprint: string
+  readonly status: "in_flight" | "completed" | "released"
+  readonly completedAt: number | null
+  readonly deadline: number
+  readonly response: StoredResponse | null
+}
+
+/**
+ * The States table as one pure decision: what claiming a key means given its current record. An abandoned
+ * claim (in flight past its deadline) stays in flight until the sweeper has refunded it and released it.
+ */
+export const decideClaim = (
+  existing: KeyRecord | undefined,
+  request: Pick<ClaimRequest, "fingerprint" | "now">
+): "claim" | "take-over" | Exclude<Claim, { _tag: "Claimed" }> => {
+  if (existing === undefined) return "claim"
+  switch (existing.status) {
+    case "released":
+      return "take-over"
+    case "completed":
+      if (request.now - existing.completedAt! >= REPLAY_WINDOW_MILLIS) return "take-over"
+      return existing.fingerprint === request.fingerprint
+        ? { _tag: "Replay", response: existing.response!, storedAt: existing.completedAt! }
+        : { _tag: "Conflict" }
+    case "in_flight":
+      return existing.fingerprint === request.fingerprint ? { _tag: "InFlight" } : { _tag: "Conflict" }
+  }
+}
+
+export interface AbandonedClaim {
+  readonly claimId: string
+  readonly accountId: string
+  readonly key: string
+  readonly spendId: number | null
+}
+
+export class IdempotencyStore extends Context.Tag("propscore/IdempotencyStore")<IdempotencyStore, {
+  readonly claim: (request: ClaimRequest) => Effect.Effect<Claim>
+  /** Records the Spend a claimed request made, so that a crash after it can be refunded. */
+  readonly attachSpend: (claimId: string, spendId: number) => Effect.Effect<void>
+  /** Stores the success of a claimed request; replays are measured from now. */
+  readonly complete: (claimId: string, response: StoredResponse) => Effect.Effect<void>
+  /** Ends a claimed request without a stored response (refunded or failed): the key can be taken over. */
+  readonly release: (claimId: string) => Effect.Effect<void>
+  /** Claims still in flight past their deadline, marked released; their Spends are for the caller to refund. */
+  readonly sweepAbandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>>
+}>() {}

@@ -1,0 +1,121 @@
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Layer, TestClock } from "effect"
+import { AccountsPg } from "../../layers/accounts/pg.js"
+import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
+import { IdempotencyPg } from "../../layers/idempotency/pg.js"
+import { Accounts } from "../../src/services/accounts.js"
+import { IdempotencyStore, REPLAY_WINDOW_MILLIS } from "../../src/services/idempotency.js"
+import { TestDatabase } from "../harness/database.js"
+
+const HOUR = 60 * 60 * 1000
+const predict = (body: object) => `POST /v1/predict ${JSON.stringify(body)}`
+const batch = (body: object) => `POST /v1/predict/batch ${JSON.stringify(body)}`
+
+/** The States table, run against one store. `account` makes an Account id the store accepts. */
+const statesTable = (account: Effect.Effect<string, never, any>) => {
+  const claim = (accountId: string, key: string, fingerprint: string, now: number) =>
+    Effect.flatMap(IdempotencyStore, (store) => store.claim({ accountId, key, fingerprint, now, deadline: now + 30_000 }))
+
+  return {
+    "IDEM-3 IDEM-4: an unseen key is claimed; after a stored success the same request is a replay within 24 h": Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const a = yield* account
+      const first = yield* claim(a, "k1", predict({ address: "1 Main St" }), 0)
+      expect(first._tag).toBe("Claimed")
+      if (first._tag !== "Claimed") return
+      yield* store.complete(first.claimId, { status: 200, body: { model_estimate_available: true } })
+      const again = yield* claim(a, "k1", predict({ address: "1 Main St" }), 23 * HOUR)
+      expect(again).toEqual({ _tag: "Replay", response: { status: 200, body: { model_estimate_available: true } }, storedAt: 0 })
+    }),
+    "IDEM-6 IDEM-9: the same key with another body, or the same body on another endpoint, is a conflict": Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const a = yield* account
+      const first = yield* claim(a, "k2", predict({ address: "1 Main St" }), 0)
+      if (first._tag !== "Claimed") throw new Error("not claimed")
+      yield* store.complete(first.claimId, { status: 200, body: {} })
+      expect((yield* claim(a, "k2", predict({ address: "2 Main St" }), HOUR))._tag).toBe("Conflict")
+      expect((yield* claim(a, "k2", batch({ address: "1 Main St" }), HOUR))._tag).toBe("Conflict")
+    }),
+    "IDEM-5: a key is taken over when its call was refunded or ended without a stored response, or after 24 h": Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const a = yield* account
+      const refunded = yield* claim(a, "k3", predict({ address: "1 Main St" }), 0)
+      if (refunded._tag !== "Claimed") throw new Error("not claimed")
+      yield* store.release(refunded.claimId)
+      expect((yield* claim(a, "k3", predict({ address: "another body" }), 1))._tag).toBe("Claimed")
+      const old = yield* claim(a, "k4", predict({ address: "1 Main St" }), 0)
+      if (old._tag !== "Claimed") throw new Error("not claimed")
+      yield* store.complete(old.claimId, { status: 200, body: {} })
+      expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS - 1))._tag).toBe("Conflict")
+      expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS))._tag).toBe("Claimed")
+    }),
+    "IDEM-7: while the same request is in flight a second claim is in flight; a different body conflicts": Effect.gen(function*() {
+      const a = yield* account
+      expect((yield* claim(a, "k5", predict({ address: "1 Main St" }), 0))._tag).toBe("Claimed")
+      expect((yield* claim(a, "k5", predict({ address: "1 Main St" }), 1_000))._tag).toBe("InFlight")
+      expect((yield* claim(a, "k5", predict({ address: "2 Main St" }), 1_000))._tag).toBe("Conflict")
+    }),
+    "IDEM-1: keys are scoped per Account": Effect.gen(function*() {
+      const a = yield* account
+      const b = yield* account
+      expect((yield* claim(a, "shared", predict({ address: "1 Main St" }), 0))._tag).toBe("Claimed")
+      expect((yield* claim(b, "shared", predict({ address: "2 Main St" }), 0))._tag).toBe("Claimed")
+    }),
+    "a claim past its deadline is swept once with its Spend, and the key is then taken over": Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const a = yield* account
+      const crashed = yield* claim(a, "k6", predict({ address: "1 Main St" }), 0)
+      if (crashed._tag !== "Claimed") throw new Error("not claimed")
+      expect((yield* store.sweepAbandoned(29_999)).filter((c) => c.accountId === a)).toEqual([])
+      expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 40_000))._tag).toBe("InFlight")
+      const swept = (yield* store.sweepAbandoned(40_000)).filter((c) => c.accountId === a)
+      expect(swept).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6", spendId: null }])
+      expect((yield* store.sweepAbandoned(50_000)).filter((c) => c.accountId === a)).toEqual([])
+      expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 50_000))._tag).toBe("Claimed")
+    })
+  }
+}
+
+describe("the in-memory idempotency store", () => {
+  let n = 0
+  const rows = statesTable(Effect.sync(() => `acct_memory_${n++}`))
+  for (const [name, test] of Object.entries(rows)) {
+    it.effect(name, () => Effect.provide(test, IdempotencyMemory))
+  }
+})
+
+layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds" })(
+  "the PostgreSQL idempotency store",
+  (it) => {
+    const rows = statesTable(
+      Effect.flatMap(Accounts, (accounts) => accounts.create({ name: "Idempotency", tier: "public" })).pipe(
+        Effect.map((account) => account.account_id)
+      )
+    )
+    for (const [name, test] of Object.entries(rows)) it.effect(name, () => test)
+
+    it.effect("IDEM-7: 20 identical claims at once: exactly one is claimed", () =>
+      Effect.gen(function*() {
+        const accounts = yield* Accounts
+        const { account_id } = yield* accounts.create({ name: "Race", tier: "public" })
+        const store = yield* IdempotencyStore
+        const results = yield* Effect.all(
+          Array.from({ length: 20 }, () => store.claim({ accountId: account_id, key: "race", fingerprint: "same", now: 0, deadline: 30_000 })),
+          { concurrency: 20 }
+        )
+        expect(results.filter((r) => r._tag === "Claimed")).toHaveLength(1)
+        expect(results.filter((r) => r._tag === "InFlight")).toHaveLength(19)
+      }))
+  }
+)
+
+it.effect("the window is measured by the Effect Clock from the request that stored the result", () =>
+  Effect.gen(function*() {
+    const store = yield* IdempotencyStore
+    yield* TestClock.setTime(5 * HOUR)
+    const first = yield* store.claim({ accountId: "a", key: "k", fingerprint: "f", now: 5 * HOUR, deadline: 5 * HOUR + 30_000 })
+    if (first._tag !== "Claimed") throw new Error("not claimed")
+    yield* store.complete(first.claimId, { status: 200, body: 1 })
+    const replay = yield* store.claim({ accountId: "a", key: "k", fingerprint: "f", now: 6 * HOUR, deadline: 0 })
+    expect(replay).toMatchObject({ _tag: "Replay", storedAt: 5 * HOUR })
+  }).pipe(Effect.provide(IdempotencyMemory)))
