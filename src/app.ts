@@ -2,12 +2,17 @@
 import { Layer } from "effect"
 import { AccountsPg } from "../layers/accounts/pg.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
+import { IdempotencyPg } from "../layers/idempotency/pg.js"
+import { LedgerPg } from "../layers/ledger/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
+import { ScoringLocal } from "../layers/scoring/local.js"
 import { AppConfig } from "./config.js"
 import { DatabaseLive } from "./db/database.js"
 
 /** The services over an SQL client (provided separately, so tests can hand in their own database). */
-export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg, PropertyStorePg)
+export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg).pipe(
+  Layer.provideMerge(ScoringLocal.pipe(Layer.provideMerge(PropertyStorePg)))
+)
 
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
 export const AdminLive = AccountsPg.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))

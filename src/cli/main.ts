@@ -58,16 +58,20 @@ const describeAccount = (account: AccountView) =>
     }`
   ].join("\n")
 
+/** On a first start: the demo county and the demo account, before the scoring engine reads the store. */
+const prepareFirstStart = Effect.gen(function*() {
+  const store = yield* PropertyStore
+  if ((yield* store.parcelCount) === 0) {
+    const loaded = yield* loadDemoCounty
+    yield* Effect.logInfo(`Loaded the synthetic demo county: ${loaded.parcels} parcels`)
+  }
+  return yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
+}).pipe(Effect.provide(PropertyStorePg), Effect.provide(AdminLive))
+
 const serve = Command.make("serve", { json }, ({ json: asJson }) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const accounts = yield* Accounts
-    const store = yield* PropertyStore
-    if ((yield* store.parcelCount) === 0) {
-      const loaded = yield* loadDemoCounty
-      yield* Effect.logInfo(`Loaded the synthetic demo county: ${loaded.parcels} parcels`)
-    }
-    const demo = yield* accounts.ensureDemoAccount(DEMO_CREDITS)
+    const demo = yield* prepareFirstStart
     const listening = `${config.publicBaseUrl}`
     yield* report(
       asJson,
@@ -84,9 +88,9 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
           : [])
       ].join("\n")
     )
-    return yield* Layer.launch(HttpServerLive(config.port))
-  }).pipe(Effect.provide(ServicesLive))
-).pipe(Command.withDescription("Serve the HTTP API (creates the demo account on an empty database)"))
+    return yield* Layer.launch(HttpServerLive(config.port).pipe(Layer.provide(ServicesLive)))
+  }).pipe(Effect.provide(AppConfig.layer))
+).pipe(Command.withDescription("Serve the HTTP API (first start: loads the demo county and creates the demo account)"))
 
 const migrateCommand = Command.make("migrate", { json }, ({ json: asJson }) =>
   migrate.pipe(

@@ -7,7 +7,23 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { JSONSchema, type Schema } from "effect"
 import { BatchRequest } from "../../schema/batch.js"
-import { BatchTooLarge, InternalError, InvalidRequest } from "../../schema/problems.js"
+import {
+  AmbiguousAddress,
+  BatchTooLarge,
+  DuplicateRequestInFlight,
+  IdempotencyKeyConflict,
+  InsufficientCredits,
+  InternalError,
+  InvalidRequest,
+  LedgerUnreachable,
+  MissingValuationFact,
+  OutsideCoverage,
+  SpendCapExceeded,
+  UnscorableAddress,
+  UpstreamTimeout,
+  UpstreamUnavailable
+} from "../../schema/problems.js"
+import { ScoredAnswer } from "../../schema/scored-answer.js"
 import { ScoredCall } from "../../schema/scored-call.js"
 import { ValidationAnswer } from "../../schema/validate.js"
 import { documented } from "./documented.js"
@@ -105,8 +121,38 @@ const patchOpenApi = (spec: Record<string, any>) => {
   return { ...spec, paths, components: { ...spec.components, schemas } }
 }
 
+export const PredictGroup = HttpApiGroup.make("predict")
+  .add(
+    HttpApiEndpoint.post("predict", "/v1/predict")
+      .addSuccess(ScoredAnswer)
+      .addError(documented(InvalidRequest))
+      .addError(documented(InsufficientCredits))
+      .addError(documented(SpendCapExceeded))
+      .addError(documented(LedgerUnreachable))
+      .addError(documented(IdempotencyKeyConflict))
+      .addError(documented(DuplicateRequestInFlight))
+      .addError(documented(UnscorableAddress))
+      .addError(documented(AmbiguousAddress))
+      .addError(documented(OutsideCoverage))
+      .addError(documented(MissingValuationFact))
+      .addError(documented(UpstreamUnavailable))
+      .addError(documented(UpstreamTimeout))
+      .annotate(OpenApi.Summary, "Score one address (one Credit)")
+      .annotate(
+        OpenApi.Description,
+        "Scores one address: county-record facts, comparable sales, the pricing model's distribution, the comp band, " +
+          "the rehab-adjusted ARV and the maximum allowable offer with its cost stack. One Credit, spent before scoring " +
+          "and refunded for the covered reasons. Send `Idempotency-Key` to make retries safe: a replay within 24 hours " +
+          "returns the stored answer with `Idempotent-Replayed: true` and is not charged."
+      )
+      .annotate(OpenApi.Override, jsonBody(ref("ScoredCall")))
+  )
+  .middleware(JsonBody)
+  .middleware(Authentication)
+
 export class Api extends HttpApi.make("propscore")
   .add(ValidateGroup)
+  .add(PredictGroup)
   .annotate(OpenApi.Title, "propscore")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(

@@ -1,9 +1,21 @@
 /** Handlers: each translates a request into its operation and the operation's answer back. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { HttpServerResponse } from "@effect/platform"
+import { Effect, FiberRef, Layer } from "effect"
+import type { MeteredAnswer } from "../operations/metered.js"
+import { predict } from "../operations/predict.js"
+import { CurrentCaller } from "../services/credentials.js"
+import { CurrentTraceId } from "./trace.js"
 import { validate } from "../operations/validate.js"
 import { Api } from "./api.js"
 import { AuthenticationLive, JsonBodyLive, RequestBody } from "./middleware.js"
+
+/** A Metered Call's answer: the stored status and body, marked when it is a replay. */
+const meteredResponse = (answer: MeteredAnswer) =>
+  HttpServerResponse.unsafeJson(answer.response.body, {
+    status: answer.response.status,
+    headers: answer.replayed ? { "idempotent-replayed": "true" } : {}
+  })
 
 export const ValidateHandlers = HttpApiBuilder.group(
   Api,
@@ -11,7 +23,24 @@ export const ValidateHandlers = HttpApiBuilder.group(
   (handlers) => handlers.handle("validate", () => Effect.flatMap(RequestBody, validate))
 )
 
+export const PredictHandlers = HttpApiBuilder.group(
+  Api,
+  "predict",
+  (handlers) =>
+    handlers.handle("predict", ({ request }) =>
+      Effect.gen(function*() {
+        const answer = yield* predict({
+          caller: yield* CurrentCaller,
+          body: yield* RequestBody,
+          idempotencyKeyHeader: request.headers["idempotency-key"],
+          traceId: yield* FiberRef.get(CurrentTraceId)
+        })
+        return meteredResponse(answer)
+      }))
+)
+
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(ValidateHandlers),
+  Layer.provide(PredictHandlers),
   Layer.provide([AuthenticationLive, JsonBodyLive])
 )

@@ -31,7 +31,7 @@ describe("propscore command line on the embedded database", () => {
 
   beforeAll(async () => {
     server = await startServer(env)
-  }, 120_000)
+  }, 300_000)
 
   afterAll(async () => {
     await server?.stop()
@@ -96,5 +96,5 @@ describe("propscore command line on the embedded database", () => {
     expect(lines).toHaveLength(1)
     expect(JSON.parse(lines[0]!)).toMatchObject({ demo_account: null })
     expect((await validate(demoKey)).status).toBe(200)
-  }, 180_000)
+  }, 300_000)
 })

@@ -59,7 +59,7 @@ export const startServer = async (env: Record<string, string>, args: ReadonlyArr
   child.stdout!.on("data", (chunk) => (stdout += chunk))
   child.stderr!.on("data", (chunk) => (stderr += chunk))
   const baseUrl = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 90_000
+  const deadline = Date.now() + 240_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${stderr}`)
     try {

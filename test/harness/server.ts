@@ -8,7 +8,10 @@ import { ServicesFromSql } from "../../src/app.js"
 import { AppConfig } from "../../src/config.js"
 import { HttpAppLive, nodeServer } from "../../src/http/server.js"
 import { Accounts } from "../../src/services/accounts.js"
+import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
+import { LedgerMemory, type MemoryAccount } from "../../layers/ledger/memory.js"
 import { FaultyTestDatabase, TestDatabase } from "./database.js"
+import { fakeScoringLayer, type ScriptEntry } from "./fake-scoring.js"
 
 export const TEST_BASE_URL = "http://propscore.test"
 
@@ -21,6 +24,16 @@ export const serverWith = <ROut, E>(services: Layer.Layer<ROut, E, AppConfig>) =
     Layer.provideMerge(services),
     Layer.provideMerge(TestConfig)
   )
+
+/**
+ * The application built from fakes: in-memory credentials, Ledger and idempotency store, and the scripted
+ * Scoring fake. Deterministic and fast; `LedgerControl` switches the Ledger's faults.
+ */
+export const fakeServices = <ROut, E>(
+  credentials: Layer.Layer<ROut, E>,
+  options: { readonly accounts?: Record<string, MemoryAccount>; readonly script?: Record<string, ScriptEntry> } = {}
+) =>
+  Layer.mergeAll(credentials, LedgerMemory(options.accounts ?? {}), IdempotencyMemory, fakeScoringLayer(options.script ?? {}))
 
 /** The real application over a fresh database. */
 export const TestServer = serverWith(ServicesFromSql.pipe(Layer.provideMerge(TestDatabase)))

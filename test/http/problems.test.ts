@@ -3,7 +3,7 @@ import { Effect, Layer, Logger } from "effect"
 import { makeCredentialsMemory } from "../../layers/credentials/memory.js"
 import { allProblemMeta } from "../../schema/problems.js"
 import { Credentials } from "../../src/services/credentials.js"
-import { request, serverWith, TEST_BASE_URL } from "../harness/server.js"
+import { fakeServices, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
 
 const memory = makeCredentialsMemory([{ accountId: "acct_test", tier: "public" }])
 const apiKey = memory.keys[0]!.apiKey
@@ -27,7 +27,7 @@ const expectProblem = (
   })
 }
 
-layer(serverWith(memory.layer), { timeout: "60 seconds" })("Problem Details and trace ids", (it) => {
+layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("Problem Details and trace ids", (it) => {
   it.effect("SVC-7: a success carries a trace-id of 32 lowercase hex digits", () =>
     Effect.gen(function*() {
       const response = yield* request("/v1/validate", { key: apiKey, body: { address: "1 Main St" } })
@@ -157,7 +157,7 @@ describe("an unexpected defect", () => {
     refresh: Effect.void
   })
 
-  layer(serverWith(exploding).pipe(Layer.provide(capture)), { timeout: "60 seconds" })("in a handler", (it) => {
+  layer(serverWith(fakeServices(exploding)).pipe(Layer.provide(capture)), { timeout: "60 seconds" })("in a handler", (it) => {
     it.effect("ERR-1 SVC-7: answers 500 internal-error with the trace id, logs it with the trace id, leaks no stack", () =>
       Effect.gen(function*() {
         const response = yield* request("/v1/validate", { key: apiKey, body: { address: "1 Main St" } })
@@ -170,7 +170,7 @@ describe("an unexpected defect", () => {
   })
 })
 
-layer(serverWith(memory.layer), { timeout: "60 seconds" })("documentation", (it) => {
+layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("documentation", (it) => {
   it.effect("GET /openapi.json is OpenAPI 3.1 and describes every error as application/problem+json", () =>
     Effect.gen(function*() {
       const response = yield* request("/openapi.json")

@@ -1,0 +1,130 @@
+/**
+ * The metering pipeline every Metered Call runs through (DESIGN.md): idempotency (replay | conflict | in
+ * flight | claim), then the Spend (its cost resolved by the Ledger), then the work, then either the stored
+ * success or, for a covered reason, the Refund. The error channel says it all: a covered reason is refunded
+ * and passed on; anything else fails without touching the Credits the Ledger recorded, which the sweeper
+ * finds and refunds once the claim's deadline has passed.
+ */
+import { Clock, Duration, Effect } from "effect"
+import {
+  DuplicateRequestInFlight,
+  IdempotencyKeyConflict,
+  type InsufficientCredits,
+  problemMeta,
+  type LedgerUnreachable,
+  type SpendCapExceeded
+} from "../../schema/problems.js"
+import type { IdempotencyKey } from "../../schema/idempotency-key.js"
+import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
+import { Ledger, type MeteredOperation, type Spend } from "../services/ledger.js"
+import type { ScoringError } from "../services/scoring.js"
+
+/** How long an identical request in flight is waited for before 409 (CONTRACT.md). */
+export const IN_FLIGHT_WAIT = Duration.seconds(2)
+export const IN_FLIGHT_POLL = Duration.millis(100)
+/** After this long a claim still in flight is presumed dead: its Spend is refunded and its key released. */
+export const CLAIM_DEADLINE = Duration.seconds(60)
+
+export interface MeteredRequest {
+  readonly accountId: string
+  readonly operation: MeteredOperation
+  readonly units: number
+  readonly traceId: string
+  readonly idempotencyKey: IdempotencyKey | undefined
+  /** The endpoint and the canonical body: what makes two requests "the same". */
+  readonly fingerprint: string
+}
+
+export interface MeteredAnswer {
+  readonly response: StoredResponse
+  /** True when this is a stored answer returned again (`Idempotent-Replayed: true`). */
+  readonly replayed: boolean
+}
+
+export type MeteringError = IdempotencyKeyConflict | DuplicateRequestInFlight | InsufficientCredits | SpendCapExceeded | LedgerUnreachable
+
+/** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
+export const canonicalJson = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(canonicalJson).join(",")}]`
+    : typeof value === "object" && value !== null
+    ? `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(",")}}`
+    : JSON.stringify(value)
+
+/**
+ * Runs `work` as a Metered Call. `work` receives the recorded Spend and may refund parts of it itself (a
+ * batch's covered entries); a covered reason it fails with refunds whatever is left of the Spend.
+ */
+export const metered = <E extends ScoringError>(
+  request: MeteredRequest,
+  work: (spend: Spend) => Effect.Effect<StoredResponse, E, never>,
+  refundedSoFar: (spend: Spend) => Effect.Effect<number> = () => Effect.succeed(0)
+): Effect.Effect<MeteredAnswer, MeteringError | E, Ledger | IdempotencyStore> =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger
+    const store = yield* IdempotencyStore
+
+    const runPaid = (claimId: string | undefined) =>
+      Effect.gen(function*() {
+        const spend = yield* ledger.spend({
+          accountId: request.accountId,
+          operation: request.operation,
+          units: request.units,
+          traceId: request.traceId
+        })
+        if (claimId !== undefined) yield* store.attachSpend(claimId, spend.spendId)
+        return yield* work(spend).pipe(
+          Effect.tapError((error) =>
+            Effect.gen(function*() {
+              const left = spend.amount - (yield* refundedSoFar(spend))
+              if (left > 0) {
+                yield* ledger.refund({ spendId: spend.spendId, amount: left, reason: problemMeta(error._tag)?.slug ?? error._tag, traceId: request.traceId }).pipe(
+                  // The sweeper refunds it later if the Ledger is down now.
+                  Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
+                )
+              }
+            })
+          )
+        )
+      })
+
+    if (request.idempotencyKey === undefined) {
+      return { response: yield* runPaid(undefined), replayed: false }
+    }
+
+    const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      store.claim({
+        accountId: request.accountId,
+        key: request.idempotencyKey!,
+        fingerprint: request.fingerprint,
+        now,
+        deadline: now + Duration.toMillis(CLAIM_DEADLINE)
+      }))
+    // An identical request in flight is waited for briefly; its stored result (or a freed key) ends the wait.
+    const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
+    let claim = yield* claimOnce
+    while (claim._tag === "InFlight" && (yield* Clock.currentTimeMillis) < waitUntil) {
+      yield* Effect.sleep(IN_FLIGHT_POLL)
+      claim = yield* claimOnce
+    }
+    switch (claim._tag) {
+      case "Replay":
+        return { response: claim.response, replayed: true }
+      case "Conflict":
+        return yield* new IdempotencyKeyConflict({
+          detail: "This Idempotency-Key was used by this Account for a different request within the last 24 hours."
+        })
+      case "InFlight":
+        return yield* new DuplicateRequestInFlight({
+          detail: "An identical request with this Idempotency-Key is still being processed; retry shortly to get its result.",
+          retry_after: 1
+        })
+      case "Claimed": {
+        const response = yield* runPaid(claim.claimId).pipe(
+          Effect.tapError(() => store.release(claim.claimId))
+        )
+        yield* store.complete(claim.claimId, response)
+        return { response, replayed: false }
+      }
+    }
+  })
