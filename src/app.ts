@@ -7,6 +7,7 @@ import { LedgerPg } from "../layers/ledger/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
 import { ScoringLocal } from "../layers/scoring/local.js"
 import { AppConfig } from "./config.js"
+import { SweeperLive } from "./operations/sweeper.js"
 import { DatabaseLive } from "./db/database.js"
 
 /** The services over an SQL client (provided separately, so tests can hand in their own database). */
@@ -17,6 +18,6 @@ export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerP
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
 export const AdminLive = AccountsPg.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
 
-export const ServicesLive = ServicesFromSql.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
+export const ServicesLive = Layer.provideMerge(SweeperLive, ServicesFromSql).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
 
 export const DEMO_CREDITS = 1000

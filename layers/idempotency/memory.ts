@@ -1,6 +1,6 @@
 /** The idempotency store in memory, for the test harness; the same decisions as the PostgreSQL store. */
 import { Effect, Layer, Ref } from "effect"
-import { type AbandonedClaim, type Claim, decideClaim, IdempotencyStore, type KeyRecord } from "../../src/services/idempotency.js"
+import { type Claim, decideClaim, IdempotencyStore, type KeyRecord } from "../../src/services/idempotency.js"
 
 interface Entry extends KeyRecord {
   readonly accountId: string
@@ -46,17 +46,11 @@ export const IdempotencyMemory = Layer.effect(
         Effect.flatMap(Effect.clockWith((clock) => clock.currentTimeMillis), (now) =>
           update(claimId, (entry) => ({ ...entry, status: "completed", completedAt: now, response }))),
       release: (claimId) => update(claimId, (entry) => ({ ...entry, status: "released" })),
-      sweepAbandoned: (now) =>
-        Ref.modify(entries, (map) => {
-          const abandoned: Array<AbandonedClaim> = []
-          const next = new Map(map)
-          for (const [at, entry] of map) {
-            if (entry.status !== "in_flight" || entry.deadline > now) continue
-            abandoned.push({ claimId: entry.claimId, accountId: entry.accountId, key: entry.key, spendId: entry.spendId })
-            next.set(at, { ...entry, status: "released" })
-          }
-          return [abandoned, next]
-        })
+      abandoned: (now) =>
+        Effect.map(Ref.get(entries), (map) =>
+          [...map.values()]
+            .filter((entry) => entry.status === "in_flight" && entry.deadline <= now)
+            .map((entry) => ({ claimId: entry.claimId, accountId: entry.accountId, key: entry.key, spendId: entry.spendId })))
     })
   })
 )

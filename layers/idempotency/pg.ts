@@ -66,11 +66,10 @@ export const IdempotencyPg = Layer.effect(
             WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, Effect.orDie),
       release: (claimId) =>
         sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId}`.pipe(Effect.asVoid, Effect.orDie),
-      sweepAbandoned: (now) =>
+      abandoned: (now) =>
         sql<{ claim_id: string; account_id: string; key: string; spend_id: number | null }>`
-          UPDATE idempotency_keys SET status = 'released'
-          WHERE status = 'in_flight' AND deadline <= ${now}
-          RETURNING claim_id, account_id, key, spend_id`.pipe(
+          SELECT claim_id, account_id, key, spend_id FROM idempotency_keys
+          WHERE status = 'in_flight' AND deadline <= ${now}`.pipe(
           Effect.map((rows) => rows.map((row) => ({ claimId: row.claim_id, accountId: row.account_id, key: row.key, spendId: row.spend_id }))),
           Effect.orDie
         )

@@ -95,6 +95,16 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           const entry = yield* append({ accountId: spent.accountId, kind: "refund", amount: request.amount, refundOf: request.spendId, traceId: request.traceId })
           return { refundId: entry.id, spendId: request.spendId, amount: request.amount, balanceAfter: balanceOf((yield* Ref.get(state)).entries, spent.accountId) }
         }),
+      refundRemaining: (spendId, reason, traceId) =>
+        Effect.gen(function*() {
+          yield* guard
+          const s = yield* Ref.get(state)
+          const spent = s.entries.find((e) => e.id === spendId && e.kind === "spend")
+          const refunded = s.entries.filter((e) => e.refundOf === spendId).reduce((sum, e) => sum + e.amount, 0)
+          const remaining = spent ? spent.amount - refunded : 0
+          if (remaining > 0) yield* ledger.refund({ spendId, amount: remaining, reason, traceId })
+          return remaining
+        }),
       balance: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
       entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId)))
     })

@@ -81,9 +81,23 @@ export const LedgerPg = Layer.effect(
       })).pipe(Effect.catchTag("SqlError", unreachable))
     })
 
+    const refundRemaining = (spendId: number, reason: string, traceId: string) =>
+      sql<{ remaining: number }>`
+        SELECT s.amount - COALESCE((SELECT SUM(r.amount) FROM ledger_entries r WHERE r.refund_of = s.id), 0) AS remaining
+        FROM ledger_entries s WHERE s.id = ${spendId} AND s.kind = 'spend'`.pipe(
+        Effect.catchTag("SqlError", unreachable),
+        Effect.flatMap((rows) => {
+          const remaining = rows[0]?.remaining ?? 0
+          return remaining > 0
+            ? Effect.as(refund({ spendId, amount: remaining, reason, traceId }), remaining)
+            : Effect.succeed(0)
+        })
+      )
+
     return Ledger.of({
       spend,
       refund,
+      refundRemaining,
       balance: (accountId) =>
         sql<{ balance: number }>`SELECT balance FROM accounts WHERE id = ${accountId}`.pipe(
           Effect.map((rows) => rows[0]?.balance ?? 0),

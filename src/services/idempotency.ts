@@ -81,6 +81,9 @@ export class IdempotencyStore extends Context.Tag("propscore/IdempotencyStore")<
   readonly complete: (claimId: string, response: StoredResponse) => Effect.Effect<void>
   /** Ends a claimed request without a stored response (refunded or failed): the key can be taken over. */
   readonly release: (claimId: string) => Effect.Effect<void>
-  /** Claims still in flight past their deadline, marked released; their Spends are for the caller to refund. */
-  readonly sweepAbandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>>
+  /**
+   * Claims still in flight past their deadline: their request died after claiming. The sweeper refunds
+   * what is left of their Spend and then releases them, so a failed refund is tried again next time.
+   */
+  readonly abandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>>
 }>() {}

@@ -59,6 +59,8 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   readonly spend: (request: SpendRequest) => Effect.Effect<Spend, InsufficientCredits | SpendCapExceeded | LedgerUnreachable>
   /** Returns Credits of a recorded Spend. */
   readonly refund: (request: RefundRequest) => Effect.Effect<Refund, LedgerUnreachable>
+  /** Returns whatever of a Spend has not been refunded yet (0 when nothing is left); the amount returned. */
+  readonly refundRemaining: (spendId: number, reason: string, traceId: string) => Effect.Effect<number, LedgerUnreachable>
   readonly balance: (accountId: string) => Effect.Effect<number, LedgerUnreachable>
   readonly entries: (accountId: string) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
 }>() {}

@@ -61,16 +61,17 @@ const statesTable = (account: Effect.Effect<string, never, any>) => {
       expect((yield* claim(a, "shared", predict({ address: "1 Main St" }), 0))._tag).toBe("Claimed")
       expect((yield* claim(b, "shared", predict({ address: "2 Main St" }), 0))._tag).toBe("Claimed")
     }),
-    "a claim past its deadline is swept once with its Spend, and the key is then taken over": Effect.gen(function*() {
+    "a claim past its deadline is listed as abandoned until released, and the key is then taken over": Effect.gen(function*() {
       const store = yield* IdempotencyStore
       const a = yield* account
       const crashed = yield* claim(a, "k6", predict({ address: "1 Main St" }), 0)
       if (crashed._tag !== "Claimed") throw new Error("not claimed")
-      expect((yield* store.sweepAbandoned(29_999)).filter((c) => c.accountId === a)).toEqual([])
+      expect((yield* store.abandoned(29_999)).filter((c) => c.accountId === a)).toEqual([])
       expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 40_000))._tag).toBe("InFlight")
-      const swept = (yield* store.sweepAbandoned(40_000)).filter((c) => c.accountId === a)
-      expect(swept).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6", spendId: null }])
-      expect((yield* store.sweepAbandoned(50_000)).filter((c) => c.accountId === a)).toEqual([])
+      const found = (yield* store.abandoned(40_000)).filter((c) => c.accountId === a)
+      expect(found).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6", spendId: null }])
+      yield* store.release(crashed.claimId)
+      expect((yield* store.abandoned(50_000)).filter((c) => c.accountId === a)).toEqual([])
       expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 50_000))._tag).toBe("Claimed")
     })
   }
