@@ -6,7 +6,8 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { JSONSchema, type Schema } from "effect"
-import { BatchRequest } from "../../schema/batch.js"
+import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
+import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
 import {
   AmbiguousAddress,
   BatchTooLarge,
@@ -19,6 +20,8 @@ import {
   MissingValuationFact,
   OutsideCoverage,
   SpendCapExceeded,
+  SpendIndeterminate,
+  UnknownProperty,
   UnscorableAddress,
   UpstreamTimeout,
   UpstreamUnavailable
@@ -30,7 +33,7 @@ import { documented } from "./documented.js"
 import { Authentication, JsonBody } from "./middleware.js"
 
 /** Request bodies documented in `components.schemas`, by name. */
-const documentedBodies: Record<string, Schema.Schema.Any> = { ScoredCall, BatchRequest }
+const documentedBodies: Record<string, Schema.Schema.Any> = { ScoredCall, BatchRequest, HistoryRequest }
 
 const jsonBody = (schema: object) => ({
   requestBody: { required: true, content: { "application/json": { schema } } }
@@ -150,9 +153,58 @@ export const PredictGroup = HttpApiGroup.make("predict")
   .middleware(JsonBody)
   .middleware(Authentication)
 
+export const BatchGroup = HttpApiGroup.make("batch")
+  .add(
+    HttpApiEndpoint.post("batch", "/v1/predict/batch")
+      .addSuccess(BatchAnswer)
+      .addError(documented(InvalidRequest))
+      .addError(documented(BatchTooLarge))
+      .addError(documented(InsufficientCredits))
+      .addError(documented(SpendCapExceeded))
+      .addError(documented(LedgerUnreachable))
+      .addError(documented(IdempotencyKeyConflict))
+      .addError(documented(DuplicateRequestInFlight))
+      .addError(documented(SpendIndeterminate))
+      .annotate(OpenApi.Summary, "Score up to 100 addresses (one Credit each)")
+      .annotate(
+        OpenApi.Description,
+        "One Spend for the whole batch; results in submission order. A property failing for a covered reason becomes " +
+          "its Problem Detail with its own one-Credit Refund; any other refusal stops the batch with 503 " +
+          "`spend-indeterminate` and refunds every Credit of it."
+      )
+      .annotate(OpenApi.Override, jsonBody(ref("BatchRequest")))
+  )
+  .middleware(JsonBody)
+  .middleware(Authentication)
+
+export const HistoryGroup = HttpApiGroup.make("history")
+  .add(
+    HttpApiEndpoint.post("history", "/v1/history")
+      .addSuccess(HistoryAnswer)
+      .addError(documented(InvalidRequest))
+      .addError(documented(InsufficientCredits))
+      .addError(documented(SpendCapExceeded))
+      .addError(documented(LedgerUnreachable))
+      .addError(documented(IdempotencyKeyConflict))
+      .addError(documented(DuplicateRequestInFlight))
+      .addError(documented(UnknownProperty))
+      .addError(documented(UnscorableAddress))
+      .addError(documented(AmbiguousAddress))
+      .addError(documented(OutsideCoverage))
+      .addError(documented(UpstreamUnavailable))
+      .addError(documented(UpstreamTimeout))
+      .annotate(OpenApi.Summary, "A property's recorded history (one Credit)")
+      .annotate(OpenApi.Description, "Chain of title, flips, listing state and recorded permit work. Exactly one of `address` or `property_id`.")
+      .annotate(OpenApi.Override, jsonBody(ref("HistoryRequest")))
+  )
+  .middleware(JsonBody)
+  .middleware(Authentication)
+
 export class Api extends HttpApi.make("propscore")
   .add(ValidateGroup)
   .add(PredictGroup)
+  .add(BatchGroup)
+  .add(HistoryGroup)
   .annotate(OpenApi.Title, "propscore")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(

@@ -3,7 +3,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef, Layer } from "effect"
 import type { MeteredAnswer } from "../operations/metered.js"
-import { predict } from "../operations/predict.js"
+import { batch } from "../operations/batch.js"
+import { history } from "../operations/history.js"
+import { type MeteredInput, predict } from "../operations/predict.js"
 import { CurrentCaller } from "../services/credentials.js"
 import { CurrentTraceId } from "./trace.js"
 import { validate } from "../operations/validate.js"
@@ -23,23 +25,27 @@ export const ValidateHandlers = HttpApiBuilder.group(
   (handlers) => handlers.handle("validate", () => Effect.flatMap(RequestBody, validate))
 )
 
-export const PredictHandlers = HttpApiBuilder.group(
-  Api,
-  "predict",
-  (handlers) =>
-    handlers.handle("predict", ({ request }) =>
-      Effect.gen(function*() {
-        const answer = yield* predict({
-          caller: yield* CurrentCaller,
-          body: yield* RequestBody,
-          idempotencyKeyHeader: request.headers["idempotency-key"],
-          traceId: yield* FiberRef.get(CurrentTraceId)
-        })
-        return meteredResponse(answer)
-      }))
-)
+const meteredHandler = <E, R>(operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, E, R>) =>
+  ({ request }: { readonly request: { readonly headers: Record<string, string | undefined> } }) =>
+    Effect.gen(function*() {
+      const answer = yield* operation({
+        caller: yield* CurrentCaller,
+        body: yield* RequestBody,
+        idempotencyKeyHeader: request.headers["idempotency-key"],
+        traceId: yield* FiberRef.get(CurrentTraceId)
+      })
+      return meteredResponse(answer)
+    })
+
+export const PredictHandlers = HttpApiBuilder.group(Api, "predict", (handlers) => handlers.handle("predict", meteredHandler(predict)))
+
+export const BatchHandlers = HttpApiBuilder.group(Api, "batch", (handlers) => handlers.handle("batch", meteredHandler(batch)))
+
+export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) => handlers.handle("history", meteredHandler(history)))
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide(BatchHandlers),
+  Layer.provide(HistoryHandlers),
   Layer.provide(ValidateHandlers),
   Layer.provide(PredictHandlers),
   Layer.provide([AuthenticationLive, JsonBodyLive])

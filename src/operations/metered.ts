@@ -17,7 +17,7 @@ import {
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
 import { Ledger, type MeteredOperation, type Spend } from "../services/ledger.js"
-import type { ScoringError } from "../services/scoring.js"
+import type { Problem } from "../../schema/problems.js"
 
 /** How long an identical request in flight is waited for before 409 (CONTRACT.md). */
 export const IN_FLIGHT_WAIT = Duration.seconds(2)
@@ -55,7 +55,7 @@ export const canonicalJson = (value: unknown): string =>
  * Runs `work` as a Metered Call. `work` receives the recorded Spend and may refund parts of it itself (a
  * batch's covered entries); a covered reason it fails with refunds whatever is left of the Spend.
  */
-export const metered = <E extends ScoringError>(
+export const metered = <E extends Problem>(
   request: MeteredRequest,
   work: (spend: Spend) => Effect.Effect<StoredResponse, E, never>,
   refundedSoFar: (spend: Spend) => Effect.Effect<number> = () => Effect.succeed(0)

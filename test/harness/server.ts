@@ -10,6 +10,7 @@ import { HttpAppLive, nodeServer } from "../../src/http/server.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
 import { LedgerMemory, type MemoryAccount } from "../../layers/ledger/memory.js"
+import type { HistoryAnswer } from "../../schema/history.js"
 import { FaultyTestDatabase, TestDatabase } from "./database.js"
 import { fakeScoringLayer, type ScriptEntry } from "./fake-scoring.js"
 
@@ -31,9 +32,18 @@ export const serverWith = <ROut, E>(services: Layer.Layer<ROut, E, AppConfig>) =
  */
 export const fakeServices = <ROut, E>(
   credentials: Layer.Layer<ROut, E>,
-  options: { readonly accounts?: Record<string, MemoryAccount>; readonly script?: Record<string, ScriptEntry> } = {}
+  options: {
+    readonly accounts?: Record<string, MemoryAccount>
+    readonly script?: Record<string, ScriptEntry>
+    readonly histories?: Record<string, HistoryAnswer>
+  } = {}
 ) =>
-  Layer.mergeAll(credentials, LedgerMemory(options.accounts ?? {}), IdempotencyMemory, fakeScoringLayer(options.script ?? {}))
+  Layer.mergeAll(
+    credentials,
+    LedgerMemory(options.accounts ?? {}),
+    IdempotencyMemory,
+    fakeScoringLayer(options.script ?? {}, options.histories ?? {})
+  )
 
 /** The real application over a fresh database. */
 export const TestServer = serverWith(ServicesFromSql.pipe(Layer.provideMerge(TestDatabase)))

@@ -1,0 +1,67 @@
+/**
+ * `POST /v1/predict/batch`: one Spend for the whole batch (BAT-6), entries scored in order; a covered
+ * failure becomes that entry's Problem Detail with its own one-Credit Refund (BAT-8); any other refusal
+ * stops the batch: no results, 503 `spend-indeterminate`, and every Credit of the batch refunded (BAT-9).
+ */
+import { Effect, Either } from "effect"
+import { decodeIdempotencyKey } from "../../schema/decode.js"
+import { SpendIndeterminate } from "../../schema/problems.js"
+import { problemBody } from "../http/problem-response.js"
+import { AppConfig } from "../config.js"
+import { Ledger } from "../services/ledger.js"
+import { Scoring } from "../services/scoring.js"
+import { scoredAnswer, scoredEntry } from "../valuation/answer.js"
+import { acceptBatch } from "./accept.js"
+import { canonicalJson, metered } from "./metered.js"
+import type { MeteredInput } from "./predict.js"
+
+export const batch = (input: MeteredInput) =>
+  Effect.gen(function*() {
+    const request = yield* acceptBatch(input.body)
+    const idempotencyKey = yield* decodeIdempotencyKey(input.idempotencyKeyHeader)
+    const scoring = yield* Scoring
+    const ledger = yield* Ledger
+    const config = yield* AppConfig
+    let refunded = 0
+    return yield* metered(
+      {
+        accountId: input.caller.accountId,
+        operation: "batch",
+        units: request.properties.length,
+        traceId: input.traceId,
+        idempotencyKey,
+        fingerprint: `POST /v1/predict/batch ${canonicalJson(input.body)}`
+      },
+      (spend) =>
+        Effect.gen(function*() {
+          const results: Array<unknown> = []
+          for (const call of request.properties) {
+            const outcome = yield* Effect.either(scoring.score(call.address, call.overrides)).pipe(
+              // Anything but a covered reason stops the batch.
+              Effect.catchAllCause((cause) =>
+                Effect.zipRight(
+                  Effect.logError("batch stopped", cause),
+                  Effect.fail(new SpendIndeterminate({
+                    detail: "A property of the batch failed for a reason outside the covered ones; the batch was " +
+                      "stopped and every Credit of it refunded. The request can be retried."
+                  }))
+                ))
+            )
+            if (Either.isRight(outcome)) {
+              results.push(scoredEntry(scoredAnswer(outcome.right, call)))
+              continue
+            }
+            yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: outcome.left._tag, traceId: input.traceId }).pipe(
+              Effect.catchAll(() =>
+                Effect.fail(new SpendIndeterminate({ detail: "A covered failure could not be refunded; the batch was stopped." }))
+              )
+            )
+            refunded++
+            const { trace_id: _traceId, ...entry } = problemBody(outcome.left, { traceId: input.traceId, docsBaseUrl: config.docsBaseUrl })
+            results.push(entry)
+          }
+          return { status: 200, body: { results } }
+        }),
+      () => Effect.succeed(refunded)
+    )
+  }).pipe(Effect.withSpan("operations.batch"))
