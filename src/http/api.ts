@@ -4,7 +4,7 @@
  * middleware and judged by the operations (so REST and MCP share one decoding); the OpenAPI document
  * describes them through the request schemas of `schema/`.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, type HttpMethod, OpenApi } from "@effect/platform"
 import { JSONSchema, type Schema } from "effect"
 import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
 import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
@@ -124,16 +124,23 @@ const patchOpenApi = (spec: Record<string, any>) => {
   return { ...spec, paths, components: { ...spec.components, schemas } }
 }
 
+/** The refusals every Metered Call can answer, whatever it does: key reuse, Credits, the Ledger. */
+const withMeteringErrors = <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
+) =>
+  endpoint
+    .addError(documented(InvalidRequest))
+    .addError(documented(InsufficientCredits))
+    .addError(documented(SpendCapExceeded))
+    .addError(documented(LedgerUnreachable))
+    .addError(documented(IdempotencyKeyConflict))
+    .addError(documented(DuplicateRequestInFlight))
+
 export const PredictGroup = HttpApiGroup.make("predict")
   .add(
     HttpApiEndpoint.post("predict", "/v1/predict")
       .addSuccess(ScoredAnswer)
-      .addError(documented(InvalidRequest))
-      .addError(documented(InsufficientCredits))
-      .addError(documented(SpendCapExceeded))
-      .addError(documented(LedgerUnreachable))
-      .addError(documented(IdempotencyKeyConflict))
-      .addError(documented(DuplicateRequestInFlight))
+      .pipe(withMeteringErrors)
       .addError(documented(UnscorableAddress))
       .addError(documented(AmbiguousAddress))
       .addError(documented(OutsideCoverage))
@@ -157,13 +164,8 @@ export const BatchGroup = HttpApiGroup.make("batch")
   .add(
     HttpApiEndpoint.post("batch", "/v1/predict/batch")
       .addSuccess(BatchAnswer)
-      .addError(documented(InvalidRequest))
+      .pipe(withMeteringErrors)
       .addError(documented(BatchTooLarge))
-      .addError(documented(InsufficientCredits))
-      .addError(documented(SpendCapExceeded))
-      .addError(documented(LedgerUnreachable))
-      .addError(documented(IdempotencyKeyConflict))
-      .addError(documented(DuplicateRequestInFlight))
       .addError(documented(SpendIndeterminate))
       .annotate(OpenApi.Summary, "Score up to 100 addresses (one Credit each)")
       .annotate(
@@ -181,12 +183,7 @@ export const HistoryGroup = HttpApiGroup.make("history")
   .add(
     HttpApiEndpoint.post("history", "/v1/history")
       .addSuccess(HistoryAnswer)
-      .addError(documented(InvalidRequest))
-      .addError(documented(InsufficientCredits))
-      .addError(documented(SpendCapExceeded))
-      .addError(documented(LedgerUnreachable))
-      .addError(documented(IdempotencyKeyConflict))
-      .addError(documented(DuplicateRequestInFlight))
+      .pipe(withMeteringErrors)
       .addError(documented(UnknownProperty))
       .addError(documented(UnscorableAddress))
       .addError(documented(AmbiguousAddress))
