@@ -11,6 +11,8 @@ export interface AppConfigShape {
   readonly databaseUrl: Option.Option<Redacted.Redacted>
   readonly dataDir: string
   readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** How long a claimed request may run before the sweeper presumes it dead (seconds). */
+  readonly claimDeadlineSeconds: number
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
@@ -21,7 +23,11 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   docsBaseUrl: Config.option(Config.nonEmptyString("DOCS_BASE_URL")),
   databaseUrl: Config.option(Config.redacted(Config.nonEmptyString("DATABASE_URL"))),
   dataDir: Config.nonEmptyString("DATA_DIR").pipe(Config.withDefault("./.propscore")),
-  redisUrl: Config.option(Config.redacted(Config.nonEmptyString("REDIS_URL")))
+  redisUrl: Config.option(Config.redacted(Config.nonEmptyString("REDIS_URL"))),
+  claimDeadlineSeconds: Config.integer("CLAIM_DEADLINE_SECONDS").pipe(
+    Config.validate({ message: "CLAIM_DEADLINE_SECONDS must be at least 1", validation: (n) => n >= 1 }),
+    Config.withDefault(60)
+  )
 }).pipe(
   Config.map(({ docsBaseUrl, publicBaseUrl, ...rest }) => {
     const base = trimSlash(Option.getOrElse(publicBaseUrl, () => `http://localhost:${rest.port}`))
@@ -41,6 +47,7 @@ export class AppConfig extends Context.Tag("propscore/AppConfig")<AppConfig, App
       databaseUrl: Option.none(),
       dataDir: "./.propscore",
       redisUrl: Option.none(),
+      claimDeadlineSeconds: 60,
       docsBaseUrl: `${publicBaseUrl}/docs`,
       ...overrides,
       publicBaseUrl

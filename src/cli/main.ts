@@ -4,7 +4,8 @@
  * It reads the server's configuration and works while the server runs, on the embedded database too.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Layer, Option } from "effect"
+import { Console, Duration, Effect, Layer, Option } from "effect"
+import { ClaimDeadline } from "../operations/metered.js"
 import { AdminLive, DEMO_CREDITS, ServicesLive } from "../app.js"
 import { AppConfig } from "../config.js"
 import { DatabaseClientLive } from "../db/database.js"
@@ -88,7 +89,12 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
           : [])
       ].join("\n")
     )
-    return yield* Layer.launch(HttpServerLive(config.port).pipe(Layer.provide(ServicesLive)))
+    return yield* Layer.launch(
+      HttpServerLive(config.port).pipe(
+        Layer.provide(ServicesLive),
+        Layer.provide(Layer.succeed(ClaimDeadline, Duration.seconds(config.claimDeadlineSeconds)))
+      )
+    )
   }).pipe(Effect.provide(AppConfig.layer))
 ).pipe(Command.withDescription("Serve the HTTP API (first start: loads the demo county and creates the demo account)"))
 

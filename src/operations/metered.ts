@@ -5,7 +5,7 @@
  * and passed on; anything else fails without touching the Credits the Ledger recorded, which the sweeper
  * finds and refunds once the claim's deadline has passed.
  */
-import { Clock, Duration, Effect } from "effect"
+import { Clock, Context, Duration, Effect } from "effect"
 import {
   DuplicateRequestInFlight,
   IdempotencyKeyConflict,
@@ -22,8 +22,13 @@ import type { Problem } from "../../schema/problems.js"
 /** How long an identical request in flight is waited for before 409 (CONTRACT.md). */
 export const IN_FLIGHT_WAIT = Duration.seconds(2)
 export const IN_FLIGHT_POLL = Duration.millis(100)
-/** After this long a claim still in flight is presumed dead: its Spend is refunded and its key released. */
-export const CLAIM_DEADLINE = Duration.seconds(60)
+/**
+ * After this long a claim still in flight is presumed dead: its Spend is refunded and its key released.
+ * 60 seconds by default (well past the 10-second scoring deadline); `CLAIM_DEADLINE_SECONDS` sets it.
+ */
+export class ClaimDeadline extends Context.Reference<ClaimDeadline>()("propscore/ClaimDeadline", {
+  defaultValue: () => Duration.seconds(60)
+}) {}
 
 export interface MeteredRequest {
   readonly accountId: string
@@ -63,6 +68,7 @@ export const metered = <E extends Problem>(
   Effect.gen(function*() {
     const ledger = yield* Ledger
     const store = yield* IdempotencyStore
+    const claimDeadline = yield* ClaimDeadline
 
     const runPaid = (claimId: string | undefined) =>
       Effect.gen(function*() {
@@ -98,7 +104,7 @@ export const metered = <E extends Problem>(
         key: request.idempotencyKey!,
         fingerprint: request.fingerprint,
         now,
-        deadline: now + Duration.toMillis(CLAIM_DEADLINE)
+        deadline: now + Duration.toMillis(claimDeadline)
       }))
     // An identical request in flight is waited for briefly; its stored result (or a freed key) ends the wait.
     const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)

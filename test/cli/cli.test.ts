@@ -11,9 +11,11 @@ import { propscore, type RunningServer, startServer } from "../harness/process.j
  */
 describe("propscore command line on the embedded database", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "psc-"))
-  const env = { DATA_DIR: dataDir }
+  // A short claim deadline, so that the crash test below does not wait a minute for the sweeper.
+  const env = { DATA_DIR: dataDir, CLAIM_DEADLINE_SECONDS: "3" }
   let server: RunningServer
   let demoKey: string
+  let demoAccountId: string
 
   const validate = (key: string) =>
     fetch(`${server.baseUrl}/v1/validate`, {
@@ -42,6 +44,7 @@ describe("propscore command line on the embedded database", () => {
     const match = /ps_[a-z2-7]{12}_[a-z2-7]{40}/.exec(server.stdout())
     expect(match, server.stdout()).not.toBeNull()
     demoKey = match![0]
+    demoAccountId = /acct_[a-z2-7]{16}/.exec(server.stdout())![0]
     const response = await validate(demoKey)
     expect(response.status).toBe(200)
     expect(response.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
@@ -97,4 +100,38 @@ describe("propscore command line on the embedded database", () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ demo_account: null })
     expect((await validate(demoKey)).status).toBe(200)
   }, 300_000)
+
+  it("SVC-4 ERR-5: a request that dies with the server after its Spend is refunded after the restart, and its key freed", async () => {
+    const balance = async () => {
+      const shown = await json(["accounts", "show", demoAccountId])
+      return shown.value.balance as number
+    }
+    const predict = (address: string) =>
+      fetch(`${server.baseUrl}/v1/predict`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${demoKey}`, "content-type": "application/json", "idempotency-key": "dies-mid-request" },
+        body: JSON.stringify({ address })
+      })
+    const before = await balance()
+    // The demo county's fault drill stalls scoring: the request is paid for and still running when the server dies.
+    const dying = predict("2 Fault Drill Way, Cedar Grove").catch((error: unknown) => error)
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    await server.crash()
+    expect(await dying).toBeInstanceOf(Error)
+    expect(await balance()).toBe(before - 1)
+
+    server = await startServer(env)
+    // The sweeper runs on start; the claim's 3-second deadline has long passed.
+    let after = await balance()
+    for (let attempt = 0; attempt < 20 && after !== before; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      after = await balance()
+    }
+    expect(after).toBe(before)
+    // The key was released: a retry under it runs (and is charged) like a fresh request.
+    const retry = await predict("3 Pine Ct, Riverton")
+    expect(retry.status).toBe(200)
+    expect(retry.headers.get("idempotent-replayed")).toBeNull()
+    expect(await balance()).toBe(before - 1)
+  }, 400_000)
 })

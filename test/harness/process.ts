@@ -3,7 +3,9 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as net from "node:net"
 import * as path from "node:path"
 
-const tsx = path.resolve("node_modules/.bin/tsx")
+// node itself, with tsx as its loader: no wrapper process, so killing the child kills the service.
+const node = process.execPath
+const loader = ["--import", "tsx"]
 const entry = path.resolve("src/bin/propscore.ts")
 
 export interface CommandResult {
@@ -20,7 +22,7 @@ const baseEnv = (env: Record<string, string>) => {
 /** Runs one subcommand to completion. */
 export const propscore = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<CommandResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn(tsx, [entry, ...args], { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(node, [...loader, entry, ...args], { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk) => (stdout += chunk))
@@ -45,12 +47,14 @@ export interface RunningServer {
   /** Everything the server printed on stdout up to now. */
   stdout: () => string
   stop: () => Promise<void>
+  /** Kills the process at once, as a crash would (SIGKILL: nothing is cleaned up). */
+  crash: () => Promise<void>
 }
 
 /** Starts `propscore serve` and waits until it answers HTTP. */
 export const startServer = async (env: Record<string, string>, args: ReadonlyArray<string> = []): Promise<RunningServer> => {
   const port = await freePort()
-  const child = spawn(tsx, [entry, "serve", ...args], {
+  const child = spawn(node, [...loader, entry, "serve", ...args], {
     env: baseEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -76,9 +80,15 @@ export const startServer = async (env: Record<string, string>, args: ReadonlyArr
     stdout: () => stdout,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve()
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
         child.once("exit", () => resolve())
         child.kill("SIGTERM")
+      }),
+    crash: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        child.once("exit", () => resolve())
+        child.kill("SIGKILL")
       })
   }
 }
