@@ -14,7 +14,8 @@ interface Row {
   readonly completed_at: number | null
   readonly deadline: number
   readonly response_status: number | null
-  readonly response_body: unknown
+  /** The stored body as the JSON text first sent. */
+  readonly response_body: string | null
 }
 
 const toRecord = (row: Row): KeyRecord => ({
@@ -23,7 +24,7 @@ const toRecord = (row: Row): KeyRecord => ({
   status: row.status,
   completedAt: row.completed_at,
   deadline: row.deadline,
-  response: row.response_status === null ? null : { status: row.response_status, body: row.response_body }
+  response: row.response_status === null ? null : { status: row.response_status, body: JSON.parse(row.response_body ?? "null") }
 })
 
 export const IdempotencyPg = Layer.effect(
@@ -62,7 +63,7 @@ export const IdempotencyPg = Layer.effect(
           sql`
             UPDATE idempotency_keys
             SET status = 'completed', completed_at = ${now}, response_status = ${response.status},
-                response_body = ${JSON.stringify(response.body)}::jsonb
+                response_body = ${JSON.stringify(response.body)}
             WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, Effect.orDie),
       release: (claimId) =>
         sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId}`.pipe(Effect.asVoid, Effect.orDie),

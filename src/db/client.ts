@@ -25,7 +25,15 @@ const types = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
 }
 
-export const pgClientLayer = (target: DatabaseTarget, maxConnections = 10) =>
+/**
+ * The embedded PGlite is one PostgreSQL session behind its socket: concurrent connections interleave their
+ * extended-protocol messages there (a prepared statement of one is lost to another), so a process talks to
+ * it over a single connection and its queries queue in the pool. A real server gets a pool of 10.
+ */
+export const EMBEDDED_CONNECTIONS = 1
+export const SERVER_CONNECTIONS = 10
+
+export const pgClientLayer = (target: DatabaseTarget, maxConnections = SERVER_CONNECTIONS) =>
   PgClient.layer({
     ...(target._tag === "Url"
       ? { url: target.url }

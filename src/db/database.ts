@@ -2,7 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedded.js"
 import { AppConfig } from "../config.js"
-import { type DatabaseTarget, pgClientLayer } from "./client.js"
+import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "./client.js"
 import { migrate } from "./migrations.js"
 
 export const DatabaseTargetLive = Effect.gen(function*() {
@@ -19,6 +19,8 @@ export const withMigrations = <ROut, E, RIn>(client: Layer.Layer<ROut, E, RIn>) 
   Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate)), client)
 
 /** The configured database's client, not yet migrated (the `migrate` command runs them itself). */
-export const DatabaseClientLive = Layer.unwrapScoped(Effect.map(DatabaseTargetLive, (target) => pgClientLayer(target)))
+export const DatabaseClientLive = Layer.unwrapScoped(
+  Effect.map(DatabaseTargetLive, (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CONNECTIONS : EMBEDDED_CONNECTIONS))
+)
 
 export const DatabaseLive = withMigrations(DatabaseClientLive)

@@ -151,11 +151,18 @@ const idempotencyKeys = Effect.gen(function*() {
   yield* sql`CREATE INDEX idempotency_keys_in_flight ON idempotency_keys (deadline) WHERE status = 'in_flight'`
 })
 
+// A replay must be the stored answer byte for byte: jsonb would reorder its keys.
+const idempotencyResponseText = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE idempotency_keys ALTER COLUMN response_body TYPE text USING response_body::text`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
   "0003_price_book": priceBook,
-  "0004_idempotency_keys": idempotencyKeys
+  "0004_idempotency_keys": idempotencyKeys,
+  "0005_idempotency_response_text": idempotencyResponseText
 })
 
 /** Applies every pending migration; returns the ones it applied. */

@@ -14,11 +14,13 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { inject } from "vitest"
-import { type DatabaseTarget, pgClientLayer } from "../../src/db/client.js"
+import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "../../src/db/client.js"
 import { withMigrations } from "../../src/db/database.js"
 import { DatabaseFaultsTag, faultProxy, type ProxyTarget } from "./fault-proxy.js"
 
 interface Endpoint {
+  /** How many connections a client may open: one to PGlite (a single session), a pool to a server. */
+  readonly connections: number
   readonly proxyTarget: ProxyTarget
   readonly target: Extract<DatabaseTarget, { _tag: "Host" }>
 }
@@ -40,6 +42,7 @@ const serverDatabase = (url: string): Effect.Effect<Endpoint, never, Scope.Scope
     Effect.promise(() => admin(`CREATE DATABASE ${name}`)),
     () => Effect.promise(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
   ).pipe(Effect.as({
+    connections: SERVER_CONNECTIONS,
     proxyTarget: { host: parsed.hostname, port: Number(parsed.port || 5432) },
     target: {
       _tag: "Host",
@@ -70,6 +73,7 @@ const pgliteDatabase = (): Effect.Effect<Endpoint, never, Scope.Scope> =>
         fs.rmSync(dir, { recursive: true, force: true })
       })
   ).pipe(Effect.map(({ dir, socketPath }) => ({
+    connections: EMBEDDED_CONNECTIONS,
     proxyTarget: { path: socketPath },
     target: { _tag: "Host", host: dir, port: 5432, database: "postgres" }
   })))
@@ -83,17 +87,17 @@ export const usingRealServer = () => process.env.TEST_DATABASE_URL !== undefined
 
 /** A fresh migrated database: `SqlClient`/`PgClient`. */
 export const TestDatabase: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient> = withMigrations(
-  Layer.unwrapScoped(Effect.map(endpoint(), ({ target }) => pgClientLayer(target)))
+  Layer.unwrapScoped(Effect.map(endpoint(), ({ connections, target }) => pgClientLayer(target, connections)))
 )
 
 /** A fresh migrated database reached through a proxy the test can cut (`DatabaseFaultsTag`). */
 export const FaultyTestDatabase: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | DatabaseFaultsTag> = Layer
   .unwrapScoped(
     Effect.gen(function*() {
-      const { proxyTarget, target } = yield* endpoint()
+      const { connections, proxyTarget, target } = yield* endpoint()
       const proxy = yield* faultProxy(proxyTarget)
       return withMigrations(
-        pgClientLayer({ _tag: "Host", host: "127.0.0.1", port: proxy.port, database: target.database, username: target.username })
+        pgClientLayer({ _tag: "Host", host: "127.0.0.1", port: proxy.port, database: target.database, username: target.username }, connections)
       ).pipe(Layer.merge(Layer.succeed(DatabaseFaultsTag, proxy.faults)))
     })
   )
