@@ -4,8 +4,8 @@ import { AccountsPg } from "../../layers/accounts/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
-import { Ledger } from "../../src/services/ledger.js"
 import { TestDatabase } from "../harness/database.js"
+import { reconciles } from "../harness/ledger.js"
 import { fakeScoringLayer } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { newAccount, request, serverWith } from "../harness/server.js"
@@ -16,15 +16,6 @@ const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, Idempotency
   Layer.provideMerge(TestDatabase),
   Layer.merge(fakeScoringLayer({ "42 Elm St, Riverton": { answer: { _tag: "Outcome", outcome }, delay: "50 millis" } }))
 )
-
-const reconciles = (accountId: string) =>
-  Effect.gen(function*() {
-    const ledger = yield* Ledger
-    const entries = yield* ledger.entries(accountId)
-    const sum = entries.reduce((total, e) => total + (e.kind === "spend" ? -e.amount : e.amount), 0)
-    expect(yield* ledger.balance(accountId)).toBe(sum)
-    return sum
-  })
 
 layer(serverWith(services), { timeout: "300 seconds", excludeTestServices: true })("concurrent Metered Calls", (it) => {
   it.effect("SVC-4 BAT-7: 200 concurrent predicts on an Account holding 50 Credits: 50 answered, 150 × 402, balance 0", () =>

@@ -7,16 +7,7 @@ import { LedgerPg } from "../../layers/ledger/pg.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { Ledger } from "../../src/services/ledger.js"
 import { TestDatabase } from "../harness/database.js"
-
-/** balance = Σ entries, the invariant every Ledger test ends on. */
-const reconciles = (accountId: string) =>
-  Effect.gen(function*() {
-    const ledger = yield* Ledger
-    const entries = yield* ledger.entries(accountId)
-    const sum = entries.reduce((total, e) => total + (e.kind === "spend" ? -e.amount : e.amount), 0)
-    expect(yield* ledger.balance(accountId)).toBe(sum)
-    return sum
-  })
+import { reconciles } from "../harness/ledger.js"
 
 const spendOf = (accountId: string, units = 1, operation: "predict" | "batch" | "history" = "predict") =>
   Effect.flatMap(Ledger, (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32) }))
