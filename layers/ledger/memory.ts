@@ -37,7 +37,9 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
     const state = yield* Ref.make({
       faults: { unreachable: false, stalled: false, failAfterSpend: false } as LedgerFaults,
       caps: new Map(Object.entries(accounts).map(([id, account]) => [id, account.dailySpendCap])),
-      entries: [] as Array<LedgerEntry>
+      entries: [] as Array<LedgerEntry>,
+      /** Open spends and their settle-by times. */
+      open: new Map<number, number>()
     })
     let nextId = 1
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -79,6 +81,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
             return yield* new InsufficientCredits({ detail: `The call costs ${cost}; the Balance is ${balance}.`, balance, required: cost })
           }
           const entry = yield* append({ accountId: request.accountId, kind: "spend", amount: cost, refundOf: null, traceId: request.traceId })
+          yield* Ref.update(state, (s) => ({ ...s, open: new Map(s.open).set(entry.id, request.settleBy) }))
           if ((yield* Ref.get(state)).faults.failAfterSpend) return yield* Effect.fail(unreachable())
           return { spendId: entry.id, accountId: request.accountId, amount: cost, balanceAfter: balance - cost }
         }),
@@ -103,8 +106,24 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           const refunded = s.entries.filter((e) => e.refundOf === spendId).reduce((sum, e) => sum + e.amount, 0)
           const remaining = spent ? spent.amount - refunded : 0
           if (remaining > 0) yield* ledger.refund({ spendId, amount: remaining, reason, traceId })
-          return remaining
+          yield* ledger.settle(spendId)
+          return Math.max(remaining, 0)
         }),
+      settle: (spendId) =>
+        Effect.zipRight(
+          guard,
+          Ref.update(state, (s) => {
+            const open = new Map(s.open)
+            open.delete(spendId)
+            return { ...s, open }
+          })
+        ),
+      overdue: (now, limit) =>
+        Effect.zipRight(
+          guard,
+          Effect.map(Ref.get(state), (s) =>
+            [...s.open].filter(([, settleBy]) => settleBy < now).sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) => id))
+        ),
       balance: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
       entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId)))
     })

@@ -54,50 +54,67 @@ export const LedgerPg = Layer.effect(
           RETURNING id`
         const [updated] = yield* sql<{ balance: number }>`
           UPDATE accounts SET balance = balance - ${cost} WHERE id = ${request.accountId} RETURNING balance`
+        yield* sql`INSERT INTO open_spends (spend_id, settle_by) VALUES (${entry!.id}, ${request.settleBy})`
         return { spendId: entry!.id, accountId: request.accountId, amount: cost, balanceAfter: updated!.balance }
       })).pipe(Effect.catchTag("SqlError", unreachable))
     })
 
-    const refund = Effect.fn("Ledger.refund")(function*(request: Parameters<Ledger["Type"]["refund"]>[0]) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+    /** Locks the spend's Account and returns the spend with what is left of it; inside a transaction. */
+    const lockSpend = (spendId: number) =>
+      Effect.gen(function*() {
         const [spent] = yield* sql<{ account_id: string; amount: number }>`
-          SELECT account_id, amount FROM ledger_entries WHERE id = ${request.spendId} AND kind = 'spend'`
-        if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${request.spendId}`))
+          SELECT account_id, amount FROM ledger_entries WHERE id = ${spendId} AND kind = 'spend'`
+        if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${spendId}`))
         yield* sql`SELECT 1 FROM accounts WHERE id = ${spent.account_id} FOR UPDATE`
         const [refunded] = yield* sql<{ total: number }>`
-          SELECT COALESCE(SUM(amount), 0) AS total FROM ledger_entries WHERE refund_of = ${request.spendId}`
-        if (request.amount <= 0 || refunded!.total + request.amount > spent.amount) {
-          return yield* Effect.die(new Error(
-            `refund of ${request.amount} exceeds what is left of spend ${request.spendId} (${spent.amount - refunded!.total})`
-          ))
-        }
+          SELECT COALESCE(SUM(amount), 0) AS total FROM ledger_entries WHERE refund_of = ${spendId}`
+        return { accountId: spent.account_id, left: spent.amount - refunded!.total }
+      })
+
+    const appendRefund = (request: Parameters<Ledger["Type"]["refund"]>[0], accountId: string) =>
+      Effect.gen(function*() {
         const [entry] = yield* sql<{ id: number }>`
           INSERT INTO ledger_entries (account_id, kind, amount, refund_of, trace_id, reason)
-          VALUES (${spent.account_id}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason})
+          VALUES (${accountId}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason})
           RETURNING id`
         const [updated] = yield* sql<{ balance: number }>`
-          UPDATE accounts SET balance = balance + ${request.amount} WHERE id = ${spent.account_id} RETURNING balance`
+          UPDATE accounts SET balance = balance + ${request.amount} WHERE id = ${accountId} RETURNING balance`
         return { refundId: entry!.id, spendId: request.spendId, amount: request.amount, balanceAfter: updated!.balance }
+      })
+
+    const refund = Effect.fn("Ledger.refund")(function*(request: Parameters<Ledger["Type"]["refund"]>[0]) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const spent = yield* lockSpend(request.spendId)
+        if (request.amount <= 0 || request.amount > spent.left) {
+          return yield* Effect.die(new Error(
+            `refund of ${request.amount} exceeds what is left of spend ${request.spendId} (${spent.left})`
+          ))
+        }
+        return yield* appendRefund(request, spent.accountId)
       })).pipe(Effect.catchTag("SqlError", unreachable))
     })
 
-    const refundRemaining = (spendId: number, reason: string, traceId: string) =>
-      sql<{ remaining: number }>`
-        SELECT s.amount - COALESCE((SELECT SUM(r.amount) FROM ledger_entries r WHERE r.refund_of = s.id), 0) AS remaining
-        FROM ledger_entries s WHERE s.id = ${spendId} AND s.kind = 'spend'`.pipe(
-        Effect.catchTag("SqlError", unreachable),
-        Effect.flatMap((rows) => {
-          const remaining = rows[0]?.remaining ?? 0
-          return remaining > 0
-            ? Effect.as(refund({ spendId, amount: remaining, reason, traceId }), remaining)
-            : Effect.succeed(0)
-        })
-      )
+    const refundRemaining = Effect.fn("Ledger.refundRemaining")(function*(spendId: number, reason: string, traceId: string) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const spent = yield* lockSpend(spendId)
+        if (spent.left > 0) yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent.accountId)
+        yield* sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`
+        return Math.max(spent.left, 0)
+      })).pipe(Effect.catchTag("SqlError", unreachable))
+    })
 
     return Ledger.of({
       spend,
       refund,
       refundRemaining,
+      settle: (spendId) =>
+        sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`.pipe(Effect.asVoid, Effect.catchTag("SqlError", unreachable)),
+      overdue: (now, limit) =>
+        sql<{ spend_id: number }>`
+          SELECT spend_id FROM open_spends WHERE settle_by < ${now} ORDER BY settle_by LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map((row) => row.spend_id)),
+          Effect.catchTag("SqlError", unreachable)
+        ),
       balance: (accountId) =>
         sql<{ balance: number }>`SELECT balance FROM accounts WHERE id = ${accountId}`.pipe(
           Effect.map((rows) => rows[0]?.balance ?? 0),

@@ -157,12 +157,29 @@ const idempotencyResponseText = Effect.gen(function*() {
   yield* sql`ALTER TABLE idempotency_keys ALTER COLUMN response_body TYPE text USING response_body::text`
 })
 
+// Every Spend is open until its call is settled (answered, or refunded in full). One the sweeper finds
+// still open past `settle_by` died with its process and is refunded: keyed or not (SVC-4).
+const openSpends = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE open_spends (
+      spend_id bigint PRIMARY KEY REFERENCES ledger_entries (id),
+      settle_by bigint NOT NULL
+    )`
+  yield* sql`CREATE INDEX open_spends_settle_by ON open_spends (settle_by)`
+  // Claims in flight at the upgrade keep their deadline.
+  yield* sql`
+    INSERT INTO open_spends (spend_id, settle_by)
+    SELECT spend_id, deadline FROM idempotency_keys WHERE status = 'in_flight' AND spend_id IS NOT NULL`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
   "0003_price_book": priceBook,
   "0004_idempotency_keys": idempotencyKeys,
-  "0005_idempotency_response_text": idempotencyResponseText
+  "0005_idempotency_response_text": idempotencyResponseText,
+  "0006_open_spends": openSpends
 })
 
 /** Applies every pending migration; returns the ones it applied. */

@@ -5,7 +5,7 @@
  */
 import { Effect, Either } from "effect"
 import { decodeIdempotencyKey } from "../../schema/decode.js"
-import { SpendIndeterminate } from "../../schema/problems.js"
+import { problemMeta, SpendIndeterminate } from "../../schema/problems.js"
 import { problemBody } from "../http/problem-response.js"
 import { AppConfig } from "../config.js"
 import { Ledger } from "../services/ledger.js"
@@ -22,7 +22,6 @@ export const batch = (input: MeteredInput) =>
     const scoring = yield* Scoring
     const ledger = yield* Ledger
     const config = yield* AppConfig
-    let refunded = 0
     return yield* metered(
       {
         accountId: input.caller.accountId,
@@ -51,17 +50,20 @@ export const batch = (input: MeteredInput) =>
               results.push(scoredEntry(scoredAnswer(outcome.right, call)))
               continue
             }
-            yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: outcome.left._tag, traceId: input.traceId }).pipe(
+            yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: problemMeta(outcome.left._tag)?.slug ?? outcome.left._tag, traceId: input.traceId }).pipe(
               Effect.catchAll(() =>
                 Effect.fail(new SpendIndeterminate({ detail: "A covered failure could not be refunded; the batch was stopped." }))
               )
             )
-            refunded++
             const { trace_id: _traceId, ...entry } = problemBody(outcome.left, { traceId: input.traceId, docsBaseUrl: config.docsBaseUrl })
             results.push(entry)
           }
           return { status: 200, body: { results } }
         }),
-      () => Effect.succeed(refunded)
+      () =>
+        new SpendIndeterminate({
+          detail: "The batch ran past the call deadline and was stopped; every Credit of it was refunded. " +
+            "Retry it, or split it into smaller batches."
+        })
     )
   }).pipe(Effect.withSpan("operations.batch"))

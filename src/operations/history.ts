@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { decodeHistoryRequest, decodeIdempotencyKey } from "../../schema/decode.js"
 import { Scoring } from "../services/scoring.js"
-import { canonicalJson, metered } from "./metered.js"
+import { canonicalJson, metered, pastCallDeadline } from "./metered.js"
 import type { MeteredInput } from "./predict.js"
 
 export const history = (input: MeteredInput) =>
@@ -23,6 +23,7 @@ export const history = (input: MeteredInput) =>
         Effect.map(
           scoring.history(request.property_id !== undefined ? { propertyId: request.property_id } : { address: request.address! }),
           (answer) => ({ status: 200, body: answer })
-        )
+        ),
+      pastCallDeadline
     )
   }).pipe(Effect.withSpan("operations.history"))

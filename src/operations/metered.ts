@@ -1,9 +1,9 @@
 /**
  * The metering pipeline every Metered Call runs through (DESIGN.md): idempotency (replay | conflict | in
  * flight | claim), then the Spend (its cost resolved by the Ledger), then the work, then either the stored
- * success or, for a covered reason, the Refund. The error channel says it all: a covered reason is refunded
- * and passed on; anything else fails without touching the Credits the Ledger recorded, which the sweeper
- * finds and refunds once the claim's deadline has passed.
+ * success or, for a covered reason, the Refund, and then the Spend is settled. The error channel says it all:
+ * a covered reason is refunded and passed on; a defect or a lost process leaves the Spend open, and the
+ * sweeper refunds it once its deadline has passed.
  */
 import { Clock, Context, Duration, Effect } from "effect"
 import {
@@ -12,7 +12,8 @@ import {
   type InsufficientCredits,
   problemMeta,
   type LedgerUnreachable,
-  type SpendCapExceeded
+  type SpendCapExceeded,
+  UpstreamTimeout
 } from "../../schema/problems.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
@@ -40,11 +41,22 @@ export interface MeteredRequest {
   readonly fingerprint: string
 }
 
+/**
+ * The share of the claim deadline the work may take. Past it the call is stopped and refunded by itself,
+ * so a live call is never refunded by the sweeper under it: the rest is margin for the refund and for
+ * clocks of different nodes.
+ */
+export const WORK_SHARE = 0.8
+
 export interface MeteredAnswer {
   readonly response: StoredResponse
   /** True when this is a stored answer returned again (`Idempotent-Replayed: true`). */
   readonly replayed: boolean
 }
+
+/** A single-property call stopped at its deadline: a covered timeout, refunded. */
+export const pastCallDeadline = () =>
+  new UpstreamTimeout({ detail: "The call ran past its deadline and was stopped; its Credit was refunded. Retry it." })
 
 export type MeteringError = IdempotencyKeyConflict | DuplicateRequestInFlight | InsufficientCredits | SpendCapExceeded | LedgerUnreachable
 
@@ -60,38 +72,48 @@ export const canonicalJson = (value: unknown): string =>
  * Runs `work` as a Metered Call. `work` receives the recorded Spend and may refund parts of it itself (a
  * batch's covered entries); a covered reason it fails with refunds whatever is left of the Spend.
  */
-export const metered = <E extends Problem>(
+export const metered = <E extends Problem, D extends Problem>(
   request: MeteredRequest,
   work: (spend: Spend) => Effect.Effect<StoredResponse, E, never>,
-  refundedSoFar: (spend: Spend) => Effect.Effect<number> = () => Effect.succeed(0)
-): Effect.Effect<MeteredAnswer, MeteringError | E, Ledger | IdempotencyStore> =>
+  /** The refusal for a call that runs past its share of the deadline (a covered one: it is refunded). */
+  pastDeadline: () => D
+): Effect.Effect<MeteredAnswer, MeteringError | E | D, Ledger | IdempotencyStore> =>
   Effect.gen(function*() {
     const ledger = yield* Ledger
     const store = yield* IdempotencyStore
     const claimDeadline = yield* ClaimDeadline
 
+    // Spend → work → (stored answer | refund of what is left) → settle. Whatever dies before the settle
+    // leaves the Spend open; the sweeper refunds it once `settleBy` has passed (SVC-4), key or no key.
     const runPaid = (claimId: string | undefined) =>
       Effect.gen(function*() {
         const spend = yield* ledger.spend({
           accountId: request.accountId,
           operation: request.operation,
           units: request.units,
-          traceId: request.traceId
+          traceId: request.traceId,
+          settleBy: (yield* Clock.currentTimeMillis) + Duration.toMillis(claimDeadline)
         })
         if (claimId !== undefined) yield* store.attachSpend(claimId, spend.spendId)
-        return yield* work(spend).pipe(
+        const settle = ledger.settle(spend.spendId).pipe(
+          // Left open, the Spend is refunded by the sweeper: the caller gets an answer it was not charged for.
+          Effect.catchAll((error) => Effect.logWarning("settle failed; the sweeper will refund this answered call", error))
+        )
+        const response = yield* work(spend).pipe(
+          Effect.timeoutFail({ duration: Duration.times(claimDeadline, WORK_SHARE), onTimeout: pastDeadline }),
           Effect.tapError((error) =>
-            Effect.gen(function*() {
-              const left = spend.amount - (yield* refundedSoFar(spend))
-              if (left > 0) {
-                yield* ledger.refund({ spendId: spend.spendId, amount: left, reason: problemMeta(error._tag)?.slug ?? error._tag, traceId: request.traceId }).pipe(
-                  // The sweeper refunds it later if the Ledger is down now.
-                  Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
-                )
-              }
-            })
+            // Whatever the work has not refunded itself (a batch refunds its covered entries); settles the Spend.
+            ledger.refundRemaining(spend.spendId, problemMeta(error._tag)?.slug ?? error._tag, request.traceId).pipe(
+              // The sweeper refunds it later if the Ledger is down now.
+              Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
+            )
           )
         )
+        // The answer is stored before the Spend is settled: a crash between the two refunds an answer
+        // that can still be replayed, never charges for one that cannot.
+        if (claimId !== undefined) yield* store.complete(claimId, response)
+        yield* settle
+        return response
       })
 
     if (request.idempotencyKey === undefined) {
@@ -129,7 +151,6 @@ export const metered = <E extends Problem>(
         const response = yield* runPaid(claim.claimId).pipe(
           Effect.tapError(() => store.release(claim.claimId))
         )
-        yield* store.complete(claim.claimId, response)
         return { response, replayed: false }
       }
     }

@@ -8,7 +8,7 @@ import type { Caller } from "../services/credentials.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
 import { acceptScoredCall } from "./accept.js"
-import { canonicalJson, metered } from "./metered.js"
+import { canonicalJson, metered, pastCallDeadline } from "./metered.js"
 
 export interface MeteredInput {
   readonly caller: Caller
@@ -31,6 +31,7 @@ export const predict = (input: MeteredInput) =>
         idempotencyKey,
         fingerprint: `POST /v1/predict ${canonicalJson(input.body)}`
       },
-      () => Effect.map(scoring.score(call.address, call.overrides), (outcome) => ({ status: 200, body: scoredAnswer(outcome, call) }))
+      () => Effect.map(scoring.score(call.address, call.overrides), (outcome) => ({ status: 200, body: scoredAnswer(outcome, call) })),
+      pastCallDeadline
     )
   }).pipe(Effect.withSpan("operations.predict"))

@@ -1,30 +1,38 @@
 /**
- * Nothing lost on a crash: a request that died after its Spend and before its answer was stored leaves its
- * claim in flight. Once the claim's deadline has passed, the sweeper refunds what is left of the Spend and
- * releases the key, on start and every few seconds after. A refund that fails is tried again next round;
- * refunding what is left is idempotent.
+ * Nothing lost on a crash (SVC-4): a request that died after its Spend and before it was settled leaves
+ * its Spend open, and, when it had an Idempotency-Key, its claim in flight. Once the deadline has passed,
+ * the sweeper refunds what is left of every such Spend and releases every such key, on start and every few
+ * seconds after. A refund that fails is tried again next round; refunding what is left is idempotent, so
+ * two nodes sweeping at once refund each Credit once.
  */
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { IdempotencyStore } from "../services/idempotency.js"
 import { Ledger } from "../services/ledger.js"
 
 export const SWEEP_INTERVAL = Duration.seconds(10)
+/** Spends refunded per round at most: a backlog drains over several rounds instead of one long one. */
+export const SWEEP_BATCH = 500
 
-export const sweepAbandonedClaims = Effect.gen(function*() {
+export const sweepAbandoned = Effect.gen(function*() {
   const store = yield* IdempotencyStore
   const ledger = yield* Ledger
-  const abandoned = yield* store.abandoned(yield* Clock.currentTimeMillis)
+  const now = yield* Clock.currentTimeMillis
+  // Spends first: a key released before its Spend is refunded could be retried and charged again while the
+  // first charge still stands (it would be refunded a moment later, but the Balance would dip meanwhile).
+  const overdue = yield* ledger.overdue(now, SWEEP_BATCH)
   let refunded = 0
-  for (const claim of abandoned) {
-    if (claim.spendId !== null) refunded += yield* ledger.refundRemaining(claim.spendId, "abandoned-request", "sweeper")
-    yield* store.release(claim.claimId)
+  for (const spendId of overdue) refunded += yield* ledger.refundRemaining(spendId, "abandoned-request", "sweeper")
+  const abandoned = yield* store.abandoned(now)
+  // A claim's Spend shares its deadline and was refunded above (or settled earlier): only the key is left.
+  for (const claim of abandoned) yield* store.release(claim.claimId)
+  if (overdue.length > 0 || abandoned.length > 0) {
+    yield* Effect.logWarning(`swept ${overdue.length} unsettled Spends and ${abandoned.length} abandoned keys, refunded ${refunded} Credits`)
   }
-  if (abandoned.length > 0) yield* Effect.logWarning(`swept ${abandoned.length} abandoned requests, refunded ${refunded} Credits`)
-  return { claims: abandoned.length, refunded }
+  return { spends: overdue.length, claims: abandoned.length, refunded }
 })
 
 export const SweeperLive = Layer.scopedDiscard(
-  sweepAbandonedClaims.pipe(
+  sweepAbandoned.pipe(
     Effect.catchAll((error) => Effect.logWarning("sweep failed; trying again next round", error)),
     Effect.repeat(Schedule.spaced(SWEEP_INTERVAL)),
     Effect.forkScoped

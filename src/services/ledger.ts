@@ -15,6 +15,11 @@ export interface SpendRequest {
   /** Properties scored (1 for predict and history; the batch size for a batch). */
   readonly units: number
   readonly traceId: string
+  /**
+   * Epoch milliseconds (service clock) by which the call must be settled. A Spend still open after it is
+   * presumed to have died with its process, and is refunded by the sweeper (SVC-4).
+   */
+  readonly settleBy: number
 }
 
 export interface Spend {
@@ -59,8 +64,15 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   readonly spend: (request: SpendRequest) => Effect.Effect<Spend, InsufficientCredits | SpendCapExceeded | LedgerUnreachable>
   /** Returns Credits of a recorded Spend. */
   readonly refund: (request: RefundRequest) => Effect.Effect<Refund, LedgerUnreachable>
-  /** Returns whatever of a Spend has not been refunded yet (0 when nothing is left); the amount returned. */
+  /**
+   * Returns whatever of a Spend has not been refunded yet (0 when nothing is left), and settles it; the
+   * amount returned. Safe to repeat and to race: the remainder is computed under the Account's lock.
+   */
   readonly refundRemaining: (spendId: number, reason: string, traceId: string) => Effect.Effect<number, LedgerUnreachable>
+  /** Marks a Spend's call as answered: the sweeper leaves it alone. Idempotent. */
+  readonly settle: (spendId: number) => Effect.Effect<void, LedgerUnreachable>
+  /** Spends still open after their `settleBy` (at `now`, epoch milliseconds), oldest first, at most `limit`. */
+  readonly overdue: (now: number, limit: number) => Effect.Effect<ReadonlyArray<number>, LedgerUnreachable>
   readonly balance: (accountId: string) => Effect.Effect<number, LedgerUnreachable>
   readonly entries: (accountId: string) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
 }>() {}

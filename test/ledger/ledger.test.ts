@@ -9,8 +9,34 @@ import { Ledger } from "../../src/services/ledger.js"
 import { TestDatabase } from "../harness/database.js"
 import { reconciles } from "../harness/ledger.js"
 
-const spendOf = (accountId: string, units = 1, operation: "predict" | "batch" | "history" = "predict") =>
-  Effect.flatMap(Ledger, (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32) }))
+const spendOf = (accountId: string, units = 1, operation: "predict" | "batch" | "history" = "predict", settleBy = 60_000) =>
+  Effect.flatMap(Ledger, (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32), settleBy }))
+
+/** Open spends, settling and refunding what is left: the same on both Ledgers. */
+const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
+  Effect.gen(function*() {
+    const accountId = yield* account
+    const ledger = yield* Ledger
+    const answered = yield* spendOf(accountId, 1, "predict", 1_000)
+    const died = yield* spendOf(accountId, 3, "batch", 2_000)
+    const ours = (ids: ReadonlyArray<number>) => ids.filter((id) => id === answered.spendId || id === died.spendId)
+    // Nothing is overdue before its settle-by time.
+    expect(ours(yield* ledger.overdue(1_000, 100))).toEqual([])
+    expect(ours(yield* ledger.overdue(1_500, 100))).toEqual([answered.spendId])
+    yield* ledger.settle(answered.spendId)
+    yield* ledger.settle(answered.spendId)
+    expect(ours(yield* ledger.overdue(5_000, 100))).toEqual([died.spendId])
+    // Part refunded by its call, the rest by two sweepers racing: each Credit comes back once.
+    yield* ledger.refund({ spendId: died.spendId, amount: 1, reason: "outside-coverage", traceId: "x" })
+    const racing = yield* Effect.all(
+      [1, 2].map(() => ledger.refundRemaining(died.spendId, "abandoned-request", "sweeper")),
+      { concurrency: 2 }
+    )
+    expect(racing.sort()).toEqual([0, 2])
+    expect(ours(yield* ledger.overdue(5_000, 100))).toEqual([])
+    expect(yield* ledger.refundRemaining(died.spendId, "abandoned-request", "sweeper")).toBe(0)
+    expect(yield* reconciles(accountId)).toBe(9)
+  })
 
 const PgLedger = Layer.mergeAll(LedgerPg, AccountsPg).pipe(Layer.provideMerge(TestDatabase))
 
@@ -74,6 +100,9 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
       expect(yield* reconciles(account)).toBe(10)
     }))
 
+  it.effect("SVC-4: a Spend stays open until settled or refunded in full; what is left is refunded once", () =>
+    openSpendsRule(newAccount(10)))
+
   it.effect("SVC-4: 200 concurrent Spends on 50 Credits: exactly 50 recorded, 150 refused, balance 0", () =>
     Effect.gen(function*() {
       const account = yield* newAccount(50)
@@ -93,6 +122,9 @@ describe("the in-memory Ledger", () => {
       expect(yield* Effect.flip(spendOf("acct_a", 4, "batch"))).toMatchObject({ _tag: "InsufficientCredits" })
       expect(yield* reconciles("acct_a")).toBe(3)
     }).pipe(Effect.provide(memory)))
+
+  it.effect("SVC-4: a Spend stays open until settled or refunded in full; what is left is refunded once", () =>
+    openSpendsRule(Effect.succeed("acct_open")).pipe(Effect.provide(LedgerMemory({ acct_open: { balance: 10 } }))))
 
   it.effect("the daily cap follows the Clock's UTC day", () =>
     Effect.gen(function*() {

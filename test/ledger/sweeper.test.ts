@@ -1,11 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, TestClock } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
-import { LedgerMemory } from "../../layers/ledger/memory.js"
+import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
+import { OutsideCoverage, type Problem } from "../../schema/problems.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
-import { metered } from "../../src/operations/metered.js"
-import { sweepAbandonedClaims } from "../../src/operations/sweeper.js"
-import { Ledger } from "../../src/services/ledger.js"
+import { metered, type MeteredRequest, pastCallDeadline } from "../../src/operations/metered.js"
+import { sweepAbandoned } from "../../src/operations/sweeper.js"
+import type { StoredResponse } from "../../src/services/idempotency.js"
+import { Ledger, type Spend } from "../../src/services/ledger.js"
+import { reconciles } from "../harness/ledger.js"
 
 const services = Layer.mergeAll(LedgerMemory({ acct_crash: { balance: 5 } }), IdempotencyMemory)
 
@@ -18,22 +21,74 @@ const request = {
   fingerprint: "POST /v1/predict {}"
 }
 
+const run = <E extends Problem>(req: MeteredRequest, work: (spend: Spend) => Effect.Effect<StoredResponse, E>) =>
+  metered(req, work, pastCallDeadline)
+
 describe("the sweeper", () => {
   it.effect("SVC-4 ERR-5: a request that dies after its Spend is refunded once its claim's deadline has passed", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger
-      const died = yield* Effect.exit(metered(request, () => Effect.die(new Error("the process died here"))))
+      const died = yield* Effect.exit(run(request, () => Effect.die(new Error("the process died here"))))
       expect(Exit.isFailure(died)).toBe(true)
       expect(yield* ledger.balance("acct_crash")).toBe(4)
       // Before the deadline the request may still be running: nothing is touched.
-      expect(yield* sweepAbandonedClaims).toEqual({ claims: 0, refunded: 0 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
       yield* TestClock.adjust("61 seconds")
-      expect(yield* sweepAbandonedClaims).toEqual({ claims: 1, refunded: 1 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 1, refunded: 1 })
       expect(yield* ledger.balance("acct_crash")).toBe(5)
-      expect(yield* sweepAbandonedClaims).toEqual({ claims: 0, refunded: 0 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
       // The key is free again: a retry runs and is charged.
-      const retried = yield* metered(request, () => Effect.succeed({ status: 200, body: { ok: true } }))
+      const retried = yield* run(request, () => Effect.succeed({ status: 200, body: { ok: true } }))
       expect(retried.replayed).toBe(false)
       expect(yield* ledger.balance("acct_crash")).toBe(4)
+    }).pipe(Effect.provide(services)))
+
+  it.effect("SVC-4: a request without an Idempotency-Key that dies after its Spend is refunded too", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const keyless = { ...request, idempotencyKey: undefined }
+      yield* Effect.exit(run(keyless, () => Effect.die(new Error("the process died here"))))
+      // An answered call and a refunded one are settled: the sweeper never touches them.
+      yield* run(keyless, () => Effect.succeed({ status: 200, body: { ok: true } }))
+      yield* Effect.exit(run(keyless, () => Effect.fail(new OutsideCoverage({ detail: "not here" }))))
+      expect(yield* ledger.balance("acct_crash")).toBe(3)
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      yield* TestClock.adjust("61 seconds")
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 0, refunded: 1 })
+      expect(yield* ledger.balance("acct_crash")).toBe(4)
+      expect(yield* reconciles("acct_crash")).toBe(4)
+    }).pipe(Effect.provide(services)))
+
+  it.effect("SVC-4: a refund the Ledger could not take when the call failed is made by the sweeper", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const control = yield* LedgerControl
+      const keyless = { ...request, idempotencyKey: undefined }
+      const failed = yield* Effect.exit(run(keyless, () =>
+        Effect.zipRight(control.setFaults({ unreachable: true }), Effect.fail(new OutsideCoverage({ detail: "not here" })))))
+      expect(Exit.isFailure(failed)).toBe(true)
+      yield* control.setFaults({ unreachable: false })
+      expect(yield* ledger.balance("acct_crash")).toBe(4)
+      yield* TestClock.adjust("61 seconds")
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 0, refunded: 1 })
+      expect(yield* reconciles("acct_crash")).toBe(5)
+    }).pipe(Effect.provide(services)))
+
+  it.effect("SVC-4: a call still running at its share of the deadline stops and refunds itself before the sweeper could", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const fiber = yield* Effect.fork(Effect.exit(run(request, () => Effect.never)))
+      yield* TestClock.adjust("47 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("2 seconds")
+      const exit = yield* Fiber.join(fiber)
+      expect(exit).toMatchObject({ _tag: "Failure" })
+      expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause)).toMatchObject({ _tag: "Some", value: { _tag: "UpstreamTimeout" } })
+      expect(yield* ledger.balance("acct_crash")).toBe(5)
+      yield* TestClock.adjust("61 seconds")
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      const entries = yield* ledger.entries("acct_crash")
+      expect(entries.filter((e) => e.kind === "refund")).toHaveLength(1)
+      expect(yield* reconciles("acct_crash")).toBe(5)
     }).pipe(Effect.provide(services)))
 })
