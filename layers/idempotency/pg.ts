@@ -32,7 +32,28 @@ export const IdempotencyPg = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    // A key never seen before (the common case) is claimed in one statement; a key with a row is decided
+    // under that row's lock.
     const claim = (request: Parameters<IdempotencyStore["Type"]["claim"]>[0]) =>
+      Effect.gen(function*() {
+        const claimId = randomUUID()
+        const inserted = yield* sql<{ claim_id: string }>`
+          INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
+          VALUES (${request.accountId}, ${request.key}, ${claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline})
+          ON CONFLICT (account_id, key) DO NOTHING
+          RETURNING claim_id`
+        if (inserted.length === 1) return { _tag: "Claimed", claimId } as Claim
+        // Replays, conflicts and waits for a request in flight only read the row: no lock, so a burst of
+        // retries of one key never queues on it. A take-over is decided again under the lock.
+        const [row] = yield* sql<Row>`
+          SELECT claim_id, fingerprint, status, completed_at, deadline, response_status, response_body
+          FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key}`
+        const decision = row && row.fingerprint !== "" ? decideClaim(toRecord(row), request) : "claim"
+        if (typeof decision !== "string") return decision
+        return yield* claimExisting(request)
+      }).pipe(Effect.orDie)
+
+    const claimExisting = (request: Parameters<IdempotencyStore["Type"]["claim"]>[0]) =>
       sql.withTransaction(Effect.gen(function*() {
         // Make sure a row exists to lock, then decide on it.
         yield* sql`
@@ -52,7 +73,7 @@ export const IdempotencyPg = Layer.effect(
               deadline = ${request.deadline}, response_status = NULL, response_body = NULL, spend_id = NULL
           WHERE account_id = ${request.accountId} AND key = ${request.key}`
         return { _tag: "Claimed", claimId } as Claim
-      })).pipe(Effect.orDie)
+      }))
 
     return IdempotencyStore.of({
       claim,

@@ -19,45 +19,60 @@ export const LedgerPg = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    // One statement, one round trip: the price from the price book, the debit guarded by the balance and
+    // the daily cap (judged on the Account row, re-checked by PostgreSQL on the newest row version when
+    // Spends race), the entry, and its open mark. No row: refused, and nothing was recorded.
     const spend = Effect.fn("Ledger.spend")(function*(request: Parameters<Ledger["Type"]["spend"]>[0]) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
-        const [account] = yield* sql<{ balance: number; daily_spend_cap: number | null }>`
-          SELECT balance, daily_spend_cap FROM accounts WHERE id = ${request.accountId} FOR UPDATE`
+      const [spent] = yield* sql<{ id: number; amount: number; balance: number }>`
+        WITH price AS (
+          SELECT credits_per_unit * ${request.units}::bigint AS cost FROM price_book WHERE operation = ${request.operation}
+        ), today AS (
+          SELECT (now() AT TIME ZONE 'UTC')::date AS day
+        ), debited AS (
+          UPDATE accounts a
+          SET balance = a.balance - price.cost,
+              spent_on_day = CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost,
+              spend_day = today.day
+          FROM price, today
+          WHERE a.id = ${request.accountId} AND a.balance >= price.cost
+            AND (a.daily_spend_cap IS NULL
+              OR CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost <= a.daily_spend_cap)
+          RETURNING a.balance, price.cost
+        ), entry AS (
+          INSERT INTO ledger_entries (account_id, kind, amount, operation, units, trace_id)
+          SELECT ${request.accountId}, 'spend', cost, ${request.operation}, ${request.units}, ${request.traceId} FROM debited
+          RETURNING id, amount
+        ), opened AS (
+          INSERT INTO open_spends (spend_id, settle_by) SELECT id, ${request.settleBy} FROM entry
+        )
+        SELECT entry.id, entry.amount, debited.balance FROM entry, debited`.pipe(Effect.catchTag("SqlError", unreachable))
+      if (spent) return { spendId: spent.id, accountId: request.accountId, amount: spent.amount, balanceAfter: spent.balance }
+      return yield* refusal(request)
+    })
+
+    /** Why a Spend was refused (read after the fact: the figures are for the message only). */
+    const refusal = (request: Parameters<Ledger["Type"]["spend"]>[0]) =>
+      Effect.gen(function*() {
+        const [account] = yield* sql<{ balance: number; daily_spend_cap: number | null; spent_today: number; cost: number | null }>`
+          SELECT a.balance, a.daily_spend_cap,
+            CASE WHEN a.spend_day = (now() AT TIME ZONE 'UTC')::date THEN a.spent_on_day ELSE 0 END AS spent_today,
+            (SELECT credits_per_unit * ${request.units}::bigint FROM price_book WHERE operation = ${request.operation}) AS cost
+          FROM accounts a WHERE a.id = ${request.accountId}`.pipe(Effect.catchTag("SqlError", unreachable))
         if (!account) return yield* Effect.die(new Error(`spend for unknown account ${request.accountId}`))
-        const [price] = yield* sql<{ credits_per_unit: number }>`
-          SELECT credits_per_unit FROM price_book WHERE operation = ${request.operation}`
-        if (!price) return yield* Effect.die(new Error(`no price for ${request.operation}`))
-        const cost = price.credits_per_unit * request.units
-        if (account.daily_spend_cap !== null) {
-          const [today] = yield* sql<{ spent: number }>`
-            SELECT COALESCE(SUM(CASE kind WHEN 'spend' THEN amount ELSE -amount END), 0) AS spent
-            FROM ledger_entries
-            WHERE account_id = ${request.accountId} AND kind IN ('spend', 'refund')
-              AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`
-          if (today!.spent + cost > account.daily_spend_cap) {
-            return yield* new SpendCapExceeded({
-              detail: `This call would take the Credits spent today (UTC) past the Account's daily cap of ${account.daily_spend_cap}.`,
-              spend_cap: account.daily_spend_cap
-            })
-          }
-        }
-        if (account.balance < cost) {
-          return yield* new InsufficientCredits({
-            detail: `The call costs ${cost} Credit${cost === 1 ? "" : "s"}; the Balance is ${account.balance}.`,
-            balance: account.balance,
-            required: cost
+        if (account.cost === null) return yield* Effect.die(new Error(`no price for ${request.operation}`))
+        const cost = account.cost
+        if (account.daily_spend_cap !== null && account.spent_today + cost > account.daily_spend_cap) {
+          return yield* new SpendCapExceeded({
+            detail: `This call would take the Credits spent today (UTC) past the Account's daily cap of ${account.daily_spend_cap}.`,
+            spend_cap: account.daily_spend_cap
           })
         }
-        const [entry] = yield* sql<{ id: number }>`
-          INSERT INTO ledger_entries (account_id, kind, amount, operation, units, trace_id)
-          VALUES (${request.accountId}, 'spend', ${cost}, ${request.operation}, ${request.units}, ${request.traceId})
-          RETURNING id`
-        const [updated] = yield* sql<{ balance: number }>`
-          UPDATE accounts SET balance = balance - ${cost} WHERE id = ${request.accountId} RETURNING balance`
-        yield* sql`INSERT INTO open_spends (spend_id, settle_by) VALUES (${entry!.id}, ${request.settleBy})`
-        return { spendId: entry!.id, accountId: request.accountId, amount: cost, balanceAfter: updated!.balance }
-      })).pipe(Effect.catchTag("SqlError", unreachable))
-    })
+        return yield* new InsufficientCredits({
+          detail: `The call costs ${cost} Credit${cost === 1 ? "" : "s"}; the Balance is ${account.balance}.`,
+          balance: account.balance,
+          required: cost
+        })
+      })
 
     /** Locks the spend's Account and returns the spend with what is left of it; inside a transaction. */
     const lockSpend = (spendId: number) =>
@@ -77,8 +92,13 @@ export const LedgerPg = Layer.effect(
           INSERT INTO ledger_entries (account_id, kind, amount, refund_of, trace_id, reason)
           VALUES (${accountId}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason})
           RETURNING id`
+        // A refund gives room back under the daily cap on the day it is made.
         const [updated] = yield* sql<{ balance: number }>`
-          UPDATE accounts SET balance = balance + ${request.amount} WHERE id = ${accountId} RETURNING balance`
+          UPDATE accounts
+          SET balance = balance + ${request.amount},
+              spent_on_day = CASE WHEN spend_day = (now() AT TIME ZONE 'UTC')::date THEN spent_on_day ELSE 0 END - ${request.amount},
+              spend_day = (now() AT TIME ZONE 'UTC')::date
+          WHERE id = ${accountId} RETURNING balance`
         return { refundId: entry!.id, spendId: request.spendId, amount: request.amount, balanceAfter: updated!.balance }
       })
 

@@ -173,13 +173,26 @@ const openSpends = Effect.gen(function*() {
     SELECT spend_id, deadline FROM idempotency_keys WHERE status = 'in_flight' AND spend_id IS NOT NULL`
 })
 
+// The Spend is one statement that moves the Account's row: the balance check and the daily cap are judged
+// on that row's own columns, so the hot row lock lasts one statement instead of a transaction's round trips.
+const spentToday = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE accounts ADD COLUMN spend_day date, ADD COLUMN spent_on_day bigint NOT NULL DEFAULT 0`
+  yield* sql`
+    UPDATE accounts a SET spend_day = (now() AT TIME ZONE 'UTC')::date, spent_on_day = COALESCE((
+      SELECT SUM(CASE e.kind WHEN 'spend' THEN e.amount ELSE -e.amount END) FROM ledger_entries e
+      WHERE e.account_id = a.id AND e.kind IN ('spend', 'refund')
+        AND e.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
   "0003_price_book": priceBook,
   "0004_idempotency_keys": idempotencyKeys,
   "0005_idempotency_response_text": idempotencyResponseText,
-  "0006_open_spends": openSpends
+  "0006_open_spends": openSpends,
+  "0007_spent_today": spentToday
 })
 
 /** Applies every pending migration; returns the ones it applied. */
