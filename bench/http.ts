@@ -92,9 +92,10 @@ const main = async () => {
   log(`starting propscore serve on ${embedded ? "the embedded database" : databaseUrl} (first start loads the demo county)`)
   const server: RunningServer = await startServer(env)
   try {
-    // An Account of its own with Credits for every scenario; on the embedded database the CLI reaches the
+    // An Account of its own with Credits for every scenario and a rate limit the load cannot reach (the
+    // bench measures the service, not the limiter); on the embedded database the CLI reaches the
     // running server's database through its socket.
-    const account = await json(["accounts", "create", "--name", "bench", "--tier", "reseller", "--credits", "50000000"], env)
+    const account = await json(["accounts", "create", "--name", "bench", "--tier", "reseller", "--credits", "50000000", "--rate-limit", "100000000"], env)
     const key = (await json(["keys", "issue", "--account", account.account_id], env)).api_key as string
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
 

@@ -1,5 +1,7 @@
 /** The running service's Layers: real implementations over the configured database. */
-import { Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { RateLimitsMemory } from "../layers/rate-limits/live.js"
+import { RateLimitsRedis } from "../layers/rate-limits/redis.js"
 import { AccountsPg } from "../layers/accounts/pg.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
@@ -10,8 +12,14 @@ import { AppConfig } from "./config.js"
 import { SweeperLive } from "./operations/sweeper.js"
 import { DatabaseLive } from "./db/database.js"
 
+/** Rate counts in Redis when `REDIS_URL` is set (shared by every node), else in this node's memory. */
+export const RateLimitsFromConfig = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Option.match(config.redisUrl, { onNone: () => RateLimitsMemory, onSome: (url) => RateLimitsRedis(url) }))
+)
+
 /** The services over an SQL client (provided separately, so tests can hand in their own database). */
-export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg).pipe(
+export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsFromConfig).pipe(
   Layer.provideMerge(ScoringLocal.pipe(Layer.provideMerge(PropertyStorePg)))
 )
 

@@ -58,6 +58,10 @@ export const AccountsPg = Layer.effect(
         )
       )
 
+    /** A change to an Account reaches every node's credential snapshot through its keys' versions. */
+    const bumpKeys = (accountId: string) =>
+      sql`UPDATE api_keys SET version = nextval('credential_versions') WHERE account_id = ${accountId}`
+
     const grant = (accountId: string, amount: number, note: string) =>
       Effect.gen(function*() {
         const updated = yield* sql<{ balance: number }>`
@@ -97,6 +101,19 @@ export const AccountsPg = Layer.effect(
 
       show: findAccount,
 
+      // The keys' version bump carries the change to every node's credential snapshot.
+      update: (accountId, input) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const updated = yield* sql`
+            UPDATE accounts SET
+              tier = ${input.tier === undefined ? sql`tier` : input.tier},
+              rate_limit_per_minute = ${input.rateLimitPerMinute === undefined ? sql`rate_limit_per_minute` : input.rateLimitPerMinute},
+              daily_spend_cap = ${input.dailySpendCap === undefined ? sql`daily_spend_cap` : input.dailySpendCap}
+            WHERE id = ${accountId} RETURNING id`
+          if (updated.length === 0) return yield* new AccountNotFound({ accountId })
+          yield* bumpKeys(accountId)
+        })).pipe(Effect.catchTag("SqlError", Effect.die), Effect.zipRight(findAccount(accountId))),
+
       issueKey: (accountId, name) => sql.withTransaction(issueKey(accountId, name)).pipe(Effect.catchTag("SqlError", Effect.die)),
 
       revokeKey: (keyId) =>
@@ -135,9 +152,13 @@ export const AccountsPg = Layer.effect(
             SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1`.pipe(Effect.orDie)
           const version = Option.fromNullable(current[0]?.version)
           if (Option.isNone(version)) return yield* new NoTermsPublished()
-          const updated = yield* sql`
-            UPDATE accounts SET accepted_terms_version = ${version.value}, accepted_terms_at = now()
-            WHERE id = ${accountId} RETURNING id`.pipe(Effect.orDie)
+          const updated = yield* sql.withTransaction(Effect.gen(function*() {
+            const rows = yield* sql`
+              UPDATE accounts SET accepted_terms_version = ${version.value}, accepted_terms_at = now()
+              WHERE id = ${accountId} RETURNING id`
+            yield* bumpKeys(accountId)
+            return rows
+          })).pipe(Effect.orDie)
           if (updated.length === 0) return yield* new AccountNotFound({ accountId })
           return { account_id: accountId, accepted_version: version.value }
         }),

@@ -10,11 +10,26 @@ export interface MemoryKey {
   readonly caller: Caller
 }
 
-/** A Credentials layer knowing exactly the given callers; returns their freshly generated keys. */
-export const makeCredentialsMemory = (callers: ReadonlyArray<{ readonly accountId: string; readonly tier: Tier }>) => {
-  const keys = callers.map(({ accountId, tier }) => {
+/**
+ * A Credentials layer knowing exactly the given callers; returns their freshly generated keys. A caller's
+ * rate limit is lifted unless given (`null`: the tier's default), since a test's clock may stand still.
+ */
+export const makeCredentialsMemory = (callers: ReadonlyArray<{
+  readonly accountId: string
+  readonly tier: Tier
+  readonly rateLimitPerMinute?: number | null | undefined
+  readonly pendingTerms?: string | undefined
+}>) => {
+  const keys = callers.map(({ accountId, pendingTerms, rateLimitPerMinute, tier }) => {
     const key = generateApiKey()
-    return { apiKey: key.apiKey, secretHash: key.secretHash, caller: { accountId, tier, keyId: key.keyId } }
+    const caller: Caller = {
+      accountId,
+      tier,
+      keyId: key.keyId,
+      rateLimitPerMinute: rateLimitPerMinute === undefined ? 1_000_000 : rateLimitPerMinute,
+      pendingTerms: pendingTerms ?? null
+    }
+    return { apiKey: key.apiKey, secretHash: key.secretHash, caller }
   })
   const layer = Layer.succeed(
     Credentials,

@@ -1,7 +1,8 @@
 /**
  * Credentials on PostgreSQL, served from memory. Every node keeps a snapshot of all API keys (key id, the
  * secret's SHA-256, account, tier, revocation) and refreshes it incrementally every second by the keys'
- * version numbers. Requests never wait on the database for a key the snapshot knows, so validate answers
+ * version numbers, with each key's Account settings (tier, rate limit, accepted terms) and the current
+ * Terms of Service version. Requests never wait on the database for a key the snapshot knows, so validate answers
  * with an API key during a database outage (VAL-2); a revocation reaches every node within about a second.
  * A key the snapshot does not know yet (issued a moment ago) is looked up directly; if the database cannot
  * answer that look-up, the call did not start (503 `call-not-started`), since the key can be neither
@@ -21,6 +22,8 @@ interface KeyRow {
   readonly secret_sha256: Uint8Array
   readonly revoked: boolean
   readonly version: number
+  readonly rate_limit_per_minute: number | null
+  readonly accepted_terms_version: string | null
 }
 
 export const REFRESH_INTERVAL = Duration.seconds(1)
@@ -32,6 +35,10 @@ export const CredentialsPg = Layer.scoped(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const snapshot = new Map<string, KeyRow>()
+    const keyColumns = sql.literal(
+      "k.id, k.account_id, a.tier, k.secret_sha256, (k.revoked_at IS NOT NULL) AS revoked, k.version, " +
+        "a.rate_limit_per_minute, a.accepted_terms_version"
+    )
     let seenVersion = 0
 
     const remember = (rows: ReadonlyArray<KeyRow>) => {
@@ -41,11 +48,20 @@ export const CredentialsPg = Layer.scoped(
       }
     }
 
-    // Tier changes reach the snapshot through a key version bump done by the operator commands.
-    const refresh = sql<KeyRow>`
-      SELECT k.id, k.account_id, a.tier, k.secret_sha256, (k.revoked_at IS NOT NULL) AS revoked, k.version
-      FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE k.version > ${seenVersion}`.pipe(Effect.map(remember))
+    let currentTerms: string | null = null
+
+    // Changes to an Account (tier, rate limit, accepted terms) reach the snapshot through a version bump
+    // of its keys, done in the same statement as the change (layers/accounts/pg.ts).
+    const refresh = Effect.zipWith(
+      sql<KeyRow>`
+        SELECT ${keyColumns} FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.version > ${seenVersion}`,
+      sql<{ version: string }>`SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1`,
+      (rows, terms) => {
+        remember(rows)
+        currentTerms = terms[0]?.version ?? null
+      }
+    )
 
     yield* Effect.suspend(() => refresh).pipe(Effect.orDie)
     yield* Effect.suspend(() => refresh).pipe(
@@ -56,8 +72,7 @@ export const CredentialsPg = Layer.scoped(
 
     const lookUp = (keyId: string) =>
       sql<KeyRow>`
-        SELECT k.id, k.account_id, a.tier, k.secret_sha256, (k.revoked_at IS NOT NULL) AS revoked, k.version
-        FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        SELECT ${keyColumns} FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.id = ${keyId}`.pipe(
         Effect.map((rows) => {
           remember(rows)
@@ -77,7 +92,13 @@ export const CredentialsPg = Layer.scoped(
           return yield* invalidKey("The API key is not known.")
         }
         if (row.revoked) return yield* invalidKey("The API key has been revoked.")
-        return { accountId: row.account_id, tier: row.tier, keyId: row.id }
+        return {
+          accountId: row.account_id,
+          tier: row.tier,
+          keyId: row.id,
+          rateLimitPerMinute: row.rate_limit_per_minute,
+          pendingTerms: currentTerms !== null && currentTerms !== row.accepted_terms_version ? currentTerms : null
+        }
       })
 
     return Credentials.of({

@@ -141,9 +141,35 @@ const accountsShow = Command.make("show", { json, accountId: Args.text({ name: "
     yield* report(asJson, account, describeAccount(account))
   }))
 
+const accountsUpdate = Command.make(
+  "update",
+  {
+    json,
+    accountId: Args.text({ name: "ACCOUNT_ID" }),
+    tier: Options.choice("tier", ["public", "reseller"]).pipe(Options.optional),
+    rateLimit: Options.integer("rate-limit").pipe(
+      Options.optional,
+      Options.withDescription("Requests per minute for this Account, instead of its tier's default")
+    ),
+    tierRateLimit: Options.boolean("tier-rate-limit").pipe(Options.withDescription("Back to the tier's default rate limit")),
+    spendCap: Options.integer("daily-spend-cap").pipe(Options.optional, Options.withDescription("Credits per UTC day")),
+    noSpendCap: Options.boolean("no-daily-spend-cap").pipe(Options.withDescription("Remove the daily spend cap"))
+  },
+  ({ accountId, json: asJson, noSpendCap, rateLimit, spendCap, tier, tierRateLimit }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const account = yield* accounts.update(accountId, {
+        tier: Option.getOrUndefined(tier),
+        rateLimitPerMinute: tierRateLimit ? null : Option.getOrUndefined(rateLimit),
+        dailySpendCap: noSpendCap ? null : Option.getOrUndefined(spendCap)
+      }).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, account, describeAccount(account))
+    })
+).pipe(Command.withDescription("Change an Account's tier, rate limit or daily spend cap"))
+
 const accountsCommand = Command.make("accounts").pipe(
-  Command.withSubcommands([accountsCreate, accountsShow]),
-  Command.withDescription("Create and show accounts")
+  Command.withSubcommands([accountsCreate, accountsShow, accountsUpdate]),
+  Command.withDescription("Create, show and change accounts")
 )
 
 const keysIssue = Command.make(

@@ -23,6 +23,7 @@ import {
   SpendIndeterminate,
   UnknownProperty,
   UnscorableAddress,
+  TermsNotAccepted,
   UpstreamTimeout,
   UpstreamUnavailable
 } from "../../schema/problems.js"
@@ -130,6 +131,7 @@ const withMeteringErrors = <Name extends string, Method extends HttpMethod.HttpM
 ) =>
   endpoint
     .addError(documented(InvalidRequest))
+    .addError(documented(TermsNotAccepted))
     .addError(documented(InsufficientCredits))
     .addError(documented(SpendCapExceeded))
     .addError(documented(LedgerUnreachable))

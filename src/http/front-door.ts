@@ -1,7 +1,8 @@
 /**
  * The front door wraps every request, whatever route it reaches or fails to reach: it fixes the trace id,
  * renders every failure as a Problem Detail (unknown route 404, wrong method 405, a defect 500 logged with
- * its trace id and never leaking a stack), and puts `trace-id` on every response (SVC-7).
+ * its trace id and never leaking a stack), and puts `trace-id` on every response (SVC-7) and the rate-limit
+ * headers on every counted one.
  */
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
@@ -9,6 +10,7 @@ import { InternalError, isProblem, MethodNotAllowed, NotFound, type Problem } fr
 import { AppConfig } from "../config.js"
 import { problemResponse } from "./problem-response.js"
 import { methodsFor } from "./routes.js"
+import { CurrentRateCount, rateLimitHeaders, type RateCountCell } from "./rate-limit-headers.js"
 import { CurrentTraceId, traceIdFor } from "./trace.js"
 
 const isRouteNotFound = (u: unknown) =>
@@ -38,6 +40,7 @@ export const frontDoor = (app: HttpApp.Default) =>
     const config = yield* AppConfig
     const traceId = traceIdFor(request.headers["traceparent"])
     const path = new URL(request.url, "http://localhost").pathname
+    const rateCount: RateCountCell = { current: undefined }
     const response = yield* app.pipe(
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause)
@@ -51,7 +54,11 @@ export const frontDoor = (app: HttpApp.Default) =>
             }))
       ),
       Effect.locally(CurrentTraceId, traceId),
+      Effect.locally(CurrentRateCount, rateCount),
       Effect.annotateLogs("trace_id", traceId)
     )
-    return HttpServerResponse.setHeader(response, "trace-id", traceId)
+    const counted = rateCount.current === undefined
+      ? response
+      : HttpServerResponse.setHeaders(response, rateLimitHeaders(rateCount.current))
+    return HttpServerResponse.setHeader(counted, "trace-id", traceId)
   })

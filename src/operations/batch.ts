@@ -25,6 +25,7 @@ export const batch = (input: MeteredInput) =>
     return yield* metered(
       {
         accountId: input.caller.accountId,
+        pendingTerms: input.caller.pendingTerms,
         operation: "batch",
         units: request.properties.length,
         traceId: input.traceId,

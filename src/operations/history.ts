@@ -13,6 +13,7 @@ export const history = (input: MeteredInput) =>
     return yield* metered(
       {
         accountId: input.caller.accountId,
+        pendingTerms: input.caller.pendingTerms,
         operation: "history",
         units: 1,
         traceId: input.traceId,

@@ -1,5 +1,5 @@
 /**
- * The metering pipeline every Metered Call runs through (DESIGN.md): idempotency (replay | conflict | in
+ * The metering pipeline every Metered Call runs through (DESIGN.md): the terms check, idempotency (replay | conflict | in
  * flight | claim), then the Spend (its cost resolved by the Ledger), then the work, then either the stored
  * success or, for a covered reason, the Refund, and then the Spend is settled. The error channel says it all:
  * a covered reason is refunded and passed on; a defect or a lost process leaves the Spend open, and the
@@ -13,6 +13,7 @@ import {
   problemMeta,
   type LedgerUnreachable,
   type SpendCapExceeded,
+  TermsNotAccepted,
   UpstreamTimeout
 } from "../../schema/problems.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
@@ -33,6 +34,8 @@ export class ClaimDeadline extends Context.Reference<ClaimDeadline>()("propscore
 
 export interface MeteredRequest {
   readonly accountId: string
+  /** The Terms of Service version the Account has not accepted yet; null when it is up to date. */
+  readonly pendingTerms: string | null
   readonly operation: MeteredOperation
   readonly units: number
   readonly traceId: string
@@ -58,7 +61,7 @@ export interface MeteredAnswer {
 export const pastCallDeadline = () =>
   new UpstreamTimeout({ detail: "The call ran past its deadline and was stopped; its Credit was refunded. Retry it." })
 
-export type MeteringError = IdempotencyKeyConflict | DuplicateRequestInFlight | InsufficientCredits | SpendCapExceeded | LedgerUnreachable
+export type MeteringError = TermsNotAccepted | IdempotencyKeyConflict | DuplicateRequestInFlight | InsufficientCredits | SpendCapExceeded | LedgerUnreachable
 
 /** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
 export const canonicalJson = (value: unknown): string =>
@@ -82,6 +85,15 @@ export const metered = <E extends Problem, D extends Problem>(
     const ledger = yield* Ledger
     const store = yield* IdempotencyStore
     const claimDeadline = yield* ClaimDeadline
+
+    // Consent first: before the Idempotency-Key is looked at, so not even a replay answers (AUTH-5).
+    if (request.pendingTerms !== null) {
+      return yield* new TermsNotAccepted({
+        detail: `The Terms of Service changed (version ${request.pendingTerms}) and this Account has not accepted ` +
+          "them yet. Nothing was charged; once they are accepted, the call (and any replay) works again.",
+        terms_version: request.pendingTerms
+      })
+    }
 
     // Spend → work → (stored answer | refund of what is left) → settle. Whatever dies before the settle
     // leaves the Spend open; the sweeper refunds it once `settleBy` has passed (SVC-4), key or no key.

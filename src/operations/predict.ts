@@ -25,6 +25,7 @@ export const predict = (input: MeteredInput) =>
     return yield* metered(
       {
         accountId: input.caller.accountId,
+        pendingTerms: input.caller.pendingTerms,
         operation: "predict",
         units: 1,
         traceId: input.traceId,

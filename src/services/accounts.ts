@@ -59,6 +59,13 @@ export interface CreateAccountInput {
   readonly rateLimitPerMinute?: number | undefined
 }
 
+/** What the operator can change on an Account; a member left out stays as it is, null clears it. */
+export interface UpdateAccountInput {
+  readonly tier?: Tier | undefined
+  readonly rateLimitPerMinute?: number | null | undefined
+  readonly dailySpendCap?: number | null | undefined
+}
+
 export interface TermsVersion {
   readonly version: string
   readonly published_at: string
@@ -73,6 +80,8 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
     accountId: string,
     amount: number
   ) => Effect.Effect<{ readonly account_id: string; readonly granted: number; readonly balance: number }, AccountNotFound>
+  /** Changes tier, rate limit or daily spend cap; every node sees it within about a second. */
+  readonly update: (accountId: string, input: UpdateAccountInput) => Effect.Effect<AccountView, AccountNotFound>
   readonly publishTerms: (version: string) => Effect.Effect<TermsVersion, TermsVersionExists>
   readonly acceptTerms: (
     accountId: string

@@ -8,6 +8,10 @@ export interface Caller {
   readonly tier: Tier
   /** The key the request presented. */
   readonly keyId: string
+  /** The operator's per-Account rate limit (requests per minute); null: the tier's default. */
+  readonly rateLimitPerMinute: number | null
+  /** The current Terms of Service version when the Account has not accepted it; null when it has. */
+  readonly pendingTerms: string | null
 }
 
 export class Credentials extends Context.Tag("propscore/Credentials")<Credentials, {

@@ -9,6 +9,7 @@ import { AppConfig } from "../../src/config.js"
 import { HttpAppLive, nodeServer } from "../../src/http/server.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
+import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { LedgerMemory, type MemoryAccount } from "../../layers/ledger/memory.js"
 import type { HistoryAnswer } from "../../schema/history.js"
 import { FaultyTestDatabase, TestDatabase } from "./database.js"
@@ -42,6 +43,7 @@ export const fakeServices = <ROut, E>(
     credentials,
     LedgerMemory(options.accounts ?? {}),
     IdempotencyMemory,
+    RateLimitsMemory,
     fakeScoringLayer(options.script ?? {}, options.histories ?? {})
   )
 
@@ -99,11 +101,26 @@ export const request = (path: string, options: RequestOptions = {}): Effect.Effe
     return { status: response.status, headers: response.headers, text, body: parsed as any }
   })
 
-/** A new account with a key, through the real Accounts service. */
-export const newAccount = (options: { readonly credits?: number; readonly tier?: "public" | "reseller" } = {}) =>
+/**
+ * A new account with a key, through the real Accounts service. Its rate limit is lifted (a test's clock
+ * may stand still, so its window would never end) unless the test asks for one: `rateLimitPerMinute:
+ * "tier"` keeps the tier's default.
+ */
+export const newAccount = (
+  options: {
+    readonly credits?: number
+    readonly tier?: "public" | "reseller"
+    readonly rateLimitPerMinute?: number | "tier"
+  } = {}
+) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
-    const account = yield* accounts.create({ name: "Test account", tier: options.tier ?? "public", credits: options.credits ?? 10 })
+    const account = yield* accounts.create({
+      name: "Test account",
+      tier: options.tier ?? "public",
+      credits: options.credits ?? 10,
+      rateLimitPerMinute: options.rateLimitPerMinute === "tier" ? undefined : options.rateLimitPerMinute ?? 1_000_000
+    })
     const key = yield* accounts.issueKey(account.account_id, "test")
     return { accountId: account.account_id, apiKey: key.api_key, keyId: key.key_id }
   })

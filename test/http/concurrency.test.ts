@@ -4,6 +4,7 @@ import { AccountsPg } from "../../layers/accounts/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
+import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { TestDatabase } from "../harness/database.js"
 import { reconciles } from "../harness/ledger.js"
 import { fakeScoringLayer } from "../harness/fake-scoring.js"
@@ -12,7 +13,7 @@ import { newAccount, request, serverWith } from "../harness/server.js"
 
 // The real Ledger, idempotency store and credentials on the test database (PostgreSQL in CI), with a
 // scripted scoring step so every paid call can succeed.
-const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg).pipe(
+const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
   Layer.provideMerge(TestDatabase),
   Layer.merge(fakeScoringLayer({ "42 Elm St, Riverton": { answer: { _tag: "Outcome", outcome }, delay: "50 millis" } }))
 )

@@ -184,7 +184,7 @@ layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("docume
       for (const [status, answer] of Object.entries<any>(validate.responses)) {
         if (Number(status) >= 400) expect(Object.keys(answer.content)).toEqual(["application/problem+json"])
       }
-      expect(Object.keys(validate.responses).sort()).toEqual(["200", "400", "401", "413", "415", "500", "503"])
+      expect(Object.keys(validate.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429", "500", "503"])
       expect(JSON.stringify(spec)).not.toContain("HttpApiDecodeError")
     }))
 

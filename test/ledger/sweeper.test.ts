@@ -14,6 +14,7 @@ const services = Layer.mergeAll(LedgerMemory({ acct_crash: { balance: 5 } }), Id
 
 const request = {
   accountId: "acct_crash",
+  pendingTerms: null,
   operation: "predict" as const,
   units: 1,
   traceId: "t",
