@@ -220,5 +220,8 @@ export const extraRoutes: ReadonlyArray<{ readonly method: string; readonly path
   { method: "GET", path: "/openapi.json" },
   { method: "GET", path: "/docs" },
   { method: "GET", path: "/docs/errors" },
-  { method: "GET", path: "/docs/errors/:slug" }
+  { method: "GET", path: "/docs/errors/:slug" },
+  { method: "POST", path: "/mcp" },
+  { method: "GET", path: "/.well-known/oauth-protected-resource" },
+  { method: "GET", path: "/.well-known/oauth-protected-resource/mcp" }
 ]

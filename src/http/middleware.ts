@@ -3,7 +3,7 @@
  * anything else about the request is judged), then the JSON body (415, 413, malformed JSON).
  */
 import { HttpApiMiddleware, HttpApiSecurity, HttpIncomingMessage, HttpServerRequest, OpenApi } from "@effect/platform"
-import { Context, Effect, FiberRef, Layer, Option, Redacted, Schema } from "effect"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import {
   CallNotStarted,
   InvalidKey,
@@ -12,9 +12,9 @@ import {
   RequestTooLarge,
   UnsupportedMediaType
 } from "../../schema/problems.js"
-import { Credentials, CurrentCaller } from "../services/credentials.js"
-import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
-import { CurrentRateCount } from "./rate-limit-headers.js"
+import { type Credentials, CurrentCaller } from "../services/credentials.js"
+import type { RateLimits } from "../services/rate-limits.js"
+import { authenticateAndCount } from "./authenticate.js"
 import { documented } from "./documented.js"
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
@@ -28,40 +28,11 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
   }
 }) {}
 
-/**
- * Authentication, then the rate count (LIM-1, AUTH-4): a valid key counts against its Account, a missing
- * or incorrect one against the count all such requests share, so a burst of them may get 429 instead of
- * 401. A key that cannot be checked (503 `call-not-started`) is not counted.
- */
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.gen(function*() {
-    const credentials = yield* Credentials
-    const limits = yield* RateLimits
-    const counted = (subject: RateSubject) =>
-      Effect.flatMap(FiberRef.get(CurrentRateCount), (cell) =>
-        limits.count(subject).pipe(
-          Effect.tap((count) => {
-            cell.current = count
-          }),
-          Effect.catchAll(({ count, problem }) => {
-            cell.current = count
-            return Effect.fail(problem)
-          })
-        ))
-    return {
-      apiKey: (token: Redacted.Redacted) => {
-        const value = Redacted.value(token)
-        const caller = value === ""
-          ? Effect.fail(new InvalidKey({ detail: "Send the API key as `Authorization: Bearer <API_KEY>`." }))
-          : credentials.authenticate(value)
-        return caller.pipe(
-          Effect.tap((caller) => counted(subjectOf(caller))),
-          Effect.tapErrorTag("InvalidKey", () => counted({ _tag: "Unauthenticated" }))
-        )
-      }
-    }
-  })
+  Effect.map(Effect.context<Credentials | RateLimits>(), (context) => ({
+    apiKey: (token: Redacted.Redacted) => authenticateAndCount(Redacted.value(token)).pipe(Effect.provide(context))
+  }))
 )
 
 /** The parsed JSON body of the request, provided by `JsonBody`. */

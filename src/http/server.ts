@@ -4,6 +4,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
 import { createServer } from "node:http"
 import { ErrorDocsRoutes } from "./error-docs.js"
+import { McpRoutes } from "./mcp-route.js"
 import { frontDoor } from "./front-door.js"
 import { ApiLive } from "./handlers.js"
 
@@ -14,6 +15,7 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorDocsRoutes),
+  Layer.provide(McpRoutes),
   Layer.provide(ApiLive)
 )
 

@@ -1,0 +1,74 @@
+/**
+ * `POST /mcp` (interface "Agent tools"): the MCP TypeScript SDK's `createMcpHandler` mounted as a route of
+ * the Effect server. It serves the current protocol revision (2026-07-28, stateless) and 2025-era clients
+ * (stateless fallback; their GET and DELETE answer 405). Before the SDK sees a request, this route guards
+ * against DNS rebinding (Host and Origin allowlists), authenticates the bearer credential and counts the
+ * request, exactly as the REST routes do; the caller reaches the tools as the SDK's `authInfo`.
+ *
+ * Also the protected-resource metadata (RFC 9728) the 401 challenge points at, for `/mcp` and the API.
+ */
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse
+} from "@modelcontextprotocol/server"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, FiberRef, Runtime } from "effect"
+import { AppConfig } from "../config.js"
+import type { Caller, Credentials } from "../services/credentials.js"
+import type { RateLimits } from "../services/rate-limits.js"
+import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
+import { authenticateAndCount, bearerToken } from "./authenticate.js"
+import { MAX_BODY_BYTES } from "./middleware.js"
+import { CurrentTraceId } from "./trace.js"
+
+interface CallerInfo {
+  readonly caller: Caller
+  readonly traceId: string
+}
+
+export const McpRoutes = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const runtime = yield* Effect.runtime<ToolServices>()
+    const run = Runtime.runPromise(runtime)
+    const authentication = yield* Effect.context<Credentials | RateLimits>()
+    const publicHost = new URL(config.publicBaseUrl).hostname
+    const allowedHosts = [...new Set([publicHost, ...localhostAllowedHostnames()])]
+    const allowedOrigins = [...new Set([publicHost, ...localhostAllowedOrigins()])]
+
+    const handler = createMcpHandler((context) => {
+      const info = context.authInfo?.extra as unknown as CallerInfo
+      return mcpServerFor({ caller: info.caller, docsBaseUrl: config.docsBaseUrl, run })
+    }, { responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES })
+
+    yield* router.post(
+      "/mcp",
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const web = yield* HttpServerRequest.toWeb(request).pipe(Effect.orDie)
+        // DNS rebinding: a page on another site must not reach this server through a name it controls.
+        // The SDK's own checks answer 403 with a JSON-RPC error, before anything else is looked at.
+        const rejected = hostHeaderValidationResponse(web, allowedHosts) ?? originValidationResponse(web, allowedOrigins)
+        if (rejected) return HttpServerResponse.fromWeb(rejected)
+
+        const token = bearerToken(request.headers["authorization"])
+        const caller = yield* authenticateAndCount(token).pipe(Effect.provide(authentication))
+        const info: CallerInfo = { caller, traceId: yield* FiberRef.get(CurrentTraceId) }
+        const response = yield* Effect.promise(() =>
+          handler.fetch(web, { authInfo: { token, clientId: caller.keyId, scopes: [], extra: info as unknown as Record<string, unknown> } })
+        )
+        return HttpServerResponse.fromWeb(response)
+      })
+    )
+
+    // RFC 9728: what a client reads after a 401 to learn how to authenticate. Account sign-in (an
+    // authorization server) is not offered yet: API keys are the bearer credential.
+    const metadata = (resource: string) =>
+      HttpServerResponse.unsafeJson({ resource, bearer_methods_supported: ["header"], resource_name: "propscore" })
+    yield* router.get("/.well-known/oauth-protected-resource", Effect.succeed(metadata(config.publicBaseUrl)))
+    yield* router.get("/.well-known/oauth-protected-resource/mcp", Effect.succeed(metadata(`${config.publicBaseUrl}/mcp`)))
+  })
+)
