@@ -41,16 +41,15 @@ export const IdempotencyMemory = Layer.effect(
           })
           return [{ _tag: "Claimed" as const, claimId }, next]
         }),
-      attachSpend: (claimId, spendId) => update(claimId, (entry) => ({ ...entry, spendId })),
-      complete: (claimId, response) =>
+      complete: (claimId, response, spendId) =>
         Effect.flatMap(Effect.clockWith((clock) => clock.currentTimeMillis), (now) =>
-          update(claimId, (entry) => ({ ...entry, status: "completed", completedAt: now, response }))),
+          update(claimId, (entry) => ({ ...entry, status: "completed", completedAt: now, response, spendId }))),
       release: (claimId) => update(claimId, (entry) => ({ ...entry, status: "released" })),
       abandoned: (now) =>
         Effect.map(Ref.get(entries), (map) =>
           [...map.values()]
             .filter((entry) => entry.status === "in_flight" && entry.deadline <= now)
-            .map((entry) => ({ claimId: entry.claimId, accountId: entry.accountId, key: entry.key, spendId: entry.spendId })))
+            .map((entry) => ({ claimId: entry.claimId, accountId: entry.accountId, key: entry.key })))
     })
   })
 )

@@ -77,22 +77,20 @@ export const IdempotencyPg = Layer.effect(
 
     return IdempotencyStore.of({
       claim,
-      attachSpend: (claimId, spendId) =>
-        sql`UPDATE idempotency_keys SET spend_id = ${spendId} WHERE claim_id = ${claimId}`.pipe(Effect.asVoid, Effect.orDie),
-      complete: (claimId, response) =>
+      complete: (claimId, response, spendId) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           sql`
             UPDATE idempotency_keys
             SET status = 'completed', completed_at = ${now}, response_status = ${response.status},
-                response_body = ${JSON.stringify(response.body)}
+                response_body = ${JSON.stringify(response.body)}, spend_id = ${spendId}
             WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, Effect.orDie),
       release: (claimId) =>
         sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId}`.pipe(Effect.asVoid, Effect.orDie),
       abandoned: (now) =>
-        sql<{ claim_id: string; account_id: string; key: string; spend_id: number | null }>`
-          SELECT claim_id, account_id, key, spend_id FROM idempotency_keys
+        sql<{ claim_id: string; account_id: string; key: string }>`
+          SELECT claim_id, account_id, key FROM idempotency_keys
           WHERE status = 'in_flight' AND deadline <= ${now}`.pipe(
-          Effect.map((rows) => rows.map((row) => ({ claimId: row.claim_id, accountId: row.account_id, key: row.key, spendId: row.spend_id }))),
+          Effect.map((rows) => rows.map((row) => ({ claimId: row.claim_id, accountId: row.account_id, key: row.key }))),
           Effect.orDie
         )
     })

@@ -106,7 +106,6 @@ export const metered = <E extends Problem, D extends Problem>(
           traceId: request.traceId,
           settleBy: (yield* Clock.currentTimeMillis) + Duration.toMillis(claimDeadline)
         })
-        if (claimId !== undefined) yield* store.attachSpend(claimId, spend.spendId)
         const settle = ledger.settle(spend.spendId).pipe(
           // Left open, the Spend is refunded by the sweeper: the caller gets an answer it was not charged for.
           Effect.catchAll((error) => Effect.logWarning("settle failed; the sweeper will refund this answered call", error))
@@ -123,7 +122,7 @@ export const metered = <E extends Problem, D extends Problem>(
         )
         // The answer is stored before the Spend is settled: a crash between the two refunds an answer
         // that can still be replayed, never charges for one that cannot.
-        if (claimId !== undefined) yield* store.complete(claimId, response)
+        if (claimId !== undefined) yield* store.complete(claimId, response, spend.spendId)
         yield* settle
         return response
       })

@@ -70,20 +70,17 @@ export interface AbandonedClaim {
   readonly claimId: string
   readonly accountId: string
   readonly key: string
-  readonly spendId: number | null
 }
 
 export class IdempotencyStore extends Context.Tag("propscore/IdempotencyStore")<IdempotencyStore, {
   readonly claim: (request: ClaimRequest) => Effect.Effect<Claim>
-  /** Records the Spend a claimed request made, so that a crash after it can be refunded. */
-  readonly attachSpend: (claimId: string, spendId: number) => Effect.Effect<void>
-  /** Stores the success of a claimed request; replays are measured from now. */
-  readonly complete: (claimId: string, response: StoredResponse) => Effect.Effect<void>
+  /** Stores the success of a claimed request and the Spend that paid for it; replays are measured from now. */
+  readonly complete: (claimId: string, response: StoredResponse, spendId: number | null) => Effect.Effect<void>
   /** Ends a claimed request without a stored response (refunded or failed): the key can be taken over. */
   readonly release: (claimId: string) => Effect.Effect<void>
   /**
-   * Claims still in flight past their deadline: their request died after claiming. The sweeper refunds
-   * what is left of their Spend and then releases them, so a failed refund is tried again next time.
+   * Claims still in flight past their deadline: their request died after claiming. The sweeper releases
+   * them (their Spend, still open in the Ledger past the same deadline, is refunded by the Ledger's sweep).
    */
   readonly abandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>>
 }>() {}

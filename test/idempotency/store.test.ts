@@ -23,7 +23,7 @@ const statesTable = (account: Effect.Effect<string, never, any>) => {
       const first = yield* claim(a, "k1", predict({ address: "1 Main St" }), 0)
       expect(first._tag).toBe("Claimed")
       if (first._tag !== "Claimed") return
-      yield* store.complete(first.claimId, { status: 200, body: { model_estimate_available: true } })
+      yield* store.complete(first.claimId, { status: 200, body: { model_estimate_available: true } }, null)
       const again = yield* claim(a, "k1", predict({ address: "1 Main St" }), 23 * HOUR)
       expect(again).toEqual({ _tag: "Replay", response: { status: 200, body: { model_estimate_available: true } }, storedAt: 0 })
     }),
@@ -32,7 +32,7 @@ const statesTable = (account: Effect.Effect<string, never, any>) => {
       const a = yield* account
       const first = yield* claim(a, "k2", predict({ address: "1 Main St" }), 0)
       if (first._tag !== "Claimed") throw new Error("not claimed")
-      yield* store.complete(first.claimId, { status: 200, body: {} })
+      yield* store.complete(first.claimId, { status: 200, body: {} }, null)
       expect((yield* claim(a, "k2", predict({ address: "2 Main St" }), HOUR))._tag).toBe("Conflict")
       expect((yield* claim(a, "k2", batch({ address: "1 Main St" }), HOUR))._tag).toBe("Conflict")
     }),
@@ -45,7 +45,7 @@ const statesTable = (account: Effect.Effect<string, never, any>) => {
       expect((yield* claim(a, "k3", predict({ address: "another body" }), 1))._tag).toBe("Claimed")
       const old = yield* claim(a, "k4", predict({ address: "1 Main St" }), 0)
       if (old._tag !== "Claimed") throw new Error("not claimed")
-      yield* store.complete(old.claimId, { status: 200, body: {} })
+      yield* store.complete(old.claimId, { status: 200, body: {} }, null)
       expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS - 1))._tag).toBe("Conflict")
       expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS))._tag).toBe("Claimed")
     }),
@@ -69,7 +69,7 @@ const statesTable = (account: Effect.Effect<string, never, any>) => {
       expect((yield* store.abandoned(29_999)).filter((c) => c.accountId === a)).toEqual([])
       expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 40_000))._tag).toBe("InFlight")
       const found = (yield* store.abandoned(40_000)).filter((c) => c.accountId === a)
-      expect(found).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6", spendId: null }])
+      expect(found).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6" }])
       yield* store.release(crashed.claimId)
       expect((yield* store.abandoned(50_000)).filter((c) => c.accountId === a)).toEqual([])
       expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 50_000))._tag).toBe("Claimed")
@@ -116,7 +116,7 @@ it.effect("the window is measured by the Effect Clock from the request that stor
     yield* TestClock.setTime(5 * HOUR)
     const first = yield* store.claim({ accountId: "a", key: "k", fingerprint: "f", now: 5 * HOUR, deadline: 5 * HOUR + 30_000 })
     if (first._tag !== "Claimed") throw new Error("not claimed")
-    yield* store.complete(first.claimId, { status: 200, body: 1 })
+    yield* store.complete(first.claimId, { status: 200, body: 1 }, null)
     const replay = yield* store.claim({ accountId: "a", key: "k", fingerprint: "f", now: 6 * HOUR, deadline: 0 })
     expect(replay).toMatchObject({ _tag: "Replay", storedAt: 5 * HOUR })
   }).pipe(Effect.provide(IdempotencyMemory)))
