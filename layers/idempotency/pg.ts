@@ -85,7 +85,7 @@ export const IdempotencyPg = Layer.effect(
                 response_body = ${JSON.stringify(response.body)}, spend_id = ${spendId}
             WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, Effect.orDie),
       release: (claimId) =>
-        sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId}`.pipe(Effect.asVoid, Effect.orDie),
+        sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId} AND status = 'in_flight'`.pipe(Effect.asVoid, Effect.orDie),
       abandoned: (now) =>
         sql<{ claim_id: string; account_id: string; key: string }>`
           SELECT claim_id, account_id, key FROM idempotency_keys

@@ -118,6 +118,12 @@ export const metered = <E extends Problem, D extends Problem>(
               // The sweeper refunds it later if the Ledger is down now.
               Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
             )
+          ),
+          // The caller went away (or the server is stopping): no answer will reach it, so nothing is kept.
+          Effect.onInterrupt(() =>
+            ledger.refundRemaining(spend.spendId, "request-interrupted", request.traceId).pipe(
+              Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
+            )
           )
         )
         // The answer is stored before the Spend is settled: a crash between the two refunds an answer
@@ -160,7 +166,8 @@ export const metered = <E extends Problem, D extends Problem>(
         })
       case "Claimed": {
         const response = yield* runPaid(claim.claimId).pipe(
-          Effect.tapError(() => store.release(claim.claimId))
+          Effect.tapError(() => store.release(claim.claimId)),
+          Effect.onInterrupt(() => store.release(claim.claimId))
         )
         return { response, replayed: false }
       }

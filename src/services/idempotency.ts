@@ -76,7 +76,10 @@ export class IdempotencyStore extends Context.Tag("propscore/IdempotencyStore")<
   readonly claim: (request: ClaimRequest) => Effect.Effect<Claim>
   /** Stores the success of a claimed request and the Spend that paid for it; replays are measured from now. */
   readonly complete: (claimId: string, response: StoredResponse, spendId: number | null) => Effect.Effect<void>
-  /** Ends a claimed request without a stored response (refunded or failed): the key can be taken over. */
+  /**
+   * Ends a claimed request without a stored response (refunded, failed or interrupted): the key can be
+   * taken over. A claim whose response was stored stays stored.
+   */
   readonly release: (claimId: string) => Effect.Effect<void>
   /**
    * Claims still in flight past their deadline: their request died after claiming. The sweeper releases

@@ -92,4 +92,20 @@ describe("the sweeper", () => {
       expect(entries.filter((e) => e.kind === "refund")).toHaveLength(1)
       expect(yield* reconciles("acct_crash")).toBe(5)
     }).pipe(Effect.provide(services)))
+
+  it.effect("SVC-4: a call interrupted mid-work (the caller went away) is refunded at once and its key freed", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const fiber = yield* Effect.fork(run(request, () => Effect.never))
+      yield* TestClock.adjust("1 second")
+      expect(yield* ledger.balance("acct_crash")).toBe(4)
+      yield* Fiber.interrupt(fiber)
+      expect(yield* ledger.balance("acct_crash")).toBe(5)
+      // Nothing is left for the sweeper, and the key runs again at once.
+      yield* TestClock.adjust("61 seconds")
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      const retried = yield* run(request, () => Effect.succeed({ status: 200, body: { ok: true } }))
+      expect(retried.replayed).toBe(false)
+      expect(yield* reconciles("acct_crash")).toBe(4)
+    }).pipe(Effect.provide(services)))
 })
