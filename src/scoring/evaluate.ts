@@ -124,7 +124,7 @@ export const evaluate = (
   return { report: { split_date: splitDate, markets }, predictions }
 }
 
-const percent = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(1)}%`)
+const percent = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(2)}%`)
 
 export const formatEvaluation = (report: EvaluationReport) => {
   const header = ["market", "train", "test", "scored", "MdAPE", "PPE10", "PPE20", "cover80", "base MdAPE", "base PPE10", "base PPE20"]

@@ -98,6 +98,14 @@ export type ModelOptions = {
   condoBlockBandwidth: number;
   condoLotBandwidth: number;
   condoSameLineBonus: number;
+  /** recent-resale ("flip") signal: a subject whose own parcel had an arm's-length sale at most this many
+   * months before the valuation date gets its centre moved by the premium that leave-one-out valuations of such
+   * resales in the training data show (0 = off). The own prior sale is never a comparable; it only sets this flag. */
+  resaleMonths: number;
+  /** ...and at least this many months before it (quicker resales are rarely renovations) */
+  resaleMinMonths: number;
+  /** the per-market premium is shrunk to the all-market premium of the group with this pseudo-count */
+  resalePremiumPseudoCount: number;
   /** share of the neighbourhood fixed-effect difference applied to comps from another neighbourhood */
   neighborhoodAdjustment: number;
   /** the comp centre is blended with the hedonic (neighbourhood-regression) prediction with weight
@@ -138,6 +146,9 @@ export const DEFAULT_OPTIONS: ModelOptions = {
   condoBlockBandwidth: 3,
   condoLotBandwidth: 100,
   condoSameLineBonus: 5,
+  resaleMonths: 12,
+  resaleMinMonths: 3,
+  resalePremiumPseudoCount: 20,
   neighborhoodAdjustment: 0.5,
   hedonicPseudoCount: 3,
   condoPriceHedonicPseudoCount: 1,
@@ -441,6 +452,10 @@ export class Model {
   /** standardized-residual quantiles at QUANTILE_LEVELS + a 101-point residual sample, per "market|basis" and "*|basis" */
   readonly calibration = new Map<string, Calibration>();
   private optCache = new Map<string, ModelOptions>();
+  /** day numbers (ascending) of each parcel's arm's-length training sales (fenced-out ones included): the subject's own sale history */
+  private ownSales = new Map<string, number[]>();
+  /** recent-resale premium (log) per "market|group|basis" */
+  readonly resalePremium = new Map<string, number>();
 
   constructor(options: ModelOptions) {
     this.options = options;
@@ -581,6 +596,17 @@ export class Model {
     }
   }
 
+  /** Records each parcel's own sale dates (the subject's sale history for the recent-resale signal). */
+  indexOwnSales(sales: Sale[]): void {
+    this.ownSales.clear();
+    for (const s of sales) {
+      let d = this.ownSales.get(s.parcelKey);
+      if (!d) this.ownSales.set(s.parcelKey, (d = []));
+      d.push(dayNumber(s.date));
+    }
+    for (const d of this.ownSales.values()) d.sort((a, b) => a - b);
+  }
+
   // ------------------------------------------------ valuation
 
   /**
@@ -700,20 +726,34 @@ export class Model {
     const [q25, q50, q75] = weightedQuantiles(V, W, [0.25, 0.5, 0.75]);
     const hedonicPrediction = h.intercept + subjNbhdEffect + subjXb + subjTime;
     const k0 = condoPrice ? o.condoPriceHedonicPseudoCount : o.hedonicPseudoCount;
-    const center = (ess * q50 + k0 * hedonicPrediction) / (ess + k0);
+    const resale = this.recentResale(subject.parcelKey, asOfDay, o);
+    const premium = resale ? this.resalePremium.get(`${key}|${basis}`) ?? 0 : 0;
+    const center = (ess * q50 + k0 * hedonicPrediction) / (ess + k0) + premium;
     // scale: weighted IQR of adjusted comps, shrunk to the market prior, inflated for the centre's own uncertainty
     const sLocal = (q75 - q25) / 1.349;
     const prior = this.priorScale[basis];
     const s2 = (ess * sLocal * sLocal + o.scalePseudoCount * prior * prior) / (ess + o.scalePseudoCount);
     const scale = Math.sqrt(s2 * (1 + 1 / (ess + k0)));
-    return { center, scale, ess, basis, V, W, I, B, subjTime, tm };
+    return { center, scale, ess, basis, resale, premium, V, W, I, B, subjTime, tm };
+  }
+
+  /** True when the subject's own parcel has an arm's-length training sale between `resaleMinMonths` and
+   * `resaleMonths` before `asOfDay` (the latest such sale strictly before `asOfDay` counts). */
+  private recentResale(parcelKey: string, asOfDay: number, o: ModelOptions): boolean {
+    if (!(o.resaleMonths > 0)) return false;
+    const days = this.ownSales.get(parcelKey);
+    if (!days) return false;
+    let last = -Infinity;
+    for (const d of days) if (d < asOfDay) last = d; else break;
+    const gap = asOfDay - last;
+    return gap <= o.resaleMonths * (365.25 / 12) && gap >= o.resaleMinMonths * (365.25 / 12);
   }
 
   /** Log-scale centre and scale only (used by calibration). */
-  predictLog(subject: Subject, asOf: string): { center: number; scale: number; ess: number; basis: Basis } | NoValue {
+  predictLog(subject: Subject, asOf: string): { center: number; scale: number; ess: number; basis: Basis; resale: boolean; premium: number } | NoValue {
     const r = this.core(subject, asOf);
     if (r.reason !== undefined) return { reason: r.reason };
-    return { center: r.center!, scale: r.scale!, ess: r.ess!, basis: r.basis! };
+    return { center: r.center!, scale: r.scale!, ess: r.ess!, basis: r.basis!, resale: r.resale!, premium: r.premium! };
   }
 
   /** Values the subject as of `asOf` (yyyy-mm-dd) using only comparable sales dated before `asOf`. */
@@ -756,23 +796,55 @@ export class Model {
    */
   calibrate(sales: Sale[]): { n: number } {
     const startMonth = monthIndex(this.trainEnd) - this.options.calibrationMonths + 1;
-    const us = new Map<string, number[]>();
-    let n = 0;
+    // 1. leave-one-out valuations (no resale premium yet): the calibration window, plus every earlier
+    //    training sale that is a recent resale (they estimate the premium only)
+    this.resalePremium.clear();
+    const rows: { s: Sale; key: string; basis: Basis; resale: boolean; r: number; scale: number; inWindow: boolean }[] = [];
     for (const s of sales) {
-      if (monthIndex(s.date) < startMonth) continue;
+      const inWindow = monthIndex(s.date) >= startMonth;
+      const o = this.opt(s.market);
+      if (!inWindow && !this.recentResale(s.parcelKey, dayNumber(s.date), o)) continue;
       const variants: Subject[] = [s];
       if (s.livingArea && s.propertyType === "condo") variants.push({ ...s, livingArea: undefined });
       for (const v of variants) {
         const p = this.predictLog(v, s.date);
         if ("reason" in p) continue;
-        const u = (Math.log(s.price) - p.center) / p.scale;
-        for (const k of [`${s.market}|${p.basis}`, `*|${p.basis}`]) {
-          let a = us.get(k);
-          if (!a) us.set(k, (a = []));
-          a.push(u);
-        }
-        n++;
+        rows.push({ s, key: `${s.market}|${groupOf(s.propertyType)}`, basis: p.basis, resale: p.resale, r: Math.log(s.price) - p.center, scale: p.scale, inWindow });
       }
+    }
+    // 2. recent-resale premium per market|group|basis: median LOO residual of recent resales, shrunk to the
+    //    all-market median of the group and basis (itself 0 below 30 resales)
+    const res = new Map<string, number[]>();
+    for (const row of rows) {
+      if (!row.resale) continue;
+      for (const k of [`${row.key}|${row.basis}`, `*|${groupOf(row.s.propertyType)}|${row.basis}`]) {
+        let a = res.get(k);
+        if (!a) res.set(k, (a = []));
+        a.push(row.r);
+      }
+    }
+    const med = (a: number[]) => quantileSorted([...a].sort((x, y) => x - y), 0.5);
+    for (const [k, a] of res) {
+      if (k.startsWith("*|")) continue;
+      const [market, group, basis] = k.split("|");
+      const pool = res.get(`*|${group}|${basis}`)!;
+      const pooled = pool.length >= 30 ? med(pool) : 0;
+      const c = this.opt(market).resalePremiumPseudoCount;
+      this.resalePremium.set(k, (a.length * med(a) + c * pooled) / (a.length + c));
+    }
+    // 3. standardized residuals of the calibration window, premium applied
+    const us = new Map<string, number[]>();
+    let n = 0;
+    for (const row of rows) {
+      if (!row.inWindow) continue;
+      const premium = row.resale ? this.resalePremium.get(`${row.key}|${row.basis}`) ?? 0 : 0;
+      const u = (row.r - premium) / row.scale;
+      for (const k of [`${row.s.market}|${row.basis}`, `*|${row.basis}`]) {
+        let a = us.get(k);
+        if (!a) us.set(k, (a = []));
+        a.push(u);
+      }
+      n++;
     }
     const levels = QUANTILE_LEVELS.map(Number);
     for (const [k, u] of us) {
@@ -813,6 +885,9 @@ export function fitModel(sales: Sale[], options: Partial<ModelOptions> & { calib
   model.trainEnd = clean.reduce((m, s) => (s.date > m ? s.date : m), "");
   model.fitRegressions(clean);
   model.buildIndex(clean);
+  // the subject's own sale history: every arm's-length sale of the parcel, fenced-out ones included (a
+  // distressed purchase far below the neighbourhood is the typical first leg of a renovation resale)
+  model.indexOwnSales(sales.filter((s) => s.armsLength && s.price > 0));
   if (calibrate) model.calibrate(clean);
   return model;
 }
