@@ -41,7 +41,7 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
 
     const handler = createMcpHandler((context) => {
       const info = context.authInfo?.extra as unknown as CallerInfo
-      return mcpServerFor({ caller: info.caller, docsBaseUrl: config.docsBaseUrl, run })
+      return mcpServerFor({ caller: info.caller, traceId: info.traceId, docsBaseUrl: config.docsBaseUrl, run })
     }, { responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES })
 
     yield* router.post(

@@ -12,7 +12,6 @@ import { HistoryRequest } from "../../schema/history.js"
 import { isProblem, type Problem } from "../../schema/problems.js"
 import { ScoredCall } from "../../schema/scored-call.js"
 import { problemBody } from "../http/problem-response.js"
-import { newTraceId } from "../http/trace.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
 import type { MeteredAnswer } from "../operations/metered.js"
@@ -35,7 +34,9 @@ const IdempotencyKeyArgument = Schema.optional(Schema.String.annotations({
  * decides, so MCP and REST refuse a bad body with the same Problem Detail.
  */
 const toolArguments = <A, I>(schema: Schema.Schema<A, I>): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> => {
-  const { $schema: _, ...jsonSchema } = JSONSchema.make(schema) as unknown as Record<string, unknown>
+  const { $schema: _, ...generated } = JSONSchema.make(schema) as unknown as Record<string, unknown>
+  // MCP wants an object schema at the root (validate's is a choice of two objects).
+  const jsonSchema = { type: "object", ...generated }
   return {
     "~standard": {
       version: 1,
@@ -66,6 +67,8 @@ export type ToolServices = Ledger | IdempotencyStore | Scoring | AppConfig
 
 export interface ToolContext {
   readonly caller: Caller
+  /** The HTTP request's trace id: one tool call per request, so its Ledger entries and problems carry it. */
+  readonly traceId: string
   readonly docsBaseUrl: string
   /** Runs an operation in the server's runtime. */
   readonly run: <A>(effect: Effect.Effect<A, never, ToolServices>) => Promise<A>
@@ -89,7 +92,7 @@ const meteredTool = (
 ) =>
 async (args: Record<string, unknown>) => {
   const { idempotency_key, ...body } = args
-  const traceId = newTraceId()
+  const traceId = context.traceId
   return answerOf(
     context,
     traceId,
@@ -128,9 +131,6 @@ export const mcpServerFor = (context: ToolContext) => {
     title: "Check a request for free",
     description: "POST /v1/validate: judges a Scored Call body or a batch envelope without scoring it. Free.",
     inputSchema: validateArguments
-  }, async (args: Record<string, unknown>) => {
-    const traceId = newTraceId()
-    return answerOf(context, traceId, validate(args))
-  })
+  }, async (args: Record<string, unknown>) => answerOf(context, context.traceId, validate(args)))
   return server
 }

@@ -65,8 +65,8 @@ for (const generation of ["2026-07-28", "2025"] as const) {
         const client = yield* connect(generation, apiKey)
         const { tools } = yield* Effect.promise(() => client.listTools())
         expect(tools.map((t) => t.name).sort()).toEqual(["property_history", "score_property", "score_property_batch", "validate_request"])
+        for (const tool of tools) expect(tool.inputSchema.type).toBe("object")
         const score = tools.find((t) => t.name === "score_property")!
-        expect(score.inputSchema.type).toBe("object")
         expect(Object.keys(score.inputSchema.properties)).toEqual(expect.arrayContaining(["address", "condition", "overrides", "idempotency_key"]))
         yield* Effect.promise(() => client.close())
       }))
