@@ -4,7 +4,7 @@
  * It reads the server's configuration and works while the server runs, on the embedded database too.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Duration, Effect, Layer, Option } from "effect"
+import { Console, Duration, Effect, Layer, Option, Schema } from "effect"
 import { ClaimDeadline } from "../operations/metered.js"
 import { AdminLive, DEMO_CREDITS, ServicesLive } from "../app.js"
 import { AppConfig } from "../config.js"
@@ -36,6 +36,12 @@ export class CliFailure extends Error {
     super(message)
   }
 }
+
+/** Whole numbers at least `min`, refused by the command line itself (a usage error) before anything runs. */
+const atLeast = (name: string, min: number) =>
+  Options.integer(name).pipe(Options.withSchema(Schema.Int.pipe(Schema.greaterThanOrEqualTo(min, {
+    message: () => `--${name} must be a whole number of at least ${min}`
+  }))))
 
 const failWith = (asJson: boolean) => (error: { readonly _tag: string; readonly message: string }) =>
   Effect.zipRight(
@@ -118,8 +124,8 @@ const accountsCreate = Command.make(
     json,
     name: Options.text("name"),
     tier: Options.choice("tier", ["public", "reseller"]),
-    credits: Options.integer("credits").pipe(Options.optional),
-    rateLimit: Options.integer("rate-limit").pipe(Options.optional, Options.withDescription("Requests per minute"))
+    credits: atLeast("credits", 0).pipe(Options.optional),
+    rateLimit: atLeast("rate-limit", 1).pipe(Options.optional, Options.withDescription("Requests per minute"))
   },
   ({ credits, json: asJson, name, rateLimit, tier }) =>
     Effect.gen(function*() {
@@ -147,12 +153,12 @@ const accountsUpdate = Command.make(
     json,
     accountId: Args.text({ name: "ACCOUNT_ID" }),
     tier: Options.choice("tier", ["public", "reseller"]).pipe(Options.optional),
-    rateLimit: Options.integer("rate-limit").pipe(
+    rateLimit: atLeast("rate-limit", 1).pipe(
       Options.optional,
       Options.withDescription("Requests per minute for this Account, instead of its tier's default")
     ),
     tierRateLimit: Options.boolean("tier-rate-limit").pipe(Options.withDescription("Back to the tier's default rate limit")),
-    spendCap: Options.integer("daily-spend-cap").pipe(Options.optional, Options.withDescription("Credits per UTC day")),
+    spendCap: atLeast("daily-spend-cap", 0).pipe(Options.optional, Options.withDescription("Credits per UTC day")),
     noSpendCap: Options.boolean("no-daily-spend-cap").pipe(Options.withDescription("Remove the daily spend cap"))
   },
   ({ accountId, json: asJson, noSpendCap, rateLimit, spendCap, tier, tierRateLimit }) =>
@@ -197,7 +203,7 @@ const keysCommand = Command.make("keys").pipe(
 
 const creditsGrant = Command.make(
   "grant",
-  { json, accountId: Options.text("account"), amount: Options.integer("amount") },
+  { json, accountId: Options.text("account"), amount: atLeast("amount", 1) },
   ({ accountId, amount, json: asJson }) =>
     Effect.gen(function*() {
       if (amount <= 0) {

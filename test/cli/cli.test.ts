@@ -114,6 +114,11 @@ describe("propscore command line on the embedded database", () => {
     expect(JSON.parse(result.stdout.trim())).toEqual({
       error: { code: "AccountNotFound", message: "No account has the id acct_missing" }
     })
+    // A value out of range is a usage error, refused before anything runs.
+    const usage = await propscore(["accounts", "update", "acct_missing", "--rate-limit", "0", "--json"], env)
+    expect(usage.code).toBe(1)
+    expect(usage.stdout.trim()).toBe("")
+    expect(usage.stderr).toContain("--rate-limit must be a whole number of at least 1")
   }, 60_000)
 
   it("with the server stopped the commands open the database themselves; a restart keeps the demo account", async () => {
