@@ -213,7 +213,7 @@ layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("docume
     }))
 })
 
-it("ERR-2: every slug named by the interface and CONTRACT.md has a problem class with its status", () => {
+it("ERR-2 VER-2: every slug named by the interface and CONTRACT.md has a problem class with its status", () => {
   const statuses = Object.fromEntries(allProblemMeta().map((meta) => [meta.slug, meta.status]))
   expect(statuses).toMatchObject({
     "invalid-request": 400,

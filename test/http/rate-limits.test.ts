@@ -54,7 +54,7 @@ const services = fakeServices(credentials.layer, {
 
 // Under the TestClock: the minute only passes when a test moves the clock.
 layer(serverWith(services), { timeout: "120 seconds" })("rate limits", (it) => {
-  it.effect("LIM-2 LIM-3 LIM-4: 61 rapid predicts from one Public Account: 60 answers, one 429 with Retry-After = retry_after, no charge for it", () =>
+  it.effect("LIM-2 LIM-3 LIM-4 ERR-6: 61 rapid predicts from one Public Account: 60 answers, one 429 with Retry-After = retry_after, no charge for it", () =>
     Effect.gen(function*() {
       const responses: Array<TestResponse> = []
       for (let i = 0; i < 61; i++) responses.push(yield* predict(key(0)))

@@ -59,7 +59,7 @@ const call = (client: McpClient, name: string, args: Record<string, unknown>) =>
 
 for (const generation of ["2026-07-28", "2025"] as const) {
   layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true })(`MCP tools, ${generation} client`, (it) => {
-    it.effect("MCP-1: tool discovery lists exactly the four tools, with argument schemas from the REST schemas", () =>
+    it.effect("AUTH-2 MCP-1: with the API key in the same header, tool discovery lists exactly the four tools, with argument schemas from the REST schemas", () =>
       Effect.gen(function*() {
         const { apiKey } = yield* newAccount()
         const client = yield* connect(generation, apiKey)
