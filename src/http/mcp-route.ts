@@ -15,13 +15,14 @@ import {
   originValidationResponse
 } from "@modelcontextprotocol/server"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, FiberRef, Runtime } from "effect"
+import { Effect, FiberRef, Option, Runtime } from "effect"
 import { AppConfig } from "../config.js"
 import type { Caller, Credentials } from "../services/credentials.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
 import { authenticateAndCount, bearerToken } from "./authenticate.js"
-import { MAX_BODY_BYTES } from "./middleware.js"
+import { MAX_BODY_BYTES, readJsonBody } from "./middleware.js"
+import { InvalidRequest } from "../../schema/problems.js"
 import { CurrentTraceId } from "./trace.js"
 
 interface CallerInfo {
@@ -48,7 +49,9 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
       "/mcp",
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const web = yield* HttpServerRequest.toWeb(request).pipe(Effect.orDie)
+        // The SDK gets the body already parsed (below), so its Request carries the headers only.
+        const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`${config.publicBaseUrl}/mcp`))
+        const web = new Request(url, { method: "POST", headers: new Headers(request.headers as Record<string, string>) })
         // DNS rebinding: a page on another site must not reach this server through a name it controls.
         // The SDK's own checks answer 403 with a JSON-RPC error, before anything else is looked at.
         const rejected = hostHeaderValidationResponse(web, allowedHosts) ?? originValidationResponse(web, allowedOrigins)
@@ -57,8 +60,18 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         const token = bearerToken(request.headers["authorization"])
         const caller = yield* authenticateAndCount(token).pipe(Effect.provide(authentication))
         const info: CallerInfo = { caller, traceId: yield* FiberRef.get(CurrentTraceId) }
+        // One message per request: a JSON-RPC batch (2025-03-26 allowed them) would run many paid tool
+        // calls on one rate count and one trace id, so it is refused like any other bad body.
+        const parsedBody = yield* readJsonBody(request)
+        if (Array.isArray(parsedBody)) {
+          const detail = "JSON-RPC batches are not accepted on /mcp: send one message per request."
+          return yield* new InvalidRequest({ detail, errors: [{ pointer: "", detail }] })
+        }
         const response = yield* Effect.promise(() =>
-          handler.fetch(web, { authInfo: { token, clientId: caller.keyId, scopes: [], extra: info as unknown as Record<string, unknown> } })
+          handler.fetch(web, {
+            authInfo: { token, clientId: caller.keyId, scopes: [], extra: info as unknown as Record<string, unknown> },
+            parsedBody
+          })
         )
         return HttpServerResponse.fromWeb(response)
       })

@@ -56,10 +56,9 @@ const tooLarge = () =>
 const notJson = (detail: string) => new InvalidRequest({ detail, errors: [{ pointer: "", detail }] })
 
 /** A request without a Content-Type is read as JSON; any other declared type is refused. */
-export const JsonBodyLive = Layer.succeed(
-  JsonBody,
+/** The JSON body of a request (415, 413, malformed JSON): the API's `JsonBody` and the `/mcp` route. */
+export const readJsonBody = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
     const contentType = request.headers["content-type"]
     if (contentType !== undefined && !jsonContentType.test(contentType.trim())) {
       return yield* new UnsupportedMediaType({
@@ -82,4 +81,5 @@ export const JsonBodyLive = Layer.succeed(
       catch: (error) => notJson(`The body is not valid JSON: ${(error as Error).message}.`)
     })
   })
-)
+
+export const JsonBodyLive = Layer.succeed(JsonBody, Effect.flatMap(HttpServerRequest.HttpServerRequest, readJsonBody))

@@ -176,4 +176,18 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
       expect(allowed.status).toBe(200)
       expect(allowed.headers.get("ratelimit-policy")).toBe(`"account";q=1000000;w=60`)
     }))
+
+  it.effect("LIM-1 MCP-8: a JSON-RPC batch is refused with 400 before any tool runs: one request, one count, one call at most", () =>
+    Effect.gen(function*() {
+      const { accountId, apiKey } = yield* newAccount({ credits: 5 })
+      const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "score_property", arguments: { address: "42 Elm St" } } })
+      const response = yield* request("/mcp", {
+        key: apiKey,
+        body: [call(1), call(2), call(3)],
+        headers: { ...mcpHeaders, "mcp-protocol-version": "2025-03-26" }
+      })
+      expect(response.status).toBe(400)
+      expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-request` })
+      expect(yield* reconciles(accountId)).toBe(5)
+    }))
 })
