@@ -105,8 +105,10 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           const spent = s.entries.find((e) => e.id === spendId && e.kind === "spend")
           const refunded = s.entries.filter((e) => e.refundOf === spendId).reduce((sum, e) => sum + e.amount, 0)
           const remaining = spent ? spent.amount - refunded : 0
-          if (remaining > 0) yield* ledger.refund({ spendId, amount: remaining, reason, traceId })
+          // Only an open Spend: one settled meanwhile is left alone.
+          if (!s.open.has(spendId)) return 0
           yield* ledger.settle(spendId)
+          if (remaining > 0) yield* ledger.refund({ spendId, amount: remaining, reason, traceId })
           return Math.max(remaining, 0)
         }),
       settle: (spendId) =>

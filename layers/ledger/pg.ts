@@ -114,12 +114,14 @@ export const LedgerPg = Layer.effect(
       })).pipe(Effect.catchTag("SqlError", unreachable))
     })
 
+    // Only an open Spend: one settled meanwhile (answered, or refunded by another node) is left alone.
     const refundRemaining = Effect.fn("Ledger.refundRemaining")(function*(spendId: number, reason: string, traceId: string) {
       return yield* sql.withTransaction(Effect.gen(function*() {
         const spent = yield* lockSpend(spendId)
-        if (spent.left > 0) yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent.accountId)
-        yield* sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`
-        return Math.max(spent.left, 0)
+        const settled = yield* sql`DELETE FROM open_spends WHERE spend_id = ${spendId} RETURNING spend_id`
+        if (settled.length === 0 || spent.left <= 0) return 0
+        yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent.accountId)
+        return spent.left
       })).pipe(Effect.catchTag("SqlError", unreachable))
     })
 

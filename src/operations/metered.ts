@@ -97,21 +97,24 @@ export const metered = <E extends Problem, D extends Problem>(
 
     // Spend → work → (stored answer | refund of what is left) → settle. Whatever dies before the settle
     // leaves the Spend open; the sweeper refunds it once `settleBy` has passed (SVC-4), key or no key.
-    const runPaid = (claimId: string | undefined) =>
+    const runPaid = (claimId: string | undefined, settleBy: number) =>
       Effect.gen(function*() {
         const spend = yield* ledger.spend({
           accountId: request.accountId,
           operation: request.operation,
           units: request.units,
           traceId: request.traceId,
-          settleBy: (yield* Clock.currentTimeMillis) + Duration.toMillis(claimDeadline)
+          settleBy
         })
+        // The work ends (and refunds itself) a safety margin before `settleBy`, however long the Spend took.
+        const margin = Duration.toMillis(claimDeadline) * (1 - WORK_SHARE)
+        const workBudget = Math.max(0, settleBy - margin - (yield* Clock.currentTimeMillis))
         const settle = ledger.settle(spend.spendId).pipe(
           // Left open, the Spend is refunded by the sweeper: the caller gets an answer it was not charged for.
           Effect.catchAll((error) => Effect.logWarning("settle failed; the sweeper will refund this answered call", error))
         )
         const response = yield* work(spend).pipe(
-          Effect.timeoutFail({ duration: Duration.times(claimDeadline, WORK_SHARE), onTimeout: pastDeadline }),
+          Effect.timeoutFail({ duration: Duration.millis(workBudget), onTimeout: pastDeadline }),
           Effect.tapError((error) =>
             // Whatever the work has not refunded itself (a batch refunds its covered entries); settles the Spend.
             ledger.refundRemaining(spend.spendId, problemMeta(error._tag)?.slug ?? error._tag, request.traceId).pipe(
@@ -127,24 +130,31 @@ export const metered = <E extends Problem, D extends Problem>(
           )
         )
         // The answer is stored before the Spend is settled: a crash between the two refunds an answer
-        // that can still be replayed, never charges for one that cannot.
-        if (claimId !== undefined) yield* store.complete(claimId, response, spend.spendId)
-        yield* settle
+        // that can still be replayed, never charges for one that cannot. An interruption waits for both.
+        yield* Effect.uninterruptible(Effect.gen(function*() {
+          if (claimId !== undefined) yield* store.complete(claimId, response, spend.spendId)
+          yield* settle
+        }))
         return response
       })
 
+    const deadlineFromNow = Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(claimDeadline))
     if (request.idempotencyKey === undefined) {
-      return { response: yield* runPaid(undefined), replayed: false }
+      return { response: yield* runPaid(undefined, yield* deadlineFromNow), replayed: false }
     }
 
-    const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      store.claim({
+    // The claim and its Spend share one deadline: the sweeper frees the key and refunds the Spend together.
+    let claimedDeadline = 0
+    const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      claimedDeadline = now + Duration.toMillis(claimDeadline)
+      return store.claim({
         accountId: request.accountId,
         key: request.idempotencyKey!,
         fingerprint: request.fingerprint,
         now,
-        deadline: now + Duration.toMillis(claimDeadline)
-      }))
+        deadline: claimedDeadline
+      })
+    })
     // An identical request in flight is waited for briefly; its stored result (or a freed key) ends the wait.
     const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
     let claim = yield* claimOnce
@@ -165,7 +175,7 @@ export const metered = <E extends Problem, D extends Problem>(
           retry_after: 1
         })
       case "Claimed": {
-        const response = yield* runPaid(claim.claimId).pipe(
+        const response = yield* runPaid(claim.claimId, claimedDeadline).pipe(
           Effect.tapError(() => store.release(claim.claimId)),
           Effect.onInterrupt(() => store.release(claim.claimId))
         )

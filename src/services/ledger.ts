@@ -65,8 +65,9 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   /** Returns Credits of a recorded Spend. */
   readonly refund: (request: RefundRequest) => Effect.Effect<Refund, LedgerUnreachable>
   /**
-   * Returns whatever of a Spend has not been refunded yet (0 when nothing is left), and settles it; the
-   * amount returned. Safe to repeat and to race: the remainder is computed under the Account's lock.
+   * Returns whatever of an open Spend has not been refunded yet, and settles it; the amount returned (0
+   * when nothing is left or the Spend was already settled: answered, or refunded by another node). Safe
+   * to repeat and to race: it is decided under the Account's lock.
    */
   readonly refundRemaining: (spendId: number, reason: string, traceId: string) => Effect.Effect<number, LedgerUnreachable>
   /** Marks a Spend's call as answered: the sweeper leaves it alone. Idempotent. */

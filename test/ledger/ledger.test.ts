@@ -25,6 +25,8 @@ const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
     expect(ours(yield* ledger.overdue(1_500, 100))).toEqual([answered.spendId])
     yield* ledger.settle(answered.spendId)
     yield* ledger.settle(answered.spendId)
+    // A sweeper that listed it just before it was settled leaves an answered Spend alone.
+    expect(yield* ledger.refundRemaining(answered.spendId, "abandoned-request", "sweeper")).toBe(0)
     expect(ours(yield* ledger.overdue(5_000, 100))).toEqual([died.spendId])
     // Part refunded by its call, the rest by two sweepers racing: each Credit comes back once.
     yield* ledger.refund({ spendId: died.spendId, amount: 1, reason: "outside-coverage", traceId: "x" })
