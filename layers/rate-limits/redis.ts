@@ -1,5 +1,5 @@
 /**
- * Counts shared by every node through Redis (`REDIS_URL`), with the RateLimiter's own Redis store (atomic
+ * Counts shared by every node through Redis (`REDIS_URL`, `redis://` or `rediss://` for TLS), with the RateLimiter's own Redis store (atomic
  * Lua scripts). A Redis outage neither opens the gates nor refuses the service: while Redis does not
  * answer within 250 ms, each node counts in its own memory (so an Account gets at most its limit per node
  * instead of per service), logs the switch once, and goes back to Redis as soon as it answers again.
@@ -20,6 +20,7 @@ const redisOptions = (url: string) => {
     ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
     ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
     db: Number(parsed.pathname.slice(1) || 0),
+    ...(parsed.protocol === "rediss:" ? { tls: { servername: parsed.hostname } } : {}),
     // Fail fast while disconnected instead of queueing: the memory fallback answers meanwhile.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -39,9 +39,12 @@ export class CliFailure extends Error {
 
 /** Whole numbers at least `min`, refused by the command line itself (a usage error) before anything runs. */
 const atLeast = (name: string, min: number) =>
-  Options.integer(name).pipe(Options.withSchema(Schema.Int.pipe(Schema.greaterThanOrEqualTo(min, {
-    message: () => `--${name} must be a whole number of at least ${min}`
+  Options.integer(name).pipe(Options.withSchema(Schema.Int.pipe(Schema.between(min, MAX_DATABASE_INTEGER, {
+    message: () => `--${name} must be a whole number from ${min} to ${MAX_DATABASE_INTEGER}`
   }))))
+
+/** The largest value the database's integer columns hold. */
+const MAX_DATABASE_INTEGER = 2_147_483_647
 
 const failWith = (asJson: boolean) => (error: { readonly _tag: string; readonly message: string }) =>
   Effect.zipRight(

@@ -9,7 +9,7 @@ import { type CallToolResult, McpServer, type StandardSchemaWithJSON } from "@mo
 import { Effect, JSONSchema, Schema } from "effect"
 import { BatchRequest } from "../../schema/batch.js"
 import { HistoryRequest } from "../../schema/history.js"
-import { isProblem, type Problem } from "../../schema/problems.js"
+import { InvalidRequest, isProblem, type Problem } from "../../schema/problems.js"
 import { ScoredCall } from "../../schema/scored-call.js"
 import { problemBody } from "../http/problem-response.js"
 import { batch } from "../operations/batch.js"
@@ -93,18 +93,26 @@ const meteredTool = (
 async (args: Record<string, unknown>) => {
   const { idempotency_key, ...body } = args
   const traceId = context.traceId
+  // The argument follows the header's rules; one that is not a string is refused, never ignored (a retry
+  // would otherwise be charged again).
+  const notAString = idempotency_key !== undefined && typeof idempotency_key !== "string"
   return answerOf(
     context,
     traceId,
-    Effect.map(
-      operation({
-        caller: context.caller,
-        body,
-        idempotencyKeyHeader: typeof idempotency_key === "string" ? idempotency_key : undefined,
-        traceId
-      }),
-      (answer) => answer.response.body
-    )
+    notAString
+      ? Effect.fail(new InvalidRequest({
+        detail: "idempotency_key must be a string.",
+        errors: [{ pointer: "/idempotency_key", detail: "must be a string" }]
+      }))
+      : Effect.map(
+        operation({
+          caller: context.caller,
+          body,
+          idempotencyKeyHeader: idempotency_key as string | undefined,
+          traceId
+        }),
+        (answer) => answer.response.body
+      )
   )
 }
 

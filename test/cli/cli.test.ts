@@ -118,7 +118,7 @@ describe("propscore command line on the embedded database", () => {
     const usage = await propscore(["accounts", "update", "acct_missing", "--rate-limit", "0", "--json"], env)
     expect(usage.code).toBe(1)
     expect(usage.stdout.trim()).toBe("")
-    expect(usage.stderr).toContain("--rate-limit must be a whole number of at least 1")
+    expect(usage.stderr).toContain("--rate-limit must be a whole number from 1 to 2147483647")
   }, 60_000)
 
   it("with the server stopped the commands open the database themselves; a restart keeps the demo account", async () => {

@@ -107,7 +107,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
         yield* Effect.promise(() => client.close())
       }))
 
-    it.effect("MCP-3: the same validation as REST: a bad argument or tear_down is a 400 invalid-request tool error, nothing charged", () =>
+    it.effect("MCP-3 IDEM-10: the same validation as REST: a bad argument, tear_down or a bad idempotency_key is a 400 invalid-request tool error, nothing charged", () =>
       Effect.gen(function*() {
         const { accountId, apiKey } = yield* newAccount({ credits: 3 })
         const client = yield* connect(generation, apiKey)
@@ -116,6 +116,10 @@ for (const generation of ["2026-07-28", "2025"] as const) {
         expect(bad.structuredContent).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-request`, status: 400 })
         const both = yield* call(client, "property_history", { address: "42 Elm St", property_id: "p-42" })
         expect(both.structuredContent).toMatchObject({ status: 400 })
+        const badKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: 123 })
+        expect(badKey.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/idempotency_key" }] })
+        const blankKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "   " })
+        expect(blankKey.structuredContent).toMatchObject({ status: 400 })
         const invalid = yield* call(client, "validate_request", { address: "" })
         expect(invalid.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/address" }] })
         expect(yield* reconciles(accountId)).toBe(3)
