@@ -27,6 +27,8 @@ interface KeyRow {
 }
 
 export const REFRESH_INTERVAL = Duration.seconds(1)
+/** Every this many refreshes the whole snapshot is read again (see `refresh`). */
+export const FULL_RELOAD_EVERY = 30
 
 const invalidKey = (detail: string) => new InvalidKey({ detail })
 
@@ -40,31 +42,38 @@ export const CredentialsPg = Layer.scoped(
         "a.rate_limit_per_minute, a.accepted_terms_version"
     )
     let seenVersion = 0
+    let refreshes = 0
 
-    const remember = (rows: ReadonlyArray<KeyRow>) => {
+    /** Keeps rows in the snapshot; only a refresh moves `seenVersion` (a single look-up must not skip others). */
+    const remember = (rows: ReadonlyArray<KeyRow>, advance: boolean) => {
       for (const row of rows) {
         snapshot.set(row.id, row)
-        if (row.version > seenVersion) seenVersion = row.version
+        if (advance && row.version > seenVersion) seenVersion = row.version
       }
     }
 
     let currentTerms: string | null = null
 
     // Changes to an Account (tier, rate limit, accepted terms) reach the snapshot through a version bump
-    // of its keys, done in the same statement as the change (layers/accounts/pg.ts).
-    const refresh = Effect.zipWith(
-      sql<KeyRow>`
-        SELECT ${keyColumns} FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.version > ${seenVersion}`,
-      sql<{ version: string }>`SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1`,
-      (rows, terms) => {
-        remember(rows)
-        currentTerms = terms[0]?.version ?? null
-      }
-    )
+    // of its keys, done in the same statement as the change (layers/accounts/pg.ts). Each second reads the
+    // versions above the newest seen; every FULL_RELOAD_EVERY-th reads them all, since a version taken from
+    // the sequence by a transaction that commits late can land below one already seen.
+    const refresh = Effect.suspend(() => {
+      const since = refreshes++ % FULL_RELOAD_EVERY === 0 ? 0 : seenVersion
+      return Effect.zipWith(
+        sql<KeyRow>`
+          SELECT ${keyColumns} FROM api_keys k JOIN accounts a ON a.id = k.account_id
+          WHERE k.version > ${since}`,
+        sql<{ version: string }>`SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1`,
+        (rows, terms) => {
+          remember(rows, true)
+          currentTerms = terms[0]?.version ?? null
+        }
+      )
+    })
 
-    yield* Effect.suspend(() => refresh).pipe(Effect.orDie)
-    yield* Effect.suspend(() => refresh).pipe(
+    yield* refresh.pipe(Effect.orDie)
+    yield* refresh.pipe(
       Effect.catchAll((error) => Effect.logWarning("credential refresh failed; serving the last snapshot", error)),
       Effect.repeat(Schedule.spaced(REFRESH_INTERVAL)),
       Effect.forkScoped
@@ -75,7 +84,7 @@ export const CredentialsPg = Layer.scoped(
         SELECT ${keyColumns} FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.id = ${keyId}`.pipe(
         Effect.map((rows) => {
-          remember(rows)
+          remember(rows, false)
           return rows[0]
         }),
         Effect.mapError(() =>
@@ -103,7 +112,7 @@ export const CredentialsPg = Layer.scoped(
 
     return Credentials.of({
       authenticate,
-      refresh: Effect.suspend(() => refresh).pipe(
+      refresh: refresh.pipe(
         Effect.catchAll((error) => Effect.logWarning("credential refresh failed", error))
       )
     })

@@ -24,6 +24,8 @@ import type { Problem } from "../../schema/problems.js"
 /** How long an identical request in flight is waited for before 409 (CONTRACT.md). */
 export const IN_FLIGHT_WAIT = Duration.seconds(2)
 export const IN_FLIGHT_POLL = Duration.millis(100)
+/** How long an interrupted call may spend refunding itself and freeing its key before leaving it to the sweeper. */
+export const INTERRUPT_CLEANUP = Duration.seconds(5)
 /**
  * After this long a claim still in flight is presumed dead: its Spend is refunded and its key released.
  * 60 seconds by default (well past the 10-second scoring deadline); `CLAIM_DEADLINE_SECONDS` sets it.
@@ -125,6 +127,8 @@ export const metered = <E extends Problem, D extends Problem>(
           // The caller went away (or the server is stopping): no answer will reach it, so nothing is kept.
           Effect.onInterrupt(() =>
             ledger.refundRemaining(spend.spendId, "request-interrupted", request.traceId).pipe(
+              // Bounded: a stuck database must not hold a stopping server; the sweeper refunds it later.
+              Effect.timeoutFail({ duration: INTERRUPT_CLEANUP, onTimeout: () => "timed out" }),
               Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
             )
           )
@@ -177,7 +181,7 @@ export const metered = <E extends Problem, D extends Problem>(
       case "Claimed": {
         const response = yield* runPaid(claim.claimId, claimedDeadline).pipe(
           Effect.tapError(() => store.release(claim.claimId)),
-          Effect.onInterrupt(() => store.release(claim.claimId))
+          Effect.onInterrupt(() => store.release(claim.claimId).pipe(Effect.timeout(INTERRUPT_CLEANUP), Effect.ignore))
         )
         return { response, replayed: false }
       }
