@@ -47,9 +47,9 @@ export interface MeteredRequest {
 }
 
 /**
- * The share of the claim deadline the work may take. Past it the call is stopped and refunded by itself,
- * so a live call is never refunded by the sweeper under it: the rest is margin for the refund and for
- * clocks of different nodes.
+ * The work must end this share of the claim deadline before the deadline itself (so 80% of it when the
+ * Spend is quick). Past that it is stopped and refunds itself, so a live call is never refunded by the
+ * sweeper under it: the remaining 20% is margin for the refund and for clocks of different nodes.
  */
 export const WORK_SHARE = 0.8
 
