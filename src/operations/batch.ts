@@ -4,7 +4,6 @@
  * stops the batch: no results, 503 `spend-indeterminate`, and every Credit of the batch refunded (BAT-9).
  */
 import { Effect, Either } from "effect"
-import { decodeIdempotencyKey } from "../../schema/decode.js"
 import { problemMeta, SpendIndeterminate } from "../../schema/problems.js"
 import { problemBody } from "../http/problem-response.js"
 import { AppConfig } from "../config.js"
@@ -12,26 +11,17 @@ import { Ledger } from "../services/ledger.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer, scoredEntry } from "../valuation/answer.js"
 import { acceptBatch } from "./accept.js"
-import { canonicalJson, metered } from "./metered.js"
-import type { MeteredInput } from "./predict.js"
+import { metered, type MeteredInput, meteredRequest } from "./metered.js"
 
 export const batch = (input: MeteredInput) =>
   Effect.gen(function*() {
     const request = yield* acceptBatch(input.body)
-    const idempotencyKey = yield* decodeIdempotencyKey(input.idempotencyKeyHeader)
+    const metering = yield* meteredRequest(input, { operation: "batch", units: request.properties.length, path: "/v1/predict/batch" })
     const scoring = yield* Scoring
     const ledger = yield* Ledger
     const config = yield* AppConfig
     return yield* metered(
-      {
-        accountId: input.caller.accountId,
-        pendingTerms: input.caller.pendingTerms,
-        operation: "batch",
-        units: request.properties.length,
-        traceId: input.traceId,
-        idempotencyKey,
-        fingerprint: `POST /v1/predict/batch ${canonicalJson(input.body)}`
-      },
+      metering,
       (spend) =>
         Effect.gen(function*() {
           const results: Array<unknown> = []

@@ -16,7 +16,9 @@ import {
   TermsNotAccepted,
   UpstreamTimeout
 } from "../../schema/problems.js"
+import { decodeIdempotencyKey } from "../../schema/decode.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
+import type { Caller } from "../services/credentials.js"
 import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
 import { Ledger, type MeteredOperation, type Spend } from "../services/ledger.js"
 import type { Problem } from "../../schema/problems.js"
@@ -33,6 +35,14 @@ export const INTERRUPT_CLEANUP = Duration.seconds(5)
 export class ClaimDeadline extends Context.Reference<ClaimDeadline>()("propscore/ClaimDeadline", {
   defaultValue: () => Duration.seconds(60)
 }) {}
+
+/** What a Metered Call receives, from REST or MCP alike: the caller, the body and key as sent, the trace id. */
+export interface MeteredInput {
+  readonly caller: Caller
+  readonly body: unknown
+  readonly idempotencyKeyHeader: string | undefined
+  readonly traceId: string
+}
 
 export interface MeteredRequest {
   readonly accountId: string
@@ -64,6 +74,24 @@ export const pastCallDeadline = () =>
   new UpstreamTimeout({ detail: "The call ran past its deadline and was stopped; its Credit was refunded. Retry it." })
 
 export type MeteringError = TermsNotAccepted | IdempotencyKeyConflict | DuplicateRequestInFlight | InsufficientCredits | SpendCapExceeded | LedgerUnreachable
+
+/**
+ * The Metered Request of a call whose body was accepted: its Idempotency-Key judged (a bad one is a 400
+ * before any Spend), its identity the endpoint and the body.
+ */
+export const meteredRequest = (
+  input: MeteredInput,
+  call: { readonly operation: MeteredOperation; readonly units: number; readonly path: string }
+) =>
+  Effect.map(decodeIdempotencyKey(input.idempotencyKeyHeader), (idempotencyKey): MeteredRequest => ({
+    accountId: input.caller.accountId,
+    pendingTerms: input.caller.pendingTerms,
+    operation: call.operation,
+    units: call.units,
+    traceId: input.traceId,
+    idempotencyKey,
+    fingerprint: `POST ${call.path} ${canonicalJson(input.body)}`
+  }))
 
 /** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
 export const canonicalJson = (value: unknown): string =>
