@@ -21,7 +21,7 @@ import type { Caller, Credentials } from "../services/credentials.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
 import { authenticateAndCount, bearerToken } from "./authenticate.js"
-import { MAX_BODY_BYTES, readJsonBody } from "./middleware.js"
+import { readJsonBody } from "./middleware.js"
 import { InvalidRequest } from "../../schema/problems.js"
 import { CurrentTraceId } from "./trace.js"
 
@@ -43,7 +43,7 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
     const handler = createMcpHandler((context) => {
       const info = context.authInfo?.extra as unknown as CallerInfo
       return mcpServerFor({ caller: info.caller, traceId: info.traceId, docsBaseUrl: config.docsBaseUrl, run })
-    }, { responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES })
+    })
 
     yield* router.post(
       "/mcp",
