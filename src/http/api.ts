@@ -138,17 +138,23 @@ const withMeteringErrors = <Name extends string, Method extends HttpMethod.HttpM
     .addError(documented(IdempotencyKeyConflict))
     .addError(documented(DuplicateRequestInFlight))
 
+/** The five refund-covered reasons (interface, Errors rule 3) a call that locates and scores a property can answer. */
+const withCoveredReasons = <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
+) =>
+  endpoint
+    .addError(documented(UnscorableAddress))
+    .addError(documented(AmbiguousAddress))
+    .addError(documented(OutsideCoverage))
+    .addError(documented(UpstreamUnavailable))
+    .addError(documented(UpstreamTimeout))
+
 export const PredictGroup = HttpApiGroup.make("predict")
   .add(
     HttpApiEndpoint.post("predict", "/v1/predict")
       .addSuccess(ScoredAnswer)
-      .pipe(withMeteringErrors)
-      .addError(documented(UnscorableAddress))
-      .addError(documented(AmbiguousAddress))
-      .addError(documented(OutsideCoverage))
+      .pipe(withMeteringErrors, withCoveredReasons)
       .addError(documented(MissingValuationFact))
-      .addError(documented(UpstreamUnavailable))
-      .addError(documented(UpstreamTimeout))
       .annotate(OpenApi.Summary, "Score one address (one Credit)")
       .annotate(
         OpenApi.Description,
@@ -185,13 +191,8 @@ export const HistoryGroup = HttpApiGroup.make("history")
   .add(
     HttpApiEndpoint.post("history", "/v1/history")
       .addSuccess(HistoryAnswer)
-      .pipe(withMeteringErrors)
+      .pipe(withMeteringErrors, withCoveredReasons)
       .addError(documented(UnknownProperty))
-      .addError(documented(UnscorableAddress))
-      .addError(documented(AmbiguousAddress))
-      .addError(documented(OutsideCoverage))
-      .addError(documented(UpstreamUnavailable))
-      .addError(documented(UpstreamTimeout))
       .annotate(OpenApi.Summary, "A property's recorded history (one Credit)")
       .annotate(OpenApi.Description, "Chain of title, flips, listing state and recorded permit work. Exactly one of `address` or `property_id`.")
       .annotate(OpenApi.Override, jsonBody(ref("HistoryRequest")))
