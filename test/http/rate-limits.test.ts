@@ -202,6 +202,19 @@ layer(onDatabase, { timeout: "120 seconds" })("rate limits and terms on the data
       expect(rateHeaders(after).policy).toBe(`"account";q=60;w=60`)
     }))
 
+  it.effect("LIM-4: a 429 changes nothing about the Account: Balance, tier, limits and terms acceptance stay as they were", () =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const { accountId, apiKey } = yield* newAccount({ credits: 5, rateLimitPerMinute: 1 })
+      expect((yield* request("/v1/validate", { key: apiKey, body: { address: "1 Main St" } })).status).toBe(200)
+      const before = yield* accounts.show(accountId)
+      for (let i = 0; i < 3; i++) {
+        expect((yield* request("/v1/predict", { key: apiKey, body: { address: "42 Elm St" } })).status).toBe(429)
+      }
+      expect(yield* accounts.show(accountId)).toEqual(before)
+      expect(yield* reconciles(accountId)).toBe(5)
+    }))
+
   it.effect("AUTH-5 IDEM-8: a material terms change refuses even a replay before the key is looked at; accepting restores the replay", () =>
     Effect.gen(function*() {
       const accounts = yield* Accounts

@@ -108,4 +108,22 @@ describe("the sweeper", () => {
       expect(retried.replayed).toBe(false)
       expect(yield* reconciles("acct_crash")).toBe(4)
     }).pipe(Effect.provide(services)))
+
+  it.effect("ERR-5 SVC-4: a Ledger that records the Spend and then fails answers ledger-unreachable; the Spend it did record is refunded by the sweeper", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const control = yield* LedgerControl
+      yield* control.setFaults({ failAfterSpend: true })
+      const failed = yield* Effect.flip(run(request, () => Effect.succeed({ status: 200, body: { ok: true } })))
+      yield* control.setFaults({ failAfterSpend: false })
+      expect(failed._tag).toBe("LedgerUnreachable")
+      // The caller was told nothing was charged; the Ledger holds an open Spend until the deadline.
+      expect(yield* ledger.balance("acct_crash")).toBe(4)
+      yield* TestClock.adjust("61 seconds")
+      expect(yield* sweepAbandoned).toMatchObject({ spends: 1, refunded: 1 })
+      expect(yield* reconciles("acct_crash")).toBe(5)
+      // The key was released with the failure: the retry runs.
+      const retried = yield* run(request, () => Effect.succeed({ status: 200, body: { ok: true } }))
+      expect(retried.replayed).toBe(false)
+    }).pipe(Effect.provide(services)))
 })
