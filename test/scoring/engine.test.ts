@@ -4,7 +4,7 @@ import { ScoringLocal } from "../../layers/scoring/local.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
-import { ScoringEngine } from "../../src/scoring/engine.js"
+import { modelSale, ScoringEngine } from "../../src/scoring/engine.js"
 import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { scoredAnswer } from "../../src/valuation/answer.js"
@@ -113,4 +113,39 @@ describe("the local Scoring layer", () => {
       const scored = yield* scoring.score(`${house.street}, ${house.city}`)
       expect(scored.subject.propertyId).toBe(house.id)
     }).pipe(Effect.provide(layer))), { timeout: 60_000 })
+})
+
+describe("the recent-resale premium", () => {
+  const addMonths = (day: string, months: number) => {
+    const date = new Date(`${day}T00:00:00Z`)
+    date.setUTCMonth(date.getUTCMonth() + months)
+    return date.toISOString().slice(0, 10)
+  }
+  // A house whose last recorded sale is its only one in the window looked at.
+  const sold = county.sales.filter((sale) => sale.armsLength && sale.price > 0)
+  const lastSale = new Map<string, (typeof sold)[number]>()
+  for (const sale of sold) {
+    const seen = lastSale.get(sale.parcelId)
+    if (!seen || sale.saleDate > seen.saleDate) lastSale.set(sale.parcelId, sale)
+  }
+  const parcel = county.parcels.find((p) =>
+    p.propertyType === "single_family" && !!p.livingAreaSquareFeet && lastSale.has(p.id) && lastSale.get(p.id)!.saleDate < "2025-01-01"
+  )!
+  const sale = lastSale.get(parcel.id)!
+  const subject = modelSale(parcel, sale)!
+
+  it("is learned from the training data's own resales, and applies only 3 to 12 months after the subject's own last sale", () => {
+    const premiums = [...engine.model.resalePremium.values()]
+    expect(premiums.length).toBeGreaterThan(0)
+    const at = (months: number) => engine.model.predictLog(subject, addMonths(sale.saleDate, months))
+    const inside = at(6)
+    if ("reason" in inside) throw new Error(inside.reason)
+    expect(inside.resale).toBe(true)
+    expect(inside.premium).not.toBe(0)
+    for (const months of [2, 13]) {
+      const outside = at(months)
+      if ("reason" in outside) throw new Error(outside.reason)
+      expect(outside).toMatchObject({ resale: false, premium: 0 })
+    }
+  })
 })
