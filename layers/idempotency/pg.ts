@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { type Claim, decideClaim, IdempotencyStore, type KeyRecord } from "../../src/services/idempotency.js"
+import { type Claim, type ClaimRequest, decideClaim, IdempotencyStore, type KeyRecord } from "../../src/services/idempotency.js"
 
 interface Row {
   readonly claim_id: string
@@ -32,9 +32,18 @@ export const IdempotencyPg = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    // Rows are never deleted: once a key's first claim has inserted its row, every later claim finds it.
+    const keyRow = (request: ClaimRequest, lock: boolean) =>
+      sql<Row>`
+        SELECT claim_id, fingerprint, status, completed_at, deadline, response_status, response_body
+        FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key}
+        ${sql.literal(lock ? "FOR UPDATE" : "")}`.pipe(
+        Effect.flatMap(([row]) => row ? Effect.succeed(toRecord(row)) : Effect.dieMessage(`idempotency key row missing for ${request.key}`))
+      )
+
     // A key never seen before (the common case) is claimed in one statement; a key with a row is decided
     // under that row's lock.
-    const claim = (request: Parameters<IdempotencyStore["Type"]["claim"]>[0]) =>
+    const claim = (request: ClaimRequest) =>
       Effect.gen(function*() {
         const claimId = randomUUID()
         const inserted = yield* sql<{ claim_id: string }>`
@@ -45,26 +54,14 @@ export const IdempotencyPg = Layer.effect(
         if (inserted.length === 1) return { _tag: "Claimed", claimId } as Claim
         // Replays, conflicts and waits for a request in flight only read the row: no lock, so a burst of
         // retries of one key never queues on it. A take-over is decided again under the lock.
-        const [row] = yield* sql<Row>`
-          SELECT claim_id, fingerprint, status, completed_at, deadline, response_status, response_body
-          FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key}`
-        const decision = row && row.fingerprint !== "" ? decideClaim(toRecord(row), request) : "claim"
+        const decision = decideClaim(yield* keyRow(request, false), request)
         if (typeof decision !== "string") return decision
-        return yield* claimExisting(request)
+        return yield* takeOver(request)
       }).pipe(Effect.orDie)
 
-    const claimExisting = (request: Parameters<IdempotencyStore["Type"]["claim"]>[0]) =>
+    const takeOver = (request: ClaimRequest) =>
       sql.withTransaction(Effect.gen(function*() {
-        // Make sure a row exists to lock, then decide on it.
-        yield* sql`
-          INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
-          VALUES (${request.accountId}, ${request.key}, ${"placeholder-" + randomUUID()}, '', 'released', 0)
-          ON CONFLICT (account_id, key) DO NOTHING`
-        const [row] = yield* sql<Row>`
-          SELECT claim_id, fingerprint, status, completed_at, deadline, response_status, response_body
-          FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key} FOR UPDATE`
-        const existing = row!.fingerprint === "" ? undefined : toRecord(row!)
-        const decision = decideClaim(existing, request)
+        const decision = decideClaim(yield* keyRow(request, true), request)
         if (typeof decision !== "string") return decision as Claim
         const claimId = randomUUID()
         yield* sql`
