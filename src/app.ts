@@ -3,6 +3,8 @@ import { Effect, Layer, Option } from "effect"
 import { RateLimitsMemory } from "../layers/rate-limits/live.js"
 import { RateLimitsRedis } from "../layers/rate-limits/redis.js"
 import { AccountsPg } from "../layers/accounts/pg.js"
+import { ConnectionsPg } from "../layers/connections/pg.js"
+import { ClientMetadataFetcherLive } from "./oauth/clients.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
 import { LedgerPg } from "../layers/ledger/pg.js"
@@ -18,13 +20,26 @@ export const RateLimitsFromConfig = Layer.unwrapEffect(
     Option.match(config.redisUrl, { onNone: () => RateLimitsMemory, onSome: (url) => RateLimitsRedis(url) }))
 )
 
+/** Client metadata documents of assistants signing in: private addresses only in development. */
+export const ClientMetadataFetcherFromConfig = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => ClientMetadataFetcherLive({ allowPrivateAddresses: config.development }))
+)
+
 /** The services over an SQL client (provided separately, so tests can hand in their own database). */
-export const ServicesFromSql = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsFromConfig).pipe(
+export const ServicesFromSql = Layer.mergeAll(
+  AccountsPg,
+  CredentialsPg,
+  LedgerPg,
+  IdempotencyPg,
+  ConnectionsPg,
+  RateLimitsFromConfig,
+  ClientMetadataFetcherFromConfig
+).pipe(
   Layer.provideMerge(ScoringLocal.pipe(Layer.provideMerge(PropertyStorePg)))
 )
 
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
-export const AdminLive = AccountsPg.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
+export const AdminLive = Layer.merge(AccountsPg, ConnectionsPg).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
 
 export const ServicesLive = Layer.provideMerge(SweeperLive, ServicesFromSql).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
 

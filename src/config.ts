@@ -13,7 +13,14 @@ export interface AppConfigShape {
   readonly redisUrl: Option.Option<Redacted.Redacted>
   /** How long a claimed request may run before the sweeper presumes it dead (seconds). */
   readonly claimDeadlineSeconds: number
+  /**
+   * Development: the public base URL is a loopback address (the service is not public). Client metadata
+   * documents of assistants signing in may then be fetched from loopback and private addresses.
+   */
+  readonly development: boolean
 }
+
+export const isLoopbackUrl = (url: string) => ["localhost", "127.0.0.1", "[::1]"].includes(new URL(url).hostname)
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
@@ -33,6 +40,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     const base = trimSlash(Option.getOrElse(publicBaseUrl, () => `http://localhost:${rest.port}`))
     return {
       ...rest,
+      development: isLoopbackUrl(base),
       publicBaseUrl: base,
       docsBaseUrl: trimSlash(Option.getOrElse(docsBaseUrl, () => `${base}/docs`))
     }
@@ -48,6 +56,7 @@ export class AppConfig extends Context.Tag("propscore/AppConfig")<AppConfig, App
       dataDir: "./.propscore",
       redisUrl: Option.none(),
       claimDeadlineSeconds: 60,
+      development: isLoopbackUrl(publicBaseUrl),
       docsBaseUrl: `${publicBaseUrl}/docs`,
       ...overrides,
       publicBaseUrl

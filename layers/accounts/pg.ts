@@ -5,6 +5,7 @@ import { generateApiKey, newAccountId } from "../../src/domain/api-key.js"
 import {
   AccountNotFound,
   Accounts,
+  EmailTaken,
   type AccountView,
   KeyNotFound,
   NoTermsPublished,
@@ -162,6 +163,27 @@ export const AccountsPg = Layer.effect(
           if (updated.length === 0) return yield* new AccountNotFound({ accountId })
           return { account_id: accountId, accepted_version: version.value }
         }),
+
+      setLogin: (login) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const exists = yield* sql`SELECT 1 FROM accounts WHERE id = ${login.accountId}`
+          if (exists.length === 0) return yield* new AccountNotFound({ accountId: login.accountId })
+          const taken = yield* sql`SELECT 1 FROM account_logins WHERE email = ${login.email} AND account_id <> ${login.accountId}`
+          if (taken.length > 0) return yield* new EmailTaken({ email: login.email })
+          yield* sql`
+            INSERT INTO account_logins (account_id, email, password_hash) VALUES (${login.accountId}, ${login.email}, ${login.passwordHash})
+            ON CONFLICT (account_id) DO UPDATE SET email = excluded.email, password_hash = excluded.password_hash, updated_at = now()`
+          return { account_id: login.accountId, email: login.email }
+        })).pipe(Effect.catchTag("SqlError", Effect.die)),
+
+      findLogin: (email) =>
+        sql<{ account_id: string; email: string; password_hash: string }>`
+          SELECT account_id, email, password_hash FROM account_logins WHERE email = ${email}`.pipe(
+          Effect.orDie,
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row) => ({ accountId: row.account_id, email: row.email, passwordHash: row.password_hash }))
+          )
+        ),
 
       ensureDemoAccount: (credits) =>
         sql.withTransaction(

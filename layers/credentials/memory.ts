@@ -26,6 +26,7 @@ export const makeCredentialsMemory = (callers: ReadonlyArray<{
       accountId,
       tier,
       keyId: key.keyId,
+      connectionId: null,
       rateLimitPerMinute: rateLimitPerMinute === undefined ? 1_000_000 : rateLimitPerMinute,
       pendingTerms: pendingTerms ?? null
     }

@@ -105,6 +105,7 @@ export const CredentialsPg = Layer.scoped(
           accountId: row.account_id,
           tier: row.tier,
           keyId: row.id,
+          connectionId: null,
           rateLimitPerMinute: row.rate_limit_per_minute,
           pendingTerms: currentTerms !== null && currentTerms !== row.accepted_terms_version ? currentTerms : null
         }

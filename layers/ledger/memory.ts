@@ -3,9 +3,9 @@
  * cap on the UTC day of the Effect Clock, no overdraft, refunds never past their spend), plus switches
  * that make it fail the way a real Ledger can: unreachable, stalled, or failing after the Spend is recorded.
  */
-import { Clock, Context, Effect, Layer, Ref } from "effect"
+import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
-import { Ledger, type LedgerEntry, type MeteredOperation } from "../../src/services/ledger.js"
+import { type ConnectedApp, Ledger, type LedgerEntry, type MeteredOperation } from "../../src/services/ledger.js"
 
 export interface LedgerFaults {
   /** Every call fails with `ledger-unreachable` and records nothing. */
@@ -24,6 +24,10 @@ export interface MemoryAccount {
 export class LedgerControl extends Context.Tag("test/LedgerControl")<LedgerControl, {
   readonly setFaults: (faults: Partial<LedgerFaults>) => Effect.Effect<void>
   readonly grant: (accountId: string, amount: number) => Effect.Effect<void>
+  /** Approves a connected app's access token (by its SHA-256), as the sign-in flow would. */
+  readonly connect: (accessTokenSha256: Uint8Array, app: ConnectedApp) => Effect.Effect<void>
+  /** Disconnects every token of a connection. */
+  readonly disconnect: (connectionId: string) => Effect.Effect<void>
   /** Every entry of every account. */
   readonly allEntries: Effect.Effect<ReadonlyArray<LedgerEntry>>
 }>() {}
@@ -39,7 +43,9 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       caps: new Map(Object.entries(accounts).map(([id, account]) => [id, account.dailySpendCap])),
       entries: [] as Array<LedgerEntry>,
       /** Open spends and their settle-by times. */
-      open: new Map<number, number>()
+      open: new Map<number, number>(),
+      /** Approved access tokens by their SHA-256 (hex). */
+      connections: new Map<string, ConnectedApp>()
     })
     let nextId = 1
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -126,12 +132,24 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           Effect.map(Ref.get(state), (s) =>
             [...s.open].filter(([, settleBy]) => settleBy < now).sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) => id))
         ),
+      confirmConnection: (accessTokenSha256) =>
+        Effect.zipRight(
+          guard,
+          Effect.map(Ref.get(state), (s) => Option.fromNullable(s.connections.get(Buffer.from(accessTokenSha256).toString("hex"))))
+        ),
       balance: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
       entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId)))
     })
     const control = LedgerControl.of({
       setFaults: (faults) => Ref.update(state, (s) => ({ ...s, faults: { ...s.faults, ...faults } })),
       grant: (accountId, amount) => Effect.asVoid(append({ accountId, kind: "grant", amount, refundOf: null, traceId: null })),
+      connect: (hash, app) =>
+        Ref.update(state, (s) => ({ ...s, connections: new Map(s.connections).set(Buffer.from(hash).toString("hex"), app) })),
+      disconnect: (connectionId) =>
+        Ref.update(state, (s) => ({
+          ...s,
+          connections: new Map([...s.connections].filter(([, app]) => app.connectionId !== connectionId))
+        })),
       allEntries: Effect.map(Ref.get(state), (s) => s.entries)
     })
     return Context.make(Ledger, ledger).pipe(Context.add(LedgerControl, control))

@@ -4,9 +4,10 @@
  * above, so a race can never overdraw an Account. Any database failure is `ledger-unreachable`.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
-import { Ledger, type LedgerEntry } from "../../src/services/ledger.js"
+import type { Tier } from "../../src/services/accounts.js"
+import { type ConnectedApp, Ledger, type LedgerEntry } from "../../src/services/ledger.js"
 
 const unreachable = (error: unknown) =>
   Effect.zipRight(
@@ -135,6 +136,42 @@ export const LedgerPg = Layer.effect(
         sql<{ spend_id: number }>`
           SELECT spend_id FROM open_spends WHERE settle_by < ${now} ORDER BY settle_by LIMIT ${limit}`.pipe(
           Effect.map((rows) => rows.map((row) => row.spend_id)),
+          Effect.catchTag("SqlError", unreachable)
+        ),
+      confirmConnection: (accessTokenSha256) =>
+        sql<{
+          account_id: string
+          connection_id: string
+          client_id: string
+          resource: string
+          expires_at: Date
+          tier: Tier
+          rate_limit_per_minute: number | null
+          accepted_terms_version: string | null
+          current_terms_version: string | null
+        }>`
+          SELECT c.account_id, t.connection_id, t.client_id, t.resource, t.expires_at, a.tier,
+                 a.rate_limit_per_minute, a.accepted_terms_version,
+                 (SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1) AS current_terms_version
+          FROM oauth_tokens t
+          JOIN oauth_connections c ON c.id = t.connection_id
+          JOIN accounts a ON a.id = c.account_id
+          WHERE t.token_sha256 = ${accessTokenSha256} AND t.kind = 'access'
+            AND t.revoked_at IS NULL AND c.disconnected_at IS NULL`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row): ConnectedApp => ({
+              accountId: row.account_id,
+              connectionId: row.connection_id,
+              clientId: row.client_id,
+              resource: row.resource,
+              expiresAt: row.expires_at,
+              tier: row.tier,
+              rateLimitPerMinute: row.rate_limit_per_minute,
+              pendingTerms: row.current_terms_version !== null && row.current_terms_version !== row.accepted_terms_version
+                ? row.current_terms_version
+                : null
+            }))
+          ),
           Effect.catchTag("SqlError", unreachable)
         ),
       balance: (accountId) =>

@@ -13,12 +13,14 @@ import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import * as fs from "node:fs"
+import { randomBytes } from "node:crypto"
 import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { isProblem } from "../../schema/problems.js"
 import { problemBody } from "../http/problem-response.js"
 import { acceptScoredCall } from "../operations/accept.js"
+import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
@@ -75,8 +77,15 @@ const prepareFirstStart = Effect.gen(function*() {
     const loaded = yield* loadDemoCounty
     yield* Effect.logInfo(`Loaded the synthetic demo county: ${loaded.parcels} parcels`)
   }
-  return yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
+  const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
+  if (!demo) return undefined
+  // The demo holder can also sign in (an assistant connecting over /mcp); the password is shown once.
+  const password = randomBytes(12).toString("base64url")
+  yield* setLogin(demo.account_id, DEMO_EMAIL, password).pipe(Effect.orDie)
+  return { ...demo, login: { email: DEMO_EMAIL, password } }
 }).pipe(Effect.provide(PropertyStorePg), Effect.provide(AdminLive))
+
+const DEMO_EMAIL = "demo@propscore.local"
 
 const serve = Command.make("serve", { json }, ({ json: asJson }) =>
   Effect.gen(function*() {
@@ -93,6 +102,10 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
             `Created the demo account ${demo.account_id} with ${DEMO_CREDITS} Credits. Its API key, shown once:`,
             ``,
             `  ${demo.api_key}`,
+            ``,
+            `Assistants connecting to ${listening}/mcp sign in as ${demo.login.email}, password (shown once):`,
+            ``,
+            `  ${demo.login.password}`,
             ``
           ]
           : [])
@@ -176,8 +189,34 @@ const accountsUpdate = Command.make(
     })
 ).pipe(Command.withDescription("Change an Account's tier, rate limit or daily spend cap"))
 
+/** The first line of standard input (a password piped in, never an argument a process list would show). */
+const readStdinLine = Effect.promise(async () => {
+  const chunks: Array<Buffer> = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? ""
+})
+
+const accountsSetLogin = Command.make(
+  "set-login",
+  {
+    json,
+    accountId: Args.text({ name: "ACCOUNT_ID" }),
+    email: Options.text("email"),
+    passwordStdin: Options.boolean("password-stdin").pipe(Options.withDescription("Read the password from standard input"))
+  },
+  ({ accountId, email, json: asJson, passwordStdin }) =>
+    Effect.gen(function*() {
+      if (!passwordStdin) {
+        return yield* failWith(asJson)({ _tag: "InvalidLogin", message: "Pass the password on standard input with --password-stdin." })
+      }
+      const password = yield* readStdinLine
+      const login = yield* setLogin(accountId, email, password).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, login, `${login.account_id} now signs in as ${login.email}.`)
+    })
+).pipe(Command.withDescription("Set the email and password the account holder signs in with (assistant sign-in, the Portal)"))
+
 const accountsCommand = Command.make("accounts").pipe(
-  Command.withSubcommands([accountsCreate, accountsShow, accountsUpdate]),
+  Command.withSubcommands([accountsCreate, accountsShow, accountsUpdate, accountsSetLogin]),
   Command.withDescription("Create, show and change accounts")
 )
 
@@ -202,6 +241,30 @@ const keysRevoke = Command.make("revoke", { json, keyId: Args.text({ name: "KEY_
 const keysCommand = Command.make("keys").pipe(
   Command.withSubcommands([keysIssue, keysRevoke]),
   Command.withDescription("Issue and revoke API keys")
+)
+
+const connectionsList = Command.make("list", { json, accountId: Args.text({ name: "ACCOUNT_ID" }) }, ({ accountId, json: asJson }) =>
+  Effect.gen(function*() {
+    const connections = yield* listConnections(accountId).pipe(Effect.catchAll(failWith(asJson)))
+    const human = connections.length === 0
+      ? `${accountId} has no connected apps.`
+      : connections.map((c) => `${c.connection_id}  ${c.client_name}  connected ${c.connected_at}`).join("\n")
+    yield* report(asJson, { account_id: accountId, connections }, human)
+  })).pipe(Command.withDescription("List the apps connected to an Account by sign-in, with their connection dates"))
+
+const connectionsDisconnect = Command.make(
+  "disconnect",
+  { json, accountId: Args.text({ name: "ACCOUNT_ID" }), connectionId: Args.text({ name: "CONNECTION_ID" }) },
+  ({ accountId, connectionId, json: asJson }) =>
+    Effect.gen(function*() {
+      const gone = yield* disconnect(accountId, connectionId).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, { ...gone, disconnected: true }, `Disconnected ${gone.client_name} (${gone.connection_id}).`)
+    })
+).pipe(Command.withDescription("Disconnect an app: its next call fails 401, with no spend"))
+
+const connectionsCommand = Command.make("connections").pipe(
+  Command.withSubcommands([connectionsList, connectionsDisconnect]),
+  Command.withDescription("Apps connected to accounts by sign-in")
 )
 
 const creditsGrant = Command.make(
@@ -343,6 +406,7 @@ const adminCommands = Command.make("propscore").pipe(
     migrateCommand,
     accountsCommand.pipe(Command.provide(AdminLive)),
     keysCommand.pipe(Command.provide(AdminLive)),
+    connectionsCommand.pipe(Command.provide(AdminLive)),
     creditsCommand.pipe(Command.provide(AdminLive)),
     termsCommand.pipe(Command.provide(AdminLive)),
     dataCommand.pipe(Command.provide(AdminLive)),

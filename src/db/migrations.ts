@@ -185,6 +185,79 @@ const spentToday = Effect.gen(function*() {
         AND e.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)`
 })
 
+// Account sign-in and the OAuth 2.1 authorization server (account sign-in for AI assistants). Secrets are
+// never stored: logins keep a memory-hard hash, codes and tokens their SHA-256.
+const accountSignIn = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE account_logins (
+      account_id text PRIMARY KEY REFERENCES accounts (id),
+      email text NOT NULL UNIQUE,
+      password_hash text NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`
+  // Registered clients (RFC 7591) and client metadata documents fetched for an https client id.
+  yield* sql`
+    CREATE TABLE oauth_clients (
+      client_id text PRIMARY KEY,
+      source text NOT NULL CHECK (source IN ('registration', 'metadata-document')),
+      client_name text,
+      redirect_uris jsonb NOT NULL,
+      metadata jsonb NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      fresh_until timestamptz
+    )`
+  // An authorization request between the consent page and the account holder's answer.
+  yield* sql`
+    CREATE TABLE oauth_requests (
+      id text PRIMARY KEY,
+      client_id text NOT NULL,
+      params jsonb NOT NULL,
+      expires_at timestamptz NOT NULL,
+      failed_attempts integer NOT NULL DEFAULT 0
+    )`
+  yield* sql`
+    CREATE TABLE oauth_connections (
+      id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      client_id text NOT NULL,
+      client_name text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      last_used_at timestamptz,
+      disconnected_at timestamptz
+    )`
+  yield* sql`CREATE INDEX oauth_connections_account ON oauth_connections (account_id)`
+  yield* sql`
+    CREATE TABLE oauth_codes (
+      code_sha256 bytea PRIMARY KEY,
+      connection_id text NOT NULL REFERENCES oauth_connections (id),
+      client_id text NOT NULL,
+      redirect_uri text NOT NULL,
+      scope text NOT NULL,
+      resource text NOT NULL,
+      code_challenge text NOT NULL,
+      code_challenge_method text NOT NULL,
+      expires_at timestamptz NOT NULL
+    )`
+  // Access and refresh tokens. Tokens issued from one authorization share a grant id: a refresh token
+  // presented again after it was rotated revokes the whole grant (OAuth 2.1, refresh token reuse).
+  yield* sql`
+    CREATE TABLE oauth_tokens (
+      token_sha256 bytea PRIMARY KEY,
+      kind text NOT NULL CHECK (kind IN ('access', 'refresh')),
+      grant_id text NOT NULL,
+      connection_id text NOT NULL REFERENCES oauth_connections (id),
+      client_id text NOT NULL,
+      scope text NOT NULL,
+      resource text NOT NULL,
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`
+  yield* sql`CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id)`
+  yield* sql`CREATE INDEX oauth_tokens_connection ON oauth_tokens (connection_id)`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -192,7 +265,8 @@ export const migrations = Migrator.fromRecord({
   "0004_idempotency_keys": idempotencyKeys,
   "0005_idempotency_response_text": idempotencyResponseText,
   "0006_open_spends": openSpends,
-  "0007_spent_today": spentToday
+  "0007_spent_today": spentToday,
+  "0008_account_sign_in": accountSignIn
 })
 
 /** Applies every pending migration; returns the ones it applied. */

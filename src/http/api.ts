@@ -5,7 +5,8 @@
  * describes them through the request schemas of `schema/`.
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, type HttpMethod, OpenApi } from "@effect/platform"
-import { JSONSchema, type Schema } from "effect"
+import { JSONSchema, Schema } from "effect"
+import { ConnectionList, Disconnected } from "../../schema/connections.js"
 import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
 import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
 import {
@@ -18,6 +19,7 @@ import {
   InvalidRequest,
   LedgerUnreachable,
   MissingValuationFact,
+  NotFound,
   OutsideCoverage,
   SpendCapExceeded,
   SpendIndeterminate,
@@ -200,11 +202,33 @@ export const HistoryGroup = HttpApiGroup.make("history")
   .middleware(JsonBody)
   .middleware(Authentication)
 
+export const AccountGroup = HttpApiGroup.make("account")
+  .add(
+    HttpApiEndpoint.get("connections", "/v1/account/connections")
+      .addSuccess(ConnectionList)
+      .annotate(OpenApi.Summary, "Apps connected to this Account by sign-in")
+      .annotate(
+        OpenApi.Description,
+        "Every app (AI assistant) the account holder connected by signing in, with its connection date. Free. " +
+          "Takes the Account's API key; a connected app's access token is for `/mcp` only."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("disconnect", "/v1/account/connections/:connection_id")
+      .setPath(Schema.Struct({ connection_id: Schema.String }))
+      .addSuccess(Disconnected)
+      .addError(documented(NotFound))
+      .annotate(OpenApi.Summary, "Disconnect a connected app")
+      .annotate(OpenApi.Description, "Its tokens stop working at once: its next call fails 401, with no spend. Free.")
+  )
+  .middleware(Authentication)
+
 export class Api extends HttpApi.make("propscore")
   .add(ValidateGroup)
   .add(PredictGroup)
   .add(BatchGroup)
   .add(HistoryGroup)
+  .add(AccountGroup)
   .annotate(OpenApi.Title, "propscore")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(
@@ -224,5 +248,11 @@ export const extraRoutes: ReadonlyArray<{ readonly method: string; readonly path
   { method: "GET", path: "/docs/errors/:slug" },
   { method: "POST", path: "/mcp" },
   { method: "GET", path: "/.well-known/oauth-protected-resource" },
-  { method: "GET", path: "/.well-known/oauth-protected-resource/mcp" }
+  { method: "GET", path: "/.well-known/oauth-protected-resource/mcp" },
+  { method: "GET", path: "/.well-known/oauth-authorization-server" },
+  { method: "POST", path: "/oauth/register" },
+  { method: "GET", path: "/oauth/authorize" },
+  { method: "POST", path: "/oauth/authorize" },
+  { method: "POST", path: "/oauth/token" },
+  { method: "POST", path: "/oauth/revoke" }
 ]

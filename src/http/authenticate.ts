@@ -1,12 +1,19 @@
 /**
  * Authentication, then the rate count (LIM-1, AUTH-4), for every counted route (the API and `/mcp`): a
- * valid key counts against its Account, a missing or incorrect one against the count all such requests
- * share, so a burst of them may get 429 instead of 401. A key that cannot be checked (503
+ * valid credential counts against its Account, a missing or incorrect one against the count all such
+ * requests share, so a burst of them may get 429 instead of 401. A credential that cannot be checked (503
  * `call-not-started`) is not counted. The count is recorded for the front door's RateLimit headers.
+ *
+ * Two credentials: an API key (everywhere), and on `/mcp` the access token of an app the account holder
+ * connected by signing in. The token is confirmed by one Ledger read (VAL-3), which also finds it revoked
+ * or its connection disconnected (AUTH-3), and must have been issued for the resource it is presented to
+ * (RFC 8707 audience).
  */
-import { Effect, FiberRef } from "effect"
-import { InvalidKey } from "../../schema/problems.js"
-import { Credentials } from "../services/credentials.js"
+import { Clock, Effect, FiberRef, Option } from "effect"
+import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
+import { isAccessToken, sha256 } from "../domain/oauth-token.js"
+import { type Caller, Credentials } from "../services/credentials.js"
+import { Ledger } from "../services/ledger.js"
 import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
 import { CurrentRateCount } from "./rate-limit-headers.js"
 
@@ -25,12 +32,46 @@ const counted = (subject: RateSubject) =>
     )
   })
 
-/** The caller of a bearer token ("" when none was sent), counted. */
-export const authenticateAndCount = (token: string) =>
+/** A connected app's access token, confirmed by the Ledger for `resource`. */
+const connectedApp = (token: string, resource: string | undefined): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> =>
+  Effect.gen(function*() {
+    if (resource === undefined) {
+      return yield* new InvalidKey({ detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys." })
+    }
+    const ledger = yield* Ledger
+    const found = yield* ledger.confirmConnection(sha256(token)).pipe(
+      Effect.catchTag("LedgerUnreachable", () =>
+        new CallNotStarted({ detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged." }))
+    )
+    const now = yield* Clock.currentTimeMillis
+    if (Option.isNone(found) || found.value.expiresAt.getTime() <= now) {
+      return yield* new InvalidKey({ detail: "The access token is not known, has expired, or its connection was disconnected." })
+    }
+    const app = found.value
+    if (app.resource !== resource) {
+      return yield* new InvalidKey({ detail: `The access token was issued for ${app.resource}, not ${resource}.` })
+    }
+    return {
+      accountId: app.accountId,
+      tier: app.tier,
+      keyId: app.connectionId,
+      connectionId: app.connectionId,
+      rateLimitPerMinute: app.rateLimitPerMinute,
+      pendingTerms: app.pendingTerms
+    }
+  })
+
+/**
+ * The caller of a bearer token ("" when none was sent), counted. `resource` is the protected resource the
+ * request is for, when it accepts connected apps' access tokens (`/mcp`); undefined elsewhere.
+ */
+export const authenticateAndCount = (token: string, resource?: string) =>
   Effect.gen(function*() {
     const credentials = yield* Credentials
-    const caller = token === ""
+    const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> = token === ""
       ? Effect.fail(new InvalidKey({ detail: "Send the API key as `Authorization: Bearer <API_KEY>`." }))
+      : isAccessToken(token)
+      ? connectedApp(token, resource)
       : credentials.authenticate(token)
     return yield* caller.pipe(
       Effect.tap((caller) => counted(subjectOf(caller))),

@@ -9,6 +9,9 @@ import { predict } from "../operations/predict.js"
 import { CurrentCaller } from "../services/credentials.js"
 import { CurrentTraceId } from "./trace.js"
 import { validate } from "../operations/validate.js"
+import { disconnect } from "../operations/sign-in.js"
+import { Connections } from "../services/connections.js"
+import { NotFound } from "../../schema/problems.js"
 import { Api } from "./api.js"
 import { AuthenticationLive, JsonBodyLive, RequestBody } from "./middleware.js"
 
@@ -43,7 +46,25 @@ export const BatchHandlers = HttpApiBuilder.group(Api, "batch", (handlers) => ha
 
 export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) => handlers.handle("history", meteredHandler(history)))
 
+export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
+  handlers
+    .handle("connections", () =>
+      Effect.gen(function*() {
+        const caller = yield* CurrentCaller
+        return { connections: yield* Effect.flatMap(Connections, (connections) => connections.list(caller.accountId)) }
+      }))
+    .handle("disconnect", ({ path }) =>
+      Effect.gen(function*() {
+        const caller = yield* CurrentCaller
+        const gone = yield* disconnect(caller.accountId, path.connection_id).pipe(
+          Effect.catchTag("ConnectionNotFound", () =>
+            new NotFound({ detail: `This account has no connection ${path.connection_id}.` }))
+        )
+        return { ...gone, disconnected: true as const }
+      })))
+
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide(AccountHandlers),
   Layer.provide(BatchHandlers),
   Layer.provide(HistoryHandlers),
   Layer.provide(ValidateHandlers),

@@ -8,6 +8,7 @@
  * Also the protected-resource metadata (RFC 9728) the 401 challenge points at, for `/mcp` and the API.
  */
 import {
+  buildOAuthProtectedResourceMetadata,
   createMcpHandler,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
@@ -17,7 +18,9 @@ import {
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef, Option, Runtime } from "effect"
 import { AppConfig } from "../config.js"
+import { authorizationServerMetadata, oauthEndpoints, SCOPES } from "../operations/sign-in.js"
 import type { Caller, Credentials } from "../services/credentials.js"
+import type { Ledger } from "../services/ledger.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
 import { authenticateAndCount, bearerToken } from "./authenticate.js"
@@ -35,7 +38,8 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
     const config = yield* AppConfig
     const runtime = yield* Effect.runtime<ToolServices>()
     const run = Runtime.runPromise(runtime)
-    const authentication = yield* Effect.context<Credentials | RateLimits>()
+    const authentication = yield* Effect.context<Credentials | RateLimits | Ledger>()
+    const resource = oauthEndpoints(config.publicBaseUrl).resource
     const publicHost = new URL(config.publicBaseUrl).hostname
     const allowedHosts = [...new Set([publicHost, ...localhostAllowedHostnames()])]
     const allowedOrigins = [...new Set([publicHost, ...localhostAllowedOrigins()])]
@@ -58,7 +62,7 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         if (rejected) return HttpServerResponse.fromWeb(rejected)
 
         const token = bearerToken(request.headers["authorization"])
-        const caller = yield* authenticateAndCount(token).pipe(Effect.provide(authentication))
+        const caller = yield* authenticateAndCount(token, resource).pipe(Effect.provide(authentication))
         const info: CallerInfo = { caller, traceId: yield* FiberRef.get(CurrentTraceId) }
         // One message per request: a JSON-RPC batch (2025-03-26 allowed them) would run many paid tool
         // calls on one rate count and one trace id, so it is refused like any other bad body.
@@ -77,11 +81,26 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
       })
     )
 
-    // RFC 9728: what a client reads after a 401 to learn how to authenticate. Account sign-in (an
-    // authorization server) is not offered yet: API keys are the bearer credential.
-    const metadata = (resource: string) =>
-      HttpServerResponse.unsafeJson({ resource, bearer_methods_supported: ["header"], resource_name: "propscore" })
-    yield* router.get("/.well-known/oauth-protected-resource", Effect.succeed(metadata(config.publicBaseUrl)))
-    yield* router.get("/.well-known/oauth-protected-resource/mcp", Effect.succeed(metadata(`${config.publicBaseUrl}/mcp`)))
+    // RFC 9728: what a client reads after a 401 to learn how to authenticate. `/mcp` takes an API key or
+    // an access token from this service's own authorization server (account sign-in); the API (`/v1`)
+    // takes API keys only, so its document names no authorization server.
+    const cors = { "access-control-allow-origin": "*", "cache-control": "max-age=300" }
+    const mcpMetadata = buildOAuthProtectedResourceMetadata({
+      oauthMetadata: authorizationServerMetadata(config.publicBaseUrl),
+      resourceServerUrl: new URL(resource),
+      resourceName: "propscore MCP tools",
+      scopesSupported: [...SCOPES],
+      serviceDocumentationUrl: new URL(`${config.publicBaseUrl}/docs`),
+      // The SDK insists on an https issuer outside localhost; an operator serving plain http has chosen to.
+      dangerouslyAllowInsecureIssuerUrl: config.publicBaseUrl.startsWith("http://")
+    })
+    const apiMetadata = {
+      resource: config.publicBaseUrl,
+      bearer_methods_supported: ["header"],
+      resource_name: "propscore API",
+      resource_documentation: `${config.publicBaseUrl}/docs`
+    }
+    yield* router.get("/.well-known/oauth-protected-resource", Effect.succeed(HttpServerResponse.unsafeJson(apiMetadata, { headers: cors })))
+    yield* router.get("/.well-known/oauth-protected-resource/mcp", Effect.succeed(HttpServerResponse.unsafeJson(mcpMetadata, { headers: cors })))
   })
 )

@@ -14,6 +14,7 @@ import {
 } from "../../schema/problems.js"
 import { type Credentials, CurrentCaller } from "../services/credentials.js"
 import type { RateLimits } from "../services/rate-limits.js"
+import type { Ledger } from "../services/ledger.js"
 import { authenticateAndCount } from "./authenticate.js"
 import { documented } from "./documented.js"
 
@@ -30,7 +31,7 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Effect.context<Credentials | RateLimits>(), (context) => ({
+  Effect.map(Effect.context<Credentials | RateLimits | Ledger>(), (context) => ({
     apiKey: (token: Redacted.Redacted) => authenticateAndCount(Redacted.value(token)).pipe(Effect.provide(context))
   }))
 )

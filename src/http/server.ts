@@ -5,6 +5,7 @@ import { Layer } from "effect"
 import { createServer } from "node:http"
 import { ErrorDocsRoutes } from "./error-docs.js"
 import { McpRoutes } from "./mcp-route.js"
+import { OAuthRoutes } from "./oauth-routes.js"
 import { frontDoor } from "./front-door.js"
 import { ApiLive } from "./handlers.js"
 
@@ -16,6 +17,7 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorDocsRoutes),
   Layer.provide(McpRoutes),
+  Layer.provide(OAuthRoutes),
   Layer.provide(ApiLive)
 )
 

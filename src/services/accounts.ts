@@ -2,7 +2,7 @@
  * Accounts, API keys, Credit grants and Terms of Service: what the operator's command line (and later the
  * Portal) manages. Answers are plain data in the command line's JSON shapes.
  */
-import { Context, Data, type Effect } from "effect"
+import { Context, Data, type Effect, type Option } from "effect"
 
 export type Tier = "public" | "reseller"
 
@@ -28,6 +28,19 @@ export class NoTermsPublished extends Data.TaggedError("NoTermsPublished")<{}> {
   override get message() {
     return "No Terms of Service version has been published"
   }
+}
+
+export class EmailTaken extends Data.TaggedError("EmailTaken")<{ readonly email: string }> {
+  override get message() {
+    return `Another account already signs in with ${this.email}`
+  }
+}
+
+/** An account holder's sign-in: the normalized email and the password's memory-hard hash. */
+export interface Login {
+  readonly accountId: string
+  readonly email: string
+  readonly passwordHash: string
 }
 
 export interface AccountView {
@@ -86,6 +99,9 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   readonly acceptTerms: (
     accountId: string
   ) => Effect.Effect<{ readonly account_id: string; readonly accepted_version: string }, AccountNotFound | NoTermsPublished>
+  /** Sets (or replaces) the account holder's sign-in. The password arrives hashed. */
+  readonly setLogin: (login: Login) => Effect.Effect<{ readonly account_id: string; readonly email: string }, AccountNotFound | EmailTaken>
+  readonly findLogin: (email: string) => Effect.Effect<Option.Option<Login>>
   /**
    * On a database with no account at all, creates the demo Account with its Credits and one key, and
    * returns them; otherwise returns undefined. Safe to call from several processes at once.

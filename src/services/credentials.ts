@@ -6,8 +6,10 @@ import type { Tier } from "./accounts.js"
 export interface Caller {
   readonly accountId: string
   readonly tier: Tier
-  /** The key the request presented. */
+  /** The key the request presented; for a connected app, its connection id. */
   readonly keyId: string
+  /** The connection of an app signed in as the Account (OAuth); null for an API key. */
+  readonly connectionId: string | null
   /** The operator's per-Account rate limit (requests per minute); null: the tier's default. */
   readonly rateLimitPerMinute: number | null
   /** The current Terms of Service version when the Account has not accepted it; null when it has. */

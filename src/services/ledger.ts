@@ -3,8 +3,9 @@
  * spend). The cost of a Metered Call is resolved here, from the price book, inside the transaction that
  * records the Spend: callers say what they are doing and how many units, never what it costs (SVC-2).
  */
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
+import type { Tier } from "./accounts.js"
 
 /** What a Metered Call is, for the price book. */
 export type MeteredOperation = "predict" | "batch" | "history"
@@ -55,6 +56,20 @@ export interface LedgerEntry {
   readonly createdAt: Date
 }
 
+/** An app the account holder connected by signing in (OAuth), as its access token shows it. */
+export interface ConnectedApp {
+  readonly accountId: string
+  readonly connectionId: string
+  readonly clientId: string
+  /** The token's audience (RFC 8707 resource). */
+  readonly resource: string
+  readonly expiresAt: Date
+  readonly tier: Tier
+  readonly rateLimitPerMinute: number | null
+  /** The current Terms of Service version when the Account has not accepted it; null when it has. */
+  readonly pendingTerms: string | null
+}
+
 export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   /**
    * Records a Spend, or refuses it with nothing recorded: `InsufficientCredits` when the Balance cannot
@@ -74,6 +89,12 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   readonly settle: (spendId: number) => Effect.Effect<void, LedgerUnreachable>
   /** Spends still open after their `settleBy` (at `now`, epoch milliseconds), oldest first, at most `limit`. */
   readonly overdue: (now: number, limit: number) => Effect.Effect<ReadonlyArray<number>, LedgerUnreachable>
+  /**
+   * The one Ledger read a connected app's call makes to confirm its approval (VAL-3): the access token
+   * (by its SHA-256) with its connection, when neither is revoked or disconnected; none otherwise. Expiry
+   * is the caller's to judge, on its own clock.
+   */
+  readonly confirmConnection: (accessTokenSha256: Uint8Array) => Effect.Effect<Option.Option<ConnectedApp>, LedgerUnreachable>
   readonly balance: (accountId: string) => Effect.Effect<number, LedgerUnreachable>
   readonly entries: (accountId: string) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
 }>() {}

@@ -108,6 +108,56 @@ describe("propscore command line on the embedded database", () => {
     expect(status).toBe(401)
   }, 120_000)
 
+  it("AUTH-3: accounts set-login stores the holder's sign-in (password on stdin, never echoed); connections list shows the connected apps with their dates", async () => {
+    const account = await json(["accounts", "create", "--name", "Holder", "--tier", "public"])
+    const accountId = account.value.account_id as string
+    const short = await propscore(["accounts", "set-login", accountId, "--email", "holder@example.com", "--password-stdin", "--json"], env, "short\n")
+    expect(short.code).toBe(1)
+    expect(JSON.parse(short.stdout.trim()).error.message).toContain("at least 12 characters")
+    const password = "a long enough passphrase"
+    const set = await propscore(["accounts", "set-login", accountId, "--email", "Holder@Example.com", "--password-stdin", "--json"], env, `${password}\n`)
+    expect(set.code, set.stderr).toBe(0)
+    expect(JSON.parse(set.stdout.trim())).toEqual({ account_id: accountId, email: "holder@example.com" })
+    expect(set.stdout + set.stderr).not.toContain(password)
+    expect((await json(["connections", "list", accountId])).value).toEqual({ account_id: accountId, connections: [] })
+
+    // The running server signs the holder in with it: register a client and approve on the consent page.
+    const registration = await fetch(`${server.baseUrl}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "CLI test app", redirect_uris: ["http://127.0.0.1:9/cb"] })
+    }).then((r) => r.json() as Promise<{ client_id: string }>)
+    const authorize = new URL(`${server.baseUrl}/oauth/authorize`)
+    authorize.search = new URLSearchParams({
+      response_type: "code",
+      client_id: registration.client_id,
+      redirect_uri: "http://127.0.0.1:9/cb",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256"
+    }).toString()
+    const page = await fetch(authorize).then((r) => r.text())
+    const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!
+    const approved = await fetch(`${server.baseUrl}/oauth/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ request_id: requestId, email: "holder@example.com", password, decision: "approve" })
+    })
+    expect(approved.status).toBe(303)
+    expect(new URL(approved.headers.get("location")!).searchParams.get("code")).toBeTruthy()
+
+    const listed = await json(["connections", "list", accountId])
+    expect(listed.value.connections).toEqual([
+      { connection_id: expect.stringMatching(/^conn_/), client_id: registration.client_id, client_name: "CLI test app", connected_at: expect.any(String) }
+    ])
+    const gone = await json(["connections", "disconnect", accountId, listed.value.connections[0].connection_id])
+    expect(gone.value).toMatchObject({ disconnected: true, client_name: "CLI test app" })
+    expect((await json(["connections", "list", accountId])).value.connections).toEqual([])
+    const again = await json(["connections", "disconnect", accountId, listed.value.connections[0].connection_id])
+    expect(again.code).toBe(1)
+    expect(again.value.error.code).toBe("ConnectionNotFound")
+  }, 120_000)
+
   it("an operator error prints a JSON error object and exits 1", async () => {
     const result = await propscore(["accounts", "show", "acct_missing", "--json"], env)
     expect(result.code).toBe(1)

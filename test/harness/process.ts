@@ -19,14 +19,18 @@ const baseEnv = (env: Record<string, string>) => {
   return { ...rest, ...env }
 }
 
-/** Runs one subcommand to completion. */
-export const propscore = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<CommandResult> =>
+/** Runs one subcommand to completion; `input` is piped to its standard input. */
+export const propscore = (args: ReadonlyArray<string>, env: Record<string, string>, input?: string): Promise<CommandResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn(node, [...loader, entry, ...args], { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(node, [...loader, entry, ...args], {
+      env: baseEnv(env),
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"]
+    })
+    if (input !== undefined) child.stdin!.end(input)
     let stdout = ""
     let stderr = ""
-    child.stdout.on("data", (chunk) => (stdout += chunk))
-    child.stderr.on("data", (chunk) => (stderr += chunk))
+    child.stdout!.on("data", (chunk) => (stdout += chunk))
+    child.stderr!.on("data", (chunk) => (stderr += chunk))
     child.on("error", reject)
     child.on("close", (code) => resolve({ code, stdout, stderr }))
   })

@@ -14,6 +14,7 @@ import { LedgerMemory, type MemoryAccount } from "../../layers/ledger/memory.js"
 import type { HistoryAnswer } from "../../schema/history.js"
 import { FaultyTestDatabase, TestDatabase } from "./database.js"
 import { fakeScoringLayer, type ScriptEntry } from "./fake-scoring.js"
+import { NoSignIn } from "./no-sign-in.js"
 
 export const TEST_BASE_URL = "http://propscore.test"
 
@@ -24,6 +25,8 @@ export const serverWith = <ROut, E>(services: Layer.Layer<ROut, E, AppConfig>) =
   HttpAppLive.pipe(
     Layer.provideMerge(nodeServer(0)),
     Layer.provideMerge(services),
+    // Only what `services` left out: a server of fakes has no account store.
+    Layer.provide(NoSignIn),
     Layer.provideMerge(TestConfig)
   )
 

@@ -158,7 +158,7 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
       expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-key` })
       const metadata = yield* request("/.well-known/oauth-protected-resource/mcp")
       expect(metadata.status).toBe(200)
-      expect(metadata.body).toMatchObject({ resource: `${TEST_BASE_URL}/mcp`, bearer_methods_supported: ["header"] })
+      expect(metadata.body).toMatchObject({ resource: `${TEST_BASE_URL}/mcp`, authorization_servers: [TEST_BASE_URL] })
     }))
 
   it.effect("MCP-6: GET and DELETE on /mcp answer 405 with Allow: POST", () =>

@@ -1,0 +1,166 @@
+/**
+ * The authorization server's HTTP surface (src/operations/sign-in.ts decides everything):
+ *
+ * - `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata.
+ * - `POST /oauth/register`: RFC 7591 dynamic client registration (JSON).
+ * - `GET /oauth/authorize`: the sign-in and consent page; `POST /oauth/authorize`: the account holder's answer.
+ * - `POST /oauth/token`: authorization-code and refresh-token grants (form-encoded, OAuth JSON errors).
+ * - `POST /oauth/revoke`: RFC 7009 token revocation.
+ *
+ * The machine endpoints answer any origin (CORS), since browser-based assistants call them; the consent
+ * page is same-origin HTML and cannot be framed.
+ */
+import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { AppConfig } from "../config.js"
+import type { ClientMetadataFetcher } from "../oauth/clients.js"
+import {
+  answerAuthorization,
+  authorizationServerMetadata,
+  beginAuthorization,
+  exchangeToken,
+  oauthEndpoints,
+  OAuthJsonError,
+  registerClient,
+  revokeToken
+} from "../operations/sign-in.js"
+import type { Accounts } from "../services/accounts.js"
+import type { Connections } from "../services/connections.js"
+import { consentPage, errorPage } from "./consent-page.js"
+
+export const MAX_FORM_BYTES = 64 * 1024
+
+const cors = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type, mcp-protocol-version",
+  "access-control-max-age": "600"
+}
+
+const oauthJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store", ...cors, ...headers } })
+
+const oauthError = (error: OAuthJsonError) => oauthJson(error.status, { error: error.error, error_description: error.description })
+
+/** The raw body, bounded. */
+const readBody = (request: HttpServerRequest.HttpServerRequest) =>
+  request.text.pipe(
+    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_FORM_BYTES)),
+    Effect.mapError(() =>
+      new OAuthJsonError({ status: 400, error: "invalid_request", description: `The body could not be read (at most ${MAX_FORM_BYTES} bytes).` })
+    )
+  )
+
+const isForm = (request: HttpServerRequest.HttpServerRequest) =>
+  /^application\/x-www-form-urlencoded\b/i.test(request.headers["content-type"] ?? "")
+
+/** A form body as single values; a parameter sent twice is refused (RFC 6749 §3.1). */
+const readForm = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    if (!isForm(request)) {
+      return yield* new OAuthJsonError({ status: 400, error: "invalid_request", description: "Send the body as application/x-www-form-urlencoded." })
+    }
+    const params = new URLSearchParams(yield* readBody(request))
+    const form: Record<string, string> = {}
+    for (const [name, value] of params) {
+      if (name in form) {
+        return yield* new OAuthJsonError({ status: 400, error: "invalid_request", description: `${name} is sent more than once.` })
+      }
+      form[name] = value
+    }
+    return form
+  })
+
+const queryParams = (request: HttpServerRequest.HttpServerRequest) => {
+  const params: Record<string, string | Array<string>> = {}
+  for (const [name, value] of new URL(request.url, "http://localhost").searchParams) {
+    const seen = params[name]
+    params[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
+  }
+  return params
+}
+
+const redirect = (location: string) =>
+  HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } })
+
+export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const services = yield* Effect.context<Connections | Accounts | ClientMetadataFetcher | AppConfig>()
+    const endpoints = oauthEndpoints(config.publicBaseUrl)
+    const metadata = authorizationServerMetadata(config.publicBaseUrl)
+
+    const preflight = HttpServerResponse.empty({ status: 204, headers: cors })
+    for (const path of ["/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/token", "/oauth/revoke"] as const) {
+      yield* router.options(path, Effect.succeed(preflight))
+    }
+
+    yield* router.get("/.well-known/oauth-authorization-server", Effect.succeed(oauthJson(200, metadata, { "cache-control": "max-age=300" })))
+
+    yield* router.post(
+      "/oauth/register",
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const text = yield* readBody(request)
+        const body = yield* Effect.try({
+          try: () => JSON.parse(text) as unknown,
+          catch: () => new OAuthJsonError({ status: 400, error: "invalid_client_metadata", description: "The body is not valid JSON." })
+        })
+        return oauthJson(201, yield* registerClient(body))
+      }).pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+    )
+
+    yield* router.get(
+      "/oauth/authorize",
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const step = yield* beginAuthorization(queryParams(request))
+        return step._tag === "Redirect" ? redirect(step.location) : consentPage(step.view, endpoints.authorization)
+      }).pipe(
+        Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
+        Effect.provide(services)
+      )
+    )
+
+    yield* router.post(
+      "/oauth/authorize",
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const form = yield* readForm(request).pipe(
+          Effect.catchTag("OAuthJsonError", (error) => Effect.fail({ _tag: "AuthorizationPageError" as const, message: error.description, status: 400 }))
+        )
+        const step = yield* answerAuthorization({
+          requestId: form["request_id"] ?? "",
+          email: form["email"] ?? "",
+          password: form["password"] ?? "",
+          decision: form["decision"] ?? ""
+        })
+        return step._tag === "Redirect"
+          ? redirect(step.location)
+          : consentPage(step.view, endpoints.authorization, step.view.error ? 400 : 200)
+      }).pipe(
+        Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
+        Effect.provide(services)
+      )
+    )
+
+    yield* router.post(
+      "/oauth/token",
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const form = yield* readForm(request)
+        const answer = yield* exchangeToken(form, { ...request.headers })
+        return oauthJson(answer.status, answer.body, answer.headers)
+      }).pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+    )
+
+    yield* router.post(
+      "/oauth/revoke",
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        yield* revokeToken(yield* readForm(request))
+        return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store", ...cors } })
+      }).pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+    )
+  })
+)

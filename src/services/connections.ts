@@ -1,0 +1,122 @@
+/**
+ * Account sign-in for AI assistants: the authorization server's records (clients, pending authorization
+ * requests, codes, tokens) and the connections account holders approved. Codes and tokens are looked up by
+ * their SHA-256 only; the secrets themselves are never stored.
+ */
+import { Context, Data, type Effect, type Option } from "effect"
+
+export type ClientSource = "registration" | "metadata-document"
+
+export interface OAuthClient {
+  readonly clientId: string
+  readonly source: ClientSource
+  readonly clientName: string | null
+  readonly redirectUris: ReadonlyArray<string>
+  /** The registered metadata or fetched document, as the client sent it (after validation). */
+  readonly metadata: Record<string, unknown>
+  /** For a metadata document: until when the cached copy may be used without fetching it again. */
+  readonly freshUntil: Date | null
+}
+
+/** The parameters of an authorization request the consent page is showing. */
+export interface AuthorizationRequest {
+  readonly client_id: string
+  readonly redirect_uri: string
+  readonly state: string | null
+  readonly scope: string
+  readonly resource: string
+  readonly code_challenge: string
+  readonly code_challenge_method: "S256"
+}
+
+export interface PendingAuthorization {
+  readonly id: string
+  readonly params: AuthorizationRequest
+  readonly expiresAt: Date
+  /** Wrong email or password answers so far; past a few, the request is dropped. */
+  readonly failedAttempts: number
+}
+
+export interface AuthorizationCodeRecord {
+  readonly codeSha256: Uint8Array
+  readonly connectionId: string
+  readonly accountId: string
+  readonly clientId: string
+  readonly redirectUri: string
+  readonly scope: string
+  readonly resource: string
+  readonly codeChallenge: string
+  readonly codeChallengeMethod: string
+  readonly expiresAt: Date
+}
+
+/** What a token carries besides its secret; tokens of one authorization share `grantId`. */
+export interface GrantContext {
+  readonly grantId: string
+  readonly connectionId: string
+  readonly accountId: string
+  readonly clientId: string
+  readonly scope: string
+  readonly resource: string
+}
+
+export interface TokenPair {
+  readonly accessSha256: Uint8Array
+  readonly accessExpiresAt: Date
+  readonly refreshSha256: Uint8Array | null
+  readonly refreshExpiresAt: Date | null
+}
+
+export interface RefreshTokenRecord extends GrantContext {
+  readonly expiresAt: Date
+  /** Rotated away or revoked: presenting it again is reuse. */
+  readonly revoked: boolean
+}
+
+/** A connection as the account holder sees it (`propscore connections list`, the Portal). */
+export interface ConnectionView {
+  readonly connection_id: string
+  readonly client_id: string
+  readonly client_name: string
+  readonly connected_at: string
+}
+
+export class ConnectionNotFound extends Data.TaggedError("ConnectionNotFound")<{ readonly connectionId: string }> {
+  override get message() {
+    return `This account has no connection ${this.connectionId}`
+  }
+}
+
+export class Connections extends Context.Tag("propscore/Connections")<Connections, {
+  readonly saveClient: (client: OAuthClient) => Effect.Effect<void>
+  readonly findClient: (clientId: string) => Effect.Effect<Option.Option<OAuthClient>>
+  readonly savePending: (pending: PendingAuthorization) => Effect.Effect<void>
+  /** A pending request that has not expired at `now`. */
+  readonly findPending: (id: string, now: Date) => Effect.Effect<Option.Option<PendingAuthorization>>
+  /** Counts a wrong password; drops the request (returns false) once `maxAttempts` is reached. */
+  readonly failPending: (id: string, maxAttempts: number) => Effect.Effect<boolean>
+  /** Uses a pending request up: true for the one caller that took it. */
+  readonly takePending: (id: string) => Effect.Effect<boolean>
+  /**
+   * The Account's live connection to the client, made now if there is none; the client's display name is
+   * refreshed. Returns its id.
+   */
+  readonly connect: (accountId: string, clientId: string, clientName: string) => Effect.Effect<string>
+  readonly saveCode: (code: AuthorizationCodeRecord) => Effect.Effect<void>
+  /** A code whose connection is still live (expiry is the caller's to judge). */
+  readonly findCode: (codeSha256: Uint8Array) => Effect.Effect<Option.Option<AuthorizationCodeRecord>>
+  /** Uses a code up: true for the one caller that took it. */
+  readonly takeCode: (codeSha256: Uint8Array) => Effect.Effect<boolean>
+  readonly saveTokens: (grant: GrantContext, tokens: TokenPair) => Effect.Effect<void>
+  /** A refresh token of a live connection, revoked or not. */
+  readonly findRefreshToken: (sha256: Uint8Array) => Effect.Effect<Option.Option<RefreshTokenRecord>>
+  /** Revokes one token: true when it was live (so only one of two racing rotations wins). */
+  readonly revokeToken: (sha256: Uint8Array) => Effect.Effect<boolean>
+  /** Revokes every token of a grant (refresh token reuse). */
+  readonly revokeGrant: (grantId: string) => Effect.Effect<void>
+  /** Revokes a token the client itself gives up (RFC 7009), with its grant's other tokens. */
+  readonly revokeByClient: (sha256: Uint8Array, clientId: string) => Effect.Effect<void>
+  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<ConnectionView>>
+  /** Disconnects: every token of the connection stops working at once. */
+  readonly disconnect: (accountId: string, connectionId: string) => Effect.Effect<ConnectionView, ConnectionNotFound>
+}>() {}
