@@ -11,7 +11,7 @@ import {
   IdempotencyKeyConflict,
   type InsufficientCredits,
   problemMeta,
-  type LedgerUnreachable,
+  LedgerUnreachable,
   type SpendCapExceeded,
   TermsNotAccepted,
   UpstreamTimeout
@@ -28,6 +28,11 @@ export const IN_FLIGHT_WAIT = Duration.seconds(2)
 export const IN_FLIGHT_POLL = Duration.millis(100)
 /** How long an interrupted call may spend refunding itself and freeing its key before leaving it to the sweeper. */
 export const INTERRUPT_CLEANUP = Duration.seconds(5)
+/**
+ * How long a Spend may take before the call gives up with 503 `ledger-unreachable`. A Spend that commits
+ * after all is still open, so the sweeper refunds it once its settle-by time passes: nothing is lost.
+ */
+export const SPEND_TIMEOUT = Duration.seconds(5)
 /**
  * After this long a claim still in flight is presumed dead: its Spend is refunded and its key released.
  * 60 seconds by default (well past the 10-second scoring deadline); `CLAIM_DEADLINE_SECONDS` sets it.
@@ -135,7 +140,14 @@ export const metered = <E extends Problem, D extends Problem>(
           units: request.units,
           traceId: request.traceId,
           settleBy
-        })
+        }).pipe(Effect.timeoutFail({
+          duration: SPEND_TIMEOUT,
+          onTimeout: () =>
+            new LedgerUnreachable({
+              detail: "The Ledger did not answer in time; nothing was charged (a Spend recorded late is refunded " +
+                "automatically). Retry later."
+            })
+        }))
         // The work ends (and refunds itself) a safety margin before `settleBy`, however long the Spend took.
         const margin = Duration.toMillis(claimDeadline) * (1 - WORK_SHARE)
         const workBudget = Math.max(0, settleBy - margin - (yield* Clock.currentTimeMillis))

@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
+import { SPEND_TIMEOUT } from "../../src/operations/metered.js"
 import { makeCredentialsMemory } from "../../layers/credentials/memory.js"
 import { LedgerControl } from "../../layers/ledger/memory.js"
 import {
@@ -160,5 +161,20 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeo
       // The key was not used up: the retry runs and is charged once.
       expect((yield* predict(9, { address: "42 Elm St, Riverton" }, { "idempotency-key": "down" })).status).toBe(200)
       expect(yield* balance(9)).toBe(9)
+    }))
+
+  it.effect("ERR-5: a stalled Ledger is given up on after SPEND_TIMEOUT: 503 ledger-unreachable, the key freed, nothing consumed", () =>
+    Effect.gen(function*() {
+      const control = yield* LedgerControl
+      yield* control.setFaults({ stalled: true })
+      const started = Date.now()
+      const response = yield* predict(10, { address: "42 Elm St, Riverton" }, { "idempotency-key": "stalled" })
+      yield* control.setFaults({ stalled: false })
+      expect(response.status).toBe(503)
+      expect(response.body.type).toBe(`${TEST_BASE_URL}/docs/errors/ledger-unreachable`)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(Duration.toMillis(SPEND_TIMEOUT) - 100)
+      expect(yield* kinds(10)).toEqual(["grant"])
+      expect((yield* predict(10, { address: "42 Elm St, Riverton" }, { "idempotency-key": "stalled" })).status).toBe(200)
+      expect(yield* balance(10)).toBe(9)
     }))
 })
