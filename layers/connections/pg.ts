@@ -84,15 +84,13 @@ export const ConnectionsPg = Layer.effect(
           )
         ),
 
-      failPending: (id, maxAttempts) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql<{ failed_attempts: number }>`
-            UPDATE oauth_requests SET failed_attempts = failed_attempts + 1 WHERE id = ${id} RETURNING failed_attempts`
-          if (!row) return false
-          if (row.failed_attempts < maxAttempts) return true
-          yield* sql`DELETE FROM oauth_requests WHERE id = ${id}`
-          return false
-        })).pipe(Effect.orDie),
+      reserveAttempt: (id, maxAttempts) =>
+        sql<{ failed_attempts: number }>`
+          UPDATE oauth_requests SET failed_attempts = failed_attempts + 1
+          WHERE id = ${id} AND failed_attempts < ${maxAttempts} RETURNING failed_attempts`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0]?.failed_attempts)),
+          Effect.orDie
+        ),
 
       takePending: (id) =>
         sql<{ id: string }>`DELETE FROM oauth_requests WHERE id = ${id} RETURNING id`.pipe(

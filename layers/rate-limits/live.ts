@@ -10,6 +10,7 @@ import {
   type RateCount,
   RateLimits,
   type RateSubject,
+  SIGN_IN_ATTEMPTS_PER_MINUTE,
   UNAUTHENTICATED_LIMIT,
   WINDOW_SECONDS
 } from "../../src/services/rate-limits.js"
@@ -22,9 +23,11 @@ export const RateLimitsLive = Layer.effect(
     const limiter = yield* RateLimiter.RateLimiter
     return RateLimits.of({
       count: (subject: RateSubject) => {
-        const policy = subject._tag === "Account" ? "account" as const : "unauthenticated" as const
-        const limit = subject._tag === "Account" ? subject.limit : UNAUTHENTICATED_LIMIT
-        const key = subject._tag === "Account" ? `account:${subject.accountId}` : "unauthenticated"
+        const { key, limit, policy } = subject._tag === "Account"
+          ? { policy: "account" as const, limit: subject.limit, key: `account:${subject.accountId}` }
+          : subject._tag === "SignIn"
+          ? { policy: "sign-in" as const, limit: SIGN_IN_ATTEMPTS_PER_MINUTE, key: `sign-in:${subject.email}` }
+          : { policy: "unauthenticated" as const, limit: UNAUTHENTICATED_LIMIT, key: "unauthenticated" }
         return limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window: Duration.seconds(WINDOW_SECONDS), limit, key }).pipe(
           Effect.map((result): RateCount => ({
             policy,
@@ -39,8 +42,8 @@ export const RateLimitsLive = Layer.effect(
             const retryAfter = wholeSeconds(error.retryAfter)
             return Effect.fail({
               problem: new RateLimited({
-                detail: `More than ${limit} requests in ${WINDOW_SECONDS} seconds${
-                  policy === "account" ? " for this Account" : " without a valid API key"
+                detail: `More than ${limit} ${policy === "sign-in" ? "sign-in attempts" : "requests"} in ${WINDOW_SECONDS} seconds${
+                  policy === "account" ? " for this Account" : policy === "sign-in" ? " for this email" : " without a valid API key"
                 }. Retry after ${retryAfter} seconds; nothing was charged.`,
                 retry_after: retryAfter
               }),

@@ -65,5 +65,10 @@ ${view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : ""}
     status
   )
 
-export const errorPage = (message: string, status: number) =>
-  page("Sign-in problem", `<h1>This sign-in cannot continue</h1><p class="error" role="alert">${escape(message)}</p>`, status)
+export const errorPage = (message: string, status: number, returnTo?: string) =>
+  page(
+    "Sign-in problem",
+    `<h1>This sign-in cannot continue</h1><p class="error" role="alert">${escape(message)}</p>` +
+      (returnTo ? `<p><a href="${escape(returnTo)}" rel="noreferrer">Return to the app</a> (it is told why).</p>` : ""),
+    status
+  )

@@ -26,6 +26,7 @@ import {
 } from "../operations/sign-in.js"
 import type { Accounts } from "../services/accounts.js"
 import type { Connections } from "../services/connections.js"
+import type { RateLimits } from "../services/rate-limits.js"
 import { consentPage, errorPage } from "./consent-page.js"
 
 export const MAX_FORM_BYTES = 64 * 1024
@@ -86,7 +87,7 @@ const redirect = (location: string) =>
 export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const services = yield* Effect.context<Connections | Accounts | ClientMetadataFetcher | AppConfig>()
+    const services = yield* Effect.context<Connections | Accounts | ClientMetadataFetcher | RateLimits | AppConfig>()
     const endpoints = oauthEndpoints(config.publicBaseUrl)
     const metadata = authorizationServerMetadata(config.publicBaseUrl)
 
@@ -115,7 +116,14 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const step = yield* beginAuthorization(queryParams(request))
-        return step._tag === "Redirect" ? redirect(step.location) : consentPage(step.view, endpoints.authorization)
+        switch (step._tag) {
+          case "Consent":
+            return consentPage(step.view, endpoints.authorization, step.status)
+          case "Refused":
+            return errorPage(step.message, 400, step.location)
+          case "Redirect":
+            return redirect(step.location)
+        }
       }).pipe(
         Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
         Effect.provide(services)
@@ -135,9 +143,14 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
           password: form["password"] ?? "",
           decision: form["decision"] ?? ""
         })
-        return step._tag === "Redirect"
-          ? redirect(step.location)
-          : consentPage(step.view, endpoints.authorization, step.view.error ? 400 : 200)
+        switch (step._tag) {
+          case "Consent":
+            return consentPage(step.view, endpoints.authorization, step.status)
+          case "Refused":
+            return errorPage(step.message, 400, step.location)
+          case "Redirect":
+            return redirect(step.location)
+        }
       }).pipe(
         Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
         Effect.provide(services)

@@ -4,6 +4,7 @@
  * plus the headers some problems carry (`WWW-Authenticate`, `Retry-After`, `Allow`).
  */
 import { HttpServerResponse } from "@effect/platform"
+import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server"
 import { Schema } from "effect"
 import { type Problem, problemClasses, problemMeta } from "../../schema/problems.js"
 
@@ -21,8 +22,11 @@ const classesByTag = new Map<string, Schema.Schema.AnyNoContext>(
 
 export const problemType = (docsBaseUrl: string, slug: string) => `${docsBaseUrl}/errors/${slug}`
 
+/** Where a 401 points (RFC 9728): the `/mcp` resource's document on `/mcp`, the API's elsewhere. */
 export const protectedResourceMetadataUrl = (publicBaseUrl: string, path: string) =>
-  `${publicBaseUrl}/.well-known/oauth-protected-resource${path === "/mcp" || path.startsWith("/mcp/") ? "/mcp" : ""}`
+  getOAuthProtectedResourceMetadataUrl(
+    new URL(path === "/mcp" || path.startsWith("/mcp/") ? `${publicBaseUrl}/mcp` : publicBaseUrl)
+  )
 
 /** The Problem Detail body of a problem (also what a failed batch entry carries). */
 export const problemBody = (problem: Problem, context: Pick<ProblemContext, "traceId" | "docsBaseUrl">) => {

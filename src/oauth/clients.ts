@@ -51,6 +51,22 @@ export const redirectUriProblem = (uri: unknown): string | undefined => {
 
 const invalid = (description: string) => new InvalidClientMetadata({ error: "invalid_client_metadata", description })
 
+/**
+ * Whether a redirect URI in a request matches a registered one: exactly, except that a loopback IP
+ * redirect may use any port (RFC 8252 §7.3, OAuth 2.1 §8.4.2: native apps take a free port each time).
+ */
+export const redirectUriMatches = (registered: string, requested: string): boolean => {
+  if (registered === requested) return true
+  try {
+    const a = new URL(registered)
+    const b = new URL(requested)
+    const loopback = (url: URL) => url.protocol === "http:" && loopbackHosts.has(url.hostname)
+    return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search
+  } catch {
+    return false
+  }
+}
+
 /** Validates client metadata, from a registration request or a metadata document. */
 export const validateClientMetadata = (body: unknown): Effect.Effect<ValidClientMetadata, InvalidClientMetadata> =>
   Effect.gen(function*() {
@@ -78,6 +94,11 @@ export const validateClientMetadata = (body: unknown): Effect.Effect<ValidClient
     const name = input["client_name"]
     if (name !== undefined && (typeof name !== "string" || name.trim().length === 0 || name.length > 200)) {
       return yield* invalid("client_name must be a non-empty string of at most 200 characters.")
+    }
+    // Control and format characters (terminal escapes, right-to-left overrides) could disguise the name on
+    // the consent page or in the operator's terminal.
+    if (typeof name === "string" && /[\p{Cc}\p{Cf}]/u.test(name)) {
+      return yield* invalid("client_name must not contain control or formatting characters.")
     }
     const optionalUrls = ["client_uri", "logo_uri", "tos_uri", "policy_uri"] as const
     const extras: Record<string, unknown> = {}
@@ -155,7 +176,22 @@ const privateRanges = (() => {
     ["224.0.0.0", 4],
     ["240.0.0.0", 4]
   ] as const) list.addSubnet(net, prefix, "ipv4")
-  for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96]] as const) {
+  // IPv6: loopback, unspecified, IPv4-compatible and -translated forms, NAT64 (well-known and local), 6to4
+  // (which embeds an IPv4 address), unique-local, site-local, link-local and multicast.
+  for (
+    const [net, prefix] of [
+      ["::", 96],
+      ["::1", 128],
+      ["::ffff:0:0:0", 96],
+      ["64:ff9b::", 96],
+      ["64:ff9b:1::", 48],
+      ["2002::", 16],
+      ["fc00::", 7],
+      ["fec0::", 10],
+      ["fe80::", 10],
+      ["ff00::", 8]
+    ] as const
+  ) {
     list.addSubnet(net, prefix, "ipv6")
   }
   return list
@@ -223,15 +259,16 @@ export const fetchMetadataDocument = (url: string, options: FetcherOptions) =>
       agent: false,
       ...(options.ca ? { ca: options.ca } : {})
     }, (response) => {
+      // A refused answer is not read at all: its body could be endless.
       if (response.statusCode !== 200) {
-        response.resume()
         settled = true
+        request.destroy()
         return fail(`the document answered HTTP ${response.statusCode}`)
       }
       const contentType = response.headers["content-type"] ?? ""
       if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-        response.resume()
         settled = true
+        request.destroy()
         return fail(`the document is ${contentType || "untyped"}, not JSON`)
       }
       const chunks: Array<Buffer> = []

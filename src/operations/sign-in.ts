@@ -28,10 +28,12 @@ import {
   ClientMetadataFetcher,
   type InvalidClientMetadata,
   isMetadataDocumentClientId,
+  redirectUriMatches,
   validateClientMetadata
 } from "../oauth/clients.js"
 import { Accounts } from "../services/accounts.js"
 import { type AuthorizationRequest, Connections, type OAuthClient } from "../services/connections.js"
+import { RateLimits } from "../services/rate-limits.js"
 
 export const SCOPES = ["mcp"] as const
 export const CODE_LIFETIME_SECONDS = 60
@@ -87,8 +89,14 @@ export class OAuthJsonError extends Data.TaggedError("OAuthJsonError")<{
 }> {}
 
 export type AuthorizationStep =
-  | { readonly _tag: "Consent"; readonly view: ConsentView }
+  | { readonly _tag: "Consent"; readonly view: ConsentView; readonly status: 200 | 400 | 429 }
   | { readonly _tag: "Redirect"; readonly location: string }
+  /**
+   * A bad request from a known client, before the account holder did anything: shown on the page with a
+   * link back to the app carrying the error, never redirected automatically (this server's origin must not
+   * bounce a visitor to any URI someone registered: RFC 9700 §4.11.2).
+   */
+  | { readonly _tag: "Refused"; readonly message: string; readonly location: string }
 
 /** What the consent page shows. */
 export interface ConsentView {
@@ -186,15 +194,16 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     const clientId = single(params, "client_id")
     if (!clientId) return yield* pageError(400, "The request does not name its app (client_id is missing).")
     const client = yield* resolveClient(clientId).pipe(Effect.mapError((message) => pageError(400, message)))
-    const requested = single(params, "redirect_uri")
-    if (requested === null) return yield* pageError(400, "The request names more than one redirect_uri.")
-    const redirectUri = requested ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : undefined)
-    if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) {
+    // Always required (the token request must repeat it), and never redirected to unless registered.
+    const redirectUri = single(params, "redirect_uri")
+    if (!redirectUri) return yield* pageError(400, "The request must name its redirect_uri once.")
+    if (!client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri))) {
       return yield* pageError(400, "The redirect_uri is not one the app registered; nothing was sent back to it.")
     }
     const state = single(params, "state")
     const refuse = (error: string, description: string): AuthorizationStep => ({
-      _tag: "Redirect",
+      _tag: "Refused",
+      message: description,
       location: redirectWith(redirectUri, { error, error_description: description, state, iss: endpoints.issuer })
     })
     if (state === null) return refuse("invalid_request", "state must be given once.")
@@ -227,7 +236,7 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     const id = newRequestId()
     const connections = yield* Connections
     yield* connections.savePending({ id, params: request, expiresAt: new Date(now + PENDING_LIFETIME_SECONDS * 1000), failedAttempts: 0 })
-    return { _tag: "Consent", view: consentView(id, client, request, "", null) } satisfies AuthorizationStep
+    return { _tag: "Consent", view: consentView(id, client, request, "", null), status: 200 } satisfies AuthorizationStep
   })
 
 const consentView = (
@@ -257,13 +266,19 @@ const redirectWith = (redirectUri: string, params: Record<string, string | null 
   return url.toString()
 }
 
+/**
+ * Password hashes at once on this node: each takes 128 MiB and a thread of libuv's small pool (shared with
+ * DNS and file I/O), so a flood of sign-ins queues here instead of starving everything else.
+ */
+const hashing = Effect.unsafeMakeSemaphore(2)
+
 /** The account holder's sign-in: the Account of an email and password, or none (in constant-ish time). */
 export const verifyLogin = (email: string, password: string) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const login = yield* accounts.findLogin(normalizeEmail(email))
     const stored = Option.isSome(login) ? login.value.passwordHash : yield* Effect.promise(decoyHash)
-    const matches = yield* Effect.promise(() => verifyPassword(password, stored))
+    const matches = yield* hashing.withPermits(1)(Effect.promise(() => verifyPassword(password, stored)))
     return Option.isSome(login) && matches ? Option.some(login.value.accountId) : Option.none<string>()
   })
 
@@ -297,12 +312,26 @@ export const answerAuthorization = (form: {
       })
       return { _tag: "Redirect", location } satisfies AuthorizationStep as AuthorizationStep
     }
-    const accountId = yield* verifyLogin(form.email, form.password)
+    // Bounded twice before any hash is computed: per request (MAX_LOGIN_ATTEMPTS, reserved atomically) and
+    // per email across requests (SIGN_IN_ATTEMPTS_PER_MINUTE), so a new request buys no new guesses.
+    const attempt = yield* connections.reserveAttempt(form.requestId, MAX_LOGIN_ATTEMPTS)
+    if (Option.isNone(attempt)) {
+      yield* connections.takePending(form.requestId)
+      return yield* pageError(429, "Too many wrong sign-in attempts. Start again from your app.")
+    }
+    const limits = yield* RateLimits
+    const throttled = yield* limits.count({ _tag: "SignIn", email: normalizeEmail(form.email) }).pipe(
+      Effect.as(undefined),
+      Effect.catchAll(({ problem }) => Effect.succeed(problem.detail))
+    )
+    const accountId = throttled === undefined ? yield* verifyLogin(form.email, form.password) : Option.none<string>()
     if (Option.isNone(accountId)) {
-      const stillOpen = yield* connections.failPending(form.requestId, MAX_LOGIN_ATTEMPTS)
-      if (!stillOpen) return yield* pageError(429, "Too many wrong sign-in attempts. Start again from your app.")
-      const view = consentView(form.requestId, client, request, form.email, "The email or password is not right.")
-      return { _tag: "Consent", view } satisfies AuthorizationStep as AuthorizationStep
+      if (attempt.value >= MAX_LOGIN_ATTEMPTS) {
+        yield* connections.takePending(form.requestId)
+        return yield* pageError(429, "Too many wrong sign-in attempts. Start again from your app.")
+      }
+      const view = consentView(form.requestId, client, request, form.email, throttled ?? "The email or password is not right.")
+      return { _tag: "Consent", view, status: throttled === undefined ? 400 : 429 } satisfies AuthorizationStep as AuthorizationStep
     }
     if (!(yield* connections.takePending(form.requestId))) return yield* expired
     const connectionId = yield* connections.connect(accountId.value, client.clientId, displayName(client))
@@ -444,7 +473,22 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
     })
     const request = new OAuth2Server.Request({ method: "POST", query: {}, headers, body: form })
     const response = new OAuth2Server.Response({ headers: {} })
-    yield* Effect.promise(() => server.token(request, response).catch(() => undefined))
+    const failure = yield* Effect.promise(() => server.token(request, response).then(() => undefined, (error: unknown) => error))
+    // The library answers its own errors on `response`, except a few it throws before (e.g. a form body
+    // without a Content-Length): those become their OAuth error here, anything else a server error.
+    if (failure !== undefined && (response.status ?? 200) < 400) {
+      const known = failure instanceof OAuth2Server.OAuthError
+      return {
+        status: known ? failure.code : 500,
+        headers: { "cache-control": "no-store" },
+        body: known
+          ? { error: failure.name, error_description: failure.message }
+          : { error: "server_error", error_description: "The token request failed unexpectedly." }
+      } satisfies TokenAnswer
+    }
+    if (failure !== undefined && (!(failure instanceof OAuth2Server.OAuthError) || failure.name === "server_error")) {
+      yield* Effect.logError("token endpoint failed", failure)
+    }
     const answerHeaders: Record<string, string> = { "cache-control": "no-store" }
     for (const [name, value] of Object.entries(response.headers ?? {})) answerHeaders[name.toLowerCase()] = String(value)
     return { status: response.status ?? 200, headers: answerHeaders, body: response.body } satisfies TokenAnswer
@@ -475,7 +519,7 @@ export const setLogin = (accountId: string, email: string, password: string) =>
   Effect.gen(function*() {
     const problem = emailProblem(email) ?? passwordProblem(password)
     if (problem) return yield* new InvalidLogin({ reason: problem })
-    const passwordHash = yield* Effect.promise(() => hashPassword(password))
+    const passwordHash = yield* hashing.withPermits(1)(Effect.promise(() => hashPassword(password)))
     const accounts = yield* Accounts
     return yield* accounts.setLogin({ accountId, email: normalizeEmail(email), passwordHash })
   })

@@ -93,8 +93,11 @@ export class Connections extends Context.Tag("propscore/Connections")<Connection
   readonly savePending: (pending: PendingAuthorization) => Effect.Effect<void>
   /** A pending request that has not expired at `now`. */
   readonly findPending: (id: string, now: Date) => Effect.Effect<Option.Option<PendingAuthorization>>
-  /** Counts a wrong password; drops the request (returns false) once `maxAttempts` is reached. */
-  readonly failPending: (id: string, maxAttempts: number) => Effect.Effect<boolean>
+  /**
+   * Reserves one password attempt on a pending request before the password is checked (so parallel tries
+   * cannot exceed the bound): the attempt's number, or none when `maxAttempts` were already made.
+   */
+  readonly reserveAttempt: (id: string, maxAttempts: number) => Effect.Effect<Option.Option<number>>
   /** Uses a pending request up: true for the one caller that took it. */
   readonly takePending: (id: string) => Effect.Effect<boolean>
   /**

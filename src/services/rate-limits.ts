@@ -15,9 +15,13 @@ export const TIER_LIMITS: Record<Tier, number> = { public: 60, reseller: 300 }
 export const UNAUTHENTICATED_LIMIT = 30
 export const WINDOW_SECONDS = 60
 
+/** Password attempts per email per minute on the sign-in page, whatever request they come with. */
+export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10
+
 export type RateSubject =
   | { readonly _tag: "Account"; readonly accountId: string; readonly limit: number }
   | { readonly _tag: "Unauthenticated" }
+  | { readonly _tag: "SignIn"; readonly email: string }
 
 export const subjectOf = (caller: Caller): RateSubject => ({
   _tag: "Account",
@@ -28,7 +32,7 @@ export const subjectOf = (caller: Caller): RateSubject => ({
 /** One counted request: what the RateLimit headers report. */
 export interface RateCount {
   /** The policy's name in `RateLimit-Policy` and `RateLimit`. */
-  readonly policy: "account" | "unauthenticated"
+  readonly policy: "account" | "unauthenticated" | "sign-in"
   readonly limit: number
   readonly windowSeconds: number
   readonly remaining: number

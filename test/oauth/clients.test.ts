@@ -12,6 +12,7 @@ import {
   isMetadataDocumentClientId,
   isPrivateAddress,
   MAX_DOCUMENT_BYTES,
+  redirectUriMatches,
   redirectUriProblem,
   validateClientMetadata
 } from "../../src/oauth/clients.js"
@@ -55,6 +56,22 @@ describe("client registration metadata", () => {
       expect(yield* refused([1, 2])).toMatchObject({ value: { error: "invalid_client_metadata" } })
     }))
 
+  it("a loopback redirect URI matches on any port; every other one exactly", () => {
+    expect(redirectUriMatches("http://127.0.0.1/cb", "http://127.0.0.1:4711/cb")).toBe(true)
+    expect(redirectUriMatches("http://[::1]:80/cb", "http://[::1]:9999/cb")).toBe(true)
+    expect(redirectUriMatches("http://127.0.0.1/cb", "http://127.0.0.1:4711/other")).toBe(false)
+    expect(redirectUriMatches("https://app.example/cb", "https://app.example:8443/cb")).toBe(false)
+    expect(redirectUriMatches("https://app.example/cb", "https://app.example/cb?x=1")).toBe(false)
+  })
+
+  it.effect("client names with control or formatting characters are refused (terminal escapes, right-to-left overrides)", () =>
+    Effect.gen(function*() {
+      for (const name of ["evil\u001b[2J", "gpt\u202Etxt.exe", "two\nlines"]) {
+        const refused = yield* Effect.flip(validateClientMetadata({ client_name: name, redirect_uris: ["https://a.example/cb"] }))
+        expect(refused.description).toContain("control or formatting")
+      }
+    }))
+
   it("a metadata-document client id is an https URL with a path and no fragment", () => {
     expect(isMetadataDocumentClientId("https://app.example/oauth/client.json")).toBe(true)
     expect(isMetadataDocumentClientId("https://app.example/")).toBe(false)
@@ -64,7 +81,7 @@ describe("client registration metadata", () => {
   })
 
   it("private, loopback, link-local and mapped addresses are recognised", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "0.0.0.0"]) {
+    for (const address of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "0.0.0.0", "::7f00:1", "64:ff9b:1::a00:1", "2002:7f00:1::1", "fec0::1"]) {
       expect(isPrivateAddress(address), address).toBe(true)
     }
     for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "::ffff:93.184.216.34"]) {

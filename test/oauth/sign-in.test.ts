@@ -159,6 +159,13 @@ class AssistantProvider {
   codeVerifier() {
     return this.verifier
   }
+  discovery: unknown
+  saveDiscoveryState(state: unknown) {
+    this.discovery = state
+  }
+  discoveryState() {
+    return this.discovery
+  }
 }
 
 interface McpClient {
@@ -352,6 +359,39 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       yield* Effect.promise(() => client.close())
     }).pipe(Effect.scoped))
 
+  it.effect("a metadata document that does not name its own URL as client_id, or is not https, is refused on the page, never redirected to", () =>
+    Effect.gen(function*() {
+      const documentServer = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<HttpsServer>((resolve) => {
+            const server = createHttpsServer({ key, cert }, (_req, res) => {
+              res.writeHead(200, { "content-type": "application/json" })
+              res.end(JSON.stringify({ client_id: "https://someone-else.example/client.json", redirect_uris: [REDIRECT] }))
+            }).listen(0, "127.0.0.1", () => resolve(server))
+          })
+        ),
+        (server) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+      )
+      const root = yield* base
+      const authorize = (clientId: string) =>
+        Effect.promise(() =>
+          fetch(`${root}/oauth/authorize?${new URLSearchParams({
+            response_type: "code",
+            client_id: clientId,
+            redirect_uri: REDIRECT,
+            code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            code_challenge_method: "S256"
+          })}`, { redirect: "manual" }).then(async (r) => ({ status: r.status, location: r.headers.get("location"), text: await r.text() }))
+        )
+      const mismatch = yield* authorize(`https://localhost:${(documentServer.address() as { port: number }).port}/client.json`)
+      expect(mismatch.status).toBe(400)
+      expect(mismatch.location).toBeNull()
+      expect(mismatch.text).toContain("does not name its own URL")
+      const plain = yield* authorize("http://localhost:9/client.json")
+      expect(plain.status).toBe(400)
+      expect(plain.location).toBeNull()
+    }).pipe(Effect.scoped))
+
   /** A registered client and a PKCE pair, for driving the endpoints by hand. */
   const registered = Effect.gen(function*() {
     const root = yield* base
@@ -386,25 +426,54 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       return { status: response.status, location: response.headers.get("location"), text: await response.text() }
     })
 
-  it.effect("PKCE S256 is required; plain, a missing challenge, another resource or a bad scope go back as errors with iss; a foreign redirect_uri is never redirected to", () =>
+  /** A refusal before the holder acted: a 400 page whose only way back is a link carrying the error. */
+  const refusalOf = (url: URL) =>
+    Effect.gen(function*() {
+      const page = yield* redirectOf(url)
+      expect(page.status).toBe(400)
+      expect(page.location).toBeNull()
+      const href = /<a href="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, "&")
+      return Object.fromEntries(new URL(href).searchParams)
+    })
+
+  it.effect("PKCE S256 is required; plain, a missing challenge, another resource or a bad scope are refused with a link back carrying the error and iss, never an automatic redirect; a foreign redirect_uri gets no link at all", () =>
     Effect.gen(function*() {
       const { authorize, root } = yield* registered
-      const plain = yield* redirectOf(authorize({ code_challenge_method: "plain" }))
-      expect(plain.status).toBe(303)
-      expect(Object.fromEntries(new URL(plain.location!).searchParams)).toMatchObject({ error: "invalid_request", state: "s-1", iss: root })
+      expect(yield* refusalOf(authorize({ code_challenge_method: "plain" }))).toMatchObject({ error: "invalid_request", state: "s-1", iss: root })
       const noChallenge = new URL(authorize())
       noChallenge.searchParams.delete("code_challenge")
-      expect(new URL((yield* redirectOf(noChallenge)).location!).searchParams.get("error")).toBe("invalid_request")
-      const other = yield* redirectOf(authorize({ resource: "https://elsewhere.example/mcp" }))
-      expect(new URL(other.location!).searchParams.get("error")).toBe("invalid_target")
-      const scope = yield* redirectOf(authorize({ scope: "admin" }))
-      expect(new URL(scope.location!).searchParams.get("error")).toBe("invalid_scope")
-      const foreign = yield* redirectOf(authorize({ redirect_uri: "https://attacker.example/cb" }))
-      expect(foreign.status).toBe(400)
-      expect(foreign.location).toBeNull()
-      const unknown = yield* redirectOf(authorize({ client_id: "client_nobody" }))
-      expect(unknown.status).toBe(400)
-      expect(unknown.location).toBeNull()
+      expect((yield* refusalOf(noChallenge)).error).toBe("invalid_request")
+      expect((yield* refusalOf(authorize({ resource: "https://elsewhere.example/mcp" }))).error).toBe("invalid_target")
+      expect((yield* refusalOf(authorize({ scope: "admin" }))).error).toBe("invalid_scope")
+      expect((yield* refusalOf(authorize({ response_type: "token" }))).error).toBe("unsupported_response_type")
+      for (const bad of [authorize({ redirect_uri: "https://attacker.example/cb" }), authorize({ client_id: "client_nobody" })]) {
+        const page = yield* redirectOf(bad)
+        expect(page.status).toBe(400)
+        expect(page.location).toBeNull()
+        expect(page.text).not.toContain("<a href")
+      }
+      const noRedirect = new URL(authorize())
+      noRedirect.searchParams.delete("redirect_uri")
+      expect((yield* redirectOf(noRedirect)).status).toBe(400)
+    }))
+
+  it.effect("a loopback redirect URI matches on any port (native apps, RFC 8252), and the code must be redeemed with that same URI", () =>
+    Effect.gen(function*() {
+      const { email, password } = yield* holder(1)
+      const { authorize, clientId, root, verifier } = yield* registered
+      const onAnotherPort = "http://127.0.0.1:51234/callback"
+      const callback = yield* consent(authorize({ redirect_uri: onAnotherPort }), email, password)
+      expect(callback.origin).toBe("http://127.0.0.1:51234")
+      const code = callback.searchParams.get("code")!
+      const exchanged = yield* postForm(`${root}/oauth/token`, {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: onAnotherPort,
+        client_id: clientId,
+        code_verifier: verifier
+      })
+      expect(exchanged.status).toBe(200)
+      expect((yield* redirectOf(authorize({ redirect_uri: "http://127.0.0.1:51234/other" }))).status).toBe(400)
     }))
 
   it.effect("the code is single use, bound to its verifier and redirect URI; tokens are stored hashed; refresh rotates and a reused refresh token revokes the grant", () =>
@@ -500,6 +569,29 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect((yield* attempt("not the password at all")).status).toBe(429)
       // Dropped: even the right password cannot use it now.
       expect((yield* attempt(password)).status).toBe(400)
+    }))
+
+  it.effect("password guesses are bounded per email across requests: past 10 a minute the page refuses with 429 before checking", () =>
+    Effect.gen(function*() {
+      const { email, password } = yield* holder(1)
+      const { authorize, root } = yield* registered
+      const guess = (pw: string) =>
+        Effect.gen(function*() {
+          const page = yield* Effect.promise(() => fetch(authorize()).then((r) => r.text()))
+          const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!
+          return yield* Effect.promise(() =>
+            fetch(`${root}/oauth/authorize`, {
+              method: "POST",
+              redirect: "manual",
+              headers: { "content-type": "application/x-www-form-urlencoded" },
+              body: new URLSearchParams({ request_id: requestId, email: email.toUpperCase(), password: pw, decision: "approve" })
+            }).then(async (r) => ({ status: r.status, text: await r.text() }))
+          )
+        })
+      for (let i = 0; i < 10; i++) expect((yield* guess(`wrong guess number ${i}`)).status).toBe(400)
+      const throttled = yield* guess(password)
+      expect(throttled.status).toBe(429)
+      expect(throttled.text).toContain("sign-in attempts")
     }))
 
   it.effect("AUTH-3: the JSON route lists the Account's connections with their dates and disconnects one; another Account sees none and cannot touch it", () =>
