@@ -16,6 +16,7 @@ import { AppConfig } from "../config.js"
 import type { ClientMetadataFetcher } from "../oauth/clients.js"
 import {
   answerAuthorization,
+  type AuthorizationStep,
   authorizationServerMetadata,
   beginAuthorization,
   exchangeToken,
@@ -91,6 +92,17 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
     const endpoints = oauthEndpoints(config.publicBaseUrl)
     const metadata = authorizationServerMetadata(config.publicBaseUrl)
 
+    const stepResponse = (step: AuthorizationStep) => {
+      switch (step._tag) {
+        case "Consent":
+          return consentPage(step.view, endpoints.authorization, step.status)
+        case "Refused":
+          return errorPage(step.message, 400, step.location)
+        case "Redirect":
+          return redirect(step.location)
+      }
+    }
+
     const preflight = HttpServerResponse.empty({ status: 204, headers: cors })
     for (const path of ["/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/token", "/oauth/revoke"] as const) {
       yield* router.options(path, Effect.succeed(preflight))
@@ -115,15 +127,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       "/oauth/authorize",
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const step = yield* beginAuthorization(queryParams(request))
-        switch (step._tag) {
-          case "Consent":
-            return consentPage(step.view, endpoints.authorization, step.status)
-          case "Refused":
-            return errorPage(step.message, 400, step.location)
-          case "Redirect":
-            return redirect(step.location)
-        }
+        return stepResponse(yield* beginAuthorization(queryParams(request)))
       }).pipe(
         Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
         Effect.provide(services)
@@ -137,20 +141,12 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
         const form = yield* readForm(request).pipe(
           Effect.catchTag("OAuthJsonError", (error) => Effect.fail({ _tag: "AuthorizationPageError" as const, message: error.description, status: 400 }))
         )
-        const step = yield* answerAuthorization({
+        return stepResponse(yield* answerAuthorization({
           requestId: form["request_id"] ?? "",
           email: form["email"] ?? "",
           password: form["password"] ?? "",
           decision: form["decision"] ?? ""
-        })
-        switch (step._tag) {
-          case "Consent":
-            return consentPage(step.view, endpoints.authorization, step.status)
-          case "Refused":
-            return errorPage(step.message, 400, step.location)
-          case "Redirect":
-            return redirect(step.location)
-        }
+        }))
       }).pipe(
         Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
         Effect.provide(services)
