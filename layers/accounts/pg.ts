@@ -9,6 +9,7 @@ import {
   type AccountView,
   KeyNotFound,
   NoTermsPublished,
+  pendingTermsVersion,
   type Tier,
   TermsVersionExists
 } from "../../src/services/accounts.js"
@@ -35,7 +36,7 @@ const toView = (row: AccountRow): AccountView => ({
   terms: {
     current_version: row.current_terms_version,
     accepted_version: row.accepted_terms_version,
-    accepted: row.current_terms_version === null || row.current_terms_version === row.accepted_terms_version
+    accepted: pendingTermsVersion(row.current_terms_version, row.accepted_terms_version) === null
   },
   created_at: row.created_at.toISOString()
 })

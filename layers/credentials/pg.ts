@@ -11,7 +11,7 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
-import type { Tier } from "../../src/services/accounts.js"
+import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
 import { parseApiKey, secretMatches } from "../../src/domain/api-key.js"
 import { type Caller, Credentials } from "../../src/services/credentials.js"
 
@@ -107,7 +107,7 @@ export const CredentialsPg = Layer.scoped(
           keyId: row.id,
           connectionId: null,
           rateLimitPerMinute: row.rate_limit_per_minute,
-          pendingTerms: currentTerms !== null && currentTerms !== row.accepted_terms_version ? currentTerms : null
+          pendingTerms: pendingTermsVersion(currentTerms, row.accepted_terms_version)
         }
       })
 

@@ -6,7 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
-import type { Tier } from "../../src/services/accounts.js"
+import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
 import { type ConnectedApp, Ledger, type LedgerEntry } from "../../src/services/ledger.js"
 
 const unreachable = (error: unknown) =>
@@ -167,9 +167,7 @@ export const LedgerPg = Layer.effect(
               expiresAt: row.expires_at,
               tier: row.tier,
               rateLimitPerMinute: row.rate_limit_per_minute,
-              pendingTerms: row.current_terms_version !== null && row.current_terms_version !== row.accepted_terms_version
-                ? row.current_terms_version
-                : null
+              pendingTerms: pendingTermsVersion(row.current_terms_version, row.accepted_terms_version)
             }))
           ),
           Effect.catchTag("SqlError", unreachable)

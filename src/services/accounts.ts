@@ -6,6 +6,13 @@ import { Context, Data, type Effect, type Option } from "effect"
 
 export type Tier = "public" | "reseller"
 
+/**
+ * The Terms of Service version an Account still has to accept: the current one when it differs from the
+ * accepted one, null when there is none to accept (AUTH-5).
+ */
+export const pendingTermsVersion = (current: string | null, accepted: string | null): string | null =>
+  current !== null && current !== accepted ? current : null
+
 export class AccountNotFound extends Data.TaggedError("AccountNotFound")<{ readonly accountId: string }> {
   override get message() {
     return `No account has the id ${this.accountId}`
