@@ -20,7 +20,10 @@ export interface AppConfigShape {
   readonly development: boolean
 }
 
-export const isLoopbackUrl = (url: string) => ["localhost", "127.0.0.1", "[::1]"].includes(new URL(url).hostname)
+/** Host names (as `URL.hostname` spells them) that reach this machine only. */
+export const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"])
+
+export const isLoopbackUrl = (url: string) => LOOPBACK_HOSTNAMES.has(new URL(url).hostname)
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 

@@ -66,20 +66,19 @@ export const ConnectionsPg = Layer.effect(
 
       savePending: (pending) =>
         sql`
-          INSERT INTO oauth_requests (id, client_id, params, expires_at, failed_attempts)
-          VALUES (${pending.id}, ${pending.params.client_id}, ${JSON.stringify(pending.params)}::jsonb, ${pending.expiresAt}, 0)`
+          INSERT INTO oauth_requests (id, client_id, params, expires_at)
+          VALUES (${pending.id}, ${pending.params.client_id}, ${JSON.stringify(pending.params)}::jsonb, ${pending.expiresAt})`
           .pipe(Effect.asVoid, Effect.orDie),
 
       findPending: (id, now) =>
-        sql<{ id: string; params: AuthorizationRequest; expires_at: Date; failed_attempts: number }>`
-          SELECT id, params, expires_at, failed_attempts FROM oauth_requests WHERE id = ${id} AND expires_at > ${now}`.pipe(
+        sql<{ id: string; params: AuthorizationRequest; expires_at: Date }>`
+          SELECT id, params, expires_at FROM oauth_requests WHERE id = ${id} AND expires_at > ${now}`.pipe(
           Effect.orDie,
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row) => ({
               id: row.id,
               params: row.params,
-              expiresAt: row.expires_at,
-              failedAttempts: row.failed_attempts
+              expiresAt: row.expires_at
             }))
           )
         ),

@@ -7,6 +7,7 @@ import { Context, Data, Effect, Layer } from "effect"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import { request as httpsRequest } from "node:https"
 import { BlockList, isIP } from "node:net"
+import { LOOPBACK_HOSTNAMES } from "../config.js"
 
 export const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const
 
@@ -24,7 +25,6 @@ export interface ValidClientMetadata {
 }
 
 const forbiddenSchemes = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:", "ftp:", "ws:", "wss:"])
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
 
 /**
  * A redirect URI a client may register: absolute, no fragment; https, http only to a loopback address
@@ -40,7 +40,7 @@ export const redirectUriProblem = (uri: unknown): string | undefined => {
   }
   if (url.hash !== "" || uri.includes("#")) return `${uri} must not have a fragment`
   if (forbiddenSchemes.has(url.protocol)) return `${uri} uses a scheme that cannot be a redirect`
-  if (url.protocol === "http:" && !loopbackHosts.has(url.hostname)) {
+  if (url.protocol === "http:" && !LOOPBACK_HOSTNAMES.has(url.hostname)) {
     return `${uri} must use https (http only to localhost, 127.0.0.1 or [::1])`
   }
   if ((url.protocol === "https:" || url.protocol === "http:") && (url.username !== "" || url.password !== "")) {
@@ -60,7 +60,7 @@ export const redirectUriMatches = (registered: string, requested: string): boole
   try {
     const a = new URL(registered)
     const b = new URL(requested)
-    const loopback = (url: URL) => url.protocol === "http:" && loopbackHosts.has(url.hostname)
+    const loopback = (url: URL) => url.protocol === "http:" && LOOPBACK_HOSTNAMES.has(url.hostname)
     return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search
   } catch {
     return false

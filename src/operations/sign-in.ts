@@ -26,13 +26,12 @@ import {
 } from "../domain/oauth-token.js"
 import {
   ClientMetadataFetcher,
-  type InvalidClientMetadata,
   isMetadataDocumentClientId,
   redirectUriMatches,
   validateClientMetadata
 } from "../oauth/clients.js"
 import { Accounts } from "../services/accounts.js"
-import { type AuthorizationRequest, Connections, type OAuthClient } from "../services/connections.js"
+import { type AuthorizationRequest, Connections, type GrantContext, type OAuthClient } from "../services/connections.js"
 import { RateLimits } from "../services/rate-limits.js"
 
 export const SCOPES = ["mcp"] as const
@@ -154,10 +153,8 @@ export const resolveClient = (clientId: string) =>
 /** RFC 7591 dynamic registration of a public client. */
 export const registerClient = (body: unknown) =>
   Effect.gen(function*() {
-    const valid: Effect.Effect.Success<ReturnType<typeof validateClientMetadata>> = yield* validateClientMetadata(body).pipe(
-      Effect.mapError((problem: InvalidClientMetadata) =>
-        new OAuthJsonError({ status: 400, error: problem.error, description: problem.description })
-      )
+    const valid = yield* validateClientMetadata(body).pipe(
+      Effect.mapError((problem) => new OAuthJsonError({ status: 400, error: problem.error, description: problem.description }))
     )
     const clientId = newClientId()
     const issuedAt = Math.floor((yield* Clock.currentTimeMillis) / 1000)
@@ -183,9 +180,9 @@ const single = (params: Record<string, string | ReadonlyArray<string>>, name: st
 const sameResource = (a: string, b: string) => a.replace(/\/$/, "") === b.replace(/\/$/, "")
 
 /**
- * GET /oauth/authorize: judges the request. A bad client or redirect URI is shown on the page (never
- * redirected to); any other refusal goes back to the client's redirect URI; a good request waits for the
- * account holder on the consent page.
+ * GET /oauth/authorize: judges the request. A bad client or redirect URI is shown on the page with no way
+ * back; any other refusal is shown with a link back to the client carrying the error; a good request waits
+ * for the account holder on the consent page.
  */
 export const beginAuthorization = (params: Record<string, string | ReadonlyArray<string>>) =>
   Effect.gen(function*() {
@@ -235,7 +232,7 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     const now = yield* Clock.currentTimeMillis
     const id = newRequestId()
     const connections = yield* Connections
-    yield* connections.savePending({ id, params: request, expiresAt: new Date(now + PENDING_LIFETIME_SECONDS * 1000), failedAttempts: 0 })
+    yield* connections.savePending({ id, params: request, expiresAt: new Date(now + PENDING_LIFETIME_SECONDS * 1000) })
     return { _tag: "Consent", view: consentView(id, client, request, "", null), status: 200 } satisfies AuthorizationStep
   })
 
@@ -314,11 +311,12 @@ export const answerAuthorization = (form: {
     }
     // Bounded twice before any hash is computed: per request (MAX_LOGIN_ATTEMPTS, reserved atomically) and
     // per email across requests (SIGN_IN_ATTEMPTS_PER_MINUTE), so a new request buys no new guesses.
+    const tooMany = Effect.zipRight(
+      connections.takePending(form.requestId),
+      pageError(429, "Too many wrong sign-in attempts. Start again from your app.")
+    )
     const attempt = yield* connections.reserveAttempt(form.requestId, MAX_LOGIN_ATTEMPTS)
-    if (Option.isNone(attempt)) {
-      yield* connections.takePending(form.requestId)
-      return yield* pageError(429, "Too many wrong sign-in attempts. Start again from your app.")
-    }
+    if (Option.isNone(attempt)) return yield* tooMany
     const limits = yield* RateLimits
     const throttled = yield* limits.count({ _tag: "SignIn", email: normalizeEmail(form.email) }).pipe(
       Effect.as(undefined),
@@ -326,10 +324,7 @@ export const answerAuthorization = (form: {
     )
     const accountId = throttled === undefined ? yield* verifyLogin(form.email, form.password) : Option.none<string>()
     if (Option.isNone(accountId)) {
-      if (attempt.value >= MAX_LOGIN_ATTEMPTS) {
-        yield* connections.takePending(form.requestId)
-        return yield* pageError(429, "Too many wrong sign-in attempts. Start again from your app.")
-      }
+      if (attempt.value >= MAX_LOGIN_ATTEMPTS) return yield* tooMany
       const view = consentView(form.requestId, client, request, form.email, throttled ?? "The email or password is not right.")
       return { _tag: "Consent", view, status: throttled === undefined ? 400 : 429 } satisfies AuthorizationStep as AuthorizationStep
     }
@@ -359,12 +354,14 @@ export interface TokenAnswer {
 }
 
 /** What the library's model carries as its "user": the connection a token acts for. */
-interface GrantUser {
-  readonly accountId: string
-  readonly connectionId: string
-  readonly resource: string
-  readonly grantId: string
-}
+type GrantUser = Pick<GrantContext, "accountId" | "connectionId" | "resource" | "grantId">
+
+const grantUser = (record: Pick<GrantContext, "accountId" | "connectionId" | "resource">, grantId: string): GrantUser => ({
+  accountId: record.accountId,
+  connectionId: record.connectionId,
+  resource: record.resource,
+  grantId
+})
 
 /** POST /oauth/token: the authorization-code and refresh-token grants, by the library over our store. */
 export const exchangeToken = (form: Record<string, string>, headers: Record<string, string>) =>
@@ -372,11 +369,11 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
     const config = yield* AppConfig
     const endpoints = oauthEndpoints(config.publicBaseUrl)
     if (form["resource"] !== undefined && !sameResource(form["resource"], endpoints.resource)) {
-      return {
+      return yield* new OAuthJsonError({
         status: 400,
-        headers: { "cache-control": "no-store" },
-        body: { error: "invalid_target", error_description: `Tokens are issued for one resource only: ${endpoints.resource}.` }
-      } satisfies TokenAnswer
+        error: "invalid_target",
+        description: `Tokens are issued for one resource only: ${endpoints.resource}.`
+      })
     }
     const runtime = yield* Effect.runtime<Connections | ClientMetadataFetcher | AppConfig>()
     const run = <A, E>(effect: Effect.Effect<A, E, Connections | ClientMetadataFetcher | AppConfig>) =>
@@ -401,12 +398,7 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
               redirectUri: record.redirectUri,
               scope: record.scope.split(" "),
               client: { id: record.clientId, grants: [] },
-              user: {
-                accountId: record.accountId,
-                connectionId: record.connectionId,
-                resource: record.resource,
-                grantId: newGrantId()
-              } satisfies GrantUser,
+              user: grantUser(record, newGrantId()),
               codeChallenge: record.codeChallenge,
               codeChallengeMethod: record.codeChallengeMethod
             })
@@ -453,12 +445,7 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
             refreshTokenExpiresAt: record.expiresAt,
             scope: record.scope.split(" "),
             client: { id: record.clientId, grants: [] },
-            user: {
-              accountId: record.accountId,
-              connectionId: record.connectionId,
-              resource: record.resource,
-              grantId: record.grantId
-            } satisfies GrantUser
+            user: grantUser(record, record.grantId)
           }
         })),
       revokeToken: (token) => run(connections.revokeToken(sha256(token.refreshToken))),
@@ -476,18 +463,12 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
     const failure = yield* Effect.promise(() => server.token(request, response).then(() => undefined, (error: unknown) => error))
     // The library answers its own errors on `response`, except a few it throws before (e.g. a form body
     // without a Content-Length): those become their OAuth error here, anything else a server error.
+    const known = failure instanceof OAuth2Server.OAuthError
+    if (failure !== undefined && (!known || failure.name === "server_error")) yield* Effect.logError("token endpoint failed", failure)
     if (failure !== undefined && (response.status ?? 200) < 400) {
-      const known = failure instanceof OAuth2Server.OAuthError
-      return {
-        status: known ? failure.code : 500,
-        headers: { "cache-control": "no-store" },
-        body: known
-          ? { error: failure.name, error_description: failure.message }
-          : { error: "server_error", error_description: "The token request failed unexpectedly." }
-      } satisfies TokenAnswer
-    }
-    if (failure !== undefined && (!(failure instanceof OAuth2Server.OAuthError) || failure.name === "server_error")) {
-      yield* Effect.logError("token endpoint failed", failure)
+      return yield* known
+        ? new OAuthJsonError({ status: failure.code, error: failure.name, description: failure.message })
+        : new OAuthJsonError({ status: 500, error: "server_error", description: "The token request failed unexpectedly." })
     }
     const answerHeaders: Record<string, string> = { "cache-control": "no-store" }
     for (const [name, value] of Object.entries(response.headers ?? {})) answerHeaders[name.toLowerCase()] = String(value)

@@ -33,8 +33,6 @@ export interface PendingAuthorization {
   readonly id: string
   readonly params: AuthorizationRequest
   readonly expiresAt: Date
-  /** Wrong email or password answers so far; past a few, the request is dropped. */
-  readonly failedAttempts: number
 }
 
 export interface AuthorizationCodeRecord {
