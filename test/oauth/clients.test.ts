@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import { createServer, type Server } from "node:https"
 import * as path from "node:path"
 import {
+  FETCH_TIMEOUT_MS,
   fetchMetadataDocument,
   isMetadataDocumentClientId,
   isPrivateAddress,
@@ -133,6 +134,11 @@ describe("the client metadata document fetcher", () => {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ pad: "x".repeat(MAX_DOCUMENT_BYTES) }))
       )
       expect((yield* Effect.flip(fetchMetadataDocument(huge, development))).reason).toContain("larger than")
+      // A server that never answers is given up on after FETCH_TIMEOUT_MS.
+      const silent = yield* serve(() => undefined)
+      const started = Date.now()
+      expect((yield* Effect.flip(fetchMetadataDocument(silent, development))).reason).toContain("did not arrive")
+      expect(Date.now() - started).toBeGreaterThanOrEqual(FETCH_TIMEOUT_MS - 100)
       const long = yield* serve((res) => res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=9999999" }).end("{}"))
       expect((yield* fetchMetadataDocument(long, development)).maxAgeSeconds).toBe(86_400)
       const none = yield* serve((res) => res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end("{}"))

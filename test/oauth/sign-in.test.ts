@@ -519,6 +519,11 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(dump).not.toContain(access_token)
       expect(dump).not.toContain(refresh_token)
 
+      // Passwords are kept as scrypt hashes with their parameters, never as given.
+      const [login] = yield* sql<{ password_hash: string }>`SELECT password_hash FROM account_logins WHERE account_id = ${accountId}`
+      expect(login!.password_hash).toMatch(/^scrypt\$17\$8\$1\$/)
+      expect(login!.password_hash).not.toContain(password)
+
       // The access token is for /mcp only (its audience), not the API.
       const onApi = yield* Effect.promise(() =>
         fetch(`${root}/v1/validate`, {
@@ -528,6 +533,11 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
         }).then((r) => r.status)
       )
       expect(onApi).toBe(401)
+
+      // Short-lived: once its hour is over, the access token is refused (the refresh token still works).
+      expect((yield* mcpToolCall(access_token, "validate_request", { address: "42 Elm St" })).status).toBe(200)
+      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '1 second' WHERE token_sha256 = ${createHash("sha256").update(access_token).digest()}`
+      expect((yield* mcpToolCall(access_token, "validate_request", { address: "42 Elm St" })).status).toBe(401)
 
       const rotated = yield* postForm(token, { grant_type: "refresh_token", refresh_token, client_id: clientId })
       expect(rotated.status).toBe(200)
