@@ -16,6 +16,7 @@ import { AppConfig } from "../config.js"
 import type { ClientMetadataFetcher } from "../oauth/clients.js"
 import {
   answerAuthorization,
+  AuthorizationPageError,
   type AuthorizationStep,
   authorizationServerMetadata,
   beginAuthorization,
@@ -103,6 +104,16 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       }
     }
 
+    /** The machine endpoints: a refusal is an OAuth error body. */
+    const asOAuthJson = <A, R>(effect: Effect.Effect<A, OAuthJsonError, R>) =>
+      effect.pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+    /** The authorization page: a refusal is shown on the page. */
+    const asPage = <A, R>(effect: Effect.Effect<A, AuthorizationPageError, R>) =>
+      effect.pipe(
+        Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
+        Effect.provide(services)
+      )
+
     const preflight = HttpServerResponse.empty({ status: 204, headers: cors })
     for (const path of ["/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/token", "/oauth/revoke"] as const) {
       yield* router.options(path, Effect.succeed(preflight))
@@ -120,7 +131,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
           catch: () => new OAuthJsonError({ status: 400, error: "invalid_client_metadata", description: "The body is not valid JSON." })
         })
         return oauthJson(201, yield* registerClient(body))
-      }).pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+      }).pipe(asOAuthJson)
     )
 
     yield* router.get(
@@ -128,10 +139,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         return stepResponse(yield* beginAuthorization(queryParams(request)))
-      }).pipe(
-        Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
-        Effect.provide(services)
-      )
+      }).pipe(asPage)
     )
 
     yield* router.post(
@@ -139,7 +147,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = yield* readForm(request).pipe(
-          Effect.catchTag("OAuthJsonError", (error) => Effect.fail({ _tag: "AuthorizationPageError" as const, message: error.description, status: 400 }))
+          Effect.mapError((error) => new AuthorizationPageError({ message: error.description, status: 400 }))
         )
         return stepResponse(yield* answerAuthorization({
           requestId: form["request_id"] ?? "",
@@ -147,10 +155,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
           password: form["password"] ?? "",
           decision: form["decision"] ?? ""
         }))
-      }).pipe(
-        Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
-        Effect.provide(services)
-      )
+      }).pipe(asPage)
     )
 
     yield* router.post(
@@ -160,7 +165,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
         const form = yield* readForm(request)
         const answer = yield* exchangeToken(form, { ...request.headers })
         return oauthJson(answer.status, answer.body, answer.headers)
-      }).pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+      }).pipe(asOAuthJson)
     )
 
     yield* router.post(
@@ -169,7 +174,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         yield* revokeToken(yield* readForm(request))
         return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store", ...cors } })
-      }).pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+      }).pipe(asOAuthJson)
     )
   })
 )
