@@ -4,6 +4,7 @@ import { RateLimitsMemory } from "../layers/rate-limits/live.js"
 import { RateLimitsRedis } from "../layers/rate-limits/redis.js"
 import { AccountsPg } from "../layers/accounts/pg.js"
 import { ConnectionsPg } from "../layers/connections/pg.js"
+import { PortalSessionsPg } from "../layers/portal-sessions/pg.js"
 import { ClientMetadataFetcherLive } from "./oauth/clients.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
@@ -32,6 +33,7 @@ export const ServicesFromSql = Layer.mergeAll(
   LedgerPg,
   IdempotencyPg,
   ConnectionsPg,
+  PortalSessionsPg,
   RateLimitsFromConfig,
   ClientMetadataFetcherFromConfig
 ).pipe(

@@ -11,7 +11,8 @@ import {
   NoTermsPublished,
   pendingTermsVersion,
   type Tier,
-  TermsVersionExists
+  TermsVersionExists,
+  TermsVersionNotCurrent
 } from "../../src/services/accounts.js"
 
 interface AccountRow {
@@ -59,6 +60,12 @@ export const AccountsPg = Layer.effect(
           rows[0] ? Effect.succeed(toView(rows[0])) : Effect.fail(new AccountNotFound({ accountId }))
         )
       )
+
+    const currentTerms = sql<{ version: string; published_at: Date }>`
+      SELECT version, published_at FROM terms_versions ORDER BY seq DESC LIMIT 1`.pipe(
+      Effect.orDie,
+      Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ version: row.version, published_at: row.published_at.toISOString() })))
+    )
 
     /** A change to an Account reaches every node's credential snapshot through its keys' versions. */
     const bumpKeys = (accountId: string) =>
@@ -118,10 +125,26 @@ export const AccountsPg = Layer.effect(
 
       issueKey: (accountId, name) => sql.withTransaction(issueKey(accountId, name)).pipe(Effect.catchTag("SqlError", Effect.die)),
 
-      revokeKey: (keyId) =>
+      listKeys: (accountId) =>
+        sql<{ id: string; name: string | null; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }>`
+          SELECT id, name, created_at, last_used_at, revoked_at FROM api_keys
+          WHERE account_id = ${accountId} ORDER BY created_at DESC, id`.pipe(
+          Effect.orDie,
+          Effect.map((rows) =>
+            rows.map((row) => ({
+              key_id: row.id,
+              name: row.name,
+              created_at: row.created_at.toISOString(),
+              last_used_at: row.last_used_at?.toISOString() ?? null,
+              revoked_at: row.revoked_at?.toISOString() ?? null
+            }))
+          )
+        ),
+
+      revokeKey: (keyId, accountId) =>
         sql<{ id: string; revoked_at: Date }>`
           UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()), version = nextval('credential_versions')
-          WHERE id = ${keyId} RETURNING id, revoked_at`.pipe(
+          WHERE id = ${keyId} AND account_id = ${accountId ?? sql`account_id`} RETURNING id, revoked_at`.pipe(
           Effect.orDie,
           Effect.flatMap((rows) =>
             rows[0]
@@ -148,22 +171,33 @@ export const AccountsPg = Layer.effect(
           )
         ),
 
-      acceptTerms: (accountId) =>
+      acceptTerms: (accountId, expected) =>
         Effect.gen(function*() {
-          const current = yield* sql<{ version: string }>`
-            SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1`.pipe(Effect.orDie)
-          const version = Option.fromNullable(current[0]?.version)
-          if (Option.isNone(version)) return yield* new NoTermsPublished()
+          const current = yield* currentTerms
+          if (Option.isNone(current)) return yield* new NoTermsPublished()
+          const version = current.value.version
+          if (expected !== undefined && expected !== version) {
+            return yield* new TermsVersionNotCurrent({ version: expected, current: version })
+          }
+          // Accepted only while it is still the newest version (a publication in between makes it fail).
           const updated = yield* sql.withTransaction(Effect.gen(function*() {
             const rows = yield* sql`
-              UPDATE accounts SET accepted_terms_version = ${version.value}, accepted_terms_at = now()
-              WHERE id = ${accountId} RETURNING id`
+              UPDATE accounts SET accepted_terms_version = ${version}, accepted_terms_at = now()
+              WHERE id = ${accountId}
+                AND ${version} = (SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1)
+              RETURNING id`
             yield* bumpKeys(accountId)
             return rows
           })).pipe(Effect.orDie)
-          if (updated.length === 0) return yield* new AccountNotFound({ accountId })
-          return { account_id: accountId, accepted_version: version.value }
+          if (updated.length === 0) {
+            yield* findAccount(accountId)
+            const now = yield* currentTerms
+            return yield* new TermsVersionNotCurrent({ version, current: Option.getOrElse(Option.map(now, (t) => t.version), () => version) })
+          }
+          return { account_id: accountId, accepted_version: version }
         }),
+
+      currentTerms,
 
       setLogin: (login) =>
         sql.withTransaction(Effect.gen(function*() {

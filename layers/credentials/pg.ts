@@ -27,6 +27,8 @@ interface KeyRow {
 }
 
 export const REFRESH_INTERVAL = Duration.seconds(1)
+/** How often the keys' last-used times are written (the Portal shows them this fresh). */
+export const LAST_USED_INTERVAL = Duration.seconds(2)
 /** Every this many refreshes the whole snapshot is read again (see `refresh`). */
 export const FULL_RELOAD_EVERY = 30
 
@@ -72,12 +74,36 @@ export const CredentialsPg = Layer.scoped(
       )
     })
 
+    // When each key was last used, written in the background (a request never waits for it): the keys
+    // used since the last write, with their newest time. A failed write keeps them for the next one.
+    const used = new Map<string, Date>()
+    const recordUse = Effect.suspend(() => {
+      if (used.size === 0) return Effect.void
+      const batch = [...used]
+      used.clear()
+      return Effect.forEach(batch, ([keyId, at]) =>
+        sql`UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${at}) WHERE id = ${keyId}`, { discard: true }).pipe(
+        Effect.tapError(() =>
+          Effect.sync(() => {
+            for (const [keyId, at] of batch) if (!used.has(keyId)) used.set(keyId, at)
+          })
+        )
+      )
+    })
+
     yield* refresh.pipe(Effect.orDie)
     yield* refresh.pipe(
       Effect.catchAll((error) => Effect.logWarning("credential refresh failed; serving the last snapshot", error)),
       Effect.repeat(Schedule.spaced(REFRESH_INTERVAL)),
       Effect.forkScoped
     )
+    yield* recordUse.pipe(
+      Effect.catchAll((error) => Effect.logWarning("recording when keys were last used failed; retrying", error)),
+      Effect.repeat(Schedule.spaced(LAST_USED_INTERVAL)),
+      Effect.forkScoped
+    )
+    // What the last interval saw is written on the way down too.
+    yield* Effect.addFinalizer(() => recordUse.pipe(Effect.ignore))
 
     const lookUp = (keyId: string) =>
       sql<KeyRow>`
@@ -101,6 +127,7 @@ export const CredentialsPg = Layer.scoped(
           return yield* invalidKey("The API key is not known.")
         }
         if (row.revoked) return yield* invalidKey("The API key has been revoked.")
+        used.set(row.id, new Date())
         return {
           accountId: row.account_id,
           tier: row.tier,

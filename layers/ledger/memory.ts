@@ -5,7 +5,10 @@
  */
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
-import { type ConnectedApp, Ledger, type LedgerEntry, type MeteredOperation } from "../../src/services/ledger.js"
+import { type ConnectedApp, Ledger, type LedgerEntry, type MeteredOperation, utcDay } from "../../src/services/ledger.js"
+
+/** The members an entry that pays for no call (a grant, a refund) leaves empty. */
+const noCall = { operation: null, units: null } as const
 
 export interface LedgerFaults {
   /** Every call fails with `ledger-unreachable` and records nothing. */
@@ -63,7 +66,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       if (faults.unreachable) return yield* Effect.fail(unreachable())
     })
     for (const [accountId, account] of Object.entries(accounts)) {
-      if (account.balance > 0) yield* append({ accountId, kind: "grant", amount: account.balance, refundOf: null, traceId: null })
+      if (account.balance > 0) yield* append({ ...noCall, accountId, kind: "grant", amount: account.balance, refundOf: null, traceId: null, detail: "initial grant" })
     }
 
     const ledger = Ledger.of({
@@ -86,7 +89,16 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           if (balance < cost) {
             return yield* new InsufficientCredits({ detail: `The call costs ${cost}; the Balance is ${balance}.`, balance, required: cost })
           }
-          const entry = yield* append({ accountId: request.accountId, kind: "spend", amount: cost, refundOf: null, traceId: request.traceId })
+          const entry = yield* append({
+            accountId: request.accountId,
+            kind: "spend",
+            amount: cost,
+            refundOf: null,
+            traceId: request.traceId,
+            operation: request.operation,
+            units: request.units,
+            detail: null
+          })
           yield* Ref.update(state, (s) => ({ ...s, open: new Map(s.open).set(entry.id, request.settleBy) }))
           if ((yield* Ref.get(state)).faults.failAfterSpend) return yield* Effect.fail(unreachable())
           return { spendId: entry.id, accountId: request.accountId, amount: cost, balanceAfter: balance - cost }
@@ -101,7 +113,15 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           if (request.amount <= 0 || refunded + request.amount > spent.amount) {
             return yield* Effect.die(new Error(`refund of ${request.amount} exceeds what is left of spend ${request.spendId}`))
           }
-          const entry = yield* append({ accountId: spent.accountId, kind: "refund", amount: request.amount, refundOf: request.spendId, traceId: request.traceId })
+          const entry = yield* append({
+            ...noCall,
+            accountId: spent.accountId,
+            kind: "refund",
+            amount: request.amount,
+            refundOf: request.spendId,
+            traceId: request.traceId,
+            detail: request.reason
+          })
           return { refundId: entry.id, spendId: request.spendId, amount: request.amount, balanceAfter: balanceOf((yield* Ref.get(state)).entries, spent.accountId) }
         }),
       refundRemaining: (spendId, reason, traceId) =>
@@ -138,11 +158,44 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           Effect.map(Ref.get(state), (s) => Option.fromNullable(s.connections.get(Buffer.from(accessTokenSha256).toString("hex"))))
         ),
       balance: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
-      entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId)))
+      entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId))),
+      statement: (accountId, query) =>
+        Effect.zipRight(
+          guard,
+          Effect.map(Ref.get(state), (s) =>
+            s.entries
+              .filter((e) =>
+                e.accountId === accountId &&
+                (query.from === undefined || e.createdAt >= query.from) &&
+                (query.until === undefined || e.createdAt < query.until) &&
+                (query.kind === undefined || e.kind === query.kind) &&
+                (query.beforeId === undefined || e.id < query.beforeId)
+              )
+              .reverse()
+              .slice(0, query.limit))
+        ),
+      dailyTotals: (accountId, from, until) =>
+        Effect.zipRight(
+          guard,
+          Effect.map(Ref.get(state), (s) => {
+            const days = new Map<string, { spent: number; refunded: number; granted: number }>()
+            for (const e of s.entries) {
+              if (e.accountId !== accountId || e.createdAt < from || e.createdAt >= until) continue
+              const day = days.get(utcDay(e.createdAt)) ?? { spent: 0, refunded: 0, granted: 0 }
+              days.set(utcDay(e.createdAt), {
+                spent: day.spent + (e.kind === "spend" ? e.amount : 0),
+                refunded: day.refunded + (e.kind === "refund" ? e.amount : 0),
+                granted: day.granted + (e.kind === "grant" ? e.amount : 0)
+              })
+            }
+            return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, totals]) => ({ day, ...totals }))
+          })
+        )
     })
     const control = LedgerControl.of({
       setFaults: (faults) => Ref.update(state, (s) => ({ ...s, faults: { ...s.faults, ...faults } })),
-      grant: (accountId, amount) => Effect.asVoid(append({ accountId, kind: "grant", amount, refundOf: null, traceId: null })),
+      grant: (accountId, amount) =>
+        Effect.asVoid(append({ ...noCall, accountId, kind: "grant", amount, refundOf: null, traceId: null, detail: "operator grant" })),
       connect: (hash, app) =>
         Ref.update(state, (s) => ({ ...s, connections: new Map(s.connections).set(Buffer.from(hash).toString("hex"), app) })),
       disconnect: (connectionId) =>

@@ -7,7 +7,33 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
 import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
-import { type ConnectedApp, Ledger, type LedgerEntry } from "../../src/services/ledger.js"
+import { type ConnectedApp, type DailyTotal, Ledger, type LedgerEntry } from "../../src/services/ledger.js"
+
+interface EntryRow {
+  readonly id: number
+  readonly account_id: string
+  readonly kind: LedgerEntry["kind"]
+  readonly amount: number
+  readonly refund_of: number | null
+  readonly trace_id: string | null
+  readonly created_at: Date
+  readonly operation: LedgerEntry["operation"]
+  readonly units: number | null
+  readonly detail: string | null
+}
+
+const toEntry = (row: EntryRow): LedgerEntry => ({
+  id: row.id,
+  accountId: row.account_id,
+  kind: row.kind,
+  amount: row.amount,
+  refundOf: row.refund_of,
+  traceId: row.trace_id,
+  createdAt: row.created_at,
+  operation: row.operation,
+  units: row.units,
+  detail: row.detail
+})
 
 const unreachable = (error: unknown) =>
   Effect.zipRight(
@@ -19,6 +45,9 @@ export const LedgerPg = Layer.effect(
   Ledger,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const entryColumns = sql.literal(
+      "id, account_id, kind, amount, refund_of, trace_id, created_at, operation, units, COALESCE(reason, note) AS detail"
+    )
 
     // One statement, one round trip: the price from the price book, the debit guarded by the balance and
     // the daily cap (judged on the Account row, re-checked by PostgreSQL on the newest row version when
@@ -178,22 +207,36 @@ export const LedgerPg = Layer.effect(
           Effect.catchTag("SqlError", unreachable)
         ),
       entries: (accountId) =>
-        sql<{ id: number; account_id: string; kind: LedgerEntry["kind"]; amount: number; refund_of: number | null; trace_id: string | null; created_at: Date }>`
-          SELECT id, account_id, kind, amount, refund_of, trace_id, created_at
-          FROM ledger_entries WHERE account_id = ${accountId} ORDER BY id`.pipe(
-          Effect.map((rows) =>
-            rows.map((row) => ({
-              id: row.id,
-              accountId: row.account_id,
-              kind: row.kind,
-              amount: row.amount,
-              refundOf: row.refund_of,
-              traceId: row.trace_id,
-              createdAt: row.created_at
-            }))
-          ),
+        sql<EntryRow>`
+          SELECT ${entryColumns} FROM ledger_entries WHERE account_id = ${accountId} ORDER BY id`.pipe(
+          Effect.map((rows) => rows.map(toEntry)),
           Effect.catchTag("SqlError", unreachable)
-        )
+        ),
+      statement: (accountId, query) =>
+        sql<EntryRow>`
+          SELECT ${entryColumns} FROM ledger_entries
+          WHERE ${
+          sql.and([
+            sql`account_id = ${accountId}`,
+            ...(query.from ? [sql`created_at >= ${query.from}`] : []),
+            ...(query.until ? [sql`created_at < ${query.until}`] : []),
+            ...(query.kind ? [sql`kind = ${query.kind}`] : []),
+            ...(query.beforeId !== undefined ? [sql`id < ${query.beforeId}`] : [])
+          ])
+        }
+          ORDER BY id DESC LIMIT ${query.limit}`.pipe(
+          Effect.map((rows) => rows.map(toEntry)),
+          Effect.catchTag("SqlError", unreachable)
+        ),
+      dailyTotals: (accountId, from, until) =>
+        sql<DailyTotal>`
+          SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+                 COALESCE(SUM(amount) FILTER (WHERE kind = 'spend'), 0)::bigint AS spent,
+                 COALESCE(SUM(amount) FILTER (WHERE kind = 'refund'), 0)::bigint AS refunded,
+                 COALESCE(SUM(amount) FILTER (WHERE kind = 'grant'), 0)::bigint AS granted
+          FROM ledger_entries
+          WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${until}
+          GROUP BY 1 ORDER BY 1`.pipe(Effect.catchTag("SqlError", unreachable))
     })
   })
 )

@@ -258,6 +258,19 @@ const accountSignIn = Effect.gen(function*() {
   yield* sql`CREATE INDEX oauth_tokens_connection ON oauth_tokens (connection_id)`
 })
 
+// The Portal's sign-in sessions, by the SHA-256 of the cookie's token.
+const portalSessions = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE portal_sessions (
+      token_sha256 bytea PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL
+    )`
+  yield* sql`CREATE INDEX portal_sessions_expires ON portal_sessions (expires_at)`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -266,7 +279,8 @@ export const migrations = Migrator.fromRecord({
   "0005_idempotency_response_text": idempotencyResponseText,
   "0006_open_spends": openSpends,
   "0007_spent_today": spentToday,
-  "0008_account_sign_in": accountSignIn
+  "0008_account_sign_in": accountSignIn,
+  "0009_portal_sessions": portalSessions
 })
 
 /** Applies every pending migration; returns the ones it applied. */

@@ -4,9 +4,7 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { ConsentView } from "../operations/sign-in.js"
-
-const escape = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+import { escapeHtml as escape, pageSecurityHeaders } from "./html.js"
 
 const style = `
   body { font-family: system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1b1f24; }
@@ -23,13 +21,9 @@ const style = `
   :focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 `
 
-const securityHeaders = {
-  "cache-control": "no-store",
-  "x-frame-options": "DENY",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff"
-}
+const securityHeaders = pageSecurityHeaders(
+  "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 const page = (title: string, body: string, status: number) =>
   HttpServerResponse.html(

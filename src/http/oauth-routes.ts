@@ -10,8 +10,8 @@
  * The machine endpoints answer any origin (CORS), since browser-based assistants call them; the consent
  * page is same-origin HTML and cannot be framed.
  */
-import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
 import { AppConfig } from "../config.js"
 import type { ClientMetadataFetcher } from "../oauth/clients.js"
 import {
@@ -30,8 +30,7 @@ import type { Accounts } from "../services/accounts.js"
 import type { Connections } from "../services/connections.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import { consentPage, errorPage } from "./consent-page.js"
-
-export const MAX_FORM_BYTES = 64 * 1024
+import { type FormRefused, readBody, readForm } from "./form.js"
 
 const cors = {
   "access-control-allow-origin": "*",
@@ -45,34 +44,9 @@ const oauthJson = (status: number, body: unknown, headers: Record<string, string
 
 const oauthError = (error: OAuthJsonError) => oauthJson(error.status, { error: error.error, error_description: error.description })
 
-/** The raw body, bounded. */
-const readBody = (request: HttpServerRequest.HttpServerRequest) =>
-  request.text.pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_FORM_BYTES)),
-    Effect.mapError(() =>
-      new OAuthJsonError({ status: 400, error: "invalid_request", description: `The body could not be read (at most ${MAX_FORM_BYTES} bytes).` })
-    )
-  )
-
-const isForm = (request: HttpServerRequest.HttpServerRequest) =>
-  /^application\/x-www-form-urlencoded\b/i.test(request.headers["content-type"] ?? "")
-
-/** A form body as single values; a parameter sent twice is refused (RFC 6749 §3.1). */
-const readForm = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
-    if (!isForm(request)) {
-      return yield* new OAuthJsonError({ status: 400, error: "invalid_request", description: "Send the body as application/x-www-form-urlencoded." })
-    }
-    const params = new URLSearchParams(yield* readBody(request))
-    const form: Record<string, string> = {}
-    for (const [name, value] of params) {
-      if (name in form) {
-        return yield* new OAuthJsonError({ status: 400, error: "invalid_request", description: `${name} is sent more than once.` })
-      }
-      form[name] = value
-    }
-    return form
-  })
+const asOAuthRequestError = (error: FormRefused) => new OAuthJsonError({ status: 400, error: "invalid_request", description: error.message })
+const readOAuthBody = (request: HttpServerRequest.HttpServerRequest) => Effect.mapError(readBody(request), asOAuthRequestError)
+const readOAuthForm = (request: HttpServerRequest.HttpServerRequest) => Effect.mapError(readForm(request), asOAuthRequestError)
 
 const queryParams = (request: HttpServerRequest.HttpServerRequest) => {
   const params: Record<string, string | Array<string>> = {}
@@ -125,7 +99,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       "/oauth/register",
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const text = yield* readBody(request)
+        const text = yield* readOAuthBody(request)
         const body = yield* Effect.try({
           try: () => JSON.parse(text) as unknown,
           catch: () => new OAuthJsonError({ status: 400, error: "invalid_client_metadata", description: "The body is not valid JSON." })
@@ -147,7 +121,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = yield* readForm(request).pipe(
-          Effect.mapError((error) => new AuthorizationPageError({ message: error.description, status: 400 }))
+          Effect.mapError((error) => new AuthorizationPageError({ message: error.message, status: 400 }))
         )
         return stepResponse(yield* answerAuthorization({
           requestId: form["request_id"] ?? "",
@@ -162,7 +136,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       "/oauth/token",
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const form = yield* readForm(request)
+        const form = yield* readOAuthForm(request)
         const answer = yield* exchangeToken(form, { ...request.headers })
         return oauthJson(answer.status, answer.body, answer.headers)
       }).pipe(asOAuthJson)
@@ -172,7 +146,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       "/oauth/revoke",
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        yield* revokeToken(yield* readForm(request))
+        yield* revokeToken(yield* readOAuthForm(request))
         return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store", ...cors } })
       }).pipe(asOAuthJson)
     )

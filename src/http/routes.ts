@@ -1,5 +1,6 @@
 /** The route table, read from the API definition: which methods a path answers (404 versus 405). */
 import { Api, extraRoutes } from "./api.js"
+import { portalRoutes } from "./portal-routes.js"
 
 interface RoutePattern {
   readonly method: string
@@ -13,7 +14,7 @@ const apiRoutes = Object.values((Api as any).groups as Record<string, { endpoint
   .flatMap((group) => Object.values(group.endpoints))
   .map(({ method, path }) => ({ method, path }))
 
-const routes: ReadonlyArray<RoutePattern> = [...apiRoutes, ...extraRoutes].map(({ method, path }) => ({
+const routes: ReadonlyArray<RoutePattern> = [...apiRoutes, ...extraRoutes, ...portalRoutes].map(({ method, path }) => ({
   method,
   pattern: toPattern(path)
 }))

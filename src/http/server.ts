@@ -1,4 +1,7 @@
-/** The HTTP server: the API, its OpenAPI document and reference, the error pages, behind the front door. */
+/**
+ * The HTTP server: the API, its OpenAPI document and reference, the error pages, the sign-in routes and
+ * the Portal, behind the front door.
+ */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
@@ -6,6 +9,7 @@ import { createServer } from "node:http"
 import { ErrorDocsRoutes } from "./error-docs.js"
 import { McpRoutes } from "./mcp-route.js"
 import { OAuthRoutes } from "./oauth-routes.js"
+import { PortalRoutes } from "./portal-routes.js"
 import { frontDoor } from "./front-door.js"
 import { ApiLive } from "./handlers.js"
 
@@ -18,6 +22,7 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(ErrorDocsRoutes),
   Layer.provide(McpRoutes),
   Layer.provide(OAuthRoutes),
+  Layer.provide(PortalRoutes),
   Layer.provide(ApiLive)
 )
 

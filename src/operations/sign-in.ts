@@ -279,6 +279,30 @@ export const verifyLogin = (email: string, password: string) =>
     return Option.isSome(login) && matches ? Option.some(login.value.accountId) : Option.none<string>()
   })
 
+export type SignInAttempt =
+  | { readonly _tag: "SignedIn"; readonly accountId: string }
+  | { readonly _tag: "Wrong"; readonly message: string }
+  | { readonly _tag: "Throttled"; readonly message: string }
+
+/**
+ * One password attempt of the account holder, on the consent page or the Portal. Attempts are bounded per
+ * email across both (SIGN_IN_ATTEMPTS_PER_MINUTE) before any hash is computed: past the bound the attempt is
+ * refused unchecked, even with the right password, until the window has room again.
+ */
+export const attemptSignIn = (email: string, password: string) =>
+  Effect.gen(function*() {
+    const limits = yield* RateLimits
+    const throttled = yield* limits.count({ _tag: "SignIn", email: normalizeEmail(email) }).pipe(
+      Effect.as(undefined),
+      Effect.catchAll(({ problem }) => Effect.succeed(problem.detail))
+    )
+    if (throttled !== undefined) return { _tag: "Throttled", message: throttled } satisfies SignInAttempt as SignInAttempt
+    return Option.match(yield* verifyLogin(email, password), {
+      onNone: (): SignInAttempt => ({ _tag: "Wrong", message: "The email or password is not right." }),
+      onSome: (accountId): SignInAttempt => ({ _tag: "SignedIn", accountId })
+    })
+  })
+
 /**
  * POST /oauth/authorize: the account holder's answer on the consent page. Approve needs the email and
  * password; a wrong one shows the page again, and after MAX_LOGIN_ATTEMPTS the request is dropped.
@@ -317,24 +341,19 @@ export const answerAuthorization = (form: {
     )
     const attempt = yield* connections.reserveAttempt(form.requestId, MAX_LOGIN_ATTEMPTS)
     if (Option.isNone(attempt)) return yield* tooMany
-    const limits = yield* RateLimits
-    const throttled = yield* limits.count({ _tag: "SignIn", email: normalizeEmail(form.email) }).pipe(
-      Effect.as(undefined),
-      Effect.catchAll(({ problem }) => Effect.succeed(problem.detail))
-    )
-    const accountId = throttled === undefined ? yield* verifyLogin(form.email, form.password) : Option.none<string>()
-    if (Option.isNone(accountId)) {
+    const answer = yield* attemptSignIn(form.email, form.password)
+    if (answer._tag !== "SignedIn") {
       if (attempt.value >= MAX_LOGIN_ATTEMPTS) return yield* tooMany
-      const view = consentView(form.requestId, client, request, form.email, throttled ?? "The email or password is not right.")
-      return { _tag: "Consent", view, status: throttled === undefined ? 400 : 429 } satisfies AuthorizationStep as AuthorizationStep
+      const view = consentView(form.requestId, client, request, form.email, answer.message)
+      return { _tag: "Consent", view, status: answer._tag === "Wrong" ? 400 : 429 } satisfies AuthorizationStep as AuthorizationStep
     }
     if (!(yield* connections.takePending(form.requestId))) return yield* expired
-    const connectionId = yield* connections.connect(accountId.value, client.clientId, displayName(client))
+    const connectionId = yield* connections.connect(answer.accountId, client.clientId, displayName(client))
     const code = newAuthorizationCode()
     yield* connections.saveCode({
       codeSha256: sha256(code),
       connectionId,
-      accountId: accountId.value,
+      accountId: answer.accountId,
       clientId: client.clientId,
       redirectUri: request.redirect_uri,
       scope: request.scope,

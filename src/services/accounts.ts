@@ -37,6 +37,15 @@ export class NoTermsPublished extends Data.TaggedError("NoTermsPublished")<{}> {
   }
 }
 
+export class TermsVersionNotCurrent extends Data.TaggedError("TermsVersionNotCurrent")<{
+  readonly version: string
+  readonly current: string
+}> {
+  override get message() {
+    return `Terms version ${this.version} is no longer the current one; version ${this.current} is`
+  }
+}
+
 export class EmailTaken extends Data.TaggedError("EmailTaken")<{ readonly email: string }> {
   override get message() {
     return `Another account already signs in with ${this.email}`
@@ -86,6 +95,16 @@ export interface UpdateAccountInput {
   readonly dailySpendCap?: number | null | undefined
 }
 
+/** An API key as its Account sees it: never its secret. */
+export interface KeyView {
+  readonly key_id: string
+  readonly name: string | null
+  readonly created_at: string
+  /** When a request last authenticated with it (recorded within a few seconds); null if never. */
+  readonly last_used_at: string | null
+  readonly revoked_at: string | null
+}
+
 export interface TermsVersion {
   readonly version: string
   readonly published_at: string
@@ -95,7 +114,16 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   readonly create: (input: CreateAccountInput) => Effect.Effect<AccountView>
   readonly show: (accountId: string) => Effect.Effect<AccountView, AccountNotFound>
   readonly issueKey: (accountId: string, name?: string) => Effect.Effect<IssuedKey, AccountNotFound>
-  readonly revokeKey: (keyId: string) => Effect.Effect<{ readonly key_id: string; readonly revoked_at: string }, KeyNotFound>
+  /** Every key of the Account, newest first. */
+  readonly listKeys: (accountId: string) => Effect.Effect<ReadonlyArray<KeyView>>
+  /**
+   * Revokes a key (again is a no-op keeping the first time). With `accountId`, only that Account's key:
+   * another Account's is `KeyNotFound`, exactly like a key that does not exist.
+   */
+  readonly revokeKey: (
+    keyId: string,
+    accountId?: string
+  ) => Effect.Effect<{ readonly key_id: string; readonly revoked_at: string }, KeyNotFound>
   readonly grantCredits: (
     accountId: string,
     amount: number
@@ -103,9 +131,16 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   /** Changes tier, rate limit or daily spend cap; every node sees it within about a second. */
   readonly update: (accountId: string, input: UpdateAccountInput) => Effect.Effect<AccountView, AccountNotFound>
   readonly publishTerms: (version: string) => Effect.Effect<TermsVersion, TermsVersionExists>
+  /** Accepts the current version; with `version`, only if that is still the current one. */
   readonly acceptTerms: (
-    accountId: string
-  ) => Effect.Effect<{ readonly account_id: string; readonly accepted_version: string }, AccountNotFound | NoTermsPublished>
+    accountId: string,
+    version?: string
+  ) => Effect.Effect<
+    { readonly account_id: string; readonly accepted_version: string },
+    AccountNotFound | NoTermsPublished | TermsVersionNotCurrent
+  >
+  /** The current Terms of Service version with its publication time; none before the first. */
+  readonly currentTerms: Effect.Effect<Option.Option<TermsVersion>>
   /** Sets (or replaces) the account holder's sign-in. The password arrives hashed. */
   readonly setLogin: (login: Login) => Effect.Effect<{ readonly account_id: string; readonly email: string }, AccountNotFound | EmailTaken>
   readonly findLogin: (email: string) => Effect.Effect<Option.Option<Login>>

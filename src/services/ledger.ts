@@ -54,6 +54,32 @@ export interface LedgerEntry {
   readonly refundOf: number | null
   readonly traceId: string | null
   readonly createdAt: Date
+  /** What a Spend paid for: the operation and how many properties; null on grants and refunds. */
+  readonly operation: MeteredOperation | null
+  readonly units: number | null
+  /** A refund's reason (a problem slug, or the sweeper's), a grant's note; null on spends. */
+  readonly detail: string | null
+}
+
+/** Which of an Account's entries to read, newest first (the Portal's usage pages and CSV export). */
+export interface StatementQuery {
+  /** Entries made at or after this instant. */
+  readonly from?: Date | undefined
+  /** Entries made before this instant. */
+  readonly until?: Date | undefined
+  readonly kind?: LedgerEntry["kind"] | undefined
+  /** Keyset paging: only entries with a smaller id than this one (older). */
+  readonly beforeId?: number | undefined
+  readonly limit: number
+}
+
+/** One UTC day's Credits by kind. */
+export interface DailyTotal {
+  /** `YYYY-MM-DD`, UTC. */
+  readonly day: string
+  readonly spent: number
+  readonly refunded: number
+  readonly granted: number
 }
 
 /** An app the account holder connected by signing in (OAuth), as its access token shows it. */
@@ -97,4 +123,11 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   readonly confirmConnection: (accessTokenSha256: Uint8Array) => Effect.Effect<Option.Option<ConnectedApp>, LedgerUnreachable>
   readonly balance: (accountId: string) => Effect.Effect<number, LedgerUnreachable>
   readonly entries: (accountId: string) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
+  /** An Account's entries matching `query`, newest first, at most `query.limit`. */
+  readonly statement: (accountId: string, query: StatementQuery) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
+  /** An Account's Credits per UTC day in [from, until), for the days that have entries, oldest first. */
+  readonly dailyTotals: (accountId: string, from: Date, until: Date) => Effect.Effect<ReadonlyArray<DailyTotal>, LedgerUnreachable>
 }>() {}
+
+/** The UTC day (`YYYY-MM-DD`) of an instant. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10)

@@ -1,12 +1,13 @@
 /**
- * For a server built from fakes with no account store: the Accounts, Connections and client-metadata
- * services the sign-in routes need, each failing loudly if a test reaches them. Tests of sign-in run on
- * the real services over a test database instead.
+ * For a server built from fakes with no account store: the Accounts, Connections, client-metadata and
+ * Portal-session services the sign-in and Portal routes need, each failing loudly if a test reaches them.
+ * Tests of sign-in and of the Portal run on the real services over a test database instead.
  */
 import { Effect, Layer } from "effect"
 import { ClientMetadataFetcher } from "../../src/oauth/clients.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { Connections } from "../../src/services/connections.js"
+import { PortalSessions } from "../../src/services/portal-sessions.js"
 
 const absent = (service: string) =>
   new Proxy({}, {
@@ -16,5 +17,6 @@ const absent = (service: string) =>
 export const NoSignIn = Layer.mergeAll(
   Layer.succeed(Accounts, absent("Accounts") as Accounts["Type"]),
   Layer.succeed(Connections, absent("Connections") as Connections["Type"]),
-  Layer.succeed(ClientMetadataFetcher, absent("ClientMetadataFetcher") as ClientMetadataFetcher["Type"])
+  Layer.succeed(ClientMetadataFetcher, absent("ClientMetadataFetcher") as ClientMetadataFetcher["Type"]),
+  Layer.succeed(PortalSessions, absent("PortalSessions") as PortalSessions["Type"])
 )

@@ -17,6 +17,7 @@ import { createServer as createNetServer } from "node:net"
 import * as path from "node:path"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { ConnectionsPg } from "../../layers/connections/pg.js"
+import { PortalSessionsPg } from "../../layers/portal-sessions/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
@@ -76,6 +77,7 @@ const SignInServer = Layer.unwrapEffect(Effect.promise(freePort).pipe(Effect.map
     CountingLedger,
     IdempotencyPg,
     ConnectionsPg,
+    PortalSessionsPg,
     RateLimitsMemory,
     // Development: the test's own metadata server is on loopback, with a self-signed certificate.
     ClientMetadataFetcherLive({ allowPrivateAddresses: true, ca: cert })
