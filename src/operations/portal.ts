@@ -143,7 +143,11 @@ export interface UsageFilter {
   readonly kind?: EntryKind | undefined
 }
 
-const isDay = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && utcDay(new Date(`${text}T00:00:00Z`)) === text
+const isDay = (text: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
+  const at = new Date(`${text}T00:00:00Z`)
+  return !Number.isNaN(at.getTime()) && utcDay(at) === text
+}
 
 /**
  * Reads the usage filter from a page's query (`from`, `to`: YYYY-MM-DD; `kind`; `before`: an entry id);
