@@ -208,6 +208,8 @@ export const AccountsPg = Layer.effect(
           yield* sql`
             INSERT INTO account_logins (account_id, email, password_hash) VALUES (${login.accountId}, ${login.email}, ${login.passwordHash})
             ON CONFLICT (account_id) DO UPDATE SET email = excluded.email, password_hash = excluded.password_hash, updated_at = now()`
+          // A new password ends every Portal session signed in with the old one.
+          yield* sql`DELETE FROM portal_sessions WHERE account_id = ${login.accountId}`
           return { account_id: login.accountId, email: login.email }
         })).pipe(Effect.catchTag("SqlError", Effect.die)),
 

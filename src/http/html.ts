@@ -1,20 +1,14 @@
 /**
  * Server-rendered HTML: escaping by default. `html` is a template tag whose interpolations are escaped
- * unless they are already `Html` (another `html` fragment, or `raw`); arrays are joined, and null,
- * undefined and false render nothing.
+ * unless they are already `Html` (another `html` fragment); arrays are joined, and null, undefined and
+ * false render nothing.
  */
 export const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
 export class Html {
   constructor(readonly value: string) {}
-  toString() {
-    return this.value
-  }
 }
-
-/** Markup the caller vouches for (never anything a user or client sent). */
-export const raw = (markup: string) => new Html(markup)
 
 const render = (value: unknown): string =>
   value instanceof Html

@@ -11,7 +11,7 @@
  */
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { stringify } from "csv-stringify/sync"
-import { Chunk, Effect, Either, Option, Stream } from "effect"
+import { Chunk, Clock, Effect, Either, Option, Stream } from "effect"
 import { AppConfig } from "../config.js"
 import { csrfTokenFor, newFormNonce, sameSecret } from "../domain/portal-session.js"
 import {
@@ -33,15 +33,13 @@ import {
   usagePage
 } from "../operations/portal.js"
 import { disconnect, listConnections } from "../operations/sign-in.js"
-import type { Accounts } from "../services/accounts.js"
-import type { Connections } from "../services/connections.js"
+import { type Accounts, KeyNotFound } from "../services/accounts.js"
+import { ConnectionNotFound, type Connections } from "../services/connections.js"
 import type { Credentials } from "../services/credentials.js"
-import type { Ledger, LedgerEntry } from "../services/ledger.js"
+import { type Ledger, type LedgerEntry, utcDay } from "../services/ledger.js"
 import type { PortalSessions } from "../services/portal-sessions.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import type { LedgerUnreachable } from "../../schema/problems.js"
-import type { ConnectionNotFound } from "../services/connections.js"
-import type { KeyNotFound } from "../services/accounts.js"
 import { type FormRefused, readForm } from "./form.js"
 import {
   connectionsPage,
@@ -264,7 +262,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         Effect.gen(function*() {
           const keyId = yield* routeParam("keyId")
           const key = yield* findKey(ctx.account.account_id, keyId)
-          if (Option.isNone(key)) return failurePage(ctx, { _tag: "KeyNotFound", keyId } as KeyNotFound)
+          if (Option.isNone(key)) return failurePage(ctx, new KeyNotFound({ keyId }))
           return key.value.revoked_at === null ? revokeKeyPage(ctx, key.value) : redirect(paths.keys)
         })
       )
@@ -329,7 +327,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
             Stream.provideContext(services)
           )
           const body = Stream.concat(Stream.make(encoder.encode(stringify([csvHeader]))), rows)
-          const filename = `propscore-usage-${accountId}-${new Date().toISOString().slice(0, 10)}.csv`
+          const filename = `propscore-usage-${accountId}-${utcDay(new Date(yield* Clock.currentTimeMillis))}.csv`
           return HttpServerResponse.stream(body, {
             contentType: "text/csv; charset=utf-8",
             headers: { "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store" }
@@ -362,7 +360,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
           const connection = (yield* connectionsOf(ctx.account.account_id)).find((c) => c.connection_id === connectionId)
           return connection
             ? disconnectPage(ctx, connection)
-            : failurePage(ctx, { _tag: "ConnectionNotFound", connectionId } as ConnectionNotFound)
+            : failurePage(ctx, new ConnectionNotFound({ connectionId }))
         })
       )
     )

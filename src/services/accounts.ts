@@ -141,7 +141,7 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   >
   /** The current Terms of Service version with its publication time; none before the first. */
   readonly currentTerms: Effect.Effect<Option.Option<TermsVersion>>
-  /** Sets (or replaces) the account holder's sign-in. The password arrives hashed. */
+  /** Sets (or replaces) the account holder's sign-in, ending their Portal sessions. The password arrives hashed. */
   readonly setLogin: (login: Login) => Effect.Effect<{ readonly account_id: string; readonly email: string }, AccountNotFound | EmailTaken>
   readonly findLogin: (email: string) => Effect.Effect<Option.Option<Login>>
   /**

@@ -16,6 +16,7 @@ import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { randomBytes } from "node:crypto"
 import { portalRoutes } from "../../src/http/portal-routes.js"
 import { USAGE_PAGE_SIZE } from "../../src/operations/portal.js"
+import { setLogin } from "../../src/operations/sign-in.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { Connections } from "../../src/services/connections.js"
 import { Ledger, utcDay } from "../../src/services/ledger.js"
@@ -118,6 +119,16 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const after = yield* promise(() => replay.get("/portal"))
       expect(after.status).toBe(303)
       expect(after.location).toBe("/portal/sign-in")
+    }))
+
+  it.effect("a new password (the operator's set-login) ends the holder's Portal sessions", () =>
+    Effect.gen(function*() {
+      const holder = yield* signedIn()
+      expect((yield* promise(() => holder.browser.get("/portal"))).status).toBe(200)
+      yield* setLogin(holder.accountId, holder.email, "a brand new passphrase")
+      expect((yield* promise(() => holder.browser.get("/portal"))).location).toBe("/portal/sign-in")
+      expect((yield* promise(() => holder.browser.signIn(holder.email, holder.password))).status).toBe(400)
+      expect((yield* promise(() => holder.browser.signIn(holder.email, "a brand new passphrase"))).status).toBe(303)
     }))
 
   it.effect("a page asked for without a session goes to sign-in and comes back after it; only to a Portal page", () =>
@@ -466,6 +477,19 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
         checked.add(route)
       }
       expect([...checked].sort()).toEqual(portalRoutes.map((r) => `${r.method} ${r.path}`).sort())
+    }))
+
+  it.effect("what an app or a holder named is shown as text, never as markup", () =>
+    Effect.gen(function*() {
+      const holder = yield* signedIn()
+      const connections = yield* Connections
+      yield* connections.connect(holder.accountId, "client_xss", `<img src=x onerror="alert(1)">`)
+      const issued = yield* promise(() => holder.browser.submit("/portal/keys", "/portal/keys", { name: "<script>alert(2)</script>" }))
+      expect(issued.text).not.toContain("<script>alert(2)")
+      expect(issued.text).toContain("&lt;script&gt;alert(2)&lt;/script&gt;")
+      const list = yield* promise(() => holder.browser.get("/portal/connections"))
+      expect(list.text).not.toContain("<img src=x")
+      expect(list.text).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;")
     }))
 
   it.effect("the Portal's routes answer 404 and 405 like every other path; assets are served with their types", () =>
