@@ -5,7 +5,7 @@ import { AccountsPg } from "../../layers/accounts/pg.js"
 import { LedgerMemory, LedgerControl } from "../../layers/ledger/memory.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { Accounts } from "../../src/services/accounts.js"
-import { Ledger } from "../../src/services/ledger.js"
+import { Ledger, utcDay } from "../../src/services/ledger.js"
 import { TestDatabase } from "../harness/database.js"
 import { reconciles } from "../harness/ledger.js"
 
@@ -38,6 +38,48 @@ const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
     expect(ours(yield* ledger.overdue(5_000, 100))).toEqual([])
     expect(yield* ledger.refundRemaining(died.spendId, "abandoned-request", "sweeper")).toBe(0)
     expect(yield* reconciles(accountId)).toBe(9)
+  })
+
+/** The statement the Portal reads: newest first, keyset pages, kind and time filters, and daily totals. */
+const statementRule = (account: Effect.Effect<string, unknown, any>) =>
+  Effect.gen(function*() {
+    const accountId = yield* account
+    const ledger = yield* Ledger
+    const spends: Array<number> = []
+    for (let i = 0; i < 5; i++) {
+      const spend = yield* ledger.spend({ accountId, operation: "batch", units: 2, traceId: `${i}`.repeat(32), settleBy: 60_000 })
+      yield* ledger.settle(spend.spendId)
+      spends.push(spend.spendId)
+    }
+    for (const spendId of spends.slice(0, 2)) yield* ledger.refund({ spendId, amount: 1, reason: "unknown-property", traceId: "r".repeat(32) })
+    const all = yield* ledger.entries(accountId)
+    const newestFirst = [...all].reverse()
+    expect(newestFirst).toHaveLength(8)
+
+    const first = yield* ledger.statement(accountId, { limit: 3 })
+    expect(first).toEqual(newestFirst.slice(0, 3))
+    const rest = yield* ledger.statement(accountId, { limit: 10, beforeId: first[2]!.id })
+    expect(rest).toEqual(newestFirst.slice(3))
+    const refunds = yield* ledger.statement(accountId, { limit: 10, kind: "refund" })
+    expect(refunds.map((e) => [e.refundOf, e.amount, e.detail])).toEqual([[spends[1], 1, "unknown-property"], [spends[0], 1, "unknown-property"]])
+    const spent = yield* ledger.statement(accountId, { limit: 1, kind: "spend" })
+    expect(spent[0]).toMatchObject({ kind: "spend", operation: "batch", units: 2, amount: 2, traceId: "4".repeat(32), detail: null })
+    const oldest = all[0]!.createdAt
+    expect(yield* ledger.statement(accountId, { limit: 10, from: oldest })).toHaveLength(8)
+    expect(yield* ledger.statement(accountId, { limit: 10, until: oldest })).toEqual([])
+
+    const dayStart = new Date(Math.floor(oldest.getTime() / 86_400_000) * 86_400_000)
+    const newest = newestFirst[0]!.createdAt
+    const totals = yield* ledger.dailyTotals(accountId, dayStart, new Date(newest.getTime() + 86_400_000))
+    const byKind = totals.reduce((sum, day) => ({
+      spent: sum.spent + day.spent,
+      refunded: sum.refunded + day.refunded,
+      granted: sum.granted + day.granted
+    }), { spent: 0, refunded: 0, granted: 0 })
+    expect(byKind).toEqual({ spent: 10, refunded: 2, granted: 20 })
+    expect(totals[0]!.day).toBe(utcDay(oldest))
+    expect(yield* ledger.dailyTotals(accountId, dayStart, oldest)).toEqual([])
+    expect(yield* reconciles(accountId)).toBe(12)
   })
 
 const PgLedger = Layer.mergeAll(LedgerPg, AccountsPg).pipe(Layer.provideMerge(TestDatabase))
@@ -105,6 +147,9 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
   it.effect("SVC-4: a Spend stays open until settled or refunded in full; what is left is refunded once", () =>
     openSpendsRule(newAccount(10)))
 
+  it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
+    statementRule(newAccount(20)))
+
   it.effect("SVC-4: 200 concurrent Spends on 50 Credits: exactly 50 recorded, 150 refused, balance 0", () =>
     Effect.gen(function*() {
       const account = yield* newAccount(50)
@@ -127,6 +172,9 @@ describe("the in-memory Ledger", () => {
 
   it.effect("SVC-4: a Spend stays open until settled or refunded in full; what is left is refunded once", () =>
     openSpendsRule(Effect.succeed("acct_open")).pipe(Effect.provide(LedgerMemory({ acct_open: { balance: 10 } }))))
+
+  it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
+    statementRule(Effect.succeed("acct_statement")).pipe(Effect.provide(LedgerMemory({ acct_statement: { balance: 20 } }))))
 
   it.effect("the daily cap follows the Clock's UTC day", () =>
     Effect.gen(function*() {

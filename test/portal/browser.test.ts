@@ -4,7 +4,7 @@
  * says. A new account holder, given only the Portal's address and a login, signs in, issues a key, calls
  * predict with it, finds the Credit and its trace id in Usage, revokes the key, accepts new Terms after
  * `propscore terms publish`, and disconnects an assistant it connected. Screenshots of every page, wide and
- * phone-sized, are saved under test-artifacts/portal/.
+ * phone-sized, are saved under test-artifacts/portal/, and each is checked with axe-core (WCAG 2.1 A and AA).
  *
  * Chromium is never downloaded here: `.ci/run` installs Debian's package. On a machine without it these
  * tests are skipped with a notice, unless PROPSCORE_BROWSER_TESTS=required (as CI sets), where its absence fails.
@@ -16,6 +16,7 @@ import { type AddressInfo } from "node:net"
 import { createServer } from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
+import axe from "axe-core"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { propscore, type RunningServer, startServer } from "../harness/process.js"
 
@@ -59,8 +60,21 @@ describe.skipIf(!available)("the Portal in Chromium", () => {
       body: JSON.stringify({ address })
     })
 
+  /** Saves the page's screenshot and checks it with axe-core against WCAG 2 A and AA (contrast included). */
   const shoot = async (name: string) => {
     await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
+    await page.evaluate(axe.source)
+    const audit = await page.evaluate(async () => {
+      const result = await (window as any).axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
+      return {
+        passed: result.passes.map((p: any) => p.id),
+        violations: result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(" ")).join(", ")})`)
+      }
+    })
+    expect(audit.violations, `accessibility of ${name}`).toEqual([])
+    // The audit ran, and checked what the Portal promises.
+    expect(audit.passed).toEqual(expect.arrayContaining(["document-title", "html-has-lang", "color-contrast"]))
+    if (await page.locator("input:not([type=hidden])").count() > 0) expect(audit.passed).toContain("label")
   }
 
   beforeAll(async () => {
@@ -111,6 +125,13 @@ describe.skipIf(!available)("the Portal in Chromium", () => {
     const cookies = await context.cookies()
     expect(cookies.find((c) => c.name === "propscore_portal")).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/portal" })
     await shoot("03-overview")
+    // The keyboard's first stop is the skip link, which moves focus to the page's content.
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content")
+    await page.keyboard.press("Enter")
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main")
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Manage API keys")
   }, 60_000)
 
   it("AUTH-1: issues a key (shown once, with a copy button), calls predict with it, and finds the Credit and its trace id in Usage", async () => {
