@@ -76,13 +76,13 @@ export const CredentialsPg = Layer.scoped(
 
     // When each key was last used, written in the background (a request never waits for it): the keys
     // used since the last write, with their newest time. A failed write keeps them for the next one.
-    const used = new Map<string, Date>()
+    const used = new Map<string, number>()
     const recordUse = Effect.suspend(() => {
       if (used.size === 0) return Effect.void
       const batch = [...used]
       used.clear()
       return Effect.forEach(batch, ([keyId, at]) =>
-        sql`UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${at}) WHERE id = ${keyId}`, { discard: true }).pipe(
+        sql`UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${new Date(at)}) WHERE id = ${keyId}`, { discard: true }).pipe(
         Effect.tapError(() =>
           Effect.sync(() => {
             for (const [keyId, at] of batch) if (!used.has(keyId)) used.set(keyId, at)
@@ -127,7 +127,7 @@ export const CredentialsPg = Layer.scoped(
           return yield* invalidKey("The API key is not known.")
         }
         if (row.revoked) return yield* invalidKey("The API key has been revoked.")
-        used.set(row.id, new Date())
+        used.set(row.id, Date.now())
         return {
           accountId: row.account_id,
           tier: row.tier,

@@ -209,7 +209,9 @@ describe.skipIf(!available)("the Portal in Chromium", () => {
     // The assistant's loopback redirect (RFC 8252): a small server of the test's own receives the code.
     let callback: URL | undefined
     const receiver = createServer((request, response) => {
-      callback = new URL(request.url ?? "/", "http://127.0.0.1")
+      // Only the redirect itself: the browser asks for /favicon.ico afterwards.
+      const url = new URL(request.url ?? "/", "http://127.0.0.1")
+      if (url.pathname === "/callback") callback = url
       response.writeHead(200, { "content-type": "text/plain" }).end("Connected; you can close this tab.")
     })
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
