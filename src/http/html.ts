@@ -1,3 +1,5 @@
+import { HttpServerResponse } from "@effect/platform"
+
 /**
  * Server-rendered HTML: escaping by default. `html` is a template tag whose interpolations are escaped
  * unless they are already `Html` (another `html` fragment); arrays are joined, and null, undefined and
@@ -21,6 +23,10 @@ const render = (value: unknown): string =>
 
 export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<unknown>): Html =>
   new Html(strings.reduce((out, text, i) => out + text + (i < values.length ? render(values[i]) : ""), ""))
+
+/** 303 See Other: where a page's form sends the browser next; never cached, no referrer. */
+export const seeOther = (location: string) =>
+  HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } })
 
 /** Headers of every server-rendered page: never cached, never framed, no referrer, no sniffing. */
 export const pageSecurityHeaders = (contentSecurityPolicy: string) => ({

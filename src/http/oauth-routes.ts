@@ -31,6 +31,7 @@ import type { Connections } from "../services/connections.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import { consentPage, errorPage } from "./consent-page.js"
 import { type FormRefused, readBody, readForm } from "./form.js"
+import { seeOther as redirect } from "./html.js"
 
 const cors = {
   "access-control-allow-origin": "*",
@@ -56,9 +57,6 @@ const queryParams = (request: HttpServerRequest.HttpServerRequest) => {
   }
   return params
 }
-
-const redirect = (location: string) =>
-  HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } })
 
 export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {

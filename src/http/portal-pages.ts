@@ -37,6 +37,8 @@ export interface PageContext {
   readonly account: AccountView
   readonly csrf: string
   readonly path: string
+  /** What the page says about the action that sent the holder here, if one did. */
+  readonly notice?: string | undefined
 }
 
 const nav: ReadonlyArray<readonly [string, string]> = [
@@ -58,6 +60,9 @@ const document = (title: string, header: Html | string, body: Html, status: numb
 <body><a class="skip" href="#main">Skip to content</a>${header}
 <main id="main" tabindex="-1">${body}</main></body></html>`.value
   ).pipe(HttpServerResponse.setStatus(status), HttpServerResponse.setHeaders(securityHeaders))
+
+/** The header of a page shown without a session. */
+const anonymousHeader = html`<header class="top"><div class="bar"><span class="brand">propscore Portal</span></div></header>`
 
 const signedInHeader = (ctx: PageContext) =>
   html`<header class="top">
@@ -100,7 +105,7 @@ export const signInPage = (options: {
 }) =>
   document(
     "Sign in",
-    html`<header class="top"><div class="bar"><span class="brand">propscore Portal</span></div></header>`,
+    anonymousHeader,
     html`<div class="narrow">
 <h1>Sign in to your account</h1>
 ${notice(options.notice)}${alert(options.error)}
@@ -160,7 +165,7 @@ export interface IssuedKeyView {
 export const keysPage = (
   ctx: PageContext,
   keys: ReadonlyArray<KeyView>,
-  options: { readonly issued?: IssuedKeyView; readonly error?: string; readonly notice?: string | undefined; readonly name?: string } = {},
+  options: { readonly issued?: IssuedKeyView; readonly error?: string; readonly name?: string } = {},
   status = 200
 ) => {
   const active = keys.filter((key) => key.revoked_at === null)
@@ -169,7 +174,7 @@ export const keysPage = (
     ctx,
     "API keys",
     html`<h1>API keys</h1>
-${notice(options.notice)}
+${notice(ctx.notice)}
 ${
       options.issued
         ? html`<section class="issued" aria-labelledby="issued-title">
@@ -354,12 +359,12 @@ ${
 
 // ---------------------------------------------------------------------------------------------------------
 
-export const connectionsPage = (ctx: PageContext, connections: ReadonlyArray<ConnectionView>, message?: string) =>
+export const connectionsPage = (ctx: PageContext, connections: ReadonlyArray<ConnectionView>) =>
   portalPage(
     ctx,
     "Connections",
     html`<h1>Connected apps</h1>
-${notice(message)}
+${notice(ctx.notice)}
 <p>Apps you connected by signing in (AI assistants) act as your account: they score properties and spend
 your Credits at your account's rate. Disconnecting one makes its next call fail, with nothing spent.</p>
 ${
@@ -396,14 +401,14 @@ connect it again from the app.</p>
 export const termsPage = (
   ctx: PageContext,
   status: { readonly current: TermsVersion | null; readonly accepted_version: string | null; readonly accepted: boolean },
-  options: { readonly notice?: string | undefined; readonly error?: string | undefined } = {},
+  options: { readonly error?: string | undefined } = {},
   httpStatus = 200
 ) =>
   portalPage(
     ctx,
     "Terms of Service",
     html`<h1>Terms of Service</h1>
-${notice(options.notice)}${alert(options.error)}
+${notice(ctx.notice)}${alert(options.error)}
 ${
       status.current === null
         ? html`<p>No Terms of Service have been published yet; there is nothing to accept.</p>`
@@ -433,7 +438,7 @@ export const portalErrorPage = (ctx: PageContext | undefined, status: number, ti
   const body = html`<h1>${title}</h1>${alert(message)}<p><a href="${ctx ? paths.overview : paths.signIn}">Back to the Portal</a></p>`
   return ctx
     ? portalPage(ctx, title, body, status)
-    : document(title, html`<header class="top"><div class="bar"><span class="brand">propscore Portal</span></div></header>`, body, status)
+    : document(title, anonymousHeader, body, status)
 }
 
 // ---------------------------------------------------------------------------------------------------------

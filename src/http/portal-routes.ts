@@ -41,6 +41,7 @@ import type { PortalSessions } from "../services/portal-sessions.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import type { LedgerUnreachable } from "../../schema/problems.js"
 import { type FormRefused, readForm } from "./form.js"
+import { seeOther as redirect } from "./html.js"
 import {
   connectionsPage,
   disconnectPage,
@@ -87,10 +88,20 @@ export const portalRoutes: ReadonlyArray<{ readonly method: string; readonly pat
 const safeNext = (next: string | undefined) =>
   next !== undefined && /^\/portal(?:[/?]|$)/.test(next) && !/[\\\s]/.test(next) ? next : paths.overview
 
-const redirect = (location: string) =>
-  HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store" } })
-
 const requestUrl = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://portal.invalid")
+
+/** What a page says when an action sent the holder back to it (`?done=`), by page. */
+const notices: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  [paths.signIn]: { "signed-out": "You are signed out." },
+  [paths.keys]: { revoked: "The key was revoked: requests with it are now refused with 401." },
+  [paths.connections]: { disconnected: "The app was disconnected: its next call fails authentication." },
+  [paths.terms]: { accepted: "Thank you: the Terms are accepted." }
+}
+
+const noticeFor = (url: URL) => {
+  const done = url.searchParams.get("done")
+  return done === null ? undefined : notices[url.pathname]?.[done]
+}
 
 const isCrossSite = (request: HttpServerRequest.HttpServerRequest) => request.headers["sec-fetch-site"] === "cross-site"
 
@@ -148,7 +159,8 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
           return token === undefined ? response : withoutCookie(response, SESSION_COOKIE, PORTAL)
         }
         const csrf = csrfTokenFor(token)
-        const ctx: PageContext = { account: yield* signedInAccount(accountId.value), csrf, path: requestUrl(request).pathname }
+        const url = requestUrl(request)
+        const ctx: PageContext = { account: yield* signedInAccount(accountId.value), csrf, path: url.pathname, notice: noticeFor(url) }
         let form: Record<string, string> = {}
         if (request.method === "POST") {
           const refused = portalErrorPage(ctx, 403, "This form cannot be accepted", "It did not come from this Portal's own page. Reload the page and try again.")
@@ -185,11 +197,11 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
       paths.signIn,
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const query = requestUrl(request).searchParams
+        const url = requestUrl(request)
+        const next = url.searchParams.get("next") ?? undefined
         const token = request.cookies[SESSION_COOKIE]
-        if (token !== undefined && Option.isSome(yield* sessionAccount(token))) return redirect(safeNext(query.get("next") ?? undefined))
-        const notice = query.get("done") === "signed-out" ? "You are signed out." : undefined
-        return showSignIn({ next: query.get("next") ?? undefined, notice }, request.cookies[SIGN_IN_COOKIE] ?? newFormNonce())
+        if (token !== undefined && Option.isSome(yield* sessionAccount(token))) return redirect(safeNext(next))
+        return showSignIn({ next, notice: noticeFor(url) }, request.cookies[SIGN_IN_COOKIE] ?? newFormNonce())
       }).pipe(Effect.provide(services))
     )
 
@@ -226,23 +238,10 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
     )
 
     // Overview ----------------------------------------------------------------------------------------------
-    yield* router.get(paths.overview, signedIn((ctx) => Effect.map(overview(ctx.account.account_id), (view) => overviewPage(ctx, view))))
+    yield* router.get(paths.overview, signedIn((ctx) => Effect.map(overview(ctx.account), (view) => overviewPage(ctx, view))))
 
     // API keys ----------------------------------------------------------------------------------------------
-    const keysNotice = (request: HttpServerRequest.HttpServerRequest) =>
-      requestUrl(request).searchParams.get("done") === "revoked"
-        ? "The key was revoked: requests with it are now refused with 401."
-        : undefined
-
-    yield* router.get(
-      paths.keys,
-      signedIn((ctx) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          return keysPage(ctx, yield* listKeys(ctx.account.account_id), { notice: keysNotice(request) })
-        })
-      )
-    )
+    yield* router.get(paths.keys, signedIn((ctx) => Effect.map(listKeys(ctx.account.account_id), (keys) => keysPage(ctx, keys))))
 
     yield* router.post(
       paths.keys,
@@ -341,15 +340,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
 
     yield* router.get(
       paths.connections,
-      signedIn((ctx) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const notice = requestUrl(request).searchParams.get("done") === "disconnected"
-            ? "The app was disconnected: its next call fails authentication."
-            : undefined
-          return connectionsPage(ctx, yield* connectionsOf(ctx.account.account_id), notice)
-        })
-      )
+      signedIn((ctx) => Effect.map(connectionsOf(ctx.account.account_id), (connections) => connectionsPage(ctx, connections)))
     )
 
     yield* router.get(
@@ -376,17 +367,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
     )
 
     // Terms of Service --------------------------------------------------------------------------------------
-    yield* router.get(
-      paths.terms,
-      signedIn((ctx) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const status = yield* termsStatus(ctx.account.account_id)
-          const notice = requestUrl(request).searchParams.get("done") === "accepted" ? "Thank you: the Terms are accepted." : undefined
-          return termsPage(ctx, { ...status, current: Option.getOrNull(status.current) }, { notice })
-        })
-      )
-    )
+    yield* router.get(paths.terms, signedIn((ctx) => Effect.map(termsStatus(ctx.account), (status) => termsPage(ctx, status))))
 
     yield* router.post(
       paths.acceptTerms,
@@ -395,8 +376,8 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
           Effect.as(redirect(`${paths.terms}?done=accepted`)),
           Effect.catchTags({
             TermsVersionNotCurrent: (stale) =>
-              Effect.map(termsStatus(ctx.account.account_id), (status) =>
-                termsPage(ctx, { ...status, current: Option.getOrNull(status.current) }, {
+              Effect.map(termsStatus(ctx.account), (status) =>
+                termsPage(ctx, status, {
                   error: `The Terms changed while you were reading: version ${stale.current} is the current one now. Review it and accept again.`
                 }, 409)),
             NoTermsPublished: () => Effect.succeed(redirect(paths.terms))

@@ -81,14 +81,14 @@ export interface Overview {
 
 const startOfUtcDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS)
 
-export const overview = (accountId: string) =>
+/** The overview of the signed-in Account, from its view as the session loaded it. */
+export const overview = (account: AccountView) =>
   Effect.gen(function*() {
-    const account = yield* signedInAccount(accountId)
     const at = yield* now
     const monthStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1))
     const tomorrow = new Date(startOfUtcDay(at).getTime() + DAY_MS)
     const ledger = yield* Ledger
-    const days = yield* ledger.dailyTotals(accountId, monthStart, tomorrow)
+    const days = yield* ledger.dailyTotals(account.account_id, monthStart, tomorrow)
     const today = days.find((day) => day.day === utcDay(at))
     return {
       account,
@@ -219,13 +219,13 @@ export const dailySpend = (accountId: string) =>
 // ---------------------------------------------------------------------------------------------------------
 // Terms of Service
 
-export const termsStatus = (accountId: string) =>
-  Effect.gen(function*() {
-    const accounts = yield* Accounts
-    const account = yield* signedInAccount(accountId)
-    const current = yield* accounts.currentTerms
-    return { current, accepted_version: account.terms.accepted_version, accepted: account.terms.accepted }
-  })
+/** The current Terms version (with its publication time) and what the signed-in Account accepted. */
+export const termsStatus = (account: AccountView) =>
+  Effect.map(Effect.flatMap(Accounts, (accounts) => accounts.currentTerms), (current) => ({
+    current: Option.getOrNull(current),
+    accepted_version: account.terms.accepted_version,
+    accepted: account.terms.accepted
+  }))
 
 /**
  * Accepts the Terms version the holder was shown, if it is still the current one; this node's credentials
