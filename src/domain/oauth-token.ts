@@ -1,8 +1,8 @@
 /**
  * The sign-in flow's opaque secrets: access tokens (`psat_…`), refresh tokens (`psrt_…`), authorization
- * codes and client ids. 256 random bits each; only their SHA-256 is stored.
+ * codes and client ids. 256 random bits each; only their SHA-256 is stored (`hashSecret`, as for API keys).
  */
-import { createHash, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 
 export const ACCESS_TOKEN_PREFIX = "psat_"
 export const REFRESH_TOKEN_PREFIX = "psrt_"
@@ -18,5 +18,3 @@ export const newGrantId = () => `grant_${random(12)}`
 export const newRequestId = () => random(24)
 
 export const isAccessToken = (token: string) => token.startsWith(ACCESS_TOKEN_PREFIX)
-
-export const sha256 = (secret: string): Buffer => createHash("sha256").update(secret, "utf8").digest()

@@ -11,7 +11,8 @@
  */
 import { Clock, Effect, FiberRef, Option } from "effect"
 import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
-import { isAccessToken, sha256 } from "../domain/oauth-token.js"
+import { hashSecret } from "../domain/api-key.js"
+import { isAccessToken } from "../domain/oauth-token.js"
 import { type Caller, Credentials } from "../services/credentials.js"
 import { Ledger } from "../services/ledger.js"
 import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
@@ -39,7 +40,7 @@ const connectedApp = (token: string, resource: string | undefined): Effect.Effec
       return yield* new InvalidKey({ detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys." })
     }
     const ledger = yield* Ledger
-    const found = yield* ledger.confirmConnection(sha256(token)).pipe(
+    const found = yield* ledger.confirmConnection(hashSecret(token)).pipe(
       Effect.catchTag("LedgerUnreachable", () =>
         new CallNotStarted({ detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged." }))
     )

@@ -84,7 +84,7 @@ export const validateClientMetadata = (body: unknown): Effect.Effect<ValidClient
     if (method !== "none") {
       return yield* invalid("Only public clients are supported: token_endpoint_auth_method must be \"none\" (PKCE protects the code).")
     }
-    const grantTypes = input["grant_types"] ?? ["authorization_code", "refresh_token"]
+    const grantTypes = input["grant_types"] ?? [...SUPPORTED_GRANT_TYPES]
     if (!Array.isArray(grantTypes) || !grantTypes.every((g) => (SUPPORTED_GRANT_TYPES as ReadonlyArray<unknown>).includes(g))) {
       return yield* invalid(`grant_types may only list ${SUPPORTED_GRANT_TYPES.join(" and ")}.`)
     }

@@ -6,7 +6,7 @@
  */
 import { Chunk, Clock, Data, Effect, Either, Option, Stream } from "effect"
 import { newSessionToken } from "../domain/portal-session.js"
-import { sha256 } from "../domain/oauth-token.js"
+import { hashSecret } from "../domain/api-key.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 import { Credentials } from "../services/credentials.js"
 import { type DailyTotal, Ledger, type LedgerEntry, utcDay } from "../services/ledger.js"
@@ -47,7 +47,7 @@ export const signIn = (email: string, password: string) =>
     const expiresAt = new Date(started.getTime() + SESSION_LIFETIME_SECONDS * 1000)
     const token = newSessionToken()
     const sessions = yield* PortalSessions
-    yield* sessions.start(sha256(token), { accountId: attempt.accountId, expiresAt }, started)
+    yield* sessions.start(hashSecret(token), { accountId: attempt.accountId, expiresAt }, started)
     return { token, expiresAt }
   })
 
@@ -55,11 +55,11 @@ export const signIn = (email: string, password: string) =>
 export const sessionAccount = (token: string) =>
   Effect.gen(function*() {
     const sessions = yield* PortalSessions
-    const session = yield* sessions.find(sha256(token), yield* now)
+    const session = yield* sessions.find(hashSecret(token), yield* now)
     return Option.map(session, (s) => s.accountId)
   })
 
-export const signOut = (token: string) => Effect.flatMap(PortalSessions, (sessions) => sessions.end(sha256(token)))
+export const signOut = (token: string) => Effect.flatMap(PortalSessions, (sessions) => sessions.end(hashSecret(token)))
 
 /** The signed-in Account's view (every page shows its name and whether new Terms wait). */
 export const signedInAccount = (accountId: string) =>

@@ -14,6 +14,7 @@
 import OAuth2Server from "@node-oauth/oauth2-server"
 import { Clock, Data, Effect, Option, Runtime } from "effect"
 import { AppConfig } from "../config.js"
+import { hashSecret } from "../domain/api-key.js"
 import { decoyHash, emailProblem, hashPassword, normalizeEmail, passwordProblem, verifyPassword } from "../domain/password.js"
 import {
   newAccessToken,
@@ -21,13 +22,13 @@ import {
   newClientId,
   newGrantId,
   newRefreshToken,
-  newRequestId,
-  sha256
+  newRequestId
 } from "../domain/oauth-token.js"
 import {
   ClientMetadataFetcher,
   isMetadataDocumentClientId,
   redirectUriMatches,
+  SUPPORTED_GRANT_TYPES,
   validateClientMetadata
 } from "../oauth/clients.js"
 import { Accounts } from "../services/accounts.js"
@@ -35,6 +36,7 @@ import { type AuthorizationRequest, Connections, type GrantContext, type OAuthCl
 import { RateLimits } from "../services/rate-limits.js"
 
 export const SCOPES = ["mcp"] as const
+const isSupportedScope = (scope: string) => (SCOPES as ReadonlyArray<string>).includes(scope)
 export const CODE_LIFETIME_SECONDS = 60
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3_600
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 86_400
@@ -64,7 +66,7 @@ export const authorizationServerMetadata = (base: string) => {
     scopes_supported: [...SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
+    grant_types_supported: [...SUPPORTED_GRANT_TYPES],
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],
     code_challenge_methods_supported: ["S256"],
@@ -217,7 +219,7 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     }
     const scope = single(params, "scope")
     const scopes = (scope ?? "").split(" ").filter((s) => s !== "")
-    if (scope === null || scopes.some((s) => !(SCOPES as ReadonlyArray<string>).includes(s))) {
+    if (scope === null || !scopes.every(isSupportedScope)) {
       return refuse("invalid_scope", `The scopes offered are: ${SCOPES.join(" ")}.`)
     }
     const request: AuthorizationRequest = {
@@ -351,7 +353,7 @@ export const answerAuthorization = (form: {
     const connectionId = yield* connections.connect(answer.accountId, client.clientId, displayName(client))
     const code = newAuthorizationCode()
     yield* connections.saveCode({
-      codeSha256: sha256(code),
+      codeSha256: hashSecret(code),
       connectionId,
       accountId: answer.accountId,
       clientId: client.clientId,
@@ -402,13 +404,13 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
     const model: OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel = {
       getClient: (clientId) =>
         run(resolveClient(clientId).pipe(
-          Effect.map((client) => ({ id: client.clientId, redirectUris: [...client.redirectUris], grants: ["authorization_code", "refresh_token"] })),
+          Effect.map((client) => ({ id: client.clientId, redirectUris: [...client.redirectUris], grants: [...SUPPORTED_GRANT_TYPES] })),
           Effect.orElseSucceed(() => false as const)
         )),
       generateAccessToken: async () => newAccessToken(),
       generateRefreshToken: async () => newRefreshToken(),
       getAuthorizationCode: (code) =>
-        run(Effect.map(connections.findCode(sha256(code)), (found) =>
+        run(Effect.map(connections.findCode(hashSecret(code)), (found) =>
           Option.match(found, {
             onNone: () => false as const,
             onSome: (record) => ({
@@ -424,10 +426,10 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
           }))),
       // Codes are issued by answerAuthorization (the consent page), never through the library.
       saveAuthorizationCode: async () => false,
-      revokeAuthorizationCode: (code) => run(connections.takeCode(sha256(code.authorizationCode))),
+      revokeAuthorizationCode: (code) => run(connections.takeCode(hashSecret(code.authorizationCode))),
       validateScope: async (_user, _client, scope) => {
         const requested = scope && scope.length > 0 ? scope : [...SCOPES]
-        return requested.every((s) => (SCOPES as ReadonlyArray<string>).includes(s)) ? requested : false
+        return requested.every(isSupportedScope) ? requested : false
       },
       saveToken: (token, client, user) => {
         const grant = user as GrantUser
@@ -441,16 +443,16 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
             resource: grant.resource
           },
           {
-            accessSha256: sha256(token.accessToken),
+            accessSha256: hashSecret(token.accessToken),
             accessExpiresAt: token.accessTokenExpiresAt!,
-            refreshSha256: token.refreshToken ? sha256(token.refreshToken) : null,
+            refreshSha256: token.refreshToken ? hashSecret(token.refreshToken) : null,
             refreshExpiresAt: token.refreshTokenExpiresAt ?? null
           }
         )).then(() => ({ ...token, client, user }))
       },
       getRefreshToken: (refreshToken) =>
         run(Effect.gen(function*() {
-          const found = yield* connections.findRefreshToken(sha256(refreshToken))
+          const found = yield* connections.findRefreshToken(hashSecret(refreshToken))
           if (Option.isNone(found)) return false as const
           const record = found.value
           // Reuse of a rotated refresh token: someone holds a copy. Everything of the grant stops working.
@@ -467,7 +469,7 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
             user: grantUser(record, record.grantId)
           }
         })),
-      revokeToken: (token) => run(connections.revokeToken(sha256(token.refreshToken))),
+      revokeToken: (token) => run(connections.revokeToken(hashSecret(token.refreshToken))),
       getAccessToken: async () => false
     }
     const server = new OAuth2Server({
@@ -503,7 +505,7 @@ export const revokeToken = (form: Record<string, string>) =>
       return yield* new OAuthJsonError({ status: 400, error: "invalid_request", description: "token and client_id are required." })
     }
     const connections = yield* Connections
-    yield* connections.revokeByClient(sha256(token), clientId)
+    yield* connections.revokeByClient(hashSecret(token), clientId)
   })
 
 // ---------------------------------------------------------------------------------------------------------
