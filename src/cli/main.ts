@@ -272,9 +272,6 @@ const creditsGrant = Command.make(
   { json, accountId: Options.text("account"), amount: atLeast("amount", 1) },
   ({ accountId, amount, json: asJson }) =>
     Effect.gen(function*() {
-      if (amount <= 0) {
-        return yield* failWith(asJson)({ _tag: "InvalidAmount", message: "--amount must be a positive whole number" })
-      }
       const accounts = yield* Accounts
       const granted = yield* accounts.grantCredits(accountId, amount).pipe(Effect.catchAll(failWith(asJson)))
       yield* report(asJson, granted, `Granted ${amount} Credits to ${accountId}; balance ${granted.balance}.`)
