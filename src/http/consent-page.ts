@@ -4,9 +4,9 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { ConsentView } from "../operations/sign-in.js"
-import { escapeHtml as escape, pageSecurityHeaders } from "./html.js"
+import { type Html, html, pageSecurityHeaders } from "./html.js"
 
-const style = `
+const style = html`
   body { font-family: system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1b1f24; }
   main { max-width: 28rem; margin: 2rem auto; background: #fff; padding: 1.5rem; border-radius: 8px; box-shadow: 0 1px 3px #0002; }
   h1 { font-size: 1.35rem; margin-top: 0; }
@@ -25,30 +25,30 @@ const securityHeaders = pageSecurityHeaders(
   "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
 )
 
-const page = (title: string, body: string, status: number) =>
+const page = (title: string, body: Html, status: number) =>
   HttpServerResponse.html(
-    `<!doctype html>
+    html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · propscore</title><style>${style}</style></head>
-<body><main>${body}</main></body></html>`
+<title>${title} · propscore</title><style>${style}</style></head>
+<body><main>${body}</main></body></html>`.value
   ).pipe(HttpServerResponse.setStatus(status), HttpServerResponse.setHeaders(securityHeaders))
 
 export const consentPage = (view: ConsentView, authorizeUrl: string, status = 200) =>
   page(
     `Connect ${view.clientName}`,
-    `<h1>Connect ${escape(view.clientName)} to your propscore account</h1>
+    html`<h1>Connect ${view.clientName} to your propscore account</h1>
 <p class="note">${
       view.verified
-        ? `This app identifies itself from <strong>${escape(view.clientOrigin)}</strong>.`
+        ? html`This app identifies itself from <strong>${view.clientOrigin}</strong>.`
         : "This app registered itself with propscore; its name is not verified."
-    } After you approve, you are sent back to <strong>${escape(view.redirectHost)}</strong>.</p>
+    } After you approve, you are sent back to <strong>${view.redirectHost}</strong>.</p>
 <p>Once connected it can act as your account: score properties and read their history, spending your
 Credits at your account's rate. You can disconnect it at any time.</p>
-${view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : ""}
-<form method="post" action="${escape(authorizeUrl)}">
-  <input type="hidden" name="request_id" value="${escape(view.requestId)}">
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
+<form method="post" action="${authorizeUrl}">
+  <input type="hidden" name="request_id" value="${view.requestId}">
   <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="username" value="${escape(view.email)}" required>
+  <input id="email" name="email" type="email" autocomplete="username" value="${view.email}" required>
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
   <div class="actions">
@@ -62,7 +62,8 @@ ${view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : ""}
 export const errorPage = (message: string, status: number, returnTo?: string) =>
   page(
     "Sign-in problem",
-    `<h1>This sign-in cannot continue</h1><p class="error" role="alert">${escape(message)}</p>` +
-      (returnTo ? `<p><a href="${escape(returnTo)}" rel="noreferrer">Return to the app</a> (it is told why).</p>` : ""),
+    html`<h1>This sign-in cannot continue</h1><p class="error" role="alert">${message}</p>${
+      returnTo ? html`<p><a href="${returnTo}" rel="noreferrer">Return to the app</a> (it is told why).</p>` : ""
+    }`,
     status
   )

@@ -3,10 +3,8 @@ import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform
 import { Effect } from "effect"
 import { allProblemMeta, type CreditOutcome, NotFound, type ProblemMeta } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
+import { escapeHtml } from "./html.js"
 import { problemType } from "./problem-response.js"
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 /** Inline code spans (`x`) in the descriptions become <code>. */
 const prose = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
