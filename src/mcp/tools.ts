@@ -23,8 +23,6 @@ import type { IdempotencyStore } from "../services/idempotency.js"
 import type { Ledger } from "../services/ledger.js"
 import type { Scoring } from "../services/scoring.js"
 
-export const TOOL_NAMES = ["score_property", "score_property_batch", "property_history", "validate_request"] as const
-
 const IdempotencyKeyArgument = Schema.optional(Schema.String.annotations({
   description: "Makes retries safe, like the Idempotency-Key header: a replay within 24 hours returns the stored answer, not charged."
 }))

@@ -4,14 +4,14 @@
  * stops the batch: no results, 503 `spend-indeterminate`, and every Credit of the batch refunded (BAT-9).
  */
 import { Effect, Either } from "effect"
-import { problemMeta, SpendIndeterminate } from "../../schema/problems.js"
+import { SpendIndeterminate } from "../../schema/problems.js"
 import { problemBody } from "../http/problem-response.js"
 import { AppConfig } from "../config.js"
 import { Ledger } from "../services/ledger.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer, scoredEntry } from "../valuation/answer.js"
 import { acceptBatch } from "./accept.js"
-import { metered, type MeteredInput, meteredRequest } from "./metered.js"
+import { metered, type MeteredInput, meteredRequest, refundReason } from "./metered.js"
 
 export const batch = (input: MeteredInput) =>
   Effect.gen(function*() {
@@ -41,7 +41,7 @@ export const batch = (input: MeteredInput) =>
               results.push(scoredEntry(scoredAnswer(outcome.right, call)))
               continue
             }
-            yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: problemMeta(outcome.left._tag)?.slug ?? outcome.left._tag, traceId: input.traceId }).pipe(
+            yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: refundReason(outcome.left), traceId: input.traceId }).pipe(
               Effect.catchAll(() =>
                 Effect.fail(new SpendIndeterminate({ detail: "A covered failure could not be refunded; the batch was stopped." }))
               )

@@ -99,7 +99,10 @@ export const meteredRequest = (
   }))
 
 /** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
-export const canonicalJson = (value: unknown): string =>
+/** The reason a refund records for a failure: its problem slug (its tag when it has none). */
+export const refundReason = (error: { readonly _tag: string }) => problemMeta(error._tag)?.slug ?? error._tag
+
+const canonicalJson = (value: unknown): string =>
   Array.isArray(value)
     ? `[${value.map(canonicalJson).join(",")}]`
     : typeof value === "object" && value !== null
@@ -159,7 +162,7 @@ export const metered = <E extends Problem, D extends Problem>(
           Effect.timeoutFail({ duration: Duration.millis(workBudget), onTimeout: pastDeadline }),
           Effect.tapError((error) =>
             // Whatever the work has not refunded itself (a batch refunds its covered entries); settles the Spend.
-            ledger.refundRemaining(spend.spendId, problemMeta(error._tag)?.slug ?? error._tag, request.traceId).pipe(
+            ledger.refundRemaining(spend.spendId, refundReason(error), request.traceId).pipe(
               // The sweeper refunds it later if the Ledger is down now.
               Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
             )
@@ -188,24 +191,21 @@ export const metered = <E extends Problem, D extends Problem>(
     }
 
     // The claim and its Spend share one deadline: the sweeper frees the key and refunds the Spend together.
-    let claimedDeadline = 0
     const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      claimedDeadline = now + Duration.toMillis(claimDeadline)
-      return store.claim({
-        accountId: request.accountId,
-        key: request.idempotencyKey!,
-        fingerprint: request.fingerprint,
-        now,
-        deadline: claimedDeadline
-      })
+      const deadline = now + Duration.toMillis(claimDeadline)
+      return Effect.map(
+        store.claim({ accountId: request.accountId, key: request.idempotencyKey!, fingerprint: request.fingerprint, now, deadline }),
+        (claim) => ({ claim, deadline })
+      )
     })
     // An identical request in flight is waited for briefly; its stored result (or a freed key) ends the wait.
     const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
-    let claim = yield* claimOnce
-    while (claim._tag === "InFlight" && (yield* Clock.currentTimeMillis) < waitUntil) {
+    let attempt = yield* claimOnce
+    while (attempt.claim._tag === "InFlight" && (yield* Clock.currentTimeMillis) < waitUntil) {
       yield* Effect.sleep(IN_FLIGHT_POLL)
-      claim = yield* claimOnce
+      attempt = yield* claimOnce
     }
+    const { claim, deadline } = attempt
     switch (claim._tag) {
       case "Replay":
         return { response: claim.response, replayed: true }
@@ -219,7 +219,7 @@ export const metered = <E extends Problem, D extends Problem>(
           retry_after: 1
         })
       case "Claimed": {
-        const response = yield* runPaid(claim.claimId, claimedDeadline).pipe(
+        const response = yield* runPaid(claim.claimId, deadline).pipe(
           Effect.tapError(() => store.release(claim.claimId)),
           Effect.onInterrupt(() => store.release(claim.claimId).pipe(Effect.timeout(INTERRUPT_CLEANUP), Effect.ignore))
         )
