@@ -123,7 +123,8 @@ describe.skipIf(!available)("the Portal in Chromium", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview")
     expect(await page.locator("main").textContent()).toContain("25 Credits")
     const cookies = await context.cookies()
-    expect(cookies.find((c) => c.name === "propscore_portal")).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/portal" })
+    // Development (a loopback base URL, plain http): not Secure; outside it the HTTP tests see Secure.
+    expect(cookies.find((c) => c.name === "propscore_portal")).toMatchObject({ httpOnly: true, secure: false, sameSite: "Lax", path: "/portal" })
     await shoot("03-overview")
     // The keyboard's first stop is the skip link, which moves focus to the page's content.
     await page.keyboard.press("Tab")

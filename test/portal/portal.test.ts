@@ -13,7 +13,7 @@ import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { PortalSessionsPg } from "../../layers/portal-sessions/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { portalRoutes } from "../../src/http/portal-routes.js"
 import { USAGE_PAGE_SIZE } from "../../src/operations/portal.js"
 import { setLogin } from "../../src/operations/sign-in.js"
@@ -26,7 +26,7 @@ import { csrfOf, PortalBrowser, portalHolder } from "../harness/portal.js"
 import { fakeScoringLayer } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { TestDatabase } from "../harness/database.js"
-import { baseUrl, request, serverWith } from "../harness/server.js"
+import { baseUrl, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
 
 /**
  * The real application over a test database, but for scoring: the scripted fake knows one address, so a
@@ -198,6 +198,45 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       // Another holder's email has its own count.
       const other = yield* portalHolder()
       expect((yield* promise(() => other.browser.signIn(other.email, other.password))).status).toBe(303)
+    }))
+
+  it.effect("the back-off is one count with the assistants' consent page: failures in the Portal refuse the right password there too", () =>
+    Effect.gen(function*() {
+      const holder = yield* portalHolder()
+      const base = holder.browser.base
+      const redirectUri = "http://127.0.0.1:45999/callback"
+      const client = yield* promise(() =>
+        fetch(`${base}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ client_name: "Back-off test", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" })
+        }).then((r) => r.json() as Promise<{ client_id: string }>)
+      )
+      const authorize = new URL(`${base}/oauth/authorize`)
+      for (const [name, value] of Object.entries({
+        response_type: "code",
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
+        code_challenge_method: "S256",
+        resource: `${TEST_BASE_URL}/mcp`
+      })) authorize.searchParams.set(name, value)
+      const consent = yield* promise(() => fetch(authorize).then((r) => r.text()))
+      const requestId = /name="request_id" value="([^"]+)"/.exec(consent)![1]!
+
+      for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_MINUTE; i++) {
+        expect((yield* promise(() => holder.browser.signIn(holder.email, `wrong password ${i}`))).status).toBe(400)
+      }
+      const approve = yield* promise(() =>
+        fetch(`${base}/oauth/authorize`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ request_id: requestId, email: holder.email, password: holder.password, decision: "approve" })
+        })
+      )
+      expect(approve.status).toBe(429)
+      expect(yield* Effect.flatMap(Connections, (c) => c.list(holder.accountId))).toEqual([])
     }))
 
   it.effect("AUTH-1: a key issued in the Portal is shown once and works, its last use is shown, and revoking it (after a confirmation) makes the next call 401", () =>
