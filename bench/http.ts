@@ -10,6 +10,11 @@
  *
  * Target (issue 4): metered predict ≥ 40% of the canned route's requests/s, p99 ≤ 25 ms at 64 connections.
  * The script prints the figures and the verdict; it never fails the build.
+ *
+ * Beside each rate it prints the CPU time one request cost, measured from the kernel's accounting (Linux
+ * `/proc`): in the server process, in PostgreSQL (every `postgres` process on the machine; with the
+ * embedded database it runs inside the server), and in autocannon (this process). On a machine whose cores
+ * are all busy, requests/s is set by that total, so the columns say where a route's cost lies.
  */
 import autocannon from "autocannon"
 import * as fs from "node:fs"
@@ -62,19 +67,71 @@ interface Row {
   readonly p99: number
   readonly non2xx: number
   readonly errors: number
+  /** CPU milliseconds per request in the server, in PostgreSQL and in the load generator; undefined off Linux. */
+  readonly cpu: { readonly server: number; readonly database: number; readonly load: number } | undefined
 }
 
-const run = (scenario: Scenario): Promise<Row> =>
+/** Linux reports process CPU time in clock ticks of USER_HZ, 100 per second on every mainstream kernel. */
+const TICK_MS = 10
+
+/** User plus system CPU milliseconds of a process so far (fields 14 and 15 of /proc/PID/stat). */
+const processCpuMs = (pid: number | string): number => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS
+}
+
+/** CPU milliseconds so far of every PostgreSQL process on the machine (server, backends, writers), by pid. */
+const postgresCpuMs = (): Map<string, number> => {
+  const byPid = new Map<string, number>()
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") byPid.set(entry, processCpuMs(entry))
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return byPid
+}
+
+/**
+ * PostgreSQL's CPU between two readings. Per process, because backends come and go (the pool closes idle
+ * connections): a new one counts in full; one that ended in between is missed for its last stretch.
+ */
+const postgresCpuSince = (before: Map<string, number>): number => {
+  let total = 0
+  for (const [pid, ms] of postgresCpuMs()) total += ms - (before.get(pid) ?? 0)
+  return total
+}
+
+const cpuAccounting = fs.existsSync("/proc/self/stat")
+
+const run = (scenario: Scenario, serverPid: number | undefined): Promise<Row> =>
   new Promise((resolve, reject) => {
+    const measured = cpuAccounting && serverPid !== undefined
+    const server0 = measured ? processCpuMs(serverPid) : 0
+    const database0 = measured && !embedded ? postgresCpuMs() : new Map<string, number>()
+    const load0 = process.cpuUsage()
     autocannon({ connections, duration: seconds, ...scenario.options }, (error, result) => {
       if (error) return reject(error)
+      const load = process.cpuUsage(load0)
+      const requests = Math.max(1, result.requests.total)
       resolve({
         name: scenario.name,
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
         non2xx: result.non2xx,
-        errors: result.errors + result.timeouts
+        errors: result.errors + result.timeouts,
+        cpu: measured
+          ? {
+            server: (processCpuMs(serverPid) - server0) / requests,
+            database: embedded ? 0 : postgresCpuSince(database0) / requests,
+            load: (load.user + load.system) / 1000 / requests
+          }
+          : undefined
       })
     })
   })
@@ -158,11 +215,11 @@ const main = async () => {
     ]
 
     // Warm-up: the engine, the connection pools and V8's JIT.
-    await run({ name: "warm-up", options: { ...scenarios[2]!.options, duration: 3 } })
+    await run({ name: "warm-up", options: { ...scenarios[2]!.options, duration: 3 } }, undefined)
     const rows: Array<Row> = []
     for (const scenario of scenarios) {
       log(`running ${scenario.name} for ${seconds} s at ${connections} connections`)
-      rows.push(await run(scenario))
+      rows.push(await run(scenario, server.process.pid))
     }
     print(rows)
   } finally {
@@ -204,13 +261,17 @@ const demoAddresses = async (url: string | undefined, baseUrl: string, headers: 
 
 const print = (rows: ReadonlyArray<Row>) => {
   const canned = rows[0]!.requestsPerSecond
+  const ms = (value: number | undefined) => (value === undefined ? "—" : Math.max(0, value).toFixed(2))
+  // The server's share of a core: near 1.0, its one JavaScript thread is what sets the pace.
+  const cores = (row: Row) => (row.cpu === undefined ? "—" : (row.requestsPerSecond * row.cpu.server / 1000).toFixed(2))
   const lines = [
     `propscore bench:http — ${connections} connections, ${seconds} s each, ${embedded ? "embedded database" : "PostgreSQL"}, node ${process.version}, ${os.cpus().length} cores`,
     "",
-    "| route | req/s | % of canned | p50 ms | p99 ms | non-2xx | errors |",
-    "|---|---|---|---|---|---|---|",
+    "| route | req/s | % of canned | p50 ms | p99 ms | non-2xx | errors | CPU ms/req: server | PostgreSQL | autocannon | server cores busy |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((row) =>
-      `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${(100 * row.requestsPerSecond / canned).toFixed(0)}% | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.errors} |`
+      `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${(100 * row.requestsPerSecond / canned).toFixed(0)}% | ${row.p50} | ${row.p99} | ` +
+      `${row.non2xx} | ${row.errors} | ${ms(row.cpu?.server)} | ${embedded ? "(in server)" : ms(row.cpu?.database)} | ${ms(row.cpu?.load)} | ${cores(row)} |`
     )
   ]
   const predict = rows.find((row) => row.name.startsWith("predict, fresh"))!
@@ -220,6 +281,14 @@ const print = (rows: ReadonlyArray<Row>) => {
     `target: metered predict ≥ 40% of canned (${(100 * share).toFixed(0)}%: ${share >= 0.4 ? "met" : "MISSED"}), ` +
       `p99 ≤ 25 ms (${predict.p99} ms: ${predict.p99 <= 25 ? "met" : "MISSED"})`
   )
+  const cannedCpu = rows[0]!.cpu?.server
+  const predictCpu = predict.cpu?.server
+  if (cannedCpu !== undefined && predictCpu !== undefined) {
+    lines.push(
+      `server CPU per request: canned ${ms(cannedCpu)} ms, predict ${ms(predictCpu)} ms; with the server's thread the ` +
+        `limit for both, predict at 40% of canned may cost it at most ${ms(cannedCpu / 0.4)} ms`
+    )
+  }
   process.stdout.write(`${lines.join("\n")}\n`)
 }
 
