@@ -13,8 +13,9 @@
  *
  * Beside each rate it prints the CPU time one request cost, measured from the kernel's accounting (Linux
  * `/proc`): in the server process, in PostgreSQL (every `postgres` process on the machine; with the
- * embedded database it runs inside the server), and in autocannon (this process). On a machine whose cores
- * are all busy, requests/s is set by that total, so the columns say where a route's cost lies.
+ * embedded database it runs inside the server), and in autocannon (this process), and how many cores the
+ * server kept busy. Near 1.0 there, the server's one JavaScript thread sets the rate; with every core
+ * busy, the sum of the three does. Either way the columns say where a route's cost lies.
  */
 import autocannon from "autocannon"
 import * as fs from "node:fs"
