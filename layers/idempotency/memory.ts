@@ -1,6 +1,6 @@
 /** The idempotency store in memory, for the test harness; the same decisions as the PostgreSQL store. */
 import { Effect, Layer, Ref } from "effect"
-import { type Claim, decideClaim, IdempotencyStore, type KeyRecord } from "../../src/services/idempotency.js"
+import { type Claim, decideClaim, IdempotencyStore, type KeyRecord, windowEnd } from "../../src/services/idempotency.js"
 
 interface Entry extends KeyRecord {
   readonly accountId: string
@@ -49,7 +49,21 @@ export const IdempotencyMemory = Layer.effect(
         Effect.map(Ref.get(entries), (map) =>
           [...map.values()]
             .filter((entry) => entry.status === "in_flight" && entry.deadline <= now)
-            .map((entry) => ({ claimId: entry.claimId, accountId: entry.accountId, key: entry.key })))
+            .map((entry) => ({ claimId: entry.claimId, accountId: entry.accountId, key: entry.key }))),
+      purge: (before, limit) =>
+        Ref.modify(entries, (map): readonly [number, Map<string, Entry>] => {
+          const next = new Map(map)
+          let deleted = 0
+          for (const [at, entry] of map) {
+            if (deleted === limit) break
+            const end = windowEnd(entry)
+            if (end !== undefined && end <= before) {
+              next.delete(at)
+              deleted++
+            }
+          }
+          return [deleted, next]
+        })
     })
   })
 )

@@ -18,6 +18,9 @@ interface Row {
   readonly response_body: string | null
 }
 
+/** Claims started again after a purge took the key's row away under them, before giving up. */
+const CLAIM_ATTEMPTS = 3
+
 const toRecord = (row: Row): KeyRecord => ({
   claimId: row.claim_id,
   fingerprint: row.fingerprint,
@@ -32,36 +35,45 @@ export const IdempotencyPg = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    // Rows are never deleted: once a key's first claim has inserted its row, every later claim finds it.
+    // The key's row, or undefined when the sweeper purged it between two statements (its window had ended).
     const keyRow = (request: ClaimRequest, lock: boolean) =>
       sql<Row>`
         SELECT claim_id, fingerprint, status, completed_at, deadline, response_status, response_body
         FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key}
-        ${sql.literal(lock ? "FOR UPDATE" : "")}`.pipe(
-        Effect.flatMap(([row]) => row ? Effect.succeed(toRecord(row)) : Effect.dieMessage(`idempotency key row missing for ${request.key}`))
-      )
+        ${sql.literal(lock ? "FOR UPDATE" : "")}`.pipe(Effect.map(([row]) => (row ? toRecord(row) : undefined)))
 
     // A key never seen before (the common case) is claimed in one statement; a key with a row is decided
-    // under that row's lock.
+    // under that row's lock. A row purged under a claim (its window ended) makes the key an unseen one: the
+    // claim starts again, and its INSERT then takes it.
     const claim = (request: ClaimRequest) =>
       Effect.gen(function*() {
-        const claimId = randomUUID()
-        const inserted = yield* sql<{ claim_id: string }>`
-          INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
-          VALUES (${request.accountId}, ${request.key}, ${claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline})
-          ON CONFLICT (account_id, key) DO NOTHING
-          RETURNING claim_id`
-        if (inserted.length === 1) return { _tag: "Claimed", claimId } as Claim
-        // Replays, conflicts and waits for a request in flight only read the row: no lock, so a burst of
-        // retries of one key never queues on it. A take-over is decided again under the lock.
-        const decision = decideClaim(yield* keyRow(request, false), request)
-        if (typeof decision !== "string") return decision
-        return yield* takeOver(request)
+        for (let attempt = 1;; attempt++) {
+          const claimId = randomUUID()
+          const inserted = yield* sql<{ claim_id: string }>`
+            INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
+            VALUES (${request.accountId}, ${request.key}, ${claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline})
+            ON CONFLICT (account_id, key) DO NOTHING
+            RETURNING claim_id`
+          if (inserted.length === 1) return { _tag: "Claimed", claimId } as Claim
+          // Replays, conflicts and waits for a request in flight only read the row: no lock, so a burst of
+          // retries of one key never queues on it. A take-over is decided again under the lock.
+          const existing = yield* keyRow(request, false)
+          if (existing !== undefined) {
+            const decision = decideClaim(existing, request)
+            if (typeof decision !== "string") return decision
+            const taken = yield* takeOver(request)
+            if (taken !== undefined) return taken
+          }
+          // The row was purged between two statements (its window had ended): the next INSERT takes the key.
+          if (attempt === CLAIM_ATTEMPTS) return yield* Effect.dieMessage(`idempotency key ${request.key} could not be claimed`)
+        }
       }).pipe(Effect.orDie)
 
     const takeOver = (request: ClaimRequest) =>
       sql.withTransaction(Effect.gen(function*() {
-        const decision = decideClaim(yield* keyRow(request, true), request)
+        const existing = yield* keyRow(request, true)
+        if (existing === undefined) return undefined
+        const decision = decideClaim(existing, request)
         if (typeof decision !== "string") return decision as Claim
         const claimId = randomUUID()
         yield* sql`
@@ -89,7 +101,18 @@ export const IdempotencyPg = Layer.effect(
           WHERE status = 'in_flight' AND deadline <= ${now}`.pipe(
           Effect.map((rows) => rows.map((row) => ({ claimId: row.claim_id, accountId: row.account_id, key: row.key }))),
           Effect.orDie
-        )
+        ),
+      // The expression index of migration 0010 finds the ended rows (a released row has no completed_at,
+      // so its end is its deadline); they are deleted by their row address, so the table is never scanned.
+      // Rows a take-over holds are skipped: it decides them.
+      purge: (before, limit) =>
+        sql`
+          DELETE FROM idempotency_keys WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM idempotency_keys
+            WHERE status <> 'in_flight' AND COALESCE(completed_at, deadline) <= ${before}
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          )) RETURNING 1`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
     })
   })
 )

@@ -271,6 +271,14 @@ const portalSessions = Effect.gen(function*() {
   yield* sql`CREATE INDEX portal_sessions_expires ON portal_sessions (expires_at)`
 })
 
+// Keys whose window has ended are purged by the sweeper: this finds them without reading the live ones.
+const idempotencyWindowEnd = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE INDEX idempotency_keys_window_end ON idempotency_keys ((COALESCE(completed_at, deadline)))
+    WHERE status <> 'in_flight'`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -280,7 +288,8 @@ export const migrations = Migrator.fromRecord({
   "0006_open_spends": openSpends,
   "0007_spent_today": spentToday,
   "0008_account_sign_in": accountSignIn,
-  "0009_portal_sessions": portalSessions
+  "0009_portal_sessions": portalSessions,
+  "0010_idempotency_window_end": idempotencyWindowEnd
 })
 
 /** Applies every pending migration; returns the ones it applied. */

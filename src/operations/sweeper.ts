@@ -4,14 +4,36 @@
  * the sweeper refunds what is left of every such Spend and releases every such key, on start and every few
  * seconds after. A refund that fails is tried again next round; refunding what is left is idempotent, so
  * two nodes sweeping at once refund each Credit once.
+ *
+ * Each round also purges Idempotency-Keys whose 24-hour window has ended (a stored success older than
+ * that, or a key released that long ago): a claim would take them over anyway, so the store keeps only
+ * what can still be replayed or conflict.
  */
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
-import { IdempotencyStore } from "../services/idempotency.js"
+import { IdempotencyStore, REPLAY_WINDOW_MILLIS } from "../services/idempotency.js"
 import { Ledger } from "../services/ledger.js"
 
 export const SWEEP_INTERVAL = Duration.seconds(10)
 /** Spends refunded per round at most: a backlog drains over several rounds instead of one long one. */
 export const SWEEP_BATCH = 500
+/**
+ * Ended keys deleted per statement, and statements per round at most: up to 10,000 keys a round, 1,000 a
+ * second at the 10-second interval, well above the keyed calls one node answers.
+ */
+export const PURGE_BATCH = 1000
+export const PURGE_BATCHES_PER_ROUND = 10
+
+/** Deletes ended keys in batches until a batch comes back short, or the round's share is used. */
+const purgeEnded = (store: IdempotencyStore["Type"], before: number) =>
+  Effect.gen(function*() {
+    let purged = 0
+    for (let batch = 0; batch < PURGE_BATCHES_PER_ROUND; batch++) {
+      const deleted = yield* store.purge(before, PURGE_BATCH)
+      purged += deleted
+      if (deleted < PURGE_BATCH) break
+    }
+    return purged
+  })
 
 export const sweepAbandoned = Effect.gen(function*() {
   const store = yield* IdempotencyStore
@@ -28,7 +50,9 @@ export const sweepAbandoned = Effect.gen(function*() {
   if (overdue.length > 0 || abandoned.length > 0) {
     yield* Effect.logWarning(`swept ${overdue.length} unsettled Spends and ${abandoned.length} abandoned keys, refunded ${refunded} Credits`)
   }
-  return { spends: overdue.length, claims: abandoned.length, refunded }
+  const purged = yield* purgeEnded(store, now - REPLAY_WINDOW_MILLIS)
+  if (purged > 0) yield* Effect.logDebug(`purged ${purged} Idempotency-Keys whose 24-hour window had ended`)
+  return { spends: overdue.length, claims: abandoned.length, refunded, purged }
 })
 
 export const SweeperLive = Layer.scopedDiscard(

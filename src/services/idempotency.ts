@@ -86,4 +86,15 @@ export class IdempotencyStore extends Context.Tag("propscore/IdempotencyStore")<
    * them (their Spend, still open in the Ledger past the same deadline, is refunded by the Ledger's sweep).
    */
   readonly abandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>>
+  /**
+   * Deletes up to `limit` keys whose window ended at or before `before`: a stored success from then or
+   * earlier, or a key released with a deadline then or earlier. A claim would take such a key over anyway,
+   * so without its record it answers exactly as before (as an unseen key). A claim in flight is never
+   * deleted. Returns how many keys were deleted.
+   */
+  readonly purge: (before: number, limit: number) => Effect.Effect<number>
 }>() {}
+
+/** The moment a key's record stops mattering: its stored success, or the deadline of a released claim. */
+export const windowEnd = (record: Pick<KeyRecord, "status" | "completedAt" | "deadline">): number | undefined =>
+  record.status === "completed" ? record.completedAt! : record.status === "released" ? record.deadline : undefined

@@ -1,5 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Clock, Effect, Layer, TestClock } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
@@ -61,6 +61,32 @@ const statesTable = (account: Effect.Effect<string, never, any>) => {
       expect((yield* claim(a, "shared", predict({ address: "1 Main St" }), 0))._tag).toBe("Claimed")
       expect((yield* claim(b, "shared", predict({ address: "2 Main St" }), 0))._tag).toBe("Claimed")
     }),
+    "IDEM-5: a purge deletes the keys whose window ended, which then run as unseen keys; keys in flight or inside their window stay": Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const a = yield* account
+      const body = predict({ address: "1 Main St" })
+      const done = yield* claim(a, "p-done", body, 0)
+      const released = yield* claim(a, "p-released", body, 0)
+      const flight = yield* claim(a, "p-flight", body, 0)
+      const recent = yield* claim(a, "p-recent", body, 0)
+      if (done._tag !== "Claimed" || released._tag !== "Claimed" || flight._tag !== "Claimed" || recent._tag !== "Claimed") {
+        throw new Error("not claimed")
+      }
+      yield* store.complete(done.claimId, { status: 200, body: {} }, null) // stored at 0
+      yield* store.release(released.claimId) // its deadline: 30 s
+      yield* TestClock.setTime(HOUR)
+      yield* store.complete(recent.claimId, { status: 200, body: {} }, null) // stored at 1 h
+      // Ended by 30 s: the success stored at 0 and the key released with a 30 s deadline.
+      // At most `limit` a call (other rows of the shared test database may be ended too).
+      expect(yield* store.purge(30_000, 1)).toBe(1)
+      expect(yield* store.purge(30_000, 1000)).toBeGreaterThanOrEqual(1)
+      expect((yield* claim(a, "p-done", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Claimed")
+      expect((yield* claim(a, "p-released", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Claimed")
+      // A claim in flight is never purged, however old its deadline; a success stored after the cut stays.
+      yield* store.purge(HOUR - 1, 1000)
+      expect((yield* claim(a, "p-flight", body, 3 * HOUR))._tag).toBe("InFlight")
+      expect((yield* claim(a, "p-recent", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Conflict")
+    }),
     "a claim past its deadline is listed as abandoned until released, and the key is then taken over": Effect.gen(function*() {
       const store = yield* IdempotencyStore
       const a = yield* account
@@ -106,6 +132,36 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
         )
         expect(results.filter((r) => r._tag === "Claimed")).toHaveLength(1)
         expect(results.filter((r) => r._tag === "InFlight")).toHaveLength(19)
+      }))
+
+    it.effect("IDEM-5: purges racing claims of ended keys never break a claim: a key purged under one runs as unseen", () =>
+      Effect.gen(function*() {
+        const accounts = yield* Accounts
+        const { account_id } = yield* accounts.create({ name: "Purge race", tier: "public" })
+        const store = yield* IdempotencyStore
+        const keys = Array.from({ length: 200 }, (_, i) => `purge-race-${i}`)
+        const t0 = yield* Clock.currentTimeMillis
+        // Every key holds a success stored at t0; at the end of its window a claim takes it over...
+        for (const key of keys) {
+          const first = yield* store.claim({ accountId: account_id, key, fingerprint: "old", now: t0, deadline: t0 + 30_000 })
+          if (first._tag !== "Claimed") throw new Error("not claimed")
+          yield* store.complete(first.claimId, { status: 200, body: {} }, null)
+        }
+        // ...while purges delete the same rows one at a time, between the claims' statements.
+        const claims = Effect.all(
+          keys.map((key) =>
+            store.claim({ accountId: account_id, key, fingerprint: "new", now: t0 + REPLAY_WINDOW_MILLIS, deadline: t0 + REPLAY_WINDOW_MILLIS + 30_000 })
+          ),
+          { concurrency: 8 }
+        )
+        const purges = Effect.all(keys.map(() => store.purge(t0, 1)), { concurrency: 2 })
+        const [results] = yield* Effect.all([claims, purges], { concurrency: 2 })
+        expect(results.map((r) => r._tag)).toEqual(keys.map(() => "Claimed"))
+        // Each key is one claim in flight now, whichever way it was taken.
+        for (const key of keys) {
+          expect((yield* store.claim({ accountId: account_id, key, fingerprint: "new", now: t0 + REPLAY_WINDOW_MILLIS, deadline: 0 }))._tag)
+            .toBe("InFlight")
+        }
       }))
   }
 )

@@ -6,7 +6,7 @@ import { OutsideCoverage, type Problem } from "../../schema/problems.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import { metered, type MeteredRequest, pastCallDeadline } from "../../src/operations/metered.js"
 import { sweepAbandoned } from "../../src/operations/sweeper.js"
-import type { StoredResponse } from "../../src/services/idempotency.js"
+import { REPLAY_WINDOW_MILLIS, type StoredResponse } from "../../src/services/idempotency.js"
 import { Ledger, type Spend } from "../../src/services/ledger.js"
 import { reconciles } from "../harness/ledger.js"
 
@@ -33,15 +33,35 @@ describe("the sweeper", () => {
       expect(Exit.isFailure(died)).toBe(true)
       expect(yield* ledger.balance("acct_crash")).toBe(4)
       // Before the deadline the request may still be running: nothing is touched.
-      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
       yield* TestClock.adjust("61 seconds")
-      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 1, refunded: 1 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 1, refunded: 1, purged: 0 })
       expect(yield* ledger.balance("acct_crash")).toBe(5)
-      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
       // The key is free again: a retry runs and is charged.
       const retried = yield* run(request, () => Effect.succeed({ status: 200, body: { ok: true } }))
       expect(retried.replayed).toBe(false)
       expect(yield* ledger.balance("acct_crash")).toBe(4)
+    }).pipe(Effect.provide(services)))
+
+  it.effect("IDEM-5: the sweeper purges a key once its 24-hour window has ended; the key then runs as a new one", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const answered = yield* run(request, () => Effect.succeed({ status: 200, body: { ok: true } }))
+      expect(answered.replayed).toBe(false)
+      // Inside the window the stored answer is kept, and replayed.
+      yield* TestClock.adjust(REPLAY_WINDOW_MILLIS - 1)
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
+      const replayed = yield* run(request, () => Effect.die(new Error("a replay must not run")))
+      expect(replayed).toEqual({ response: { status: 200, body: { ok: true } }, replayed: true })
+      yield* TestClock.adjust(1)
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 1 })
+      // Another body under the key is no conflict now: it runs and is charged.
+      const taken = yield* run({ ...request, fingerprint: "POST /v1/predict {\"other\":1}" }, () =>
+        Effect.succeed({ status: 200, body: { other: true } }))
+      expect(taken.replayed).toBe(false)
+      expect(yield* ledger.balance("acct_crash")).toBe(3)
+      expect(yield* reconciles("acct_crash")).toBe(3)
     }).pipe(Effect.provide(services)))
 
   it.effect("SVC-4: a request without an Idempotency-Key that dies after its Spend is refunded too", () =>
@@ -53,9 +73,9 @@ describe("the sweeper", () => {
       yield* run(keyless, () => Effect.succeed({ status: 200, body: { ok: true } }))
       yield* Effect.exit(run(keyless, () => Effect.fail(new OutsideCoverage({ detail: "not here" }))))
       expect(yield* ledger.balance("acct_crash")).toBe(3)
-      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
       yield* TestClock.adjust("61 seconds")
-      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 0, refunded: 1 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 0, refunded: 1, purged: 0 })
       expect(yield* ledger.balance("acct_crash")).toBe(4)
       expect(yield* reconciles("acct_crash")).toBe(4)
     }).pipe(Effect.provide(services)))
@@ -71,7 +91,7 @@ describe("the sweeper", () => {
       yield* control.setFaults({ unreachable: false })
       expect(yield* ledger.balance("acct_crash")).toBe(4)
       yield* TestClock.adjust("61 seconds")
-      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 0, refunded: 1 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 0, refunded: 1, purged: 0 })
       expect(yield* reconciles("acct_crash")).toBe(5)
     }).pipe(Effect.provide(services)))
 
@@ -87,7 +107,7 @@ describe("the sweeper", () => {
       expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause)).toMatchObject({ _tag: "Some", value: { _tag: "UpstreamTimeout" } })
       expect(yield* ledger.balance("acct_crash")).toBe(5)
       yield* TestClock.adjust("61 seconds")
-      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
       const entries = yield* ledger.entries("acct_crash")
       expect(entries.filter((e) => e.kind === "refund")).toHaveLength(1)
       expect(yield* reconciles("acct_crash")).toBe(5)
@@ -103,7 +123,7 @@ describe("the sweeper", () => {
       expect(yield* ledger.balance("acct_crash")).toBe(5)
       // Nothing is left for the sweeper, and the key runs again at once.
       yield* TestClock.adjust("61 seconds")
-      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0 })
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
       const retried = yield* run(request, () => Effect.succeed({ status: 200, body: { ok: true } }))
       expect(retried.replayed).toBe(false)
       expect(yield* reconciles("acct_crash")).toBe(4)
