@@ -9,6 +9,7 @@ import {
   ConnectionNotFound,
   Connections,
   type ConnectionView,
+  type FoundCode,
   type RefreshTokenRecord
 } from "../../src/services/connections.js"
 
@@ -132,14 +133,15 @@ export const ConnectionsPg = Layer.effect(
           code_challenge: string
           code_challenge_method: string
           expires_at: Date
+          used_for: string | null
         }>`
           SELECT k.connection_id, c.account_id, k.client_id, k.redirect_uri, k.scope, k.resource, k.code_challenge,
-                 k.code_challenge_method, k.expires_at
+                 k.code_challenge_method, k.expires_at, k.used_for
           FROM oauth_codes k JOIN oauth_connections c ON c.id = k.connection_id
           WHERE k.code_sha256 = ${codeSha256} AND c.disconnected_at IS NULL`.pipe(
           Effect.orDie,
           Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row): AuthorizationCodeRecord => ({
+            Option.map(Option.fromNullable(rows[0]), (row): FoundCode => ({
               codeSha256,
               connectionId: row.connection_id,
               accountId: row.account_id,
@@ -149,16 +151,23 @@ export const ConnectionsPg = Layer.effect(
               resource: row.resource,
               codeChallenge: row.code_challenge,
               codeChallengeMethod: row.code_challenge_method,
-              expiresAt: row.expires_at
+              expiresAt: row.expires_at,
+              usedFor: row.used_for
             }))
           )
         ),
 
-      takeCode: (codeSha256) =>
-        sql<{ connection_id: string }>`DELETE FROM oauth_codes WHERE code_sha256 = ${codeSha256} RETURNING connection_id`.pipe(
+      takeCode: (codeSha256, grantId) =>
+        sql<{ connection_id: string }>`
+          UPDATE oauth_codes SET used_at = now(), used_for = ${grantId}
+          WHERE code_sha256 = ${codeSha256} AND used_at IS NULL
+          RETURNING connection_id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
+
+      purgeCodes: (expiredBefore) =>
+        sql`DELETE FROM oauth_codes WHERE expires_at < ${expiredBefore}`.pipe(Effect.asVoid, Effect.orDie),
 
       saveTokens: (grant, tokens) =>
         sql.withTransaction(Effect.gen(function*() {

@@ -279,6 +279,14 @@ const idempotencyWindowEnd = Effect.gen(function*() {
     WHERE status <> 'in_flight'`
 })
 
+// A used authorization code is kept (with the grant it was redeemed for) instead of deleted: presented
+// again, it is recognised and the tokens issued for it are revoked (RFC 6749 §4.1.2).
+const oauthCodeUse = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE oauth_codes ADD COLUMN used_at timestamptz, ADD COLUMN used_for text`
+  yield* sql`CREATE INDEX oauth_codes_expires ON oauth_codes (expires_at)`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -289,7 +297,8 @@ export const migrations = Migrator.fromRecord({
   "0007_spent_today": spentToday,
   "0008_account_sign_in": accountSignIn,
   "0009_portal_sessions": portalSessions,
-  "0010_idempotency_window_end": idempotencyWindowEnd
+  "0010_idempotency_window_end": idempotencyWindowEnd,
+  "0011_oauth_code_use": oauthCodeUse
 })
 
 /** Applies every pending migration; returns the ones it applied. */

@@ -352,6 +352,8 @@ export const answerAuthorization = (form: {
     if (!(yield* connections.takePending(form.requestId))) return yield* expired
     const connectionId = yield* connections.connect(answer.accountId, client.clientId, displayName(client))
     const code = newAuthorizationCode()
+    // Used codes are kept while tokens issued for them may still live, to recognise their reuse.
+    yield* connections.purgeCodes(new Date(now - REFRESH_TOKEN_LIFETIME_SECONDS * 1000))
     yield* connections.saveCode({
       codeSha256: hashSecret(code),
       connectionId,
@@ -410,23 +412,33 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
       generateAccessToken: async () => newAccessToken(),
       generateRefreshToken: async () => newRefreshToken(),
       getAuthorizationCode: (code) =>
-        run(Effect.map(connections.findCode(hashSecret(code)), (found) =>
-          Option.match(found, {
-            onNone: () => false as const,
-            onSome: (record) => ({
-              authorizationCode: code,
-              expiresAt: record.expiresAt,
-              redirectUri: record.redirectUri,
-              scope: record.scope.split(" "),
-              client: { id: record.clientId, grants: [] },
-              user: grantUser(record, newGrantId()),
-              codeChallenge: record.codeChallenge,
-              codeChallengeMethod: record.codeChallengeMethod
-            })
-          }))),
+        run(Effect.gen(function*() {
+          const found = yield* connections.findCode(hashSecret(code))
+          if (Option.isNone(found)) return false as const
+          const record = found.value
+          // A code presented again: it leaked, or the client misbehaves. The tokens issued for it stop
+          // working (RFC 6749 §4.1.2; OAuth 2.1 §4.1.3), whichever party holds them.
+          if (record.usedFor !== null) {
+            yield* connections.revokeGrant(record.usedFor)
+            yield* Effect.logWarning("authorization code reused; the tokens issued for it are revoked", { grant_id: record.usedFor })
+            return false as const
+          }
+          return {
+            authorizationCode: code,
+            expiresAt: record.expiresAt,
+            redirectUri: record.redirectUri,
+            scope: record.scope.split(" "),
+            client: { id: record.clientId, grants: [] },
+            user: grantUser(record, newGrantId()),
+            codeChallenge: record.codeChallenge,
+            codeChallengeMethod: record.codeChallengeMethod
+          }
+        })),
       // Codes are issued by answerAuthorization (the consent page), never through the library.
       saveAuthorizationCode: async () => false,
-      revokeAuthorizationCode: (code) => run(connections.takeCode(hashSecret(code.authorizationCode))),
+      // The grant id chosen above goes with the used code: its tokens carry it (saveToken).
+      revokeAuthorizationCode: (code) =>
+        run(connections.takeCode(hashSecret(code.authorizationCode), (code.user as GrantUser).grantId)),
       validateScope: async (_user, _client, scope) => {
         const requested = scope && scope.length > 0 ? scope : [...SCOPES]
         return requested.every(isSupportedScope) ? requested : false

@@ -48,6 +48,12 @@ export interface AuthorizationCodeRecord {
   readonly expiresAt: Date
 }
 
+/** A stored code as the token endpoint finds it. */
+export interface FoundCode extends AuthorizationCodeRecord {
+  /** The grant the code was redeemed for (or tried for); null while it is unused. */
+  readonly usedFor: string | null
+}
+
 /** What a token carries besides its secret; tokens of one authorization share `grantId`. */
 export interface GrantContext {
   readonly grantId: string
@@ -104,10 +110,15 @@ export class Connections extends Context.Tag("propscore/Connections")<Connection
    */
   readonly connect: (accountId: string, clientId: string, clientName: string) => Effect.Effect<string>
   readonly saveCode: (code: AuthorizationCodeRecord) => Effect.Effect<void>
-  /** A code whose connection is still live (expiry is the caller's to judge). */
-  readonly findCode: (codeSha256: Uint8Array) => Effect.Effect<Option.Option<AuthorizationCodeRecord>>
-  /** Uses a code up: true for the one caller that took it. */
-  readonly takeCode: (codeSha256: Uint8Array) => Effect.Effect<boolean>
+  /** A code whose connection is still live, used or not (expiry is the caller's to judge). */
+  readonly findCode: (codeSha256: Uint8Array) => Effect.Effect<Option.Option<FoundCode>>
+  /**
+   * Uses a code up for `grantId`, the grant its tokens will carry: true for the one caller that took it.
+   * The used code is kept, so that presenting it again can be recognised and its grant revoked.
+   */
+  readonly takeCode: (codeSha256: Uint8Array, grantId: string) => Effect.Effect<boolean>
+  /** Deletes codes, used or not, that expired before `expiredBefore`. */
+  readonly purgeCodes: (expiredBefore: Date) => Effect.Effect<void>
   readonly saveTokens: (grant: GrantContext, tokens: TokenPair) => Effect.Effect<void>
   /** A refresh token of a live connection, revoked or not. */
   readonly findRefreshToken: (sha256: Uint8Array) => Effect.Effect<Option.Option<RefreshTokenRecord>>

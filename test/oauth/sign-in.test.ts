@@ -555,6 +555,45 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(yield* reconciles(accountId)).toBe(5)
     }))
 
+  it.effect("an authorization code presented again is refused and revokes the tokens issued for it; used codes are purged once no token of theirs can live", () =>
+    Effect.gen(function*() {
+      const { email, password } = yield* holder(5)
+      const { authorize, clientId, root, verifier } = yield* registered
+      const token = `${root}/oauth/token`
+      const code = (yield* consent(authorize(), email, password)).searchParams.get("code")!
+      const redeem = { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }
+      const first = yield* postForm(token, redeem)
+      expect(first.status).toBe(200)
+      const { access_token, refresh_token } = first.body as { access_token: string; refresh_token: string }
+      expect((yield* mcpToolCall(access_token, "validate_request", { address: "42 Elm St" })).status).toBe(200)
+
+      // The same code again (a copy in other hands, or a client that retried): refused, and the tokens it
+      // bought stop working, the refresh token included.
+      const second = yield* postForm(token, redeem)
+      expect(second.status).toBe(400)
+      expect(second.body.error).toBe("invalid_grant")
+      expect((yield* mcpToolCall(access_token, "validate_request", { address: "42 Elm St" })).status).toBe(401)
+      const refreshed = yield* postForm(token, { grant_type: "refresh_token", refresh_token, client_id: clientId })
+      expect(refreshed.body.error).toBe("invalid_grant")
+
+      // Another authorization of the same connection is untouched by that revocation.
+      const fresh = yield* postForm(token, {
+        ...redeem,
+        code: (yield* consent(authorize(), email, password)).searchParams.get("code")!
+      })
+      expect(fresh.status).toBe(200)
+      expect((yield* mcpToolCall(fresh.body.access_token as string, "validate_request", { address: "42 Elm St" })).status).toBe(200)
+
+      // Used codes are kept for 30 days past their expiry (a refresh token's life), then purged when the
+      // next code is issued.
+      const sql = yield* SqlClient.SqlClient
+      const sha = createHash("sha256").update(code).digest()
+      expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha} AND used_at IS NOT NULL`).length).toBe(1)
+      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE code_sha256 = ${sha}`
+      yield* consent(authorize(), email, password)
+      expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha}`).length).toBe(0)
+    }))
+
   it.effect("the consent page: deny goes back as access_denied; a wrong password shows the page again; five wrong ones drop the request", () =>
     Effect.gen(function*() {
       const { email, password } = yield* holder(1)
