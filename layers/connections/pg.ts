@@ -166,8 +166,13 @@ export const ConnectionsPg = Layer.effect(
           Effect.orDie
         ),
 
-      purgeCodes: (expiredBefore) =>
-        sql`DELETE FROM oauth_codes WHERE expires_at < ${expiredBefore}`.pipe(Effect.asVoid, Effect.orDie),
+      // Each by its expiry index (migrations 0011 and 0012), so a purge with nothing to do reads nothing.
+      purgeExpired: ({ codesAndTokensBefore, requestsBefore }) =>
+        Effect.all([
+          sql`DELETE FROM oauth_requests WHERE expires_at < ${requestsBefore}`,
+          sql`DELETE FROM oauth_codes WHERE expires_at < ${codesAndTokensBefore}`,
+          sql`DELETE FROM oauth_tokens WHERE expires_at < ${codesAndTokensBefore}`
+        ], { discard: true }).pipe(Effect.orDie),
 
       saveTokens: (grant, tokens) =>
         sql.withTransaction(Effect.gen(function*() {

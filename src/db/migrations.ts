@@ -287,6 +287,13 @@ const oauthCodeUse = Effect.gen(function*() {
   yield* sql`CREATE INDEX oauth_codes_expires ON oauth_codes (expires_at)`
 })
 
+// Expired authorization requests and tokens are purged by their expiry (codes: 0011).
+const oauthExpiry = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX oauth_requests_expires ON oauth_requests (expires_at)`
+  yield* sql`CREATE INDEX oauth_tokens_expires ON oauth_tokens (expires_at)`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -298,7 +305,8 @@ export const migrations = Migrator.fromRecord({
   "0008_account_sign_in": accountSignIn,
   "0009_portal_sessions": portalSessions,
   "0010_idempotency_window_end": idempotencyWindowEnd,
-  "0011_oauth_code_use": oauthCodeUse
+  "0011_oauth_code_use": oauthCodeUse,
+  "0012_oauth_expiry": oauthExpiry
 })
 
 /** Applies every pending migration; returns the ones it applied. */

@@ -234,6 +234,12 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     const now = yield* Clock.currentTimeMillis
     const id = newRequestId()
     const connections = yield* Connections
+    // Every sign-in starts here, so expired rows go here too. A used code and a revoked refresh token are
+    // kept 30 days past their expiry (a refresh token's life) to recognise their reuse and revoke its grant.
+    yield* connections.purgeExpired({
+      requestsBefore: new Date(now),
+      codesAndTokensBefore: new Date(now - REFRESH_TOKEN_LIFETIME_SECONDS * 1000)
+    })
     yield* connections.savePending({ id, params: request, expiresAt: new Date(now + PENDING_LIFETIME_SECONDS * 1000) })
     return { _tag: "Consent", view: consentView(id, client, request, "", null), status: 200 } satisfies AuthorizationStep
   })
@@ -352,8 +358,6 @@ export const answerAuthorization = (form: {
     if (!(yield* connections.takePending(form.requestId))) return yield* expired
     const connectionId = yield* connections.connect(answer.accountId, client.clientId, displayName(client))
     const code = newAuthorizationCode()
-    // Used codes are kept while tokens issued for them may still live, to recognise their reuse.
-    yield* connections.purgeCodes(new Date(now - REFRESH_TOKEN_LIFETIME_SECONDS * 1000))
     yield* connections.saveCode({
       codeSha256: hashSecret(code),
       connectionId,

@@ -117,8 +117,12 @@ export class Connections extends Context.Tag("propscore/Connections")<Connection
    * The used code is kept, so that presenting it again can be recognised and its grant revoked.
    */
   readonly takeCode: (codeSha256: Uint8Array, grantId: string) => Effect.Effect<boolean>
-  /** Deletes codes, used or not, that expired before `expiredBefore`. */
-  readonly purgeCodes: (expiredBefore: Date) => Effect.Effect<void>
+  /**
+   * Deletes what has expired and can no longer matter: authorization requests that expired before
+   * `requestsBefore`, and codes (used or not) and tokens (revoked or not) that expired before
+   * `codesAndTokensBefore`.
+   */
+  readonly purgeExpired: (horizon: { readonly requestsBefore: Date; readonly codesAndTokensBefore: Date }) => Effect.Effect<void>
   readonly saveTokens: (grant: GrantContext, tokens: TokenPair) => Effect.Effect<void>
   /** A refresh token of a live connection, revoked or not. */
   readonly findRefreshToken: (sha256: Uint8Array) => Effect.Effect<Option.Option<RefreshTokenRecord>>

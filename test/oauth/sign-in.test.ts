@@ -555,7 +555,7 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(yield* reconciles(accountId)).toBe(5)
     }))
 
-  it.effect("an authorization code presented again is refused and revokes the tokens issued for it; used codes are purged once no token of theirs can live", () =>
+  it.effect("an authorization code presented again is refused and revokes the tokens issued for it; used codes, old tokens and expired requests are purged", () =>
     Effect.gen(function*() {
       const { email, password } = yield* holder(5)
       const { authorize, clientId, root, verifier } = yield* registered
@@ -584,14 +584,28 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(fresh.status).toBe(200)
       expect((yield* mcpToolCall(fresh.body.access_token as string, "validate_request", { address: "42 Elm St" })).status).toBe(200)
 
-      // Used codes are kept for 30 days past their expiry (a refresh token's life), then purged when the
-      // next code is issued.
+      // Used codes and tokens are kept 30 days past their expiry (a refresh token's life); then, like an
+      // expired authorization request, they are purged when the next sign-in starts.
       const sql = yield* SqlClient.SqlClient
-      const sha = createHash("sha256").update(code).digest()
-      expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha} AND used_at IS NOT NULL`).length).toBe(1)
-      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE code_sha256 = ${sha}`
+      const sha = (secret: string) => createHash("sha256").update(secret).digest()
+      const count = (table: "oauth_codes" | "oauth_tokens", column: "code_sha256" | "token_sha256", secret: string) =>
+        Effect.map(sql`SELECT 1 FROM ${sql(table)} WHERE ${sql(column)} = ${sha(secret)}`, (rows) => rows.length)
+      expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha(code)} AND used_for IS NOT NULL`).length).toBe(1)
+      const abandoned = yield* Effect.promise(() => fetch(authorize(), { redirect: "manual" }))
+      expect(abandoned.status).toBe(200)
+      const [request] = yield* sql<{ id: string }>`SELECT id FROM oauth_requests ORDER BY expires_at DESC LIMIT 1`
+      yield* sql`UPDATE oauth_requests SET expires_at = now() - interval '1 second' WHERE id = ${request!.id}`
+      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE code_sha256 = ${sha(code)}`
+      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE token_sha256 = ${sha(access_token)}`
+      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE token_sha256 = ${sha(refresh_token)}`
       yield* consent(authorize(), email, password)
-      expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha}`).length).toBe(0)
+      expect((yield* sql`SELECT 1 FROM oauth_requests WHERE id = ${request!.id}`).length).toBe(0)
+      expect(yield* count("oauth_codes", "code_sha256", code)).toBe(1)
+      expect(yield* count("oauth_tokens", "token_sha256", access_token)).toBe(1)
+      expect(yield* count("oauth_tokens", "token_sha256", refresh_token)).toBe(0)
+      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE code_sha256 = ${sha(code)}`
+      yield* consent(authorize(), email, password)
+      expect(yield* count("oauth_codes", "code_sha256", code)).toBe(0)
     }))
 
   it.effect("the consent page: deny goes back as access_denied; a wrong password shows the page again; five wrong ones drop the request", () =>
