@@ -12,6 +12,7 @@ import { LedgerPg } from "../layers/ledger/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
 import { ScoringLocal } from "../layers/scoring/local.js"
 import { AppConfig } from "./config.js"
+import { HousekeepingLive } from "./operations/housekeeping.js"
 import { SweeperLive } from "./operations/sweeper.js"
 import { DatabaseLive } from "./db/database.js"
 
@@ -43,6 +44,6 @@ export const ServicesFromSql = Layer.mergeAll(
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
 export const AdminLive = Layer.merge(AccountsPg, ConnectionsPg).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
 
-export const ServicesLive = Layer.provideMerge(SweeperLive, ServicesFromSql).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
+export const ServicesLive = Layer.provideMerge(Layer.merge(SweeperLive, HousekeepingLive), ServicesFromSql).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
 
 export const DEMO_CREDITS = 1000

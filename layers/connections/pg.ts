@@ -32,6 +32,18 @@ export const ConnectionsPg = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    /** A transaction-scoped lock on one grant id (an advisory lock: a grant has no row of its own). */
+    const lockGrant = (grantId: string) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${grantId}, 0))`
+
+    // The grant's lock orders this against a saveTokens of the same grant: either the tokens are saved
+    // first and revoked here, or the mark is here first and they are saved revoked.
+    const revokeGrant = (grantId: string) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* lockGrant(grantId)
+        yield* sql`INSERT INTO oauth_revoked_grants (grant_id) VALUES (${grantId}) ON CONFLICT (grant_id) DO NOTHING`
+        yield* sql`UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = ${grantId} AND revoked_at IS NULL`
+      }))
+
     return Connections.of({
       saveClient: (client) =>
         sql`
@@ -166,21 +178,33 @@ export const ConnectionsPg = Layer.effect(
           Effect.orDie
         ),
 
-      // Each by its expiry index (migrations 0011 and 0012), so a purge with nothing to do reads nothing.
-      purgeExpired: ({ codesAndTokensBefore, requestsBefore }) =>
-        Effect.all([
-          sql`DELETE FROM oauth_requests WHERE expires_at < ${requestsBefore}`,
-          sql`DELETE FROM oauth_codes WHERE expires_at < ${codesAndTokensBefore}`,
-          sql`DELETE FROM oauth_tokens WHERE expires_at < ${codesAndTokensBefore}`
-        ], { discard: true }).pipe(Effect.orDie),
+      // Each by its expiry index (migrations 0011 and 0012), so a purge with nothing to do reads nothing; by
+      // row address, in bounded batches, skipping rows another request holds.
+      purgeExpired: ({ codesAndTokensBefore, limit, requestsBefore }) => {
+        const purge = (table: string, column: string, before: Date) =>
+          sql`
+            DELETE FROM ${sql(table)} WHERE ctid = ANY (ARRAY(
+              SELECT ctid FROM ${sql(table)} WHERE ${sql(column)} < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED
+            )) RETURNING 1`.pipe(Effect.map((rows) => rows.length))
+        return Effect.all([
+          purge("oauth_requests", "expires_at", requestsBefore),
+          purge("oauth_codes", "expires_at", codesAndTokensBefore),
+          purge("oauth_tokens", "expires_at", codesAndTokensBefore),
+          purge("oauth_revoked_grants", "revoked_at", codesAndTokensBefore)
+        ]).pipe(Effect.map((counts) => counts.reduce((a, b) => a + b, 0)), Effect.orDie)
+      },
 
+      // Under the grant's lock (see revokeGrant): a grant revoked for good gets its new tokens revoked.
       saveTokens: (grant, tokens) =>
         sql.withTransaction(Effect.gen(function*() {
+          yield* lockGrant(grant.grantId)
           const insert = (sha: Uint8Array, kind: "access" | "refresh", expiresAt: Date) =>
             sql`
-              INSERT INTO oauth_tokens (token_sha256, kind, grant_id, connection_id, client_id, scope, resource, expires_at)
+              INSERT INTO oauth_tokens (token_sha256, kind, grant_id, connection_id, client_id, scope, resource, expires_at,
+                                        revoked_at)
               VALUES (${sha}, ${kind}, ${grant.grantId}, ${grant.connectionId}, ${grant.clientId}, ${grant.scope},
-                      ${grant.resource}, ${expiresAt})`
+                      ${grant.resource}, ${expiresAt},
+                      (SELECT revoked_at FROM oauth_revoked_grants WHERE grant_id = ${grant.grantId}))`
           yield* insert(tokens.accessSha256, "access", tokens.accessExpiresAt)
           if (tokens.refreshSha256 && tokens.refreshExpiresAt) {
             yield* insert(tokens.refreshSha256, "refresh", tokens.refreshExpiresAt)
@@ -225,20 +249,14 @@ export const ConnectionsPg = Layer.effect(
           Effect.orDie
         ),
 
-      revokeGrant: (grantId) =>
-        sql`UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = ${grantId} AND revoked_at IS NULL`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+      revokeGrant: (grantId) => revokeGrant(grantId).pipe(Effect.orDie),
 
       revokeByClient: (sha256, clientId) =>
-        sql`
-          UPDATE oauth_tokens SET revoked_at = now()
-          WHERE revoked_at IS NULL AND grant_id IN (
-            SELECT grant_id FROM oauth_tokens WHERE token_sha256 = ${sha256} AND client_id = ${clientId})`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+        Effect.gen(function*() {
+          const [token] = yield* sql<{ grant_id: string }>`
+            SELECT grant_id FROM oauth_tokens WHERE token_sha256 = ${sha256} AND client_id = ${clientId}`
+          if (token) yield* revokeGrant(token.grant_id)
+        }).pipe(Effect.orDie),
 
       list: (accountId) =>
         sql<ConnectionRow>`

@@ -280,11 +280,19 @@ const idempotencyWindowEnd = Effect.gen(function*() {
 })
 
 // A used authorization code is kept (with the grant it was redeemed for) instead of deleted: presented
-// again, it is recognised and the tokens issued for it are revoked (RFC 6749 §4.1.2).
+// again, it is recognised and the tokens issued for it are revoked (RFC 6749 §4.1.2). A grant revoked
+// for good is recorded, so that a token saved for it a moment later (a request racing the revocation) is
+// born revoked.
 const oauthCodeUse = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`ALTER TABLE oauth_codes ADD COLUMN used_at timestamptz, ADD COLUMN used_for text`
   yield* sql`CREATE INDEX oauth_codes_expires ON oauth_codes (expires_at)`
+  yield* sql`
+    CREATE TABLE oauth_revoked_grants (
+      grant_id text PRIMARY KEY,
+      revoked_at timestamptz NOT NULL DEFAULT now()
+    )`
+  yield* sql`CREATE INDEX oauth_revoked_grants_revoked ON oauth_revoked_grants (revoked_at)`
 })
 
 // Expired authorization requests and tokens are purged by their expiry (codes: 0011).

@@ -234,12 +234,6 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     const now = yield* Clock.currentTimeMillis
     const id = newRequestId()
     const connections = yield* Connections
-    // Every sign-in starts here, so expired rows go here too. A used code and a revoked refresh token are
-    // kept 30 days past their expiry (a refresh token's life) to recognise their reuse and revoke its grant.
-    yield* connections.purgeExpired({
-      requestsBefore: new Date(now),
-      codesAndTokensBefore: new Date(now - REFRESH_TOKEN_LIFETIME_SECONDS * 1000)
-    })
     yield* connections.savePending({ id, params: request, expiresAt: new Date(now + PENDING_LIFETIME_SECONDS * 1000) })
     return { _tag: "Consent", view: consentView(id, client, request, "", null), status: 200 } satisfies AuthorizationStep
   })
@@ -424,7 +418,7 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
           // working (RFC 6749 §4.1.2; OAuth 2.1 §4.1.3), whichever party holds them.
           if (record.usedFor !== null) {
             yield* connections.revokeGrant(record.usedFor)
-            yield* Effect.logWarning("authorization code reused; the tokens issued for it are revoked", { grant_id: record.usedFor })
+            yield* Effect.logWarning("authorization code presented again; its grant is revoked", { grant_id: record.usedFor })
             return false as const
           }
           return {

@@ -22,6 +22,12 @@ export const SWEEP_BATCH = 500
  */
 export const PURGE_BATCH = 1000
 export const PURGE_BATCHES_PER_ROUND = 10
+/**
+ * A key is purged this long after its window ended, not at once: a claim judges the window by its own
+ * node's clock and the moment it started, so clocks a little apart or a slow claim never see a key vanish
+ * that still had a replay or a conflict to answer.
+ */
+export const PURGE_MARGIN = Duration.minutes(5)
 
 /** Deletes ended keys in batches until a batch comes back short, or the round's share is used. */
 const purgeEnded = (store: IdempotencyStore["Type"], before: number) =>
@@ -50,14 +56,15 @@ export const sweepAbandoned = Effect.gen(function*() {
   if (overdue.length > 0 || abandoned.length > 0) {
     yield* Effect.logWarning(`swept ${overdue.length} unsettled Spends and ${abandoned.length} abandoned keys, refunded ${refunded} Credits`)
   }
-  const purged = yield* purgeEnded(store, now - REPLAY_WINDOW_MILLIS)
+  const purged = yield* purgeEnded(store, now - REPLAY_WINDOW_MILLIS - Duration.toMillis(PURGE_MARGIN))
   if (purged > 0) yield* Effect.logDebug(`purged ${purged} Idempotency-Keys whose 24-hour window had ended`)
   return { spends: overdue.length, claims: abandoned.length, refunded, purged }
 })
 
 export const SweeperLive = Layer.scopedDiscard(
   sweepAbandoned.pipe(
-    Effect.catchAll((error) => Effect.logWarning("sweep failed; trying again next round", error)),
+    // Whatever failed (the database away: a Ledger error, or a store's defect), the next round tries again.
+    Effect.catchAllCause((cause) => Effect.logWarning("sweep failed; trying again next round", cause)),
     Effect.repeat(Schedule.spaced(SWEEP_INTERVAL)),
     Effect.forkScoped
   )

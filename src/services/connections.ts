@@ -118,17 +118,25 @@ export class Connections extends Context.Tag("propscore/Connections")<Connection
    */
   readonly takeCode: (codeSha256: Uint8Array, grantId: string) => Effect.Effect<boolean>
   /**
-   * Deletes what has expired and can no longer matter: authorization requests that expired before
-   * `requestsBefore`, and codes (used or not) and tokens (revoked or not) that expired before
-   * `codesAndTokensBefore`.
+   * Deletes, at most `limit` rows of each kind, what has expired and can no longer matter: authorization
+   * requests that expired before `requestsBefore`; codes (used or not) and tokens (revoked or not) that
+   * expired before `codesAndTokensBefore`, and grant revocations recorded before it. Returns how many
+   * rows were deleted.
    */
-  readonly purgeExpired: (horizon: { readonly requestsBefore: Date; readonly codesAndTokensBefore: Date }) => Effect.Effect<void>
+  readonly purgeExpired: (horizon: {
+    readonly requestsBefore: Date
+    readonly codesAndTokensBefore: Date
+    readonly limit: number
+  }) => Effect.Effect<number>
   readonly saveTokens: (grant: GrantContext, tokens: TokenPair) => Effect.Effect<void>
   /** A refresh token of a live connection, revoked or not. */
   readonly findRefreshToken: (sha256: Uint8Array) => Effect.Effect<Option.Option<RefreshTokenRecord>>
   /** Revokes one token: true when it was live (so only one of two racing rotations wins). */
   readonly revokeToken: (sha256: Uint8Array) => Effect.Effect<boolean>
-  /** Revokes every token of a grant (refresh token reuse). */
+  /**
+   * Revokes every token of a grant for good (a reused code or refresh token): a token saved for it later,
+   * by a request that raced the revocation, is saved revoked.
+   */
   readonly revokeGrant: (grantId: string) => Effect.Effect<void>
   /** Revokes a token the client itself gives up (RFC 7009), with its grant's other tokens. */
   readonly revokeByClient: (sha256: Uint8Array, clientId: string) => Effect.Effect<void>

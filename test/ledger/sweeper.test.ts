@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Layer, TestClock } from "effect"
+import { Cause, Duration, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
 import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
 import { OutsideCoverage, type Problem } from "../../schema/problems.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import { metered, type MeteredRequest, pastCallDeadline } from "../../src/operations/metered.js"
-import { sweepAbandoned } from "../../src/operations/sweeper.js"
+import { PURGE_MARGIN, sweepAbandoned } from "../../src/operations/sweeper.js"
 import { REPLAY_WINDOW_MILLIS, type StoredResponse } from "../../src/services/idempotency.js"
 import { Ledger, type Spend } from "../../src/services/ledger.js"
 import { reconciles } from "../harness/ledger.js"
@@ -54,6 +54,9 @@ describe("the sweeper", () => {
       expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
       const replayed = yield* run(request, () => Effect.die(new Error("a replay must not run")))
       expect(replayed).toEqual({ response: { status: 200, body: { ok: true } }, replayed: true })
+      // The window has ended, and the key is kept a margin longer (other nodes' clocks), then purged.
+      yield* TestClock.adjust(1 + Duration.toMillis(PURGE_MARGIN) - 1)
+      expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })
       yield* TestClock.adjust(1)
       expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 1 })
       // Another body under the key is no conflict now: it runs and is charged.

@@ -25,8 +25,11 @@ import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { AppConfig } from "../../src/config.js"
 import { HttpAppLive, nodeServer } from "../../src/http/server.js"
 import { ClientMetadataFetcherLive } from "../../src/oauth/clients.js"
+import { newAccessToken } from "../../src/domain/oauth-token.js"
+import { purgeExpiredSignIns } from "../../src/operations/housekeeping.js"
 import { disconnect, listConnections, setLogin } from "../../src/operations/sign-in.js"
 import { Accounts } from "../../src/services/accounts.js"
+import { Connections } from "../../src/services/connections.js"
 import { Ledger } from "../../src/services/ledger.js"
 import { DatabaseFaultsTag } from "../harness/fault-proxy.js"
 import { FaultyTestDatabase } from "../harness/database.js"
@@ -555,9 +558,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(yield* reconciles(accountId)).toBe(5)
     }))
 
-  it.effect("an authorization code presented again is refused and revokes the tokens issued for it; used codes, old tokens and expired requests are purged", () =>
+  it.effect("an authorization code presented again is refused and revokes its grant, also against a token request racing it; housekeeping purges expired rows", () =>
     Effect.gen(function*() {
-      const { email, password } = yield* holder(5)
+      const { accountId, email, password } = yield* holder(5)
       const { authorize, clientId, root, verifier } = yield* registered
       const token = `${root}/oauth/token`
       const code = (yield* consent(authorize(), email, password)).searchParams.get("code")!
@@ -584,10 +587,22 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(fresh.status).toBe(200)
       expect((yield* mcpToolCall(fresh.body.access_token as string, "validate_request", { address: "42 Elm St" })).status).toBe(200)
 
-      // Used codes and tokens are kept 30 days past their expiry (a refresh token's life); then, like an
-      // expired authorization request, they are purged when the next sign-in starts.
+      // A token request racing the revocation (it took the code before the replay, and saves its tokens
+      // after): its tokens are saved revoked.
+      const connections = yield* Connections
       const sql = yield* SqlClient.SqlClient
       const sha = (secret: string) => createHash("sha256").update(secret).digest()
+      const [grant] = yield* sql<{ grant_id: string; connection_id: string }>`
+        SELECT grant_id, connection_id FROM oauth_tokens WHERE token_sha256 = ${sha(access_token)}`
+      const late = newAccessToken()
+      yield* connections.saveTokens(
+        { grantId: grant!.grant_id, connectionId: grant!.connection_id, accountId, clientId, scope: "mcp", resource: `${root}/mcp` },
+        { accessSha256: sha(late), accessExpiresAt: new Date(Date.now() + 3_600_000), refreshSha256: null, refreshExpiresAt: null }
+      )
+      expect((yield* mcpToolCall(late, "validate_request", { address: "42 Elm St" })).status).toBe(401)
+
+      // Housekeeping: an expired authorization request goes; used codes and tokens stay 30 days past their
+      // expiry (to recognise a reuse), then go.
       const count = (table: "oauth_codes" | "oauth_tokens", column: "code_sha256" | "token_sha256", secret: string) =>
         Effect.map(sql`SELECT 1 FROM ${sql(table)} WHERE ${sql(column)} = ${sha(secret)}`, (rows) => rows.length)
       expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha(code)} AND used_for IS NOT NULL`).length).toBe(1)
@@ -598,13 +613,13 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE code_sha256 = ${sha(code)}`
       yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE token_sha256 = ${sha(access_token)}`
       yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE token_sha256 = ${sha(refresh_token)}`
-      yield* consent(authorize(), email, password)
+      expect(yield* purgeExpiredSignIns).toBeGreaterThanOrEqual(2)
       expect((yield* sql`SELECT 1 FROM oauth_requests WHERE id = ${request!.id}`).length).toBe(0)
       expect(yield* count("oauth_codes", "code_sha256", code)).toBe(1)
       expect(yield* count("oauth_tokens", "token_sha256", access_token)).toBe(1)
       expect(yield* count("oauth_tokens", "token_sha256", refresh_token)).toBe(0)
       yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE code_sha256 = ${sha(code)}`
-      yield* consent(authorize(), email, password)
+      yield* purgeExpiredSignIns
       expect(yield* count("oauth_codes", "code_sha256", code)).toBe(0)
     }))
 
