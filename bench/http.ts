@@ -13,9 +13,10 @@
  *
  * Beside each rate it prints the CPU time one request cost, measured from the kernel's accounting (Linux
  * `/proc`): in the server process, in PostgreSQL (every `postgres` process on the machine; with the
- * embedded database it runs inside the server), and in autocannon (this process), and how many cores the
- * server kept busy. Near 1.0 there, the server's one JavaScript thread sets the rate; with every core
- * busy, the sum of the three does. Either way the columns say where a route's cost lies.
+ * embedded database it runs inside the server), and in autocannon (this process); and the share of the
+ * time the server's main thread (its one JavaScript thread) was on a core. Near 1.0 there, that thread
+ * sets the rate; with every core busy, the sum of the three does. Either way the columns say where a
+ * route's cost lies.
  */
 import autocannon from "autocannon"
 import * as fs from "node:fs"
@@ -68,16 +69,24 @@ interface Row {
   readonly p99: number
   readonly non2xx: number
   readonly errors: number
-  /** CPU milliseconds per request in the server, in PostgreSQL and in the load generator; undefined off Linux. */
-  readonly cpu: { readonly server: number; readonly database: number; readonly load: number } | undefined
+  /**
+   * CPU milliseconds per request in the server (all its threads), in PostgreSQL and in the load generator,
+   * and the share of the run the server's main thread was on a core; undefined off Linux.
+   */
+  readonly cpu: {
+    readonly server: number
+    readonly database: number
+    readonly load: number
+    readonly mainThreadBusy: number
+  } | undefined
 }
 
 /** Linux reports process CPU time in clock ticks of USER_HZ, 100 per second on every mainstream kernel. */
 const TICK_MS = 10
 
-/** User plus system CPU milliseconds of a process so far (fields 14 and 15 of /proc/PID/stat). */
-const processCpuMs = (pid: number | string): number => {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+/** User plus system CPU milliseconds so far (fields 14 and 15) of a process, or of one of its threads. */
+const processCpuMs = (pid: number | string, thread?: number): number => {
+  const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8")
   // The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS
@@ -113,8 +122,11 @@ const run = (scenario: Scenario, serverPid: number | undefined): Promise<Row> =>
   new Promise((resolve, reject) => {
     const measured = cpuAccounting && serverPid !== undefined
     const server0 = measured ? processCpuMs(serverPid) : 0
+    // A process's main thread has the process's own id as its thread id.
+    const main0 = measured ? processCpuMs(serverPid, serverPid) : 0
     const database0 = measured && !embedded ? postgresCpuMs() : new Map<string, number>()
     const load0 = process.cpuUsage()
+    const started = performance.now()
     autocannon({ connections, duration: seconds, ...scenario.options }, (error, result) => {
       if (error) return reject(error)
       const load = process.cpuUsage(load0)
@@ -130,7 +142,8 @@ const run = (scenario: Scenario, serverPid: number | undefined): Promise<Row> =>
           ? {
             server: (processCpuMs(serverPid) - server0) / requests,
             database: embedded ? 0 : postgresCpuSince(database0) / requests,
-            load: (load.user + load.system) / 1000 / requests
+            load: (load.user + load.system) / 1000 / requests,
+            mainThreadBusy: (processCpuMs(serverPid, serverPid) - main0) / (performance.now() - started)
           }
           : undefined
       })
@@ -263,16 +276,16 @@ const demoAddresses = async (url: string | undefined, baseUrl: string, headers: 
 const print = (rows: ReadonlyArray<Row>) => {
   const canned = rows[0]!.requestsPerSecond
   const ms = (value: number | undefined) => (value === undefined ? "—" : Math.max(0, value).toFixed(2))
-  // The server's share of a core: near 1.0, its one JavaScript thread is what sets the pace.
-  const cores = (row: Row) => (row.cpu === undefined ? "—" : (row.requestsPerSecond * row.cpu.server / 1000).toFixed(2))
+  // Near 1.0, the server's one JavaScript thread is what sets the pace.
+  const busy = (row: Row) => (row.cpu === undefined ? "—" : row.cpu.mainThreadBusy.toFixed(2))
   const lines = [
     `propscore bench:http — ${connections} connections, ${seconds} s each, ${embedded ? "embedded database" : "PostgreSQL"}, node ${process.version}, ${os.cpus().length} cores`,
     "",
-    "| route | req/s | % of canned | p50 ms | p99 ms | non-2xx | errors | CPU ms/req: server | PostgreSQL | autocannon | server cores busy |",
+    "| route | req/s | % of canned | p50 ms | p99 ms | non-2xx | errors | CPU ms/req: server | PostgreSQL | autocannon | server main thread busy |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((row) =>
       `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${(100 * row.requestsPerSecond / canned).toFixed(0)}% | ${row.p50} | ${row.p99} | ` +
-      `${row.non2xx} | ${row.errors} | ${ms(row.cpu?.server)} | ${embedded ? "(in server)" : ms(row.cpu?.database)} | ${ms(row.cpu?.load)} | ${cores(row)} |`
+      `${row.non2xx} | ${row.errors} | ${ms(row.cpu?.server)} | ${embedded ? "(in server)" : ms(row.cpu?.database)} | ${ms(row.cpu?.load)} | ${busy(row)} |`
     )
   ]
   const predict = rows.find((row) => row.name.startsWith("predict, fresh"))!
@@ -286,8 +299,8 @@ const print = (rows: ReadonlyArray<Row>) => {
   const predictCpu = predict.cpu?.server
   if (cannedCpu !== undefined && predictCpu !== undefined) {
     lines.push(
-      `server CPU per request: canned ${ms(cannedCpu)} ms, predict ${ms(predictCpu)} ms; with the server's thread the ` +
-        `limit for both, predict at 40% of canned may cost it at most ${ms(cannedCpu / 0.4)} ms`
+      `server CPU per request: canned ${ms(cannedCpu)} ms, predict ${ms(predictCpu)} ms; while the server's main ` +
+        `thread is the limit for both, predict at 40% of canned may cost it at most ${ms(cannedCpu / 0.4)} ms`
     )
   }
   process.stdout.write(`${lines.join("\n")}\n`)
