@@ -9,26 +9,18 @@
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { Connections } from "../services/connections.js"
 import { REFRESH_TOKEN_LIFETIME_SECONDS } from "./sign-in.js"
+import { PURGE_BATCH, purgeInBatches } from "./sweeper.js"
 
 export const HOUSEKEEPING_INTERVAL = Duration.minutes(1)
-/** Rows of each kind per statement, and statements per round at most. */
-export const PURGE_BATCH = 1000
-export const PURGE_BATCHES_PER_ROUND = 10
 
 export const purgeExpiredSignIns = Effect.gen(function*() {
   const connections = yield* Connections
   const now = yield* Clock.currentTimeMillis
-  const horizon = {
+  const purged = yield* purgeInBatches(connections.purgeExpired({
     requestsBefore: new Date(now),
     codesAndTokensBefore: new Date(now - REFRESH_TOKEN_LIFETIME_SECONDS * 1000),
     limit: PURGE_BATCH
-  }
-  let purged = 0
-  for (let batch = 0; batch < PURGE_BATCHES_PER_ROUND; batch++) {
-    const deleted = yield* connections.purgeExpired(horizon)
-    purged += deleted
-    if (deleted === 0) break
-  }
+  }))
   if (purged > 0) yield* Effect.logDebug(`purged ${purged} expired sign-in rows`)
   return purged
 })

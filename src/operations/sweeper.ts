@@ -17,8 +17,8 @@ export const SWEEP_INTERVAL = Duration.seconds(10)
 /** Spends refunded per round at most: a backlog drains over several rounds instead of one long one. */
 export const SWEEP_BATCH = 500
 /**
- * Ended keys deleted per statement, and statements per round at most: up to 10,000 keys a round, 1,000 a
- * second at the 10-second interval, well above the keyed calls one node answers.
+ * Rows deleted per statement, and statements per round at most. For Idempotency-Keys: up to 10,000 a
+ * round, 1,000 a second at the 10-second interval, well above the keyed calls one node answers.
  */
 export const PURGE_BATCH = 1000
 export const PURGE_BATCHES_PER_ROUND = 10
@@ -29,14 +29,17 @@ export const PURGE_BATCHES_PER_ROUND = 10
  */
 export const PURGE_MARGIN = Duration.minutes(5)
 
-/** Deletes ended keys in batches until a batch comes back short, or the round's share is used. */
-const purgeEnded = (store: IdempotencyStore["Type"], before: number) =>
+/**
+ * Runs a bounded purge (one batch a run, returning how many rows it deleted) until a run deletes nothing,
+ * or the round's share is used; the rest waits for the next round. Returns the rows deleted.
+ */
+export const purgeInBatches = <E, R>(batch: Effect.Effect<number, E, R>) =>
   Effect.gen(function*() {
     let purged = 0
-    for (let batch = 0; batch < PURGE_BATCHES_PER_ROUND; batch++) {
-      const deleted = yield* store.purge(before, PURGE_BATCH)
+    for (let run = 0; run < PURGE_BATCHES_PER_ROUND; run++) {
+      const deleted = yield* batch
       purged += deleted
-      if (deleted < PURGE_BATCH) break
+      if (deleted === 0) break
     }
     return purged
   })
@@ -56,7 +59,7 @@ export const sweepAbandoned = Effect.gen(function*() {
   if (overdue.length > 0 || abandoned.length > 0) {
     yield* Effect.logWarning(`swept ${overdue.length} unsettled Spends and ${abandoned.length} abandoned keys, refunded ${refunded} Credits`)
   }
-  const purged = yield* purgeEnded(store, now - REPLAY_WINDOW_MILLIS - Duration.toMillis(PURGE_MARGIN))
+  const purged = yield* purgeInBatches(store.purge(now - REPLAY_WINDOW_MILLIS - Duration.toMillis(PURGE_MARGIN), PURGE_BATCH))
   if (purged > 0) yield* Effect.logDebug(`purged ${purged} Idempotency-Keys whose 24-hour window had ended`)
   return { spends: overdue.length, claims: abandoned.length, refunded, purged }
 })
