@@ -5,7 +5,7 @@
  */
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
-import { type ConnectedApp, Ledger, type LedgerEntry, type MeteredOperation, utcDay } from "../../src/services/ledger.js"
+import { Ledger, type LedgerEntry, type MeteredOperation, utcDay } from "../../src/services/ledger.js"
 
 /** The members an entry that pays for no call (a grant, a refund) leaves empty. */
 const noCall = { operation: null, units: null } as const
@@ -27,10 +27,6 @@ export interface MemoryAccount {
 export class LedgerControl extends Context.Tag("test/LedgerControl")<LedgerControl, {
   readonly setFaults: (faults: Partial<LedgerFaults>) => Effect.Effect<void>
   readonly grant: (accountId: string, amount: number) => Effect.Effect<void>
-  /** Approves a connected app's access token (by its SHA-256), as the sign-in flow would. */
-  readonly connect: (accessTokenSha256: Uint8Array, app: ConnectedApp) => Effect.Effect<void>
-  /** Disconnects every token of a connection. */
-  readonly disconnect: (connectionId: string) => Effect.Effect<void>
   /** Every entry of every account. */
   readonly allEntries: Effect.Effect<ReadonlyArray<LedgerEntry>>
 }>() {}
@@ -46,9 +42,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       caps: new Map(Object.entries(accounts).map(([id, account]) => [id, account.dailySpendCap])),
       entries: [] as Array<LedgerEntry>,
       /** Open spends and their settle-by times. */
-      open: new Map<number, number>(),
-      /** Approved access tokens by their SHA-256 (hex). */
-      connections: new Map<string, ConnectedApp>()
+      open: new Map<number, number>()
     })
     let nextId = 1
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -152,11 +146,8 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           Effect.map(Ref.get(state), (s) =>
             [...s.open].filter(([, settleBy]) => settleBy < now).sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) => id))
         ),
-      confirmConnection: (accessTokenSha256) =>
-        Effect.zipRight(
-          guard,
-          Effect.map(Ref.get(state), (s) => Option.fromNullable(s.connections.get(Buffer.from(accessTokenSha256).toString("hex"))))
-        ),
+      // No app is ever connected to the in-memory Ledger: the sign-in flow runs on PostgreSQL only.
+      confirmConnection: () => Effect.as(guard, Option.none()),
       balance: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
       entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId))),
       statement: (accountId, query) =>
@@ -181,8 +172,9 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
             const days = new Map<string, { spent: number; refunded: number; granted: number }>()
             for (const e of s.entries) {
               if (e.accountId !== accountId || e.createdAt < from || e.createdAt >= until) continue
-              const day = days.get(utcDay(e.createdAt)) ?? { spent: 0, refunded: 0, granted: 0 }
-              days.set(utcDay(e.createdAt), {
+              const key = utcDay(e.createdAt)
+              const day = days.get(key) ?? { spent: 0, refunded: 0, granted: 0 }
+              days.set(key, {
                 spent: day.spent + (e.kind === "spend" ? e.amount : 0),
                 refunded: day.refunded + (e.kind === "refund" ? e.amount : 0),
                 granted: day.granted + (e.kind === "grant" ? e.amount : 0)
@@ -196,13 +188,6 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       setFaults: (faults) => Ref.update(state, (s) => ({ ...s, faults: { ...s.faults, ...faults } })),
       grant: (accountId, amount) =>
         Effect.asVoid(append({ ...noCall, accountId, kind: "grant", amount, refundOf: null, traceId: null, detail: "operator grant" })),
-      connect: (hash, app) =>
-        Ref.update(state, (s) => ({ ...s, connections: new Map(s.connections).set(Buffer.from(hash).toString("hex"), app) })),
-      disconnect: (connectionId) =>
-        Ref.update(state, (s) => ({
-          ...s,
-          connections: new Map([...s.connections].filter(([, app]) => app.connectionId !== connectionId))
-        })),
       allEntries: Effect.map(Ref.get(state), (s) => s.entries)
     })
     return Context.make(Ledger, ledger).pipe(Context.add(LedgerControl, control))

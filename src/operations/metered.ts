@@ -98,10 +98,10 @@ export const meteredRequest = (
     fingerprint: `POST ${call.path} ${canonicalJson(input.body)}`
   }))
 
-/** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
 /** The reason a refund records for a failure: its problem slug (its tag when it has none). */
 export const refundReason = (error: { readonly _tag: string }) => problemMeta(error._tag)?.slug ?? error._tag
 
+/** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
 const canonicalJson = (value: unknown): string =>
   Array.isArray(value)
     ? `[${value.map(canonicalJson).join(",")}]`
