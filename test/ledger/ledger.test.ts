@@ -119,6 +119,18 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
       expect(yield* reconciles(account)).toBe(0)
     }))
 
+  it.effect("the database itself keeps a Balance at zero or above: a write that would overdraw it fails and changes nothing", () =>
+    Effect.gen(function*() {
+      const account = yield* newAccount(2)
+      const sql = yield* SqlClient.SqlClient
+      // Even a statement that skips the Spend's guard is refused by the table's check.
+      const overdrawn = yield* Effect.exit(sql`UPDATE accounts SET balance = balance - 3 WHERE id = ${account}`)
+      expect(Exit.isFailure(overdrawn)).toBe(true)
+      expect(JSON.stringify(overdrawn)).toMatch(/check constraint|23514/)
+      expect(yield* Effect.flatMap(Ledger, (l) => l.balance(account))).toBe(2)
+      expect(yield* reconciles(account)).toBe(2)
+    }))
+
   it.effect("the daily spend cap refuses a Spend that would pass it, with nothing recorded; refunds give room back", () =>
     Effect.gen(function*() {
       const account = yield* newAccount(100, 3)
