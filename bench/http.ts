@@ -160,13 +160,28 @@ const main = async () => {
     await ensureDatabase(databaseUrl)
     env = { DATABASE_URL: databaseUrl }
   }
-  log(`starting propscore serve on ${embedded ? "the embedded database" : databaseUrl} (first start loads the demo county)`)
+  log(
+    `starting propscore serve on ${
+      embedded ? "the embedded database" : databaseUrl
+    } (first start loads the demo county)`
+  )
   const server: RunningServer = await startServer(env)
   try {
     // An Account of its own with Credits for every scenario and a rate limit the load cannot reach (the
     // bench measures the service, not the limiter); on the embedded database the CLI reaches the
     // running server's database through its socket.
-    const account = await json(["accounts", "create", "--name", "bench", "--tier", "reseller", "--credits", "50000000", "--rate-limit", "100000000"], env)
+    const account = await json([
+      "accounts",
+      "create",
+      "--name",
+      "bench",
+      "--tier",
+      "reseller",
+      "--credits",
+      "50000000",
+      "--rate-limit",
+      "100000000"
+    ], env)
     const key = (await json(["keys", "issue", "--account", account.account_id], env)).api_key as string
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
 
@@ -187,8 +202,14 @@ const main = async () => {
     if (primed.status !== 200) throw new Error(`priming the replay failed: ${primed.status}`)
 
     const scenarios: ReadonlyArray<Scenario> = [
-      { name: "canned (GET /docs/errors/outside-coverage)", options: { url: `${server.baseUrl}/docs/errors/outside-coverage` } },
-      { name: "validate", options: { url: `${server.baseUrl}/v1/validate`, method: "POST", headers, body: bodies[0]! } },
+      {
+        name: "canned (GET /docs/errors/outside-coverage)",
+        options: { url: `${server.baseUrl}/docs/errors/outside-coverage` }
+      },
+      {
+        name: "validate",
+        options: { url: `${server.baseUrl}/v1/validate`, method: "POST", headers, body: bodies[0]! }
+      },
       {
         name: "predict, fresh Idempotency-Key",
         options: {
@@ -225,7 +246,10 @@ const main = async () => {
           body: bodies[0]!
         }
       },
-      { name: "batch of 100", options: { url: `${server.baseUrl}/v1/predict/batch`, method: "POST", headers, body: batchBody } }
+      {
+        name: "batch of 100",
+        options: { url: `${server.baseUrl}/v1/predict/batch`, method: "POST", headers, body: batchBody }
+      }
     ]
 
     // Warm-up: the engine, the connection pools and V8's JIT.
@@ -269,7 +293,9 @@ const demoAddresses = async (url: string | undefined, baseUrl: string, headers: 
       if (!("type" in entry)) scorable.push(chunk[i]!)
     })
   }
-  if (scorable.length < 100) throw new Error(`only ${scorable.length} demo addresses scored; is the demo county loaded?`)
+  if (scorable.length < 100) {
+    throw new Error(`only ${scorable.length} demo addresses scored; is the demo county loaded?`)
+  }
   return scorable
 }
 
@@ -279,13 +305,19 @@ const print = (rows: ReadonlyArray<Row>) => {
   // Near 1.0, the server's one JavaScript thread is what sets the pace.
   const busy = (row: Row) => (row.cpu === undefined ? "—" : row.cpu.mainThreadBusy.toFixed(2))
   const lines = [
-    `propscore bench:http — ${connections} connections, ${seconds} s each, ${embedded ? "embedded database" : "PostgreSQL"}, node ${process.version}, ${os.cpus().length} cores`,
+    `propscore bench:http — ${connections} connections, ${seconds} s each, ${
+      embedded ? "embedded database" : "PostgreSQL"
+    }, node ${process.version}, ${os.cpus().length} cores`,
     "",
     "| route | req/s | % of canned | p50 ms | p99 ms | non-2xx | errors | CPU ms/req: server | PostgreSQL | autocannon | server main thread busy |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((row) =>
-      `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${(100 * row.requestsPerSecond / canned).toFixed(0)}% | ${row.p50} | ${row.p99} | ` +
-      `${row.non2xx} | ${row.errors} | ${ms(row.cpu?.server)} | ${embedded ? "(in server)" : ms(row.cpu?.database)} | ${ms(row.cpu?.load)} | ${busy(row)} |`
+      `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${
+        (100 * row.requestsPerSecond / canned).toFixed(0)
+      }% | ${row.p50} | ${row.p99} | ` +
+      `${row.non2xx} | ${row.errors} | ${ms(row.cpu?.server)} | ${embedded ? "(in server)" : ms(row.cpu?.database)} | ${
+        ms(row.cpu?.load)
+      } | ${busy(row)} |`
     )
   ]
   const predict = rows.find((row) => row.name.startsWith("predict, fresh"))!

@@ -1,7 +1,7 @@
 /** `POST /v1/predict/batch`: the envelope (only `properties`, BAT-5), the size cap (BAT-11) and the answer. */
 import { Schema } from "effect"
-import { ScoredCall } from "./scored-call.js"
 import { ScoredEntry } from "./scored-answer.js"
+import { ScoredCall } from "./scored-call.js"
 
 export const BATCH_LIMIT = 100
 

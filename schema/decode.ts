@@ -73,7 +73,10 @@ const decodeScoredCallEither = decodeWith(ScoredCall)
 
 /** A Scored Call body (`POST /v1/predict`). */
 export const decodeScoredCall = (body: unknown): Effect.Effect<ScoredCall, InvalidRequest> =>
-  Either.match(decodeScoredCallEither(body), { onLeft: (errors) => Effect.fail(invalid(errors)), onRight: Effect.succeed })
+  Either.match(decodeScoredCallEither(body), {
+    onLeft: (errors) => Effect.fail(invalid(errors)),
+    onRight: Effect.succeed
+  })
 
 const decodeBatchEither = decodeWith(BatchRequest)
 
@@ -82,7 +85,9 @@ const decodeBatchEither = decodeWith(BatchRequest)
  * it is a 413 with honest counts whatever its entries hold (BAT-11).
  */
 export const decodeBatchRequest = (body: unknown): Effect.Effect<BatchRequest, InvalidRequest | BatchTooLarge> => {
-  const properties = typeof body === "object" && body !== null ? (body as { properties?: unknown }).properties : undefined
+  const properties = typeof body === "object" && body !== null
+    ? (body as { properties?: unknown }).properties
+    : undefined
   if (Array.isArray(properties) && properties.length > BATCH_LIMIT) {
     return Effect.fail(
       new BatchTooLarge({
@@ -92,7 +97,10 @@ export const decodeBatchRequest = (body: unknown): Effect.Effect<BatchRequest, I
       })
     )
   }
-  return Either.match(decodeBatchEither(body), { onLeft: (errors) => Effect.fail(invalid(errors)), onRight: Effect.succeed })
+  return Either.match(decodeBatchEither(body), {
+    onLeft: (errors) => Effect.fail(invalid(errors)),
+    onRight: Effect.succeed
+  })
 }
 
 const decodeHistoryEither = decodeWith(HistoryRequest)

@@ -13,7 +13,10 @@ export const PropertyType = Schema.Literal(
   "manufactured"
 ).annotations({
   identifier: "PropertyType",
-  message: () => ({ message: "must be one of single_family, two_family, three_family, townhouse, condo, manufactured", override: true })
+  message: () => ({
+    message: "must be one of single_family, two_family, three_family, townhouse, condo, manufactured",
+    override: true
+  })
 })
 export type PropertyType = typeof PropertyType.Type
 
@@ -25,7 +28,9 @@ const intBetween = (min: number, max: number) =>
 /** `year_built` may be at most next calendar year, judged when the request is decoded. */
 export const YearBuilt = Schema.Int.pipe(
   Schema.filter((year) => year >= 1700 && year <= new Date().getUTCFullYear() + 1)
-).annotations({ message: () => ({ message: `must be a whole number from 1700 to ${new Date().getUTCFullYear() + 1}`, override: true }) })
+).annotations({
+  message: () => ({ message: `must be a whole number from 1700 to ${new Date().getUTCFullYear() + 1}`, override: true })
+})
 
 export const overridableFacts = {
   bedrooms: intBetween(0, 50),

@@ -233,7 +233,8 @@ export class MethodNotAllowed extends problem<MethodNotAllowed>()("MethodNotAllo
   slug: "method-not-allowed",
   status: 405,
   title: "Method not allowed",
-  description: "The path exists but does not answer this HTTP method. The `Allow` header (and `allow`) lists the ones it does.",
+  description:
+    "The path exists but does not answer this HTTP method. The `Allow` header (and `allow`) lists the ones it does.",
   credits: "none"
 }, { allow: Schema.Array(Schema.String) }) {}
 
@@ -287,8 +288,7 @@ export type Problem = InstanceType<typeof problemClasses[number]>
 /** The metadata of a problem instance or class tag. */
 export const problemMeta = (tag: string): ProblemMeta | undefined => registry.get(tag)
 
-export const allProblemMeta = (): ReadonlyArray<ProblemMeta> =>
-  problemClasses.map((cls) => registry.get(cls._tag)!)
+export const allProblemMeta = (): ReadonlyArray<ProblemMeta> => problemClasses.map((cls) => registry.get(cls._tag)!)
 
 export const isProblem = (u: unknown): u is Problem =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && registry.has(u._tag)

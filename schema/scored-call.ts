@@ -5,7 +5,10 @@ import { Overrides } from "./overrides.js"
 export const Condition = Schema.Literal("turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down")
   .annotations({
     identifier: "Condition",
-    message: () => ({ message: "must be one of turn_key, light_rehab, moderate_rehab, major_rehab, tear_down", override: true })
+    message: () => ({
+      message: "must be one of turn_key, light_rehab, moderate_rehab, major_rehab, tear_down",
+      override: true
+    })
   })
 export type Condition = typeof Condition.Type
 

@@ -15,8 +15,10 @@ const platformOf = (name) => {
   const tokens = name.split("/").pop().split("-")
   const os = tokens.find((token) => osNames.includes(token))
   const cpu = tokens.find((token) => cpuNames.includes(token))
-  const libc = tokens.some((token) => token.startsWith("musl")) ? "musl"
-    : tokens.some((token) => token.startsWith("gnu")) && os === "linux" ? "glibc"
+  const libc = tokens.some((token) => token.startsWith("musl")) ?
+    "musl"
+    : tokens.some((token) => token.startsWith("gnu")) && os === "linux" ?
+    "glibc"
     : undefined
   return { os, cpu, libc }
 }
@@ -43,6 +45,8 @@ for (const [location, entry] of Object.entries(lock.packages)) {
   }
 }
 
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)))
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0))
+)
 writeFileSync(path, JSON.stringify(lock, null, 2) + "\n")
 console.log(`added ${added} platform entries to package-lock.json`)

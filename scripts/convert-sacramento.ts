@@ -14,11 +14,24 @@ if (!input || !outDir) {
 
 const types: Record<string, string> = { Residential: "single_family", Condo: "condo", "Multi-Family": "two_family" }
 const months: Record<string, string> = {
-  Jan: "01", Feb: "02", Mar: "03", Apr: "04", May: "05", Jun: "06", Jul: "07", Aug: "08", Sep: "09", Oct: "10", Nov: "11", Dec: "12"
+  Jan: "01",
+  Feb: "02",
+  Mar: "03",
+  Apr: "04",
+  May: "05",
+  Jun: "06",
+  Jul: "07",
+  Aug: "08",
+  Sep: "09",
+  Oct: "10",
+  Nov: "11",
+  Dec: "12"
 }
 const unknownIfZero = (value: string) => (Number(value) > 0 ? value : "")
 
-const rows = parse(fs.readFileSync(input), { columns: true, skip_empty_lines: true, trim: true }) as Array<Record<string, string>>
+const rows = parse(fs.readFileSync(input), { columns: true, skip_empty_lines: true, trim: true }) as Array<
+  Record<string, string>
+>
 const parcels: Array<Record<string, string>> = []
 const sales: Array<Record<string, string>> = []
 const seen = new Map<string, string>()
@@ -45,7 +58,12 @@ for (const row of rows) {
   }
   // "Wed May 21 00:00:00 EDT 2008"
   const [, month, day, , , year] = row.sale_date!.split(/\s+/)
-  sales.push({ property_id: id, sale_date: `${year}-${months[month!]}-${day!.padStart(2, "0")}`, price: row.price!, document_type: "deed" })
+  sales.push({
+    property_id: id,
+    sale_date: `${year}-${months[month!]}-${day!.padStart(2, "0")}`,
+    price: row.price!,
+    document_type: "deed"
+  })
 }
 fs.mkdirSync(outDir, { recursive: true })
 fs.writeFileSync(path.join(outDir, "parcels.csv"), stringify(parcels, { header: true }))

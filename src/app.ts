@@ -1,25 +1,27 @@
 /** The running service's Layers: real implementations over the configured database. */
 import { Effect, Layer, Option } from "effect"
-import { RateLimitsMemory } from "../layers/rate-limits/live.js"
-import { RateLimitsRedis } from "../layers/rate-limits/redis.js"
 import { AccountsPg } from "../layers/accounts/pg.js"
 import { ConnectionsPg } from "../layers/connections/pg.js"
-import { PortalSessionsPg } from "../layers/portal-sessions/pg.js"
-import { ClientMetadataFetcherLive } from "./oauth/clients.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
 import { LedgerPg } from "../layers/ledger/pg.js"
+import { PortalSessionsPg } from "../layers/portal-sessions/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
+import { RateLimitsMemory } from "../layers/rate-limits/live.js"
+import { RateLimitsRedis } from "../layers/rate-limits/redis.js"
 import { ScoringLocal } from "../layers/scoring/local.js"
 import { AppConfig } from "./config.js"
+import { DatabaseLive } from "./db/database.js"
+import { ClientMetadataFetcherLive } from "./oauth/clients.js"
 import { HousekeepingLive } from "./operations/housekeeping.js"
 import { SweeperLive } from "./operations/sweeper.js"
-import { DatabaseLive } from "./db/database.js"
 
 /** Rate counts in Redis when `REDIS_URL` is set (shared by every node), else in this node's memory. */
 export const RateLimitsFromConfig = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.match(config.redisUrl, { onNone: () => RateLimitsMemory, onSome: (url) => RateLimitsRedis(url) }))
+  Effect.map(
+    AppConfig,
+    (config) => Option.match(config.redisUrl, { onNone: () => RateLimitsMemory, onSome: (url) => RateLimitsRedis(url) })
+  )
 )
 
 /** Client metadata documents of assistants signing in: private addresses only in development. */
@@ -42,8 +44,14 @@ export const ServicesFromSql = Layer.mergeAll(
 )
 
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
-export const AdminLive = Layer.merge(AccountsPg, ConnectionsPg).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
+export const AdminLive = Layer.merge(AccountsPg, ConnectionsPg).pipe(
+  Layer.provideMerge(DatabaseLive),
+  Layer.provideMerge(AppConfig.layer)
+)
 
-export const ServicesLive = Layer.provideMerge(Layer.merge(SweeperLive, HousekeepingLive), ServicesFromSql).pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(AppConfig.layer))
+export const ServicesLive = Layer.provideMerge(Layer.merge(SweeperLive, HousekeepingLive), ServicesFromSql).pipe(
+  Layer.provideMerge(DatabaseLive),
+  Layer.provideMerge(AppConfig.layer)
+)
 
 export const DEMO_CREDITS = 1000

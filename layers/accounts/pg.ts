@@ -5,14 +5,14 @@ import { generateApiKey, newAccountId } from "../../src/domain/api-key.js"
 import {
   AccountNotFound,
   Accounts,
-  EmailTaken,
   type AccountView,
+  EmailTaken,
   KeyNotFound,
   NoTermsPublished,
   pendingTermsVersion,
-  type Tier,
   TermsVersionExists,
-  TermsVersionNotCurrent
+  TermsVersionNotCurrent,
+  type Tier
 } from "../../src/services/accounts.js"
 
 interface AccountRow {
@@ -64,7 +64,12 @@ export const AccountsPg = Layer.effect(
     const currentTerms = sql<{ version: string; published_at: Date }>`
       SELECT version, published_at FROM terms_versions ORDER BY seq DESC LIMIT 1`.pipe(
       Effect.orDie,
-      Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ version: row.version, published_at: row.published_at.toISOString() })))
+      Effect.map((rows) =>
+        Option.map(
+          Option.fromNullable(rows[0]),
+          (row) => ({ version: row.version, published_at: row.published_at.toISOString() })
+        )
+      )
     )
 
     /** A change to an Account reaches every node's credential snapshot through its keys' versions. */
@@ -81,7 +86,9 @@ export const AccountsPg = Layer.effect(
         return updated[0].balance
       })
 
-    const create = (input: { name: string; tier: Tier; credits?: number | undefined; rateLimitPerMinute?: number | undefined }) =>
+    const create = (
+      input: { name: string; tier: Tier; credits?: number | undefined; rateLimitPerMinute?: number | undefined }
+    ) =>
       Effect.gen(function*() {
         const id = newAccountId()
         yield* sql`
@@ -116,14 +123,17 @@ export const AccountsPg = Layer.effect(
           const updated = yield* sql`
             UPDATE accounts SET
               tier = ${input.tier === undefined ? sql`tier` : input.tier},
-              rate_limit_per_minute = ${input.rateLimitPerMinute === undefined ? sql`rate_limit_per_minute` : input.rateLimitPerMinute},
+              rate_limit_per_minute = ${
+            input.rateLimitPerMinute === undefined ? sql`rate_limit_per_minute` : input.rateLimitPerMinute
+          },
               daily_spend_cap = ${input.dailySpendCap === undefined ? sql`daily_spend_cap` : input.dailySpendCap}
             WHERE id = ${accountId} RETURNING id`
           if (updated.length === 0) return yield* new AccountNotFound({ accountId })
           yield* bumpKeys(accountId)
         })).pipe(Effect.catchTag("SqlError", Effect.die), Effect.zipRight(findAccount(accountId))),
 
-      issueKey: (accountId, name) => sql.withTransaction(issueKey(accountId, name)).pipe(Effect.catchTag("SqlError", Effect.die)),
+      issueKey: (accountId, name) =>
+        sql.withTransaction(issueKey(accountId, name)).pipe(Effect.catchTag("SqlError", Effect.die)),
 
       listKeys: (accountId) =>
         sql<{ id: string; name: string | null; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }>`
@@ -192,7 +202,10 @@ export const AccountsPg = Layer.effect(
           if (updated.length === 0) {
             yield* findAccount(accountId)
             const now = yield* currentTerms
-            return yield* new TermsVersionNotCurrent({ version, current: Option.getOrElse(Option.map(now, (t) => t.version), () => version) })
+            return yield* new TermsVersionNotCurrent({
+              version,
+              current: Option.getOrElse(Option.map(now, (t) => t.version), () => version)
+            })
           }
           return { account_id: accountId, accepted_version: version }
         }),
@@ -203,7 +216,8 @@ export const AccountsPg = Layer.effect(
         sql.withTransaction(Effect.gen(function*() {
           const exists = yield* sql`SELECT 1 FROM accounts WHERE id = ${login.accountId}`
           if (exists.length === 0) return yield* new AccountNotFound({ accountId: login.accountId })
-          const taken = yield* sql`SELECT 1 FROM account_logins WHERE email = ${login.email} AND account_id <> ${login.accountId}`
+          const taken =
+            yield* sql`SELECT 1 FROM account_logins WHERE email = ${login.email} AND account_id <> ${login.accountId}`
           if (taken.length > 0) return yield* new EmailTaken({ email: login.email })
           yield* sql`
             INSERT INTO account_logins (account_id, email, password_hash) VALUES (${login.accountId}, ${login.email}, ${login.passwordHash})
@@ -218,7 +232,10 @@ export const AccountsPg = Layer.effect(
           SELECT account_id, email, password_hash FROM account_logins WHERE email = ${email}`.pipe(
           Effect.orDie,
           Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row) => ({ accountId: row.account_id, email: row.email, passwordHash: row.password_hash }))
+            Option.map(
+              Option.fromNullable(rows[0]),
+              (row) => ({ accountId: row.account_id, email: row.email, passwordHash: row.password_hash })
+            )
           )
         ),
 

@@ -3,7 +3,6 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { newConnectionId } from "../../src/domain/oauth-token.js"
 import {
-  type AuthorizationCodeRecord,
   type AuthorizationRequest,
   type ClientSource,
   ConnectionNotFound,
@@ -48,7 +47,9 @@ export const ConnectionsPg = Layer.effect(
       saveClient: (client) =>
         sql`
           INSERT INTO oauth_clients (client_id, source, client_name, redirect_uris, metadata, fresh_until)
-          VALUES (${client.clientId}, ${client.source}, ${client.clientName}, ${JSON.stringify(client.redirectUris)}::jsonb,
+          VALUES (${client.clientId}, ${client.source}, ${client.clientName}, ${
+          JSON.stringify(client.redirectUris)
+        }::jsonb,
                   ${JSON.stringify(client.metadata)}::jsonb, ${client.freshUntil})
           ON CONFLICT (client_id) DO UPDATE SET client_name = excluded.client_name, redirect_uris = excluded.redirect_uris,
             metadata = excluded.metadata, fresh_until = excluded.fresh_until
@@ -80,7 +81,9 @@ export const ConnectionsPg = Layer.effect(
       savePending: (pending) =>
         sql`
           INSERT INTO oauth_requests (id, client_id, params, expires_at)
-          VALUES (${pending.id}, ${pending.params.client_id}, ${JSON.stringify(pending.params)}::jsonb, ${pending.expiresAt})`
+          VALUES (${pending.id}, ${pending.params.client_id}, ${
+          JSON.stringify(pending.params)
+        }::jsonb, ${pending.expiresAt})`
           .pipe(Effect.asVoid, Effect.orDie),
 
       findPending: (id, now) =>
@@ -244,10 +247,11 @@ export const ConnectionsPg = Layer.effect(
 
       revokeToken: (sha256) =>
         sql<{ kind: string }>`
-          UPDATE oauth_tokens SET revoked_at = now() WHERE token_sha256 = ${sha256} AND revoked_at IS NULL RETURNING kind`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+          UPDATE oauth_tokens SET revoked_at = now() WHERE token_sha256 = ${sha256} AND revoked_at IS NULL RETURNING kind`
+          .pipe(
+            Effect.map((rows) => rows.length === 1),
+            Effect.orDie
+          ),
 
       revokeGrant: (grantId) => revokeGrant(grantId).pipe(Effect.orDie),
 

@@ -1,8 +1,8 @@
 /** Credentials held in memory, for tests that need callers but no database. */
 import { Effect, Layer } from "effect"
 import { InvalidKey } from "../../schema/problems.js"
-import type { Tier } from "../../src/services/accounts.js"
 import { generateApiKey, parseApiKey, secretMatches } from "../../src/domain/api-key.js"
+import type { Tier } from "../../src/services/accounts.js"
 import { type Caller, Credentials } from "../../src/services/credentials.js"
 
 export interface MemoryKey {
@@ -14,12 +14,14 @@ export interface MemoryKey {
  * A Credentials layer knowing exactly the given callers; returns their freshly generated keys. A caller's
  * rate limit is lifted unless given (`null`: the tier's default), since a test's clock may stand still.
  */
-export const makeCredentialsMemory = (callers: ReadonlyArray<{
-  readonly accountId: string
-  readonly tier: Tier
-  readonly rateLimitPerMinute?: number | null | undefined
-  readonly pendingTerms?: string | undefined
-}>) => {
+export const makeCredentialsMemory = (
+  callers: ReadonlyArray<{
+    readonly accountId: string
+    readonly tier: Tier
+    readonly rateLimitPerMinute?: number | null | undefined
+    readonly pendingTerms?: string | undefined
+  }>
+) => {
   const keys = callers.map(({ accountId, pendingTerms, rateLimitPerMinute, tier }) => {
     const key = generateApiKey()
     const caller: Caller = {

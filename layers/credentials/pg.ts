@@ -11,8 +11,8 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
-import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
 import { parseApiKey, secretMatches } from "../../src/domain/api-key.js"
+import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
 import { type Caller, Credentials } from "../../src/services/credentials.js"
 
 interface KeyRow {
@@ -81,8 +81,12 @@ export const CredentialsPg = Layer.scoped(
       if (used.size === 0) return Effect.void
       const batch = [...used]
       used.clear()
-      return Effect.forEach(batch, ([keyId, at]) =>
-        sql`UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${new Date(at)}) WHERE id = ${keyId}`, { discard: true }).pipe(
+      return Effect.forEach(
+        batch,
+        ([keyId, at]) =>
+          sql`UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${new Date(at)}) WHERE id = ${keyId}`,
+        { discard: true }
+      ).pipe(
         Effect.tapError(() =>
           Effect.sync(() => {
             for (const [keyId, at] of batch) if (!used.has(keyId)) used.set(keyId, at)
@@ -114,7 +118,9 @@ export const CredentialsPg = Layer.scoped(
           return rows[0]
         }),
         Effect.mapError(() =>
-          new CallNotStarted({ detail: "The API key could not be checked because the credential store is unreachable." })
+          new CallNotStarted({
+            detail: "The API key could not be checked because the credential store is unreachable."
+          })
         )
       )
 

@@ -48,7 +48,9 @@ const pidAlive = (pid: number) => {
 }
 
 /** Takes the folder's lock file, or reports the live process that holds it. */
-const tryLock = (lockPath: string): { readonly acquired: true } | { readonly acquired: false; readonly pid: number } => {
+const tryLock = (
+  lockPath: string
+): { readonly acquired: true } | { readonly acquired: false; readonly pid: number } => {
   try {
     fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" })
     return { acquired: true }
@@ -71,7 +73,8 @@ const serve = (dataDir: string, socketPath: string, lockPath: string) =>
         await server.start()
         return { db, server }
       },
-      catch: (cause) => new EmbeddedDatabaseError({ message: `Could not open the embedded database in ${dataDir}`, cause })
+      catch: (cause) =>
+        new EmbeddedDatabaseError({ message: `Could not open the embedded database in ${dataDir}`, cause })
     }).pipe(Effect.tapError(() => Effect.sync(() => fs.rmSync(lockPath, { force: true })))),
     ({ db, server }) =>
       Effect.promise(async () => {

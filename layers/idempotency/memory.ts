@@ -42,9 +42,12 @@ export const IdempotencyMemory = Layer.effect(
           return [{ _tag: "Claimed" as const, claimId }, next]
         }),
       complete: (claimId, response, spendId) =>
-        Effect.flatMap(Effect.clockWith((clock) => clock.currentTimeMillis), (now) =>
-          update(claimId, (entry) => ({ ...entry, status: "completed", completedAt: now, response, spendId }))),
-      release: (claimId) => update(claimId, (entry) => (entry.status === "in_flight" ? { ...entry, status: "released" } : entry)),
+        Effect.flatMap(
+          Effect.clockWith((clock) => clock.currentTimeMillis),
+          (now) => update(claimId, (entry) => ({ ...entry, status: "completed", completedAt: now, response, spendId }))
+        ),
+      release: (claimId) =>
+        update(claimId, (entry) => (entry.status === "in_flight" ? { ...entry, status: "released" } : entry)),
       abandoned: (now) =>
         Effect.map(Ref.get(entries), (map) =>
           [...map.values()]

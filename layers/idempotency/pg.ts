@@ -5,7 +5,13 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { type Claim, type ClaimRequest, decideClaim, IdempotencyStore, type KeyRecord } from "../../src/services/idempotency.js"
+import {
+  type Claim,
+  type ClaimRequest,
+  decideClaim,
+  IdempotencyStore,
+  type KeyRecord
+} from "../../src/services/idempotency.js"
 
 interface Row {
   readonly claim_id: string
@@ -27,7 +33,9 @@ const toRecord = (row: Row): KeyRecord => ({
   status: row.status,
   completedAt: row.completed_at,
   deadline: row.deadline,
-  response: row.response_status === null ? null : { status: row.response_status, body: JSON.parse(row.response_body ?? "null") }
+  response: row.response_status === null
+    ? null
+    : { status: row.response_status, body: JSON.parse(row.response_body ?? "null") }
 })
 
 export const IdempotencyPg = Layer.effect(
@@ -65,7 +73,9 @@ export const IdempotencyPg = Layer.effect(
             if (taken !== undefined) return taken
           }
           // The row was purged between two statements (its window had ended): the next INSERT takes the key.
-          if (attempt === CLAIM_ATTEMPTS) return yield* Effect.dieMessage(`idempotency key ${request.key} could not be claimed`)
+          if (attempt === CLAIM_ATTEMPTS) {
+            return yield* Effect.dieMessage(`idempotency key ${request.key} could not be claimed`)
+          }
         }
       }).pipe(Effect.orDie)
 
@@ -94,7 +104,10 @@ export const IdempotencyPg = Layer.effect(
                 response_body = ${JSON.stringify(response.body)}, spend_id = ${spendId}
             WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, Effect.orDie),
       release: (claimId) =>
-        sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId} AND status = 'in_flight'`.pipe(Effect.asVoid, Effect.orDie),
+        sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId} AND status = 'in_flight'`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       abandoned: (now) =>
         sql<{ claim_id: string; account_id: string; key: string }>`
           SELECT claim_id, account_id, key FROM idempotency_keys

@@ -33,7 +33,8 @@ export class LedgerControl extends Context.Tag("test/LedgerControl")<LedgerContr
 
 export const defaultPrices: Record<MeteredOperation, number> = { predict: 1, batch: 1, history: 1 }
 
-const unreachable = () => new LedgerUnreachable({ detail: "The Ledger did not answer; nothing was charged. Retry later." })
+const unreachable = () =>
+  new LedgerUnreachable({ detail: "The Ledger did not answer; nothing was charged. Retry later." })
 
 export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = defaultPrices) =>
   Layer.effectContext(Effect.gen(function*() {
@@ -53,14 +54,27 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           return [full, { ...s, entries: [...s.entries, full] }]
         }))
     const balanceOf = (entries: ReadonlyArray<LedgerEntry>, accountId: string) =>
-      entries.filter((e) => e.accountId === accountId).reduce((sum, e) => sum + (e.kind === "spend" ? -e.amount : e.amount), 0)
+      entries.filter((e) => e.accountId === accountId).reduce(
+        (sum, e) => sum + (e.kind === "spend" ? -e.amount : e.amount),
+        0
+      )
     const guard = Effect.gen(function*() {
       const { faults } = yield* Ref.get(state)
       if (faults.stalled) return yield* Effect.never
       if (faults.unreachable) return yield* Effect.fail(unreachable())
     })
     for (const [accountId, account] of Object.entries(accounts)) {
-      if (account.balance > 0) yield* append({ ...noCall, accountId, kind: "grant", amount: account.balance, refundOf: null, traceId: null, detail: "initial grant" })
+      if (account.balance > 0) {
+        yield* append({
+          ...noCall,
+          accountId,
+          kind: "grant",
+          amount: account.balance,
+          refundOf: null,
+          traceId: null,
+          detail: "initial grant"
+        })
+      }
     }
 
     const ledger = Ledger.of({
@@ -77,11 +91,18 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
               .filter((e) => e.accountId === request.accountId && e.createdAt.getTime() >= dayStart)
               .reduce((sum, e) => sum + (e.kind === "spend" ? e.amount : e.kind === "refund" ? -e.amount : 0), 0)
             if (today + cost > cap) {
-              return yield* new SpendCapExceeded({ detail: `The daily cap of ${cap} Credits would be passed.`, spend_cap: cap })
+              return yield* new SpendCapExceeded({
+                detail: `The daily cap of ${cap} Credits would be passed.`,
+                spend_cap: cap
+              })
             }
           }
           if (balance < cost) {
-            return yield* new InsufficientCredits({ detail: `The call costs ${cost}; the Balance is ${balance}.`, balance, required: cost })
+            return yield* new InsufficientCredits({
+              detail: `The call costs ${cost}; the Balance is ${balance}.`,
+              balance,
+              required: cost
+            })
           }
           const entry = yield* append({
             accountId: request.accountId,
@@ -105,7 +126,9 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${request.spendId}`))
           const refunded = s.entries.filter((e) => e.refundOf === request.spendId).reduce((sum, e) => sum + e.amount, 0)
           if (request.amount <= 0 || refunded + request.amount > spent.amount) {
-            return yield* Effect.die(new Error(`refund of ${request.amount} exceeds what is left of spend ${request.spendId}`))
+            return yield* Effect.die(
+              new Error(`refund of ${request.amount} exceeds what is left of spend ${request.spendId}`)
+            )
           }
           const entry = yield* append({
             ...noCall,
@@ -116,7 +139,12 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
             traceId: request.traceId,
             detail: request.reason
           })
-          return { refundId: entry.id, spendId: request.spendId, amount: request.amount, balanceAfter: balanceOf((yield* Ref.get(state)).entries, spent.accountId) }
+          return {
+            refundId: entry.id,
+            spendId: request.spendId,
+            amount: request.amount,
+            balanceAfter: balanceOf((yield* Ref.get(state)).entries, spent.accountId)
+          }
         }),
       refundRemaining: (spendId, reason, traceId) =>
         Effect.gen(function*() {
@@ -144,12 +172,18 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
         Effect.zipRight(
           guard,
           Effect.map(Ref.get(state), (s) =>
-            [...s.open].filter(([, settleBy]) => settleBy < now).sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) => id))
+            [...s.open].filter(([, settleBy]) =>
+              settleBy < now
+            ).sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) =>
+              id
+            ))
         ),
       // No app is ever connected to the in-memory Ledger: the sign-in flow runs on PostgreSQL only.
       confirmConnection: () => Effect.as(guard, Option.none()),
-      balance: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
-      entries: (accountId) => Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId))),
+      balance: (accountId) =>
+        Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
+      entries: (accountId) =>
+        Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId))),
       statement: (accountId, query) =>
         Effect.zipRight(
           guard,
@@ -187,7 +221,17 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
     const control = LedgerControl.of({
       setFaults: (faults) => Ref.update(state, (s) => ({ ...s, faults: { ...s.faults, ...faults } })),
       grant: (accountId, amount) =>
-        Effect.asVoid(append({ ...noCall, accountId, kind: "grant", amount, refundOf: null, traceId: null, detail: "operator grant" })),
+        Effect.asVoid(
+          append({
+            ...noCall,
+            accountId,
+            kind: "grant",
+            amount,
+            refundOf: null,
+            traceId: null,
+            detail: "operator grant"
+          })
+        ),
       allEntries: Effect.map(Ref.get(state), (s) => s.entries)
     })
     return Context.make(Ledger, ledger).pipe(Context.add(LedgerControl, control))

@@ -75,15 +75,21 @@ export const LedgerPg = Layer.effect(
         ), opened AS (
           INSERT INTO open_spends (spend_id, settle_by) SELECT id, ${request.settleBy} FROM entry
         )
-        SELECT entry.id, entry.amount, debited.balance FROM entry, debited`.pipe(Effect.catchTag("SqlError", unreachable))
-      if (spent) return { spendId: spent.id, accountId: request.accountId, amount: spent.amount, balanceAfter: spent.balance }
+        SELECT entry.id, entry.amount, debited.balance FROM entry, debited`.pipe(
+        Effect.catchTag("SqlError", unreachable)
+      )
+      if (spent) {
+        return { spendId: spent.id, accountId: request.accountId, amount: spent.amount, balanceAfter: spent.balance }
+      }
       return yield* refusal(request)
     })
 
     /** Why a Spend was refused (read after the fact: the figures are for the message only). */
     const refusal = (request: Parameters<Ledger["Type"]["spend"]>[0]) =>
       Effect.gen(function*() {
-        const [account] = yield* sql<{ balance: number; daily_spend_cap: number | null; spent_today: number; cost: number | null }>`
+        const [account] = yield* sql<
+          { balance: number; daily_spend_cap: number | null; spent_today: number; cost: number | null }
+        >`
           SELECT a.balance, a.daily_spend_cap,
             CASE WHEN a.spend_day = (now() AT TIME ZONE 'UTC')::date THEN a.spent_on_day ELSE 0 END AS spent_today,
             (SELECT credits_per_unit * ${request.units}::bigint FROM price_book WHERE operation = ${request.operation}) AS cost
@@ -93,7 +99,8 @@ export const LedgerPg = Layer.effect(
         const cost = account.cost
         if (account.daily_spend_cap !== null && account.spent_today + cost > account.daily_spend_cap) {
           return yield* new SpendCapExceeded({
-            detail: `This call would take the Credits spent today (UTC) past the Account's daily cap of ${account.daily_spend_cap}.`,
+            detail:
+              `This call would take the Credits spent today (UTC) past the Account's daily cap of ${account.daily_spend_cap}.`,
             spend_cap: account.daily_spend_cap
           })
         }
@@ -136,31 +143,38 @@ export const LedgerPg = Layer.effect(
       return yield* sql.withTransaction(Effect.gen(function*() {
         const spent = yield* lockSpend(request.spendId)
         if (request.amount <= 0 || request.amount > spent.left) {
-          return yield* Effect.die(new Error(
-            `refund of ${request.amount} exceeds what is left of spend ${request.spendId} (${spent.left})`
-          ))
+          return yield* Effect.die(
+            new Error(
+              `refund of ${request.amount} exceeds what is left of spend ${request.spendId} (${spent.left})`
+            )
+          )
         }
         return yield* appendRefund(request, spent.accountId)
       })).pipe(Effect.catchTag("SqlError", unreachable))
     })
 
     // Only an open Spend: one settled meanwhile (answered, or refunded by another node) is left alone.
-    const refundRemaining = Effect.fn("Ledger.refundRemaining")(function*(spendId: number, reason: string, traceId: string) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
-        const spent = yield* lockSpend(spendId)
-        const settled = yield* sql`DELETE FROM open_spends WHERE spend_id = ${spendId} RETURNING spend_id`
-        if (settled.length === 0 || spent.left <= 0) return 0
-        yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent.accountId)
-        return spent.left
-      })).pipe(Effect.catchTag("SqlError", unreachable))
-    })
+    const refundRemaining = Effect.fn("Ledger.refundRemaining")(
+      function*(spendId: number, reason: string, traceId: string) {
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const spent = yield* lockSpend(spendId)
+          const settled = yield* sql`DELETE FROM open_spends WHERE spend_id = ${spendId} RETURNING spend_id`
+          if (settled.length === 0 || spent.left <= 0) return 0
+          yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent.accountId)
+          return spent.left
+        })).pipe(Effect.catchTag("SqlError", unreachable))
+      }
+    )
 
     return Ledger.of({
       spend,
       refund,
       refundRemaining,
       settle: (spendId) =>
-        sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`.pipe(Effect.asVoid, Effect.catchTag("SqlError", unreachable)),
+        sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`.pipe(
+          Effect.asVoid,
+          Effect.catchTag("SqlError", unreachable)
+        ),
       overdue: (now, limit) =>
         sql<{ spend_id: number }>`
           SELECT spend_id FROM open_spends WHERE settle_by < ${now} ORDER BY settle_by LIMIT ${limit}`.pipe(

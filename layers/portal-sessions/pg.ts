@@ -21,10 +21,14 @@ export const PortalSessionsPg = Layer.effect(
           WHERE token_sha256 = ${tokenSha256} AND expires_at > ${now}`.pipe(
           Effect.orDie,
           Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row) => ({ accountId: row.account_id, expiresAt: row.expires_at }))
+            Option.map(
+              Option.fromNullable(rows[0]),
+              (row) => ({ accountId: row.account_id, expiresAt: row.expires_at })
+            )
           )
         ),
-      end: (tokenSha256) => sql`DELETE FROM portal_sessions WHERE token_sha256 = ${tokenSha256}`.pipe(Effect.orDie, Effect.asVoid)
+      end: (tokenSha256) =>
+        sql`DELETE FROM portal_sessions WHERE token_sha256 = ${tokenSha256}`.pipe(Effect.orDie, Effect.asVoid)
     })
   })
 )

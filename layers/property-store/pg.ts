@@ -2,7 +2,13 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { PropertyType } from "../../schema/overrides.js"
-import type { ListingRecord, ListingStatus, ParcelRecord, PermitRecord, SaleRecord } from "../../src/property/records.js"
+import type {
+  ListingRecord,
+  ListingStatus,
+  ParcelRecord,
+  PermitRecord,
+  SaleRecord
+} from "../../src/property/records.js"
 import { type ImportReport, PropertyStore } from "../../src/services/property-store.js"
 
 const BATCH = 1_000
@@ -135,22 +141,25 @@ export const PropertyStorePg = Layer.effect(
       Effect.forEach(chunks(parcels), (chunk) =>
         sql`
           INSERT INTO parcels ${sql.insert(chunk.map(parcelRow) as any)}
-          ON CONFLICT (id) DO UPDATE SET ${sql.unsafe(parcelColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", "))}`,
-        { discard: true })
+          ON CONFLICT (id) DO UPDATE SET ${sql.unsafe(parcelColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", "))}`, {
+        discard: true
+      })
 
     const insertSales = (sales: ReadonlyArray<SaleRecord>) =>
       Effect.reduce(chunks(sales), 0, (stored, chunk) =>
         sql<{ id: number }>`
-          INSERT INTO sales ${sql.insert(chunk.map((sale) => ({
-          parcel_id: sale.parcelId,
-          sale_date: sale.saleDate,
-          price: sale.price,
-          document_type: sale.documentType,
-          grantor: nullable(sale.grantor),
-          grantee: nullable(sale.grantee),
-          arms_length: sale.armsLength,
-          source_key: sale.sourceKey
-        })) as any)}
+          INSERT INTO sales ${
+          sql.insert(chunk.map((sale) => ({
+            parcel_id: sale.parcelId,
+            sale_date: sale.saleDate,
+            price: sale.price,
+            document_type: sale.documentType,
+            grantor: nullable(sale.grantor),
+            grantee: nullable(sale.grantee),
+            arms_length: sale.armsLength,
+            source_key: sale.sourceKey
+          })) as any)
+        }
           ON CONFLICT (source_key) DO UPDATE SET arms_length = EXCLUDED.arms_length
           WHERE sales.arms_length IS DISTINCT FROM EXCLUDED.arms_length
           RETURNING id`.pipe(Effect.map((rows) => stored + rows.length)))
@@ -158,27 +167,30 @@ export const PropertyStorePg = Layer.effect(
     const upsertListings = (listings: ReadonlyArray<ListingRecord>) =>
       Effect.forEach(chunks(listings), (chunk) =>
         sql`
-          INSERT INTO listings ${sql.insert(chunk.map((listing) => ({
-          parcel_id: listing.parcelId,
-          status: listing.status,
-          list_price: nullable(listing.listPrice),
-          listed_date: nullable(listing.listedDate)
-        })) as any)}
+          INSERT INTO listings ${
+          sql.insert(chunk.map((listing) => ({
+            parcel_id: listing.parcelId,
+            status: listing.status,
+            list_price: nullable(listing.listPrice),
+            listed_date: nullable(listing.listedDate)
+          })) as any)
+        }
           ON CONFLICT (parcel_id) DO UPDATE SET status = EXCLUDED.status, list_price = EXCLUDED.list_price,
-            listed_date = EXCLUDED.listed_date`,
-        { discard: true })
+            listed_date = EXCLUDED.listed_date`, { discard: true })
 
     const insertPermits = (permits: ReadonlyArray<PermitRecord>) =>
       Effect.reduce(chunks(permits), 0, (stored, chunk) =>
         sql<{ id: number }>`
-          INSERT INTO permits ${sql.insert(chunk.map((permit) => ({
-          parcel_id: permit.parcelId,
-          issued_date: permit.issuedDate,
-          permit_type: permit.permitType,
-          description: permit.description,
-          valuation: nullable(permit.valuation),
-          source_key: permit.sourceKey
-        })) as any)}
+          INSERT INTO permits ${
+          sql.insert(chunk.map((permit) => ({
+            parcel_id: permit.parcelId,
+            issued_date: permit.issuedDate,
+            permit_type: permit.permitType,
+            description: permit.description,
+            valuation: nullable(permit.valuation),
+            source_key: permit.sourceKey
+          })) as any)
+        }
           ON CONFLICT (source_key) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => stored + rows.length)))
 
     const importParsed = (parsed: Parameters<PropertyStore["Type"]["importParsed"]>[0], format: string) =>
@@ -194,8 +206,9 @@ export const PropertyStorePg = Layer.effect(
             return false
           })
         // One recorded event once, even when a file repeats it.
-        const unique = <A extends { readonly sourceKey: string }>(records: ReadonlyArray<A>) =>
-          [...new Map(records.map((record) => [record.sourceKey, record])).values()]
+        const unique = <A extends { readonly sourceKey: string }>(
+          records: ReadonlyArray<A>
+        ) => [...new Map(records.map((record) => [record.sourceKey, record])).values()]
         const keptSales = keep(parsed.sales)
         const keptPermits = keep(parsed.permits)
         const sales = unique(keptSales)
@@ -236,14 +249,27 @@ export const PropertyStorePg = Layer.effect(
             FROM sales WHERE parcel_id = ${parcelId} ORDER BY sale_date, id`
           const listing = yield* sql<{ status: ListingStatus; list_price: number | null; listed_date: string | null }>`
             SELECT status, list_price, to_char(listed_date, 'YYYY-MM-DD') AS listed_date FROM listings WHERE parcel_id = ${parcelId}`
-          const permits = yield* sql<{ issued_date: string; permit_type: string; description: string; valuation: number | null; source_key: string }>`
+          const permits = yield* sql<
+            {
+              issued_date: string
+              permit_type: string
+              description: string
+              valuation: number | null
+              source_key: string
+            }
+          >`
             SELECT to_char(issued_date, 'YYYY-MM-DD') AS issued_date, permit_type, description, valuation, source_key
             FROM permits WHERE parcel_id = ${parcelId} ORDER BY issued_date, id`
           return {
             parcel: toParcel(parcel[0]),
             sales: sales.map(toSale),
             listing: listing[0]
-              ? { parcelId, status: listing[0].status, listPrice: optional(listing[0].list_price), listedDate: optional(listing[0].listed_date) }
+              ? {
+                parcelId,
+                status: listing[0].status,
+                listPrice: optional(listing[0].list_price),
+                listedDate: optional(listing[0].listed_date)
+              }
               : undefined,
             permits: permits.map((row) => ({
               parcelId,

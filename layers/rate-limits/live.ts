@@ -28,7 +28,13 @@ export const RateLimitsLive = Layer.effect(
           : subject._tag === "SignIn"
           ? { policy: "sign-in" as const, limit: SIGN_IN_ATTEMPTS_PER_MINUTE, key: `sign-in:${subject.email}` }
           : { policy: "unauthenticated" as const, limit: UNAUTHENTICATED_LIMIT, key: "unauthenticated" }
-        return limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window: Duration.seconds(WINDOW_SECONDS), limit, key }).pipe(
+        return limiter.consume({
+          algorithm: "fixed-window",
+          onExceeded: "fail",
+          window: Duration.seconds(WINDOW_SECONDS),
+          limit,
+          key
+        }).pipe(
           Effect.map((result): RateCount => ({
             policy,
             limit,
@@ -42,8 +48,14 @@ export const RateLimitsLive = Layer.effect(
             const retryAfter = wholeSeconds(error.retryAfter)
             return Effect.fail({
               problem: new RateLimited({
-                detail: `More than ${limit} ${policy === "sign-in" ? "sign-in attempts" : "requests"} in ${WINDOW_SECONDS} seconds${
-                  policy === "account" ? " for this Account" : policy === "sign-in" ? " for this email" : " without a valid API key"
+                detail: `More than ${limit} ${
+                  policy === "sign-in" ? "sign-in attempts" : "requests"
+                } in ${WINDOW_SECONDS} seconds${
+                  policy === "account"
+                    ? " for this Account"
+                    : policy === "sign-in"
+                    ? " for this email"
+                    : " without a valid API key"
                 }. Retry after ${retryAfter} seconds; nothing was charged.`,
                 retry_after: retryAfter
               }),

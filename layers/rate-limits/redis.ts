@@ -36,7 +36,9 @@ const storeWithFallback = (url: Redacted.Redacted) =>
     Effect.gen(function*() {
       // The client's own scope: its `quit()` rejects while Redis is down, which must not fail the shutdown.
       const clientScope = yield* Scope.make()
-      yield* Effect.addFinalizer(() => Scope.close(clientScope, Exit.void).pipe(Effect.catchAllCause(() => Effect.void)))
+      yield* Effect.addFinalizer(() =>
+        Scope.close(clientScope, Exit.void).pipe(Effect.catchAllCause(() => Effect.void))
+      )
       const redis = yield* RedisStore.make(redisOptions(Redacted.value(url))).pipe(Scope.extend(clientScope))
       const memory = yield* RateLimiter.RateLimiterStore.pipe(Effect.provide(RateLimiter.layerStoreMemory))
       let degraded = false
@@ -63,9 +65,17 @@ const storeWithFallback = (url: Redacted.Redacted) =>
           })
         )
       // Wait (briefly) for the first connection, so a fresh node does not start on its memory counts.
-      yield* redis.tokenBucket({ key: "ready", tokens: 0, limit: 1, refillRate: Duration.seconds(1), allowOverflow: false }).pipe(
+      yield* redis.tokenBucket({
+        key: "ready",
+        tokens: 0,
+        limit: 1,
+        refillRate: Duration.seconds(1),
+        allowOverflow: false
+      }).pipe(
         Effect.retry(Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo(Duration.seconds(2)))),
-        Effect.catchAll((error) => Effect.logError("Redis unreachable at start: rate limits are counted per node", error))
+        Effect.catchAll((error) =>
+          Effect.logError("Redis unreachable at start: rate limits are counted per node", error)
+        )
       )
       return RateLimiter.RateLimiterStore.of({
         fixedWindow: (options) => withFallback(redis.fixedWindow(options), memory.fixedWindow(options)),

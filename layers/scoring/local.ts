@@ -9,7 +9,7 @@ import { UpstreamTimeout, UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { PropertyStore } from "../../src/services/property-store.js"
-import { SCORING_TIMEOUT_SECONDS, Scoring } from "../../src/services/scoring.js"
+import { Scoring, SCORING_TIMEOUT_SECONDS } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
 
 export const RELOAD_CHECK_INTERVAL = Duration.seconds(30)
@@ -20,7 +20,8 @@ const withDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
     Effect.timeoutFail({
       duration: Duration.seconds(SCORING_TIMEOUT_SECONDS),
-      onTimeout: () => new UpstreamTimeout({ detail: `Scoring did not answer within ${SCORING_TIMEOUT_SECONDS} seconds.` })
+      onTimeout: () =>
+        new UpstreamTimeout({ detail: `Scoring did not answer within ${SCORING_TIMEOUT_SECONDS} seconds.` })
     }),
     Effect.catchAllDefect((defect) =>
       Effect.logError("scoring failed", defect).pipe(
@@ -38,12 +39,15 @@ export const ScoringLocal = Layer.scoped(
       const started = yield* Clock.currentTimeMillis
       const engine = ScoringEngine.build(data)
       const took = (yield* Clock.currentTimeMillis) - started
-      yield* Effect.logInfo(`scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms`)
+      yield* Effect.logInfo(
+        `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms`
+      )
       return { engine, version: yield* store.version }
     })
     const current = yield* SynchronizedRef.make(yield* build)
-    yield* SynchronizedRef.updateEffect(current, (state) =>
-      Effect.flatMap(store.version, (version) => (version === state.version ? Effect.succeed(state) : build))
+    yield* SynchronizedRef.updateEffect(
+      current,
+      (state) => Effect.flatMap(store.version, (version) => (version === state.version ? Effect.succeed(state) : build))
     ).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("scoring engine reload failed", cause)),
       Effect.repeat(Schedule.spaced(RELOAD_CHECK_INTERVAL)),
@@ -67,7 +71,8 @@ export const ScoringLocal = Layer.scoped(
       history: (query) =>
         withDeadline(Effect.gen(function*() {
           const scoring = yield* engine
-          const parcel = yield* ("address" in query ? scoring.locate(query.address) : scoring.parcelById(query.propertyId))
+          const parcel =
+            yield* ("address" in query ? scoring.locate(query.address) : scoring.parcelById(query.propertyId))
           const records = yield* store.history(parcel.id)
           if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
           return propertyHistory(records)

@@ -1,6 +1,6 @@
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Logger } from "effect"
-import { CliFailure, cli } from "../cli/main.js"
+import { cli, CliFailure } from "../cli/main.js"
 
 // stdout is reserved for each command's result; logs and failures go to stderr.
 const StderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))

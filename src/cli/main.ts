@@ -5,32 +5,31 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Duration, Effect, Layer, Option, Schema } from "effect"
-import { ClaimDeadline } from "../operations/metered.js"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import { PropertyStorePg } from "../../layers/property-store/pg.js"
+import { ScoringLocal } from "../../layers/scoring/local.js"
+import { problemBody } from "../../schema/problem-detail.js"
+import { isProblem } from "../../schema/problems.js"
 import { AdminLive, DEMO_CREDITS, ServicesLive } from "../app.js"
 import { AppConfig } from "../config.js"
 import { DatabaseClientLive } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
-import { PropertyStorePg } from "../../layers/property-store/pg.js"
-import * as fs from "node:fs"
-import { randomBytes } from "node:crypto"
+import { acceptScoredCall } from "../operations/accept.js"
+import { ClaimDeadline } from "../operations/metered.js"
+import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
 import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
-import { ScoringLocal } from "../../layers/scoring/local.js"
-import { isProblem } from "../../schema/problems.js"
-import { problemBody } from "../http/problem-response.js"
-import { acceptScoredCall } from "../operations/accept.js"
-import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
-import { Scoring } from "../services/scoring.js"
-import { scoredAnswer } from "../valuation/answer.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 import { PropertyStore } from "../services/property-store.js"
+import { Scoring } from "../services/scoring.js"
+import { scoredAnswer } from "../valuation/answer.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription("Print one JSON object on stdout"))
 
 /** A command's result: the JSON object, or a human line. */
-const report = (asJson: boolean, value: object, human: string) =>
-  Console.log(asJson ? JSON.stringify(value) : human)
+const report = (asJson: boolean, value: object, human: string) => Console.log(asJson ? JSON.stringify(value) : human)
 
 /** An operator error: printed (as `{"error": …}` with --json) and the process exits 1. */
 export class CliFailure extends Error {
@@ -117,8 +116,9 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
         Layer.provide(Layer.succeed(ClaimDeadline, Duration.seconds(config.claimDeadlineSeconds)))
       )
     )
-  }).pipe(Effect.provide(AppConfig.layer))
-).pipe(Command.withDescription("Serve the HTTP API (first start: loads the demo county and creates the demo account)"))
+  }).pipe(Effect.provide(AppConfig.layer))).pipe(
+    Command.withDescription("Serve the HTTP API (first start: loads the demo county and creates the demo account)")
+  )
 
 const migrateCommand = Command.make("migrate", { json }, ({ json: asJson }) =>
   migrate.pipe(
@@ -126,13 +126,14 @@ const migrateCommand = Command.make("migrate", { json }, ({ json: asJson }) =>
       report(
         asJson,
         { applied: applied.map(([id, name]) => ({ id, name })) },
-        applied.length === 0 ? "The database is up to date." : applied.map(([id, name]) => `applied ${id} ${name}`).join("\n")
+        applied.length === 0
+          ? "The database is up to date."
+          : applied.map(([id, name]) => `applied ${id} ${name}`).join("\n")
       )
     ),
     Effect.orDie,
     Effect.provide(DatabaseClientLive.pipe(Layer.provide(AppConfig.layer)))
-  )
-).pipe(Command.withDescription("Apply pending database migrations"))
+  )).pipe(Command.withDescription("Apply pending database migrations"))
 
 const accountsCreate = Command.make(
   "create",
@@ -156,12 +157,16 @@ const accountsCreate = Command.make(
     })
 )
 
-const accountsShow = Command.make("show", { json, accountId: Args.text({ name: "ACCOUNT_ID" }) }, ({ accountId, json: asJson }) =>
-  Effect.gen(function*() {
-    const accounts = yield* Accounts
-    const account = yield* accounts.show(accountId).pipe(Effect.catchAll(failWith(asJson)))
-    yield* report(asJson, account, describeAccount(account))
-  }))
+const accountsShow = Command.make(
+  "show",
+  { json, accountId: Args.text({ name: "ACCOUNT_ID" }) },
+  ({ accountId, json: asJson }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const account = yield* accounts.show(accountId).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, account, describeAccount(account))
+    })
+)
 
 const accountsUpdate = Command.make(
   "update",
@@ -173,7 +178,9 @@ const accountsUpdate = Command.make(
       Options.optional,
       Options.withDescription("Requests per minute for this Account, instead of its tier's default")
     ),
-    tierRateLimit: Options.boolean("tier-rate-limit").pipe(Options.withDescription("Back to the tier's default rate limit")),
+    tierRateLimit: Options.boolean("tier-rate-limit").pipe(
+      Options.withDescription("Back to the tier's default rate limit")
+    ),
     spendCap: atLeast("daily-spend-cap", 0).pipe(Options.optional, Options.withDescription("Credits per UTC day")),
     noSpendCap: Options.boolean("no-daily-spend-cap").pipe(Options.withDescription("Remove the daily spend cap"))
   },
@@ -202,18 +209,25 @@ const accountsSetLogin = Command.make(
     json,
     accountId: Args.text({ name: "ACCOUNT_ID" }),
     email: Options.text("email"),
-    passwordStdin: Options.boolean("password-stdin").pipe(Options.withDescription("Read the password from standard input"))
+    passwordStdin: Options.boolean("password-stdin").pipe(
+      Options.withDescription("Read the password from standard input")
+    )
   },
   ({ accountId, email, json: asJson, passwordStdin }) =>
     Effect.gen(function*() {
       if (!passwordStdin) {
-        return yield* failWith(asJson)({ _tag: "InvalidLogin", message: "Pass the password on standard input with --password-stdin." })
+        return yield* failWith(asJson)({
+          _tag: "InvalidLogin",
+          message: "Pass the password on standard input with --password-stdin."
+        })
       }
       const password = yield* readStdinLine
       const login = yield* setLogin(accountId, email, password).pipe(Effect.catchAll(failWith(asJson)))
       yield* report(asJson, login, `${login.account_id} now signs in as ${login.email}.`)
     })
-).pipe(Command.withDescription("Set the email and password the account holder signs in with (assistant sign-in, the Portal)"))
+).pipe(
+  Command.withDescription("Set the email and password the account holder signs in with (assistant sign-in, the Portal)")
+)
 
 const accountsCommand = Command.make("accounts").pipe(
   Command.withSubcommands([accountsCreate, accountsShow, accountsUpdate, accountsSetLogin]),
@@ -226,31 +240,41 @@ const keysIssue = Command.make(
   ({ accountId, json: asJson, name }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
-      const key = yield* accounts.issueKey(accountId, Option.getOrUndefined(name)).pipe(Effect.catchAll(failWith(asJson)))
+      const key = yield* accounts.issueKey(accountId, Option.getOrUndefined(name)).pipe(
+        Effect.catchAll(failWith(asJson))
+      )
       yield* report(asJson, key, `Issued key ${key.key_id} for ${key.account_id}. Shown once:\n\n  ${key.api_key}\n`)
     })
 )
 
-const keysRevoke = Command.make("revoke", { json, keyId: Args.text({ name: "KEY_ID" }) }, ({ json: asJson, keyId }) =>
-  Effect.gen(function*() {
-    const accounts = yield* Accounts
-    const revoked = yield* accounts.revokeKey(keyId).pipe(Effect.catchAll(failWith(asJson)))
-    yield* report(asJson, revoked, `Revoked key ${revoked.key_id} at ${revoked.revoked_at}.`)
-  }))
+const keysRevoke = Command.make(
+  "revoke",
+  { json, keyId: Args.text({ name: "KEY_ID" }) },
+  ({ json: asJson, keyId }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const revoked = yield* accounts.revokeKey(keyId).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, revoked, `Revoked key ${revoked.key_id} at ${revoked.revoked_at}.`)
+    })
+)
 
 const keysCommand = Command.make("keys").pipe(
   Command.withSubcommands([keysIssue, keysRevoke]),
   Command.withDescription("Issue and revoke API keys")
 )
 
-const connectionsList = Command.make("list", { json, accountId: Args.text({ name: "ACCOUNT_ID" }) }, ({ accountId, json: asJson }) =>
-  Effect.gen(function*() {
-    const connections = yield* listConnections(accountId).pipe(Effect.catchAll(failWith(asJson)))
-    const human = connections.length === 0
-      ? `${accountId} has no connected apps.`
-      : connections.map((c) => `${c.connection_id}  ${c.client_name}  connected ${c.connected_at}`).join("\n")
-    yield* report(asJson, { account_id: accountId, connections }, human)
-  })).pipe(Command.withDescription("List the apps connected to an Account by sign-in, with their connection dates"))
+const connectionsList = Command.make(
+  "list",
+  { json, accountId: Args.text({ name: "ACCOUNT_ID" }) },
+  ({ accountId, json: asJson }) =>
+    Effect.gen(function*() {
+      const connections = yield* listConnections(accountId).pipe(Effect.catchAll(failWith(asJson)))
+      const human = connections.length === 0
+        ? `${accountId} has no connected apps.`
+        : connections.map((c) => `${c.connection_id}  ${c.client_name}  connected ${c.connected_at}`).join("\n")
+      yield* report(asJson, { account_id: accountId, connections }, human)
+    })
+).pipe(Command.withDescription("List the apps connected to an Account by sign-in, with their connection dates"))
 
 const connectionsDisconnect = Command.make(
   "disconnect",
@@ -258,7 +282,11 @@ const connectionsDisconnect = Command.make(
   ({ accountId, connectionId, json: asJson }) =>
     Effect.gen(function*() {
       const gone = yield* disconnect(accountId, connectionId).pipe(Effect.catchAll(failWith(asJson)))
-      yield* report(asJson, { ...gone, disconnected: true }, `Disconnected ${gone.client_name} (${gone.connection_id}).`)
+      yield* report(
+        asJson,
+        { ...gone, disconnected: true },
+        `Disconnected ${gone.client_name} (${gone.connection_id}).`
+      )
     })
 ).pipe(Command.withDescription("Disconnect an app: its next call fails 401, with no spend"))
 
@@ -285,7 +313,9 @@ const creditsCommand = Command.make("credits").pipe(
 
 const termsPublish = Command.make("publish", {
   json,
-  version: Options.text("terms-version").pipe(Options.withDescription("The version's name (also accepted as --version)"))
+  version: Options.text("terms-version").pipe(
+    Options.withDescription("The version's name (also accepted as --version)")
+  )
 }, ({ json: asJson, version }) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
@@ -293,12 +323,16 @@ const termsPublish = Command.make("publish", {
     yield* report(asJson, published, `Published Terms of Service ${published.version} (a material change).`)
   }))
 
-const termsAccept = Command.make("accept", { json, accountId: Options.text("account") }, ({ accountId, json: asJson }) =>
-  Effect.gen(function*() {
-    const accounts = yield* Accounts
-    const accepted = yield* accounts.acceptTerms(accountId).pipe(Effect.catchAll(failWith(asJson)))
-    yield* report(asJson, accepted, `${accepted.account_id} accepted Terms of Service ${accepted.accepted_version}.`)
-  }))
+const termsAccept = Command.make(
+  "accept",
+  { json, accountId: Options.text("account") },
+  ({ accountId, json: asJson }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const accepted = yield* accounts.acceptTerms(accountId).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(asJson, accepted, `${accepted.account_id} accepted Terms of Service ${accepted.accepted_version}.`)
+    })
+)
 
 const termsCommand = Command.make("terms").pipe(
   Command.withSubcommands([termsPublish, termsAccept]),
@@ -337,8 +371,9 @@ const dataDemo = Command.make("demo", { json }, ({ json: asJson }) =>
       `Loaded the synthetic demo county: ${imported.parcels} parcels, ${imported.report.rows_read} records ` +
         `(${imported.report.duplicates} already stored).`
     )
-  }).pipe(Effect.provide(PropertyStorePg))
-).pipe(Command.withDescription("Load the synthetic demo county (deterministic; labelled synthetic)"))
+  }).pipe(Effect.provide(PropertyStorePg))).pipe(
+    Command.withDescription("Load the synthetic demo county (deterministic; labelled synthetic)")
+  )
 
 const dataCommand = Command.make("data").pipe(
   Command.withSubcommands([dataImport, dataDemo]),
@@ -364,14 +399,17 @@ const evaluateCommand = Command.make(
       if (Option.isSome(predictions)) fs.writeFileSync(predictions.value, predictionsCsv(rows))
       yield* report(asJson, evaluation, formatEvaluation(evaluation))
     })
-).pipe(Command.withDescription("Fit on sales before the split date, value the sales after it, report accuracy per market"))
+).pipe(
+  Command.withDescription("Fit on sales before the split date, value the sales after it, report accuracy per market")
+)
 
 const scoreCommand = Command.make(
   "score",
   {
     json,
     address: Args.text({ name: "ADDRESS" }),
-    condition: Options.choice("condition", ["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"]).pipe(Options.optional),
+    condition: Options.choice("condition", ["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"])
+      .pipe(Options.optional),
     rehabBudget: Options.integer("rehab-budget").pipe(Options.optional),
     targetMargin: Options.float("target-margin").pipe(Options.optional)
   },
@@ -391,7 +429,9 @@ const scoreCommand = Command.make(
     }).pipe(
       Effect.catchIf(isProblem, (problem) =>
         failWith(asJson)({ _tag: problem._tag, message: problem.detail }).pipe(Effect.tap(() =>
-          asJson ? Effect.void : Console.error(JSON.stringify(problemBody(problem, { traceId: "", docsBaseUrl: "" }), null, 2))
+          asJson
+            ? Effect.void
+            : Console.error(JSON.stringify(problemBody(problem, { traceId: "", docsBaseUrl: "" }), null, 2))
         ))),
       Effect.provide(ScoringLocal.pipe(Layer.provide(PropertyStorePg)))
     )
@@ -421,9 +461,13 @@ const run = Command.run(adminCommands, { name: "propscore", version: "0.1.0" })
 export const normalizeArgs = (argv: ReadonlyArray<string>): Array<string> => {
   const [node, script, ...args] = argv
   if (args[0] !== "terms" || args[1] !== "publish") return [...argv]
-  return [node!, script!, ...args.map((arg) =>
-    arg === "--version" ? "--terms-version" : arg.startsWith("--version=") ? `--terms-version=${arg.slice(10)}` : arg
-  )]
+  return [
+    node!,
+    script!,
+    ...args.map((arg) =>
+      arg === "--version" ? "--terms-version" : arg.startsWith("--version=") ? `--terms-version=${arg.slice(10)}` : arg
+    )
+  ]
 }
 
 export const cli = (argv: ReadonlyArray<string>) => run(normalizeArgs(argv))

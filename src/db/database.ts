@@ -20,7 +20,10 @@ export const withMigrations = <ROut, E, RIn>(client: Layer.Layer<ROut, E, RIn>) 
 
 /** The configured database's client, not yet migrated (the `migrate` command runs them itself). */
 export const DatabaseClientLive = Layer.unwrapScoped(
-  Effect.map(DatabaseTargetLive, (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CONNECTIONS : EMBEDDED_CONNECTIONS))
+  Effect.map(
+    DatabaseTargetLive,
+    (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CONNECTIONS : EMBEDDED_CONNECTIONS)
+  )
 )
 
 export const DatabaseLive = withMigrations(DatabaseClientLive)

@@ -18,8 +18,13 @@ const derive = (password: string, salt: Buffer, log2N: number, r: number, p: num
   new Promise<Buffer>((resolve, reject) => {
     const N = 2 ** log2N
     // scrypt needs 128·N·r bytes; Node's default ceiling (32 MiB) is below OWASP's parameters.
-    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
-      error ? reject(error) : resolve(key))
+    scrypt(
+      password.normalize("NFC"),
+      salt,
+      KEY_LENGTH,
+      { N, r, p, maxmem: 256 * N * r },
+      (error, key) => error ? reject(error) : resolve(key)
+    )
   })
 
 export const hashPassword = async (password: string): Promise<string> => {
@@ -53,4 +58,6 @@ export const passwordProblem = (password: string): string | undefined =>
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
 export const emailProblem = (email: string): string | undefined =>
-  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) && email.length <= 254 ? undefined : `"${email}" is not an email address.`
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) && email.length <= 254
+    ? undefined
+    : `"${email}" is not an email address.`

@@ -6,8 +6,8 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, type HttpMethod, OpenApi } from "@effect/platform"
 import { JSONSchema, Schema } from "effect"
-import { ConnectionList, Disconnected } from "../../schema/connections.js"
 import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
+import { ConnectionList, Disconnected } from "../../schema/connections.js"
 import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
 import {
   AmbiguousAddress,
@@ -23,9 +23,9 @@ import {
   OutsideCoverage,
   SpendCapExceeded,
   SpendIndeterminate,
+  TermsNotAccepted,
   UnknownProperty,
   UnscorableAddress,
-  TermsNotAccepted,
   UpstreamTimeout,
   UpstreamUnavailable
 } from "../../schema/problems.js"
@@ -128,7 +128,18 @@ const patchOpenApi = (spec: Record<string, any>) => {
 }
 
 /** The refusals every Metered Call can answer, whatever it does: key reuse, Credits, the Ledger. */
-const withMeteringErrors = <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+const withMeteringErrors = <
+  Name extends string,
+  Method extends HttpMethod.HttpMethod,
+  Path,
+  UrlParams,
+  Payload,
+  Headers,
+  Success,
+  Error,
+  R,
+  RE
+>(
   endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
 ) =>
   endpoint
@@ -141,7 +152,18 @@ const withMeteringErrors = <Name extends string, Method extends HttpMethod.HttpM
     .addError(documented(DuplicateRequestInFlight))
 
 /** The five refund-covered reasons (interface, Errors rule 3) a call that locates and scores a property can answer. */
-const withCoveredReasons = <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+const withCoveredReasons = <
+  Name extends string,
+  Method extends HttpMethod.HttpMethod,
+  Path,
+  UrlParams,
+  Payload,
+  Headers,
+  Success,
+  Error,
+  R,
+  RE
+>(
   endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
 ) =>
   endpoint
@@ -196,7 +218,10 @@ export const HistoryGroup = HttpApiGroup.make("history")
       .pipe(withMeteringErrors, withCoveredReasons)
       .addError(documented(UnknownProperty))
       .annotate(OpenApi.Summary, "A property's recorded history (one Credit)")
-      .annotate(OpenApi.Description, "Chain of title, flips, listing state and recorded permit work. Exactly one of `address` or `property_id`.")
+      .annotate(
+        OpenApi.Description,
+        "Chain of title, flips, listing state and recorded permit work. Exactly one of `address` or `property_id`."
+      )
       .annotate(OpenApi.Override, jsonBody(ref("HistoryRequest")))
   )
   .middleware(JsonBody)

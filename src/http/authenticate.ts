@@ -34,19 +34,28 @@ const counted = (subject: RateSubject) =>
   })
 
 /** A connected app's access token, confirmed by the Ledger for `resource`. */
-const connectedApp = (token: string, resource: string | undefined): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> =>
+const connectedApp = (
+  token: string,
+  resource: string | undefined
+): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> =>
   Effect.gen(function*() {
     if (resource === undefined) {
-      return yield* new InvalidKey({ detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys." })
+      return yield* new InvalidKey({
+        detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys."
+      })
     }
     const ledger = yield* Ledger
     const found = yield* ledger.confirmConnection(hashSecret(token)).pipe(
       Effect.catchTag("LedgerUnreachable", () =>
-        new CallNotStarted({ detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged." }))
+        new CallNotStarted({
+          detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged."
+        }))
     )
     const now = yield* Clock.currentTimeMillis
     if (Option.isNone(found) || found.value.expiresAt.getTime() <= now) {
-      return yield* new InvalidKey({ detail: "The access token is not known, has expired, or its connection was disconnected." })
+      return yield* new InvalidKey({
+        detail: "The access token is not known, has expired, or its connection was disconnected."
+      })
     }
     const app = found.value
     if (app.resource !== resource) {

@@ -19,7 +19,7 @@ const renderedByTheFrontDoor = (_: unknown, __: unknown, ast: any) =>
 
 export const documented = <A>(cls: ProblemClass<A>): Schema.Schema<A, unknown> => {
   const meta = problemMeta(cls._tag)!
-  const { _tag, detail, ...extensions } = cls.fields
+  const { _tag: _, detail: __, ...extensions } = cls.fields
   const wire = Schema.Struct({
     type: Schema.String.annotations({ description: `\`{docs_base}/errors/${meta.slug}\`` }),
     title: Schema.String,

@@ -1,10 +1,10 @@
 /** `GET /docs/errors` and `GET /docs/errors/<slug>`: the page behind every problem `type` URI (ERR-1). */
 import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { problemType } from "../../schema/problem-detail.js"
 import { allProblemMeta, type CreditOutcome, NotFound, type ProblemMeta } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { escapeHtml } from "./html.js"
-import { problemType } from "./problem-response.js"
 
 /** Inline code spans (`x`) in the descriptions become <code>. */
 const prose = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
@@ -37,7 +37,9 @@ ${body}
 const errorPage = (meta: ProblemMeta, docsBaseUrl: string) =>
   page(
     meta.title,
-    `<p><a href="${escapeHtml(docsBaseUrl)}/errors">All errors</a> · <a href="${escapeHtml(docsBaseUrl)}">API reference</a></p>
+    `<p><a href="${escapeHtml(docsBaseUrl)}/errors">All errors</a> · <a href="${
+      escapeHtml(docsBaseUrl)
+    }">API reference</a></p>
 <h1>${escapeHtml(meta.title)}</h1>
 <table>
 <tr><th scope="row">Slug</th><td><code>${meta.slug}</code></td></tr>
@@ -61,9 +63,9 @@ const indexPage = (docsBaseUrl: string) =>
 <tbody>
 ${
       allProblemMeta().map((meta) =>
-        `<tr><td>${meta.status}</td><td><a href="${escapeHtml(docsBaseUrl)}/errors/${meta.slug}"><code>${meta.slug}</code></a></td><td>${
-          escapeHtml(meta.title)
-        }</td></tr>`
+        `<tr><td>${meta.status}</td><td><a href="${
+          escapeHtml(docsBaseUrl)
+        }/errors/${meta.slug}"><code>${meta.slug}</code></a></td><td>${escapeHtml(meta.title)}</td></tr>`
       ).join("\n")
     }
 </tbody>

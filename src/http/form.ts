@@ -19,7 +19,9 @@ const isForm = (request: HttpServerRequest.HttpServerRequest) =>
 /** A form body as single values; a parameter sent twice is refused (as RFC 6749 §3.1 asks of OAuth). */
 export const readForm = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    if (!isForm(request)) return yield* new FormRefused({ message: "Send the body as application/x-www-form-urlencoded." })
+    if (!isForm(request)) {
+      return yield* new FormRefused({ message: "Send the body as application/x-www-form-urlencoded." })
+    }
     const params = new URLSearchParams(yield* readBody(request))
     const form: Record<string, string> = {}
     for (const [name, value] of params) {

@@ -9,12 +9,11 @@ import { Cause, Effect, Option } from "effect"
 import { InternalError, isProblem, MethodNotAllowed, NotFound, type Problem } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { problemResponse } from "./problem-response.js"
+import { CurrentRateCount, type RateCountCell, rateLimitHeaders } from "./rate-limit-headers.js"
 import { methodsFor } from "./routes.js"
-import { CurrentRateCount, rateLimitHeaders, type RateCountCell } from "./rate-limit-headers.js"
 import { CurrentTraceId, traceIdFor } from "./trace.js"
 
-const isRouteNotFound = (u: unknown) =>
-  typeof u === "object" && u !== null && "_tag" in u && u._tag === "RouteNotFound"
+const isRouteNotFound = (u: unknown) => typeof u === "object" && u !== null && "_tag" in u && u._tag === "RouteNotFound"
 
 const problemForCause = (cause: Cause.Cause<unknown>, method: string, path: string): Effect.Effect<Problem> => {
   const failure = Cause.failureOption(cause)
@@ -30,7 +29,9 @@ const problemForCause = (cause: Cause.Cause<unknown>, method: string, path: stri
     }
   }
   return Effect.logError("request failed unexpectedly", cause).pipe(
-    Effect.as(new InternalError({ detail: "The service failed unexpectedly; the failure is logged under this trace id." }))
+    Effect.as(
+      new InternalError({ detail: "The service failed unexpectedly; the failure is logged under this trace id." })
+    )
   )
 }
 

@@ -2,18 +2,18 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef, Layer } from "effect"
-import type { MeteredAnswer, MeteredInput } from "../operations/metered.js"
+import { NotFound } from "../../schema/problems.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
+import type { MeteredAnswer, MeteredInput } from "../operations/metered.js"
 import { predict } from "../operations/predict.js"
-import { CurrentCaller } from "../services/credentials.js"
-import { CurrentTraceId } from "./trace.js"
-import { validate } from "../operations/validate.js"
 import { disconnect } from "../operations/sign-in.js"
+import { validate } from "../operations/validate.js"
 import { Connections } from "../services/connections.js"
-import { NotFound } from "../../schema/problems.js"
+import { CurrentCaller } from "../services/credentials.js"
 import { Api } from "./api.js"
 import { AuthenticationLive, JsonBodyLive, RequestBody } from "./middleware.js"
+import { CurrentTraceId } from "./trace.js"
 
 /** A Metered Call's answer: the stored status and body, marked when it is a replay. */
 const meteredResponse = (answer: MeteredAnswer) =>
@@ -28,7 +28,8 @@ export const ValidateHandlers = HttpApiBuilder.group(
   (handlers) => handlers.handle("validate", () => Effect.flatMap(RequestBody, validate))
 )
 
-const meteredHandler = <E, R>(operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, E, R>) =>
+const meteredHandler =
+  <E, R>(operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, E, R>) =>
   ({ request }: { readonly request: { readonly headers: Record<string, string | undefined> } }) =>
     Effect.gen(function*() {
       const answer = yield* operation({
@@ -40,11 +41,23 @@ const meteredHandler = <E, R>(operation: (input: MeteredInput) => Effect.Effect<
       return meteredResponse(answer)
     })
 
-export const PredictHandlers = HttpApiBuilder.group(Api, "predict", (handlers) => handlers.handle("predict", meteredHandler(predict)))
+export const PredictHandlers = HttpApiBuilder.group(
+  Api,
+  "predict",
+  (handlers) => handlers.handle("predict", meteredHandler(predict))
+)
 
-export const BatchHandlers = HttpApiBuilder.group(Api, "batch", (handlers) => handlers.handle("batch", meteredHandler(batch)))
+export const BatchHandlers = HttpApiBuilder.group(
+  Api,
+  "batch",
+  (handlers) => handlers.handle("batch", meteredHandler(batch))
+)
 
-export const HistoryHandlers = HttpApiBuilder.group(Api, "history", (handlers) => handlers.handle("history", meteredHandler(history)))
+export const HistoryHandlers = HttpApiBuilder.group(
+  Api,
+  "history",
+  (handlers) => handlers.handle("history", meteredHandler(history))
+)
 
 export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
   handlers
@@ -57,8 +70,10 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       Effect.gen(function*() {
         const caller = yield* CurrentCaller
         const gone = yield* disconnect(caller.accountId, path.connection_id).pipe(
-          Effect.catchTag("ConnectionNotFound", () =>
-            new NotFound({ detail: `This account has no connection ${path.connection_id}.` }))
+          Effect.catchTag(
+            "ConnectionNotFound",
+            () => new NotFound({ detail: `This account has no connection ${path.connection_id}.` })
+          )
         )
         return { ...gone, disconnected: true as const }
       })))

@@ -26,7 +26,10 @@ export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<unk
 
 /** 303 See Other: where a page's form sends the browser next; never cached, no referrer. */
 export const seeOther = (location: string) =>
-  HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } })
+  HttpServerResponse.empty({
+    status: 303,
+    headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" }
+  })
 
 /** Headers of every server-rendered page: never cached, never framed, no referrer, no sniffing. */
 export const pageSecurityHeaders = (contentSecurityPolicy: string) => ({

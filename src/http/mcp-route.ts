@@ -7,6 +7,7 @@
  *
  * Also the protected-resource metadata (RFC 9728) the 401 challenge points at, for `/mcp` and the API.
  */
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   buildOAuthProtectedResourceMetadata,
   createMcpHandler,
@@ -15,17 +16,16 @@ import {
   localhostAllowedOrigins,
   originValidationResponse
 } from "@modelcontextprotocol/server"
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef, Option, Runtime } from "effect"
+import { InvalidRequest } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
+import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
 import { authorizationServerMetadata, oauthEndpoints, SCOPES } from "../operations/sign-in.js"
 import type { Caller, Credentials } from "../services/credentials.js"
 import type { Ledger } from "../services/ledger.js"
 import type { RateLimits } from "../services/rate-limits.js"
-import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
 import { authenticateAndCount, bearerToken } from "./authenticate.js"
 import { readJsonBody } from "./middleware.js"
-import { InvalidRequest } from "../../schema/problems.js"
 import { CurrentTraceId } from "./trace.js"
 
 interface CallerInfo {
@@ -55,10 +55,14 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         // The SDK gets the body already parsed (below), so its Request carries the headers only.
         const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`${config.publicBaseUrl}/mcp`))
-        const web = new Request(url, { method: "POST", headers: new Headers(request.headers as Record<string, string>) })
+        const web = new Request(url, {
+          method: "POST",
+          headers: new Headers(request.headers as Record<string, string>)
+        })
         // DNS rebinding: a page on another site must not reach this server through a name it controls.
         // The SDK's own checks answer 403 with a JSON-RPC error, before anything else is looked at.
-        const rejected = hostHeaderValidationResponse(web, allowedHosts) ?? originValidationResponse(web, allowedOrigins)
+        const rejected = hostHeaderValidationResponse(web, allowedHosts) ??
+          originValidationResponse(web, allowedOrigins)
         if (rejected) return HttpServerResponse.fromWeb(rejected)
 
         const token = bearerToken(request.headers["authorization"])
@@ -100,7 +104,13 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
       resource_name: "propscore API",
       resource_documentation: `${config.publicBaseUrl}/docs`
     }
-    yield* router.get("/.well-known/oauth-protected-resource", Effect.succeed(HttpServerResponse.unsafeJson(apiMetadata, { headers: cors })))
-    yield* router.get("/.well-known/oauth-protected-resource/mcp", Effect.succeed(HttpServerResponse.unsafeJson(mcpMetadata, { headers: cors })))
+    yield* router.get(
+      "/.well-known/oauth-protected-resource",
+      Effect.succeed(HttpServerResponse.unsafeJson(apiMetadata, { headers: cors }))
+    )
+    yield* router.get(
+      "/.well-known/oauth-protected-resource/mcp",
+      Effect.succeed(HttpServerResponse.unsafeJson(mcpMetadata, { headers: cors }))
+    )
   })
 )

@@ -13,8 +13,8 @@ import {
   UnsupportedMediaType
 } from "../../schema/problems.js"
 import { type Credentials, CurrentCaller } from "../services/credentials.js"
-import type { RateLimits } from "../services/rate-limits.js"
 import type { Ledger } from "../services/ledger.js"
+import type { RateLimits } from "../services/rate-limits.js"
 import { authenticateAndCount } from "./authenticate.js"
 import { documented } from "./documented.js"
 

@@ -17,8 +17,8 @@ import type { ClientMetadataFetcher } from "../oauth/clients.js"
 import {
   answerAuthorization,
   AuthorizationPageError,
-  type AuthorizationStep,
   authorizationServerMetadata,
+  type AuthorizationStep,
   beginAuthorization,
   exchangeToken,
   oauthEndpoints,
@@ -43,11 +43,15 @@ const cors = {
 const oauthJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store", ...cors, ...headers } })
 
-const oauthError = (error: OAuthJsonError) => oauthJson(error.status, { error: error.error, error_description: error.description })
+const oauthError = (error: OAuthJsonError) =>
+  oauthJson(error.status, { error: error.error, error_description: error.description })
 
-const asOAuthRequestError = (error: FormRefused) => new OAuthJsonError({ status: 400, error: "invalid_request", description: error.message })
-const readOAuthBody = (request: HttpServerRequest.HttpServerRequest) => Effect.mapError(readBody(request), asOAuthRequestError)
-const readOAuthForm = (request: HttpServerRequest.HttpServerRequest) => Effect.mapError(readForm(request), asOAuthRequestError)
+const asOAuthRequestError = (error: FormRefused) =>
+  new OAuthJsonError({ status: 400, error: "invalid_request", description: error.message })
+const readOAuthBody = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.mapError(readBody(request), asOAuthRequestError)
+const readOAuthForm = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.mapError(readForm(request), asOAuthRequestError)
 
 const queryParams = (request: HttpServerRequest.HttpServerRequest) => {
   const params: Record<string, string | Array<string>> = {}
@@ -78,7 +82,10 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
 
     /** The machine endpoints: a refusal is an OAuth error body. */
     const asOAuthJson = <A, R>(effect: Effect.Effect<A, OAuthJsonError, R>) =>
-      effect.pipe(Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))), Effect.provide(services))
+      effect.pipe(
+        Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))),
+        Effect.provide(services)
+      )
     /** The authorization page: a refusal is shown on the page. */
     const asPage = <A, R>(effect: Effect.Effect<A, AuthorizationPageError, R>) =>
       effect.pipe(
@@ -87,11 +94,21 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       )
 
     const preflight = HttpServerResponse.empty({ status: 204, headers: cors })
-    for (const path of ["/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/token", "/oauth/revoke"] as const) {
+    for (
+      const path of [
+        "/.well-known/oauth-authorization-server",
+        "/oauth/register",
+        "/oauth/token",
+        "/oauth/revoke"
+      ] as const
+    ) {
       yield* router.options(path, Effect.succeed(preflight))
     }
 
-    yield* router.get("/.well-known/oauth-authorization-server", Effect.succeed(oauthJson(200, metadata, { "cache-control": "max-age=300" })))
+    yield* router.get(
+      "/.well-known/oauth-authorization-server",
+      Effect.succeed(oauthJson(200, metadata, { "cache-control": "max-age=300" }))
+    )
 
     yield* router.post(
       "/oauth/register",
@@ -100,7 +117,12 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
         const text = yield* readOAuthBody(request)
         const body = yield* Effect.try({
           try: () => JSON.parse(text) as unknown,
-          catch: () => new OAuthJsonError({ status: 400, error: "invalid_client_metadata", description: "The body is not valid JSON." })
+          catch: () =>
+            new OAuthJsonError({
+              status: 400,
+              error: "invalid_client_metadata",
+              description: "The body is not valid JSON."
+            })
         })
         return oauthJson(201, yield* registerClient(body))
       }).pipe(asOAuthJson)
@@ -121,12 +143,14 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
         const form = yield* readForm(request).pipe(
           Effect.mapError((error) => new AuthorizationPageError({ message: error.message, status: 400 }))
         )
-        return stepResponse(yield* answerAuthorization({
-          requestId: form["request_id"] ?? "",
-          email: form["email"] ?? "",
-          password: form["password"] ?? "",
-          decision: form["decision"] ?? ""
-        }))
+        return stepResponse(
+          yield* answerAuthorization({
+            requestId: form["request_id"] ?? "",
+            email: form["email"] ?? "",
+            password: form["password"] ?? "",
+            decision: form["decision"] ?? ""
+          })
+        )
       }).pipe(asPage)
     )
 

@@ -62,13 +62,16 @@ const document = (title: string, header: Html | string, body: Html, status: numb
   ).pipe(HttpServerResponse.setStatus(status), HttpServerResponse.setHeaders(securityHeaders))
 
 /** The header of a page shown without a session. */
-const anonymousHeader = html`<header class="top"><div class="bar"><span class="brand">propscore Portal</span></div></header>`
+const anonymousHeader =
+  html`<header class="top"><div class="bar"><span class="brand">propscore Portal</span></div></header>`
 
 const signedInHeader = (ctx: PageContext) =>
   html`<header class="top">
   <div class="bar"><span class="brand">propscore Portal</span>
     <span class="who">${ctx.account.name} <span class="muted">(${ctx.account.account_id})</span></span>
-    <form method="post" action="${paths.signOut}" class="sign-out">${csrfField(ctx.csrf)}<button type="submit" class="link">Sign out</button></form>
+    <form method="post" action="${paths.signOut}" class="sign-out">${
+    csrfField(ctx.csrf)
+  }<button type="submit" class="link">Sign out</button></form>
   </div>
   <nav aria-label="Portal"><ul>${
     nav.map(([href, label]) =>
@@ -89,7 +92,9 @@ const notice = (text: string | undefined) => text ? html`<p class="notice" role=
 const alert = (text: string | undefined) => text ? html`<p class="error" role="alert">${text}</p>` : ""
 
 const time = (iso: string | null) =>
-  iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>`
+  iso === null
+    ? html`<span class="muted">never</span>`
+    : html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>`
 
 const credits = (n: number) => `${n.toLocaleString("en-US")} Credit${n === 1 ? "" : "s"}`
 
@@ -138,7 +143,9 @@ export const overviewPage = (ctx: PageContext, view: Overview) => {
   <div><dt>Daily spend cap</dt><dd>${
       account.daily_spend_cap === null
         ? "None"
-        : html`${credits(account.daily_spend_cap)} <span class="muted">(${credits(view.spentToday)} spent today, UTC)</span>`
+        : html`${credits(account.daily_spend_cap)} <span class="muted">(${
+          credits(view.spentToday)
+        } spent today, UTC)</span>`
     }</dd></div>
   <div><dt>Spent in ${view.month.label}</dt><dd>${credits(view.month.spent)}</dd></div>
   <div><dt>Refunded in ${view.month.label}</dt><dd>${credits(view.month.refunded)}</dd></div>
@@ -206,11 +213,13 @@ ${
 <thead><tr><th scope="col">Name</th><th scope="col">Key id</th><th scope="col">Issued</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${
           active.map((key) =>
-            html`<tr><td>${key.name ?? html`<span class="muted">unnamed</span>`}</td><td><code>${key.key_id}</code></td><td>${
-              time(key.created_at)
-            }</td><td>${time(key.last_used_at)}</td><td><a href="${paths.revokeKey(key.key_id)}" class="danger-link">Revoke<span class="visually-hidden"> ${
-              key.name ?? key.key_id
-            }</span></a></td></tr>`
+            html`<tr><td>${
+              key.name ?? html`<span class="muted">unnamed</span>`
+            }</td><td><code>${key.key_id}</code></td><td>${time(key.created_at)}</td><td>${
+              time(key.last_used_at)
+            }</td><td><a href="${
+              paths.revokeKey(key.key_id)
+            }" class="danger-link">Revoke<span class="visually-hidden"> ${key.name ?? key.key_id}</span></a></td></tr>`
           )
         }</tbody></table></div>`
     }
@@ -222,9 +231,11 @@ ${
 <thead><tr><th scope="col">Name</th><th scope="col">Key id</th><th scope="col">Last used</th><th scope="col">Revoked</th></tr></thead>
 <tbody>${
         revoked.map((key) =>
-          html`<tr><td>${key.name ?? html`<span class="muted">unnamed</span>`}</td><td><code>${key.key_id}</code></td><td>${
-            time(key.last_used_at)
-          }</td><td>${time(key.revoked_at)}</td></tr>`
+          html`<tr><td>${
+            key.name ?? html`<span class="muted">unnamed</span>`
+          }</td><td><code>${key.key_id}</code></td><td>${time(key.last_used_at)}</td><td>${
+            time(key.revoked_at)
+          }</td></tr>`
         )
       }</tbody></table></div></section>`
     }`,
@@ -279,18 +290,22 @@ const spendChart = (days: ReadonlyArray<DailyTotal>) => {
   const total = days.reduce((sum, day) => sum + day.spent, 0)
   const bars = days.map((day, i) => {
     const h = Math.round((day.spent / max) * plotHeight)
-    return html`<rect x="${(left + i * slot + 2).toFixed(1)}" y="${top + plotHeight - h}" width="${(slot - 4).toFixed(1)}" height="${h}" class="bar"><title>${day.day}: ${
+    return html`<rect x="${(left + i * slot + 2).toFixed(1)}" y="${top + plotHeight - h}" width="${
+      (slot - 4).toFixed(1)
+    }" height="${h}" class="bar"><title>${day.day}: ${
       credits(day.spent)
     } spent, ${day.refunded} refunded</title></rect>`
   })
   const label = (i: number) =>
-    html`<text x="${(left + i * slot + slot / 2).toFixed(1)}" y="${top + plotHeight + 18}" text-anchor="middle" class="axis">${
-      days[i]!.day.slice(5)
-    }</text>`
+    html`<text x="${(left + i * slot + slot / 2).toFixed(1)}" y="${
+      top + plotHeight + 18
+    }" text-anchor="middle" class="axis">${days[i]!.day.slice(5)}</text>`
   return html`<figure class="chart">
 <svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title chart-desc" preserveAspectRatio="xMidYMid meet">
 <title id="chart-title">Credits spent per day, last ${days.length} days (UTC)</title>
-<desc id="chart-desc">${credits(total)} spent from ${days[0]!.day} to ${days[days.length - 1]!.day}; the most in one day was ${max === 1 && total === 0 ? 0 : max}.</desc>
+<desc id="chart-desc">${credits(total)} spent from ${days[0]!.day} to ${
+    days[days.length - 1]!.day
+  }; the most in one day was ${max === 1 && total === 0 ? 0 : max}.</desc>
 <line x1="${left}" y1="${top + plotHeight}" x2="${width - 8}" y2="${top + plotHeight}" class="axis-line"/>
 <text x="${left - 6}" y="${top + 4}" text-anchor="end" class="axis">${total === 0 ? 0 : max}</text>
 <text x="${left - 6}" y="${top + plotHeight}" text-anchor="end" class="axis">0</text>
@@ -323,7 +338,11 @@ export const usagePage = (
     html`<h1>Usage</h1>
 ${spendChart(view.chart)}
 <h2 id="entries-title">Ledger entries</h2>
-${view.problems.length > 0 ? html`<div class="error" role="alert"><ul>${view.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : ""}
+${
+      view.problems.length > 0
+        ? html`<div class="error" role="alert"><ul>${view.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
+        : ""
+    }
 <form method="get" action="${paths.usage}" class="filters" aria-label="Filter entries">
   <div><label for="from">From</label><input id="from" name="from" type="date" value="${filter.fromDay ?? ""}"></div>
   <div><label for="to">To</label><input id="to" name="to" type="date" value="${filter.toDay ?? ""}"></div>
@@ -344,14 +363,22 @@ ${
 <thead><tr><th scope="col">Time</th><th scope="col">Kind</th><th scope="col" class="num">Credits</th><th scope="col">Detail</th><th scope="col">Trace id</th></tr></thead>
 <tbody>${
           view.entries.map((entry) =>
-            html`<tr><td>${time(entry.createdAt.toISOString())}</td><td>${kindLabel[entry.kind]} <span class="muted">#${entry.id}</span></td><td class="num">${
+            html`<tr><td>${time(entry.createdAt.toISOString())}</td><td>${
+              kindLabel[entry.kind]
+            } <span class="muted">#${entry.id}</span></td><td class="num">${
               entry.kind === "spend" ? `−${entry.amount}` : `+${entry.amount}`
-            }</td><td>${entryDescription(entry)}</td><td>${entry.traceId ? html`<code class="trace">${entry.traceId}</code>` : ""}</td></tr>`
+            }</td><td>${entryDescription(entry)}</td><td>${
+              entry.traceId ? html`<code class="trace">${entry.traceId}</code>` : ""
+            }</td></tr>`
           )
         }</tbody></table></div>`
     }
-<nav class="pager" aria-label="Pages of entries">${view.paged ? html`<a href="${usageLink(filter)}">Newest entries</a>` : ""}${
-      view.olderThan !== null ? html`<a href="${usageLink(filter, { before: String(view.olderThan) })}" rel="next">Older entries</a>` : ""
+<nav class="pager" aria-label="Pages of entries">${
+      view.paged ? html`<a href="${usageLink(filter)}">Newest entries</a>` : ""
+    }${
+      view.olderThan !== null
+        ? html`<a href="${usageLink(filter, { before: String(view.olderThan) })}" rel="next">Older entries</a>`
+        : ""
     }</nav>`,
     status
   )
@@ -374,7 +401,9 @@ ${
 <thead><tr><th scope="col">App</th><th scope="col">Client id</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${
           connections.map((c) =>
-            html`<tr><td>${c.client_name}</td><td><code class="wrap">${c.client_id}</code></td><td>${time(c.connected_at)}</td><td><a href="${
+            html`<tr><td>${c.client_name}</td><td><code class="wrap">${c.client_id}</code></td><td>${
+              time(c.connected_at)
+            }</td><td><a href="${
               paths.disconnect(c.connection_id)
             }" class="danger-link">Disconnect<span class="visually-hidden"> ${c.client_name}</span></a></td></tr>`
           )
@@ -400,7 +429,11 @@ connect it again from the app.</p>
 
 export const termsPage = (
   ctx: PageContext,
-  status: { readonly current: TermsVersion | null; readonly accepted_version: string | null; readonly accepted: boolean },
+  status: {
+    readonly current: TermsVersion | null
+    readonly accepted_version: string | null
+    readonly accepted: boolean
+  },
   options: { readonly error?: string | undefined } = {},
   httpStatus = 200
 ) =>
@@ -413,7 +446,9 @@ ${
       status.current === null
         ? html`<p>No Terms of Service have been published yet; there is nothing to accept.</p>`
         : html`<dl class="figures">
-  <div><dt>Current version</dt><dd>${status.current.version} <span class="muted">(published ${time(status.current.published_at)})</span></dd></div>
+  <div><dt>Current version</dt><dd>${status.current.version} <span class="muted">(published ${
+          time(status.current.published_at)
+        })</span></dd></div>
   <div><dt>You accepted</dt><dd>${status.accepted_version ?? "no version yet"}</dd></div>
 </dl>
 ${
@@ -435,7 +470,9 @@ their MCP tools) are refused with 403 <code>terms-not-accepted</code>.</p>
 
 /** A refusal inside the Portal (signed in or not): its status, a message, and the way back. */
 export const portalErrorPage = (ctx: PageContext | undefined, status: number, title: string, message: string) => {
-  const body = html`<h1>${title}</h1>${alert(message)}<p><a href="${ctx ? paths.overview : paths.signIn}">Back to the Portal</a></p>`
+  const body = html`<h1>${title}</h1>${alert(message)}<p><a href="${
+    ctx ? paths.overview : paths.signIn
+  }">Back to the Portal</a></p>`
   return ctx
     ? portalPage(ctx, title, body, status)
     : document(title, anonymousHeader, body, status)

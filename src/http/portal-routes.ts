@@ -12,6 +12,7 @@
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { stringify } from "csv-stringify/sync"
 import { Chunk, Clock, Effect, Either, Option, Stream } from "effect"
+import type { LedgerUnreachable } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { csrfTokenFor, newFormNonce, sameSecret } from "../domain/portal-session.js"
 import {
@@ -39,7 +40,6 @@ import type { Credentials } from "../services/credentials.js"
 import { type Ledger, type LedgerEntry, utcDay } from "../services/ledger.js"
 import type { PortalSessions } from "../services/portal-sessions.js"
 import type { RateLimits } from "../services/rate-limits.js"
-import type { LedgerUnreachable } from "../../schema/problems.js"
 import { type FormRefused, readForm } from "./form.js"
 import { seeOther as redirect } from "./html.js"
 import {
@@ -111,7 +111,12 @@ type PageFailure = LedgerUnreachable | KeyNotFound | ConnectionNotFound | FormRe
 const failurePage = (ctx: PageContext | undefined, failure: PageFailure) => {
   switch (failure._tag) {
     case "LedgerUnreachable":
-      return portalErrorPage(ctx, 503, "Try again in a moment", "Your account's Ledger did not answer. Nothing was changed.")
+      return portalErrorPage(
+        ctx,
+        503,
+        "Try again in a moment",
+        "Your account's Ledger did not answer. Nothing was changed."
+      )
     case "KeyNotFound":
       return portalErrorPage(ctx, 404, "No such key", "This account has no such API key.")
     case "ConnectionNotFound":
@@ -135,12 +140,19 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         maxAge: `${SESSION_LIFETIME_SECONDS} seconds`
       })
     const withoutCookie = (response: HttpServerResponse.HttpServerResponse, name: string, path: string) =>
-      HttpServerResponse.unsafeSetCookie(response, name, "", { ...cookieOptions, path, expires: new Date(0), maxAge: 0 })
+      HttpServerResponse.unsafeSetCookie(response, name, "", {
+        ...cookieOptions,
+        path,
+        expires: new Date(0),
+        maxAge: 0
+      })
 
     const signInUrl = (request: HttpServerRequest.HttpServerRequest) => {
       const url = requestUrl(request)
       const here = url.pathname + url.search
-      return request.method === "GET" && here !== paths.overview ? `${paths.signIn}?next=${encodeURIComponent(here)}` : paths.signIn
+      return request.method === "GET" && here !== paths.overview
+        ? `${paths.signIn}?next=${encodeURIComponent(here)}`
+        : paths.signIn
     }
 
     /**
@@ -148,7 +160,11 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
      * our own pages (CSRF token, not cross-site). `handle` gets the page context and the form.
      */
     const signedIn = <R>(
-      handle: (ctx: PageContext, form: Record<string, string>, token: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, PageFailure, R>
+      handle: (
+        ctx: PageContext,
+        form: Record<string, string>,
+        token: string
+      ) => Effect.Effect<HttpServerResponse.HttpServerResponse, PageFailure, R>
     ) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -160,15 +176,27 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         }
         const csrf = csrfTokenFor(token)
         const url = requestUrl(request)
-        const ctx: PageContext = { account: yield* signedInAccount(accountId.value), csrf, path: url.pathname, notice: noticeFor(url) }
+        const ctx: PageContext = {
+          account: yield* signedInAccount(accountId.value),
+          csrf,
+          path: url.pathname,
+          notice: noticeFor(url)
+        }
         let form: Record<string, string> = {}
         if (request.method === "POST") {
-          const refused = portalErrorPage(ctx, 403, "This form cannot be accepted", "It did not come from this Portal's own page. Reload the page and try again.")
+          const refused = portalErrorPage(
+            ctx,
+            403,
+            "This form cannot be accepted",
+            "It did not come from this Portal's own page. Reload the page and try again."
+          )
           if (isCrossSite(request)) return refused
           form = yield* readForm(request)
           if (!sameSecret(csrf, form["csrf"] ?? "")) return refused
         }
-        return yield* handle(ctx, form, token).pipe(Effect.catchAll((failure) => Effect.succeed(failurePage(ctx, failure))))
+        return yield* handle(ctx, form, token).pipe(
+          Effect.catchAll((failure) => Effect.succeed(failurePage(ctx, failure)))
+        )
       }).pipe(
         Effect.catchTag("FormRefused", (failure) => Effect.succeed(failurePage(undefined, failure))),
         Effect.provide(services)
@@ -220,7 +248,10 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         const email = form["email"] ?? ""
         const signedIn = yield* signIn(email, form["password"] ?? "").pipe(Effect.either)
         if (Either.isLeft(signedIn)) {
-          return showSignIn({ email, next: form["next"], error: signedIn.left.message, status: signedIn.left.status }, nonce)
+          return showSignIn(
+            { email, next: form["next"], error: signedIn.left.message, status: signedIn.left.status },
+            nonce
+          )
         }
         const response = withSession(redirect(safeNext(form["next"])), signedIn.right.token)
         return withoutCookie(response, SIGN_IN_COOKIE, paths.signIn)
@@ -233,24 +264,40 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.post(
       paths.signOut,
       signedIn((_ctx, _form, token) =>
-        Effect.map(signOut(token), () => withoutCookie(redirect(`${paths.signIn}?done=signed-out`), SESSION_COOKIE, PORTAL))
+        Effect.map(signOut(token), () =>
+          withoutCookie(redirect(`${paths.signIn}?done=signed-out`), SESSION_COOKIE, PORTAL))
       )
     )
 
     // Overview ----------------------------------------------------------------------------------------------
-    yield* router.get(paths.overview, signedIn((ctx) => Effect.map(overview(ctx.account), (view) => overviewPage(ctx, view))))
+    yield* router.get(
+      paths.overview,
+      signedIn((ctx) =>
+        Effect.map(overview(ctx.account), (view) => overviewPage(ctx, view))
+      )
+    )
 
     // API keys ----------------------------------------------------------------------------------------------
-    yield* router.get(paths.keys, signedIn((ctx) => Effect.map(listKeys(ctx.account.account_id), (keys) => keysPage(ctx, keys))))
+    yield* router.get(
+      paths.keys,
+      signedIn((ctx) => Effect.map(listKeys(ctx.account.account_id), (keys) => keysPage(ctx, keys)))
+    )
 
     yield* router.post(
       paths.keys,
       signedIn((ctx, form) =>
         issueKey(ctx.account.account_id, form["name"] ?? "").pipe(
-          Effect.flatMap((issued) => Effect.map(listKeys(ctx.account.account_id), (keys) => keysPage(ctx, keys, { issued }, 201))),
-          Effect.catchTag("InvalidKeyName", (invalid) =>
-            Effect.map(listKeys(ctx.account.account_id), (keys) =>
-              keysPage(ctx, keys, { error: invalid.message, name: form["name"] ?? "" }, 400)))
+          Effect.flatMap((issued) =>
+            Effect.map(listKeys(ctx.account.account_id), (keys) => keysPage(ctx, keys, { issued }, 201))
+          ),
+          Effect.catchTag(
+            "InvalidKeyName",
+            (invalid) =>
+              Effect.map(
+                listKeys(ctx.account.account_id),
+                (keys) => keysPage(ctx, keys, { error: invalid.message, name: form["name"] ?? "" }, 400)
+              )
+          )
         )
       )
     )
@@ -287,7 +334,14 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
           const chart = yield* dailySpend(accountId)
           const parsed = parseUsageQuery(Object.fromEntries(requestUrl(request).searchParams))
           if (Either.isLeft(parsed)) {
-            return renderUsagePage(ctx, { filter: {}, entries: [], olderThan: null, paged: false, chart, problems: parsed.left }, 400)
+            return renderUsagePage(ctx, {
+              filter: {},
+              entries: [],
+              olderThan: null,
+              paged: false,
+              chart,
+              problems: parsed.left
+            }, 400)
           }
           const { beforeId, filter } = parsed.right
           const page = yield* usagePage(accountId, filter, beforeId)
@@ -296,7 +350,17 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
       )
     )
 
-    const csvHeader = ["entry_id", "time_utc", "kind", "credits", "operation", "units", "refund_of", "detail", "trace_id"]
+    const csvHeader = [
+      "entry_id",
+      "time_utc",
+      "kind",
+      "credits",
+      "operation",
+      "units",
+      "refund_of",
+      "detail",
+      "trace_id"
+    ]
     const csvRow = (entry: LedgerEntry) => [
       entry.id,
       entry.createdAt.toISOString(),
@@ -336,11 +400,14 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
     )
 
     // Connections -------------------------------------------------------------------------------------------
-    const connectionsOf = (accountId: string) => listConnections(accountId).pipe(Effect.catchTag("AccountNotFound", Effect.die))
+    const connectionsOf = (accountId: string) =>
+      listConnections(accountId).pipe(Effect.catchTag("AccountNotFound", Effect.die))
 
     yield* router.get(
       paths.connections,
-      signedIn((ctx) => Effect.map(connectionsOf(ctx.account.account_id), (connections) => connectionsPage(ctx, connections)))
+      signedIn((ctx) =>
+        Effect.map(connectionsOf(ctx.account.account_id), (connections) => connectionsPage(ctx, connections))
+      )
     )
 
     yield* router.get(
@@ -348,7 +415,9 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
       signedIn((ctx) =>
         Effect.gen(function*() {
           const connectionId = yield* routeParam("connectionId")
-          const connection = (yield* connectionsOf(ctx.account.account_id)).find((c) => c.connection_id === connectionId)
+          const connection = (yield* connectionsOf(ctx.account.account_id)).find((c) =>
+            c.connection_id === connectionId
+          )
           return connection
             ? disconnectPage(ctx, connection)
             : failurePage(ctx, new ConnectionNotFound({ connectionId }))
@@ -367,7 +436,10 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
     )
 
     // Terms of Service --------------------------------------------------------------------------------------
-    yield* router.get(paths.terms, signedIn((ctx) => Effect.map(termsStatus(ctx.account), (status) => termsPage(ctx, status))))
+    yield* router.get(
+      paths.terms,
+      signedIn((ctx) => Effect.map(termsStatus(ctx.account), (status) => termsPage(ctx, status)))
+    )
 
     yield* router.post(
       paths.acceptTerms,
@@ -378,7 +450,8 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
             TermsVersionNotCurrent: (stale) =>
               Effect.map(termsStatus(ctx.account), (status) =>
                 termsPage(ctx, status, {
-                  error: `The Terms changed while you were reading: version ${stale.current} is the current one now. Review it and accept again.`
+                  error:
+                    `The Terms changed while you were reading: version ${stale.current} is the current one now. Review it and accept again.`
                 }, 409)),
             NoTermsPublished: () => Effect.succeed(redirect(paths.terms))
           })

@@ -5,8 +5,8 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server"
-import { Schema } from "effect"
-import { type Problem, problemClasses, problemMeta } from "../../schema/problems.js"
+import { problemBody } from "../../schema/problem-detail.js"
+import { type Problem, problemMeta } from "../../schema/problems.js"
 
 export interface ProblemContext {
   readonly traceId: string
@@ -16,40 +16,19 @@ export interface ProblemContext {
   readonly path: string
 }
 
-const classesByTag = new Map<string, Schema.Schema.AnyNoContext>(
-  problemClasses.map((cls) => [cls._tag, cls as unknown as Schema.Schema.AnyNoContext])
-)
-
-export const problemType = (docsBaseUrl: string, slug: string) => `${docsBaseUrl}/errors/${slug}`
-
 /** Where a 401 points (RFC 9728): the `/mcp` resource's document on `/mcp`, the API's elsewhere. */
 export const protectedResourceMetadataUrl = (publicBaseUrl: string, path: string) =>
   getOAuthProtectedResourceMetadataUrl(
     new URL(path === "/mcp" || path.startsWith("/mcp/") ? `${publicBaseUrl}/mcp` : publicBaseUrl)
   )
 
-/** The Problem Detail body of a problem (also what a failed batch entry carries). */
-export const problemBody = (problem: Problem, context: Pick<ProblemContext, "traceId" | "docsBaseUrl">) => {
-  const meta = problemMeta(problem._tag)!
-  const { _tag, detail, ...extensions } = Schema.encodeSync(classesByTag.get(problem._tag)!)(problem) as {
-    readonly _tag: string
-    readonly detail: string
-  }
-  return {
-    type: problemType(context.docsBaseUrl, meta.slug),
-    title: meta.title,
-    status: meta.status,
-    detail,
-    trace_id: context.traceId,
-    ...extensions
-  }
-}
-
 const problemHeaders = (problem: Problem, context: ProblemContext): Record<string, string> => {
   switch (problem._tag) {
     case "InvalidKey":
       return {
-        "www-authenticate": `Bearer resource_metadata="${protectedResourceMetadataUrl(context.publicBaseUrl, context.path)}"`
+        "www-authenticate": `Bearer resource_metadata="${
+          protectedResourceMetadataUrl(context.publicBaseUrl, context.path)
+        }"`
       }
     case "RateLimited":
     case "DuplicateRequestInFlight":

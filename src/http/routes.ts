@@ -8,9 +8,16 @@ interface RoutePattern {
 }
 
 const toPattern = (path: string) =>
-  new RegExp("^" + path.split("/").map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/") + "/?$")
+  new RegExp(
+    "^" +
+      path.split("/").map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+        .join("/") +
+      "/?$"
+  )
 
-const apiRoutes = Object.values((Api as any).groups as Record<string, { endpoints: Record<string, { method: string; path: string }> }>)
+const apiRoutes = Object.values(
+  (Api as any).groups as Record<string, { endpoints: Record<string, { method: string; path: string }> }>
+)
   .flatMap((group) => Object.values(group.endpoints))
   .map(({ method, path }) => ({ method, path }))
 

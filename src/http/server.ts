@@ -7,11 +7,11 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
 import { createServer } from "node:http"
 import { ErrorDocsRoutes } from "./error-docs.js"
+import { frontDoor } from "./front-door.js"
+import { ApiLive } from "./handlers.js"
 import { McpRoutes } from "./mcp-route.js"
 import { OAuthRoutes } from "./oauth-routes.js"
 import { PortalRoutes } from "./portal-routes.js"
-import { frontDoor } from "./front-door.js"
-import { ApiLive } from "./handlers.js"
 
 /** The whole HTTP application; needs an `HttpServer`, `AppConfig` and the services. */
 export const HttpAppLive = HttpApiBuilder.serve().pipe(

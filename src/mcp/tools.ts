@@ -9,29 +9,32 @@ import { type CallToolResult, McpServer, type StandardSchemaWithJSON } from "@mo
 import { Effect, JSONSchema, Schema } from "effect"
 import { BatchRequest } from "../../schema/batch.js"
 import { HistoryRequest } from "../../schema/history.js"
+import { problemBody } from "../../schema/problem-detail.js"
 import { InvalidRequest, isProblem, type Problem } from "../../schema/problems.js"
 import { ScoredCall } from "../../schema/scored-call.js"
-import { problemBody } from "../http/problem-response.js"
+import type { AppConfig } from "../config.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
 import type { MeteredAnswer, MeteredInput } from "../operations/metered.js"
 import { predict } from "../operations/predict.js"
 import { validate } from "../operations/validate.js"
-import type { AppConfig } from "../config.js"
 import type { Caller } from "../services/credentials.js"
 import type { IdempotencyStore } from "../services/idempotency.js"
 import type { Ledger } from "../services/ledger.js"
 import type { Scoring } from "../services/scoring.js"
 
 const IdempotencyKeyArgument = Schema.optional(Schema.String.annotations({
-  description: "Makes retries safe, like the Idempotency-Key header: a replay within 24 hours returns the stored answer, not charged."
+  description:
+    "Makes retries safe, like the Idempotency-Key header: a replay within 24 hours returns the stored answer, not charged."
 }))
 
 /**
  * The arguments' JSON Schema for `tools/list`, with a validation that accepts anything: the operation
  * decides, so MCP and REST refuse a bad body with the same Problem Detail.
  */
-const toolArguments = <A, I>(schema: Schema.Schema<A, I>): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> => {
+const toolArguments = <A, I>(
+  schema: Schema.Schema<A, I>
+): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> => {
   const { $schema: _, ...generated } = JSONSchema.make(schema) as unknown as Record<string, unknown>
   // MCP wants an object schema at the root (validate's is a choice of two objects).
   const jsonSchema = { type: "object", ...generated }
@@ -48,9 +51,13 @@ const toolArguments = <A, I>(schema: Schema.Schema<A, I>): StandardSchemaWithJSO
   }
 }
 
-const scoredCallArguments = toolArguments(Schema.Struct({ ...ScoredCall.fields, idempotency_key: IdempotencyKeyArgument }))
+const scoredCallArguments = toolArguments(
+  Schema.Struct({ ...ScoredCall.fields, idempotency_key: IdempotencyKeyArgument })
+)
 const batchArguments = toolArguments(Schema.Struct({ ...BatchRequest.fields, idempotency_key: IdempotencyKeyArgument }))
-const historyArguments = toolArguments(Schema.Struct({ ...HistoryRequest.from.fields, idempotency_key: IdempotencyKeyArgument }))
+const historyArguments = toolArguments(
+  Schema.Struct({ ...HistoryRequest.from.fields, idempotency_key: IdempotencyKeyArgument })
+)
 const validateArguments = toolArguments(Schema.Union(ScoredCall, BatchRequest))
 
 /** What a tool answers: the JSON as text and as structured content; a problem is a tool error. */
@@ -78,7 +85,9 @@ const answerOf = (context: ToolContext, traceId: string, effect: Effect.Effect<u
       Effect.map((body) => toolResult(body, false)),
       Effect.catchAll((error) =>
         isProblem(error)
-          ? Effect.succeed(toolResult(problemBody(error as Problem, { traceId, docsBaseUrl: context.docsBaseUrl }), true))
+          ? Effect.succeed(
+            toolResult(problemBody(error as Problem, { traceId, docsBaseUrl: context.docsBaseUrl }), true)
+          )
           : Effect.die(error)
       )
     )
@@ -98,10 +107,12 @@ async (args: Record<string, unknown>) => {
     context,
     traceId,
     notAString
-      ? Effect.fail(new InvalidRequest({
-        detail: "idempotency_key must be a string.",
-        errors: [{ pointer: "/idempotency_key", detail: "must be a string" }]
-      }))
+      ? Effect.fail(
+        new InvalidRequest({
+          detail: "idempotency_key must be a string.",
+          errors: [{ pointer: "/idempotency_key", detail: "must be a string" }]
+        })
+      )
       : Effect.map(
         operation({
           caller: context.caller,
@@ -119,18 +130,21 @@ export const mcpServerFor = (context: ToolContext) => {
   const server = new McpServer({ name: "propscore", version: "1.0.0" })
   server.registerTool("score_property", {
     title: "Score a property",
-    description: "POST /v1/predict: a rehab-aware valuation of one street address and the maximum allowable offer. One Credit, " +
+    description:
+      "POST /v1/predict: a rehab-aware valuation of one street address and the maximum allowable offer. One Credit, " +
       "refunded when the address cannot be scored for a covered reason.",
     inputSchema: scoredCallArguments
   }, meteredTool(context, predict))
   server.registerTool("score_property_batch", {
     title: "Score up to 100 properties",
-    description: "POST /v1/predict/batch: one Credit per property submitted; an entry that fails for a covered reason is refunded.",
+    description:
+      "POST /v1/predict/batch: one Credit per property submitted; an entry that fails for a covered reason is refunded.",
     inputSchema: batchArguments
   }, meteredTool(context, batch))
   server.registerTool("property_history", {
     title: "A property's recorded history",
-    description: "POST /v1/history: chain of title, flips, listing state and permits, by exactly one of address or property_id. One Credit.",
+    description:
+      "POST /v1/history: chain of title, flips, listing state and permits, by exactly one of address or property_id. One Credit.",
     inputSchema: historyArguments
   }, meteredTool(context, history))
   server.registerTool("validate_request", {

@@ -24,14 +24,26 @@ export interface ValidClientMetadata {
   readonly metadata: Record<string, unknown>
 }
 
-const forbiddenSchemes = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:", "ftp:", "ws:", "wss:"])
+const forbiddenSchemes = new Set([
+  "javascript:",
+  "data:",
+  "file:",
+  "vbscript:",
+  "blob:",
+  "about:",
+  "ftp:",
+  "ws:",
+  "wss:"
+])
 
 /**
  * A redirect URI a client may register: absolute, no fragment; https, http only to a loopback address
  * (native apps, RFC 8252 §7.3), or a private-use scheme of a native app (RFC 8252 §7.1).
  */
 export const redirectUriProblem = (uri: unknown): string | undefined => {
-  if (typeof uri !== "string" || uri.length === 0 || uri.length > 2000) return "a redirect URI must be a non-empty string"
+  if (typeof uri !== "string" || uri.length === 0 || uri.length > 2000) {
+    return "a redirect URI must be a non-empty string"
+  }
   let url: URL
   try {
     url = new URL(uri)
@@ -70,11 +82,16 @@ export const redirectUriMatches = (registered: string, requested: string): boole
 /** Validates client metadata, from a registration request or a metadata document. */
 export const validateClientMetadata = (body: unknown): Effect.Effect<ValidClientMetadata, InvalidClientMetadata> =>
   Effect.gen(function*() {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return yield* invalid("The metadata must be a JSON object.")
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return yield* invalid("The metadata must be a JSON object.")
+    }
     const input = body as Record<string, unknown>
     const redirectUris = input["redirect_uris"]
     if (!Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > 20) {
-      return yield* new InvalidClientMetadata({ error: "invalid_redirect_uri", description: "redirect_uris must list 1 to 20 URIs." })
+      return yield* new InvalidClientMetadata({
+        error: "invalid_redirect_uri",
+        description: "redirect_uris must list 1 to 20 URIs."
+      })
     }
     for (const uri of redirectUris) {
       const problem = redirectUriProblem(uri)
@@ -82,15 +99,24 @@ export const validateClientMetadata = (body: unknown): Effect.Effect<ValidClient
     }
     const method = input["token_endpoint_auth_method"] ?? "none"
     if (method !== "none") {
-      return yield* invalid("Only public clients are supported: token_endpoint_auth_method must be \"none\" (PKCE protects the code).")
+      return yield* invalid(
+        "Only public clients are supported: token_endpoint_auth_method must be \"none\" (PKCE protects the code)."
+      )
     }
     const grantTypes = input["grant_types"] ?? [...SUPPORTED_GRANT_TYPES]
-    if (!Array.isArray(grantTypes) || !grantTypes.every((g) => (SUPPORTED_GRANT_TYPES as ReadonlyArray<unknown>).includes(g))) {
+    if (
+      !Array.isArray(grantTypes) ||
+      !grantTypes.every((g) => (SUPPORTED_GRANT_TYPES as ReadonlyArray<unknown>).includes(g))
+    ) {
       return yield* invalid(`grant_types may only list ${SUPPORTED_GRANT_TYPES.join(" and ")}.`)
     }
-    if (!grantTypes.includes("authorization_code")) return yield* invalid("grant_types must include authorization_code.")
+    if (!grantTypes.includes("authorization_code")) {
+      return yield* invalid("grant_types must include authorization_code.")
+    }
     const responseTypes = input["response_types"] ?? ["code"]
-    if (!Array.isArray(responseTypes) || responseTypes.some((r) => r !== "code")) return yield* invalid("response_types may only list code.")
+    if (!Array.isArray(responseTypes) || responseTypes.some((r) => r !== "code")) {
+      return yield* invalid("response_types may only list code.")
+    }
     const name = input["client_name"]
     if (name !== undefined && (typeof name !== "string" || name.trim().length === 0 || name.length > 200)) {
       return yield* invalid("client_name must be a non-empty string of at most 200 characters.")
@@ -135,14 +161,17 @@ export const isMetadataDocumentClientId = (clientId: string): boolean => {
   if (!clientId.startsWith("https://")) return false
   try {
     const url = new URL(clientId)
-    return url.pathname !== "/" && url.hash === "" && !clientId.includes("#") && url.username === "" && url.password === "" &&
+    return url.pathname !== "/" && url.hash === "" && !clientId.includes("#") && url.username === "" &&
+      url.password === "" &&
       !url.pathname.split("/").some((segment) => segment === "." || segment === "..")
   } catch {
     return false
   }
 }
 
-export class ClientMetadataUnavailable extends Data.TaggedError("ClientMetadataUnavailable")<{ readonly reason: string }> {}
+export class ClientMetadataUnavailable
+  extends Data.TaggedError("ClientMetadataUnavailable")<{ readonly reason: string }>
+{}
 
 export interface FetchedDocument {
   readonly body: unknown
@@ -163,19 +192,21 @@ export const DEFAULT_CACHE_SECONDS = 3_600
 /** Addresses a client metadata URL must not reach outside development: loopback, private, link-local, … */
 const privateRanges = (() => {
   const list = new BlockList()
-  for (const [net, prefix] of [
-    ["0.0.0.0", 8],
-    ["10.0.0.0", 8],
-    ["100.64.0.0", 10],
-    ["127.0.0.0", 8],
-    ["169.254.0.0", 16],
-    ["172.16.0.0", 12],
-    ["192.0.0.0", 24],
-    ["192.168.0.0", 16],
-    ["198.18.0.0", 15],
-    ["224.0.0.0", 4],
-    ["240.0.0.0", 4]
-  ] as const) list.addSubnet(net, prefix, "ipv4")
+  for (
+    const [net, prefix] of [
+      ["0.0.0.0", 8],
+      ["10.0.0.0", 8],
+      ["100.64.0.0", 10],
+      ["127.0.0.0", 8],
+      ["169.254.0.0", 16],
+      ["172.16.0.0", 12],
+      ["192.0.0.0", 24],
+      ["192.168.0.0", 16],
+      ["198.18.0.0", 15],
+      ["224.0.0.0", 4],
+      ["240.0.0.0", 4]
+    ] as const
+  ) list.addSubnet(net, prefix, "ipv4")
   // IPv6: loopback, unspecified, IPv4-compatible and -translated forms, NAT64 (well-known and local), 6to4
   // (which embeds an IPv4 address), unique-local, site-local, link-local and multicast.
   for (
@@ -237,11 +268,17 @@ export const fetchMetadataDocument = (url: string, options: FetcherOptions) =>
     const guardedLookup = (
       hostname: string,
       lookupOptions: { all?: boolean },
-      callback: (error: NodeJS.ErrnoException | null, address: string | ReadonlyArray<LookupAddress>, family?: number) => void
+      callback: (
+        error: NodeJS.ErrnoException | null,
+        address: string | ReadonlyArray<LookupAddress>,
+        family?: number
+      ) => void
     ) => {
       dnsLookup(hostname, { all: true }, (error, addresses) => {
         if (error) return callback(error, "")
-        const allowed = options.allowPrivateAddresses ? addresses : addresses.filter((a) => !isPrivateAddress(a.address))
+        const allowed = options.allowPrivateAddresses
+          ? addresses
+          : addresses.filter((a) => !isPrivateAddress(a.address))
         if (allowed.length === 0) {
           const refused: NodeJS.ErrnoException = new Error(`${hostname} resolves only to private or loopback addresses`)
           refused.code = "EPRIVATEADDRESS"
@@ -322,4 +359,7 @@ export const fetchMetadataDocument = (url: string, options: FetcherOptions) =>
   })
 
 export const ClientMetadataFetcherLive = (options: FetcherOptions) =>
-  Layer.succeed(ClientMetadataFetcher, ClientMetadataFetcher.of({ fetch: (url) => fetchMetadataDocument(url, options) }))
+  Layer.succeed(
+    ClientMetadataFetcher,
+    ClientMetadataFetcher.of({ fetch: (url) => fetchMetadataDocument(url, options) })
+  )

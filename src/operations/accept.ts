@@ -23,8 +23,11 @@ const refused = (errors: ReadonlyArray<FieldError>) =>
   })
 
 export const acceptScoredCall = (body: unknown): Effect.Effect<ScoredCall, InvalidRequest> =>
-  Effect.flatMap(decodeScoredCall(body), (call) =>
-    call.condition === "tear_down" ? Effect.fail(refused([tearDownRefusal("/condition")])) : Effect.succeed(call))
+  Effect.flatMap(
+    decodeScoredCall(body),
+    (call) =>
+      call.condition === "tear_down" ? Effect.fail(refused([tearDownRefusal("/condition")])) : Effect.succeed(call)
+  )
 
 /** A batch with any refused entry is refused whole, its pointers naming the entries. */
 export const acceptBatch = (body: unknown): Effect.Effect<BatchRequest, InvalidRequest | BatchTooLarge> =>

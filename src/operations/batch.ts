@@ -4,8 +4,8 @@
  * stops the batch: no results, 503 `spend-indeterminate`, and every Credit of the batch refunded (BAT-9).
  */
 import { Effect, Either } from "effect"
+import { problemBody } from "../../schema/problem-detail.js"
 import { SpendIndeterminate } from "../../schema/problems.js"
-import { problemBody } from "../http/problem-response.js"
 import { AppConfig } from "../config.js"
 import { Ledger } from "../services/ledger.js"
 import { Scoring } from "../services/scoring.js"
@@ -16,7 +16,11 @@ import { metered, type MeteredInput, meteredRequest, refundReason } from "./mete
 export const batch = (input: MeteredInput) =>
   Effect.gen(function*() {
     const request = yield* acceptBatch(input.body)
-    const metering = yield* meteredRequest(input, { operation: "batch", units: request.properties.length, path: "/v1/predict/batch" })
+    const metering = yield* meteredRequest(input, {
+      operation: "batch",
+      units: request.properties.length,
+      path: "/v1/predict/batch"
+    })
     const scoring = yield* Scoring
     const ledger = yield* Ledger
     const config = yield* AppConfig
@@ -31,22 +35,35 @@ export const batch = (input: MeteredInput) =>
               Effect.catchAllCause((cause) =>
                 Effect.zipRight(
                   Effect.logError("batch stopped", cause),
-                  Effect.fail(new SpendIndeterminate({
-                    detail: "A property of the batch failed for a reason outside the covered ones; the batch was " +
-                      "stopped and every Credit of it refunded. The request can be retried."
-                  }))
-                ))
+                  Effect.fail(
+                    new SpendIndeterminate({
+                      detail: "A property of the batch failed for a reason outside the covered ones; the batch was " +
+                        "stopped and every Credit of it refunded. The request can be retried."
+                    })
+                  )
+                )
+              )
             )
             if (Either.isRight(outcome)) {
               results.push(scoredEntry(scoredAnswer(outcome.right, call)))
               continue
             }
-            yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: refundReason(outcome.left), traceId: input.traceId }).pipe(
+            yield* ledger.refund({
+              spendId: spend.spendId,
+              amount: 1,
+              reason: refundReason(outcome.left),
+              traceId: input.traceId
+            }).pipe(
               Effect.catchAll(() =>
-                Effect.fail(new SpendIndeterminate({ detail: "A covered failure could not be refunded; the batch was stopped." }))
+                Effect.fail(
+                  new SpendIndeterminate({ detail: "A covered failure could not be refunded; the batch was stopped." })
+                )
               )
             )
-            const { trace_id: _traceId, ...entry } = problemBody(outcome.left, { traceId: input.traceId, docsBaseUrl: config.docsBaseUrl })
+            const { trace_id: _traceId, ...entry } = problemBody(outcome.left, {
+              traceId: input.traceId,
+              docsBaseUrl: config.docsBaseUrl
+            })
             results.push(entry)
           }
           return { status: 200, body: { results } }

@@ -13,7 +13,9 @@ export const history = (input: MeteredInput) =>
       request,
       () =>
         Effect.map(
-          scoring.history(query.property_id !== undefined ? { propertyId: query.property_id } : { address: query.address! }),
+          scoring.history(
+            query.property_id !== undefined ? { propertyId: query.property_id } : { address: query.address! }
+          ),
           (answer) => ({ status: 200, body: answer })
         ),
       pastCallDeadline

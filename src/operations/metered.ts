@@ -6,22 +6,22 @@
  * sweeper refunds it once its deadline has passed.
  */
 import { Clock, Context, Duration, Effect } from "effect"
+import { decodeIdempotencyKey } from "../../schema/decode.js"
+import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import {
   DuplicateRequestInFlight,
   IdempotencyKeyConflict,
   type InsufficientCredits,
-  problemMeta,
   LedgerUnreachable,
+  problemMeta,
   type SpendCapExceeded,
   TermsNotAccepted,
   UpstreamTimeout
 } from "../../schema/problems.js"
-import { decodeIdempotencyKey } from "../../schema/decode.js"
-import type { IdempotencyKey } from "../../schema/idempotency-key.js"
+import type { Problem } from "../../schema/problems.js"
 import type { Caller } from "../services/credentials.js"
 import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
 import { Ledger, type MeteredOperation, type Spend } from "../services/ledger.js"
-import type { Problem } from "../../schema/problems.js"
 
 /** How long an identical request in flight is waited for before 409 (CONTRACT.md). */
 export const IN_FLIGHT_WAIT = Duration.seconds(2)
@@ -78,7 +78,13 @@ export interface MeteredAnswer {
 export const pastCallDeadline = () =>
   new UpstreamTimeout({ detail: "The call ran past its deadline and was stopped; its Credit was refunded. Retry it." })
 
-export type MeteringError = TermsNotAccepted | IdempotencyKeyConflict | DuplicateRequestInFlight | InsufficientCredits | SpendCapExceeded | LedgerUnreachable
+export type MeteringError =
+  | TermsNotAccepted
+  | IdempotencyKeyConflict
+  | DuplicateRequestInFlight
+  | InsufficientCredits
+  | SpendCapExceeded
+  | LedgerUnreachable
 
 /**
  * The Metered Request of a call whose body was accepted: its Idempotency-Key judged (a bad one is a 400
@@ -106,7 +112,11 @@ const canonicalJson = (value: unknown): string =>
   Array.isArray(value)
     ? `[${value.map(canonicalJson).join(",")}]`
     : typeof value === "object" && value !== null
-    ? `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(",")}}`
+    ? `{${
+      Object.keys(value).sort().map((key) =>
+        `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`
+      ).join(",")
+    }}`
     : JSON.stringify(value)
 
 /**
@@ -156,7 +166,9 @@ export const metered = <E extends Problem, D extends Problem>(
         const workBudget = Math.max(0, settleBy - margin - (yield* Clock.currentTimeMillis))
         const settle = ledger.settle(spend.spendId).pipe(
           // Left open, the Spend is refunded by the sweeper: the caller gets an answer it was not charged for.
-          Effect.catchAll((error) => Effect.logWarning("settle failed; the sweeper will refund this answered call", error))
+          Effect.catchAll((error) =>
+            Effect.logWarning("settle failed; the sweeper will refund this answered call", error)
+          )
         )
         const response = yield* work(spend).pipe(
           Effect.timeoutFail({ duration: Duration.millis(workBudget), onTimeout: pastDeadline }),
@@ -194,7 +206,13 @@ export const metered = <E extends Problem, D extends Problem>(
     const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const deadline = now + Duration.toMillis(claimDeadline)
       return Effect.map(
-        store.claim({ accountId: request.accountId, key: request.idempotencyKey!, fingerprint: request.fingerprint, now, deadline }),
+        store.claim({
+          accountId: request.accountId,
+          key: request.idempotencyKey!,
+          fingerprint: request.fingerprint,
+          now,
+          deadline
+        }),
         (claim) => ({ claim, deadline })
       )
     })
@@ -215,7 +233,8 @@ export const metered = <E extends Problem, D extends Problem>(
         })
       case "InFlight":
         return yield* new DuplicateRequestInFlight({
-          detail: "An identical request with this Idempotency-Key is still being processed; retry shortly to get its result.",
+          detail:
+            "An identical request with this Idempotency-Key is still being processed; retry shortly to get its result.",
           retry_after: 1
         })
       case "Claimed": {

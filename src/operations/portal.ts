@@ -5,8 +5,8 @@
  * "not found", exactly like one that does not exist. The pages (src/http/portal-routes.ts) only translate.
  */
 import { Chunk, Clock, Data, Effect, Either, Option, Stream } from "effect"
-import { newSessionToken } from "../domain/portal-session.js"
 import { hashSecret } from "../domain/api-key.js"
+import { newSessionToken } from "../domain/portal-session.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 import { Credentials } from "../services/credentials.js"
 import { type DailyTotal, Ledger, type LedgerEntry, utcDay } from "../services/ledger.js"
@@ -117,7 +117,9 @@ export const issueKey = (accountId: string, name: string) =>
     if (trimmed.length > MAX_KEY_NAME_LENGTH) {
       return yield* new InvalidKeyName({ message: `A key's name is at most ${MAX_KEY_NAME_LENGTH} characters.` })
     }
-    if (/\p{Cc}/u.test(trimmed)) return yield* new InvalidKeyName({ message: "A key's name cannot hold control characters." })
+    if (/\p{Cc}/u.test(trimmed)) {
+      return yield* new InvalidKeyName({ message: "A key's name cannot hold control characters." })
+    }
     const accounts = yield* Accounts
     const issued = yield* accounts.issueKey(accountId, trimmed === "" ? undefined : trimmed).pipe(Effect.orDie)
     return { ...issued, name: trimmed === "" ? null : trimmed }
@@ -196,12 +198,14 @@ export const usagePage = (accountId: string, filter: UsageFilter, beforeId?: num
 
 /** Every entry matching the filter, newest first, read from the Ledger a batch at a time. */
 export const usageEntries = (accountId: string, filter: UsageFilter) =>
-  Stream.unwrap(Effect.map(Ledger, (ledger) =>
-    Stream.paginateChunkEffect(undefined as number | undefined, (beforeId) =>
-      Effect.map(ledger.statement(accountId, { ...statementQuery(filter), beforeId, limit: CSV_BATCH }), (rows) => [
-        Chunk.unsafeFromArray(rows),
-        rows.length < CSV_BATCH ? Option.none() : Option.some(rows[rows.length - 1]!.id)
-      ]))))
+  Stream.unwrap(
+    Effect.map(Ledger, (ledger) =>
+      Stream.paginateChunkEffect(undefined as number | undefined, (beforeId) =>
+        Effect.map(ledger.statement(accountId, { ...statementQuery(filter), beforeId, limit: CSV_BATCH }), (rows) => [
+          Chunk.unsafeFromArray(rows),
+          rows.length < CSV_BATCH ? Option.none() : Option.some(rows[rows.length - 1]!.id)
+        ])))
+  )
 
 /** The last CHART_DAYS UTC days, today included, oldest first: every day, with zeros where nothing happened. */
 export const dailySpend = (accountId: string) =>
@@ -209,7 +213,9 @@ export const dailySpend = (accountId: string) =>
     const today = startOfUtcDay(yield* now)
     const from = new Date(today.getTime() - (CHART_DAYS - 1) * DAY_MS)
     const ledger = yield* Ledger
-    const totals = new Map((yield* ledger.dailyTotals(accountId, from, new Date(today.getTime() + DAY_MS))).map((t) => [t.day, t]))
+    const totals = new Map(
+      (yield* ledger.dailyTotals(accountId, from, new Date(today.getTime() + DAY_MS))).map((t) => [t.day, t])
+    )
     return Array.from({ length: CHART_DAYS }, (_, i): DailyTotal => {
       const day = utcDay(new Date(from.getTime() + i * DAY_MS))
       return totals.get(day) ?? { day, spent: 0, refunded: 0, granted: 0 }

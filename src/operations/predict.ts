@@ -15,7 +15,11 @@ export const predict = (input: MeteredInput) =>
     const scoring = yield* Scoring
     return yield* metered(
       request,
-      () => Effect.map(scoring.score(call.address, call.overrides), (outcome) => ({ status: 200, body: scoredAnswer(outcome, call) })),
+      () =>
+        Effect.map(
+          scoring.score(call.address, call.overrides),
+          (outcome) => ({ status: 200, body: scoredAnswer(outcome, call) })
+        ),
       pastCallDeadline
     )
   }).pipe(Effect.withSpan("operations.predict"))

@@ -15,7 +15,6 @@ import OAuth2Server from "@node-oauth/oauth2-server"
 import { Clock, Data, Effect, Option, Runtime } from "effect"
 import { AppConfig } from "../config.js"
 import { hashSecret } from "../domain/api-key.js"
-import { decoyHash, emailProblem, hashPassword, normalizeEmail, passwordProblem, verifyPassword } from "../domain/password.js"
 import {
   newAccessToken,
   newAuthorizationCode,
@@ -24,6 +23,14 @@ import {
   newRefreshToken,
   newRequestId
 } from "../domain/oauth-token.js"
+import {
+  decoyHash,
+  emailProblem,
+  hashPassword,
+  normalizeEmail,
+  passwordProblem,
+  verifyPassword
+} from "../domain/password.js"
 import {
   ClientMetadataFetcher,
   isMetadataDocumentClientId,
@@ -128,7 +135,9 @@ export const resolveClient = (clientId: string) =>
       })
     }
     const now = yield* Clock.currentTimeMillis
-    if (Option.isSome(known) && known.value.freshUntil !== null && known.value.freshUntil.getTime() > now) return known.value
+    if (Option.isSome(known) && known.value.freshUntil !== null && known.value.freshUntil.getTime() > now) {
+      return known.value
+    }
     const fetcher = yield* ClientMetadataFetcher
     const document = yield* fetcher.fetch(clientId).pipe(
       Effect.mapError(({ reason }) => `The client's metadata document could not be used: ${reason}.`)
@@ -156,7 +165,9 @@ export const resolveClient = (clientId: string) =>
 export const registerClient = (body: unknown) =>
   Effect.gen(function*() {
     const valid = yield* validateClientMetadata(body).pipe(
-      Effect.mapError((problem) => new OAuthJsonError({ status: 400, error: problem.error, description: problem.description }))
+      Effect.mapError((problem) =>
+        new OAuthJsonError({ status: 400, error: problem.error, description: problem.description })
+      )
     )
     const clientId = newClientId()
     const issuedAt = Math.floor((yield* Clock.currentTimeMillis) / 1000)
@@ -206,12 +217,19 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
       location: redirectWith(redirectUri, { error, error_description: description, state, iss: endpoints.issuer })
     })
     if (state === null) return refuse("invalid_request", "state must be given once.")
-    if (single(params, "response_type") !== "code") return refuse("unsupported_response_type", "Only response_type=code is supported.")
+    if (single(params, "response_type") !== "code") {
+      return refuse("unsupported_response_type", "Only response_type=code is supported.")
+    }
     const challenge = single(params, "code_challenge")
     if (!challenge || !/^[A-Za-z0-9._~-]{43,128}$/.test(challenge)) {
-      return refuse("invalid_request", "PKCE is required: send a code_challenge (43-128 characters) with code_challenge_method=S256.")
+      return refuse(
+        "invalid_request",
+        "PKCE is required: send a code_challenge (43-128 characters) with code_challenge_method=S256."
+      )
     }
-    if (single(params, "code_challenge_method") !== "S256") return refuse("invalid_request", "code_challenge_method must be S256.")
+    if (single(params, "code_challenge_method") !== "S256") {
+      return refuse("invalid_request", "code_challenge_method must be S256.")
+    }
     const resources = params["resource"]
     const resourceList = resources === undefined ? [] : typeof resources === "string" ? [resources] : resources
     if (resourceList.length > 1 || (resourceList.length === 1 && !sameResource(resourceList[0]!, endpoints.resource))) {
@@ -235,7 +253,11 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     const id = newRequestId()
     const connections = yield* Connections
     yield* connections.savePending({ id, params: request, expiresAt: new Date(now + PENDING_LIFETIME_SECONDS * 1000) })
-    return { _tag: "Consent", view: consentView(id, client, request, "", null), status: 200 } satisfies AuthorizationStep
+    return {
+      _tag: "Consent",
+      view: consentView(id, client, request, "", null),
+      status: 200
+    } satisfies AuthorizationStep
   })
 
 const consentView = (
@@ -261,7 +283,9 @@ const redirectHost = (uri: string) => {
 
 const redirectWith = (redirectUri: string, params: Record<string, string | null | undefined>) => {
   const url = new URL(redirectUri)
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null) url.searchParams.append(name, value)
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) url.searchParams.append(name, value)
+  }
   return url.toString()
 }
 
@@ -298,7 +322,9 @@ export const attemptSignIn = (email: string, password: string) =>
       Effect.as(undefined),
       Effect.catchAll(({ problem }) => Effect.succeed(problem.detail))
     )
-    if (throttled !== undefined) return { _tag: "Throttled", message: throttled } satisfies SignInAttempt as SignInAttempt
+    if (throttled !== undefined) {
+      return { _tag: "Throttled", message: throttled } satisfies SignInAttempt as SignInAttempt
+    }
     return Option.match(yield* verifyLogin(email, password), {
       onNone: (): SignInAttempt => ({ _tag: "Wrong", message: "The email or password is not right." }),
       onSome: (accountId): SignInAttempt => ({ _tag: "SignedIn", accountId })
@@ -320,7 +346,10 @@ export const answerAuthorization = (form: {
     const issuer = oauthEndpoints(config.publicBaseUrl).issuer
     const connections = yield* Connections
     const now = yield* Clock.currentTimeMillis
-    const expired = pageError(400, "This sign-in request has expired or was already answered. Start again from your app.")
+    const expired = pageError(
+      400,
+      "This sign-in request has expired or was already answered. Start again from your app."
+    )
     const pending = yield* connections.findPending(form.requestId, new Date(now))
     if (Option.isNone(pending)) return yield* expired
     const request = pending.value.params
@@ -347,7 +376,11 @@ export const answerAuthorization = (form: {
     if (answer._tag !== "SignedIn") {
       if (attempt.value >= MAX_LOGIN_ATTEMPTS) return yield* tooMany
       const view = consentView(form.requestId, client, request, form.email, answer.message)
-      return { _tag: "Consent", view, status: answer._tag === "Wrong" ? 400 : 429 } satisfies AuthorizationStep as AuthorizationStep
+      return {
+        _tag: "Consent",
+        view,
+        status: answer._tag === "Wrong" ? 400 : 429
+      } satisfies AuthorizationStep as AuthorizationStep
     }
     if (!(yield* connections.takePending(form.requestId))) return yield* expired
     const connectionId = yield* connections.connect(answer.accountId, client.clientId, displayName(client))
@@ -377,7 +410,10 @@ export interface TokenAnswer {
 /** What the library's model carries as its "user": the connection a token acts for. */
 type GrantUser = Pick<GrantContext, "accountId" | "connectionId" | "resource" | "grantId">
 
-const grantUser = (record: Pick<GrantContext, "accountId" | "connectionId" | "resource">, grantId: string): GrantUser => ({
+const grantUser = (
+  record: Pick<GrantContext, "accountId" | "connectionId" | "resource">,
+  grantId: string
+): GrantUser => ({
   accountId: record.accountId,
   connectionId: record.connectionId,
   resource: record.resource,
@@ -403,10 +439,16 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
 
     const model: OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel = {
       getClient: (clientId) =>
-        run(resolveClient(clientId).pipe(
-          Effect.map((client) => ({ id: client.clientId, redirectUris: [...client.redirectUris], grants: [...SUPPORTED_GRANT_TYPES] })),
-          Effect.orElseSucceed(() => false as const)
-        )),
+        run(
+          resolveClient(clientId).pipe(
+            Effect.map((client) => ({
+              id: client.clientId,
+              redirectUris: [...client.redirectUris],
+              grants: [...SUPPORTED_GRANT_TYPES]
+            })),
+            Effect.orElseSucceed(() => false as const)
+          )
+        ),
       generateAccessToken: async () => newAccessToken(),
       generateRefreshToken: async () => newRefreshToken(),
       getAuthorizationCode: (code) =>
@@ -418,7 +460,9 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
           // working (RFC 6749 §4.1.2; OAuth 2.1 §4.1.3), whichever party holds them.
           if (record.usedFor !== null) {
             yield* connections.revokeGrant(record.usedFor)
-            yield* Effect.logWarning("authorization code presented again; its grant is revoked", { grant_id: record.usedFor })
+            yield* Effect.logWarning("authorization code presented again; its grant is revoked", {
+              grant_id: record.usedFor
+            })
             return false as const
           }
           return {
@@ -491,18 +535,28 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
     })
     const request = new OAuth2Server.Request({ method: "POST", query: {}, headers, body: form })
     const response = new OAuth2Server.Response({ headers: {} })
-    const failure = yield* Effect.promise(() => server.token(request, response).then(() => undefined, (error: unknown) => error))
+    const failure = yield* Effect.promise(() =>
+      server.token(request, response).then(() => undefined, (error: unknown) => error)
+    )
     // The library answers its own errors on `response`, except a few it throws before (e.g. a form body
     // without a Content-Length): those become their OAuth error here, anything else a server error.
     const known = failure instanceof OAuth2Server.OAuthError
-    if (failure !== undefined && (!known || failure.name === "server_error")) yield* Effect.logError("token endpoint failed", failure)
+    if (failure !== undefined && (!known || failure.name === "server_error")) {
+      yield* Effect.logError("token endpoint failed", failure)
+    }
     if (failure !== undefined && (response.status ?? 200) < 400) {
       return yield* known
         ? new OAuthJsonError({ status: failure.code, error: failure.name, description: failure.message })
-        : new OAuthJsonError({ status: 500, error: "server_error", description: "The token request failed unexpectedly." })
+        : new OAuthJsonError({
+          status: 500,
+          error: "server_error",
+          description: "The token request failed unexpectedly."
+        })
     }
     const answerHeaders: Record<string, string> = { "cache-control": "no-store" }
-    for (const [name, value] of Object.entries(response.headers ?? {})) answerHeaders[name.toLowerCase()] = String(value)
+    for (const [name, value] of Object.entries(response.headers ?? {})) {
+      answerHeaders[name.toLowerCase()] = String(value)
+    }
     return { status: response.status ?? 200, headers: answerHeaders, body: response.body } satisfies TokenAnswer
   })
 
@@ -512,7 +566,11 @@ export const revokeToken = (form: Record<string, string>) =>
     const token = form["token"]
     const clientId = form["client_id"]
     if (!token || !clientId) {
-      return yield* new OAuthJsonError({ status: 400, error: "invalid_request", description: "token and client_id are required." })
+      return yield* new OAuthJsonError({
+        status: 400,
+        error: "invalid_request",
+        description: "token and client_id are required."
+      })
     }
     const connections = yield* Connections
     yield* connections.revokeByClient(hashSecret(token), clientId)

@@ -57,9 +57,13 @@ export const sweepAbandoned = Effect.gen(function*() {
   // A claim's Spend shares its deadline and was refunded above (or settled earlier): only the key is left.
   for (const claim of abandoned) yield* store.release(claim.claimId)
   if (overdue.length > 0 || abandoned.length > 0) {
-    yield* Effect.logWarning(`swept ${overdue.length} unsettled Spends and ${abandoned.length} abandoned keys, refunded ${refunded} Credits`)
+    yield* Effect.logWarning(
+      `swept ${overdue.length} unsettled Spends and ${abandoned.length} abandoned keys, refunded ${refunded} Credits`
+    )
   }
-  const purged = yield* purgeInBatches(store.purge(now - REPLAY_WINDOW_MILLIS - Duration.toMillis(PURGE_MARGIN), PURGE_BATCH))
+  const purged = yield* purgeInBatches(
+    store.purge(now - REPLAY_WINDOW_MILLIS - Duration.toMillis(PURGE_MARGIN), PURGE_BATCH)
+  )
   if (purged > 0) yield* Effect.logDebug(`purged ${purged} Idempotency-Keys whose 24-hour window had ended`)
   return { spends: overdue.length, claims: abandoned.length, refunded, purged }
 })

@@ -18,14 +18,37 @@ export interface NormalizedAddress {
 }
 
 const ordinalWords: Record<string, string> = {
-  FIRST: "1ST", SECOND: "2ND", THIRD: "3RD", FOURTH: "4TH", FIFTH: "5TH", SIXTH: "6TH", SEVENTH: "7TH",
-  EIGHTH: "8TH", NINTH: "9TH", TENTH: "10TH", ELEVENTH: "11TH", TWELFTH: "12TH", THIRTEENTH: "13TH",
-  FOURTEENTH: "14TH", FIFTEENTH: "15TH", SIXTEENTH: "16TH", SEVENTEENTH: "17TH", EIGHTEENTH: "18TH",
-  NINETEENTH: "19TH", TWENTIETH: "20TH"
+  FIRST: "1ST",
+  SECOND: "2ND",
+  THIRD: "3RD",
+  FOURTH: "4TH",
+  FIFTH: "5TH",
+  SIXTH: "6TH",
+  SEVENTH: "7TH",
+  EIGHTH: "8TH",
+  NINTH: "9TH",
+  TENTH: "10TH",
+  ELEVENTH: "11TH",
+  TWELFTH: "12TH",
+  THIRTEENTH: "13TH",
+  FOURTEENTH: "14TH",
+  FIFTEENTH: "15TH",
+  SIXTEENTH: "16TH",
+  SEVENTEENTH: "17TH",
+  EIGHTEENTH: "18TH",
+  NINETEENTH: "19TH",
+  TWENTIETH: "20TH"
 }
 
 const directionals: Record<string, string> = {
-  NORTH: "N", SOUTH: "S", EAST: "E", WEST: "W", NORTHEAST: "NE", NORTHWEST: "NW", SOUTHEAST: "SE", SOUTHWEST: "SW"
+  NORTH: "N",
+  SOUTH: "S",
+  EAST: "E",
+  WEST: "W",
+  NORTHEAST: "NE",
+  NORTHWEST: "NW",
+  SOUTHEAST: "SE",
+  SOUTHWEST: "SW"
 }
 
 const unitDesignators = /^(?:APT|APARTMENT|UNIT|STE|SUITE|FL|FLOOR|RM|ROOM|PH|#)\s*#?\s*(\S+)$/
@@ -91,7 +114,9 @@ export const normalizeAddress = (raw: string): NormalizedAddress => {
       words.pop()
     }
     const maybeState = words[words.length - 1]
-    if (maybeState !== undefined && statePattern.test(maybeState) && (words.length > 1 || city !== undefined || hadZip)) {
+    if (
+      maybeState !== undefined && statePattern.test(maybeState) && (words.length > 1 || city !== undefined || hadZip)
+    ) {
       state = maybeState
       words.pop()
     }

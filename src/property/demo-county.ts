@@ -34,18 +34,72 @@ interface Town {
 }
 
 export const demoTowns: ReadonlyArray<Town> = [
-  { name: "MAPLE FALLS", zip: "99101", center: [44.52, -103.42], level: 1.25, neighborhoods: ["OLD TOWN", "FALLS VIEW", "NORTH MAPLE"] },
-  { name: "CEDAR GROVE", zip: "99102", center: [44.47, -103.31], level: 1.0, neighborhoods: ["GROVE PARK", "CEDAR HEIGHTS"] },
-  { name: "RIVERTON", zip: "99103", center: [44.41, -103.47], level: 0.8, neighborhoods: ["RIVERSIDE", "MILL DISTRICT", "SOUTH RIVERTON"] },
+  {
+    name: "MAPLE FALLS",
+    zip: "99101",
+    center: [44.52, -103.42],
+    level: 1.25,
+    neighborhoods: ["OLD TOWN", "FALLS VIEW", "NORTH MAPLE"]
+  },
+  {
+    name: "CEDAR GROVE",
+    zip: "99102",
+    center: [44.47, -103.31],
+    level: 1.0,
+    neighborhoods: ["GROVE PARK", "CEDAR HEIGHTS"]
+  },
+  {
+    name: "RIVERTON",
+    zip: "99103",
+    center: [44.41, -103.47],
+    level: 0.8,
+    neighborhoods: ["RIVERSIDE", "MILL DISTRICT", "SOUTH RIVERTON"]
+  },
   { name: "OAK HILL", zip: "99104", center: [44.56, -103.28], level: 1.45, neighborhoods: ["HILLTOP", "OAK ESTATES"] },
   { name: "LAKEVIEW", zip: "99105", center: [44.43, -103.22], level: 0.95, neighborhoods: ["SHORE", "LAKE MEADOWS"] }
 ]
 
 const streetNames = [
-  "MAPLE", "OAK", "CEDAR", "PINE", "ELM", "BIRCH", "WALNUT", "CHESTNUT", "SPRUCE", "WILLOW", "ASPEN", "HICKORY",
-  "LINDEN", "POPLAR", "SYCAMORE", "MAGNOLIA", "LAUREL", "HOLLY", "JUNIPER", "ALDER", "MAIN", "CHURCH", "MILL",
-  "RIVER", "LAKE", "HILL", "PARK", "RIDGE", "MEADOW", "VALLEY", "SPRING", "FOREST", "SUMMIT", "HIGHLAND", "UNION",
-  "WASHINGTON", "LINCOLN", "JEFFERSON", "FRANKLIN", "ADAMS"
+  "MAPLE",
+  "OAK",
+  "CEDAR",
+  "PINE",
+  "ELM",
+  "BIRCH",
+  "WALNUT",
+  "CHESTNUT",
+  "SPRUCE",
+  "WILLOW",
+  "ASPEN",
+  "HICKORY",
+  "LINDEN",
+  "POPLAR",
+  "SYCAMORE",
+  "MAGNOLIA",
+  "LAUREL",
+  "HOLLY",
+  "JUNIPER",
+  "ALDER",
+  "MAIN",
+  "CHURCH",
+  "MILL",
+  "RIVER",
+  "LAKE",
+  "HILL",
+  "PARK",
+  "RIDGE",
+  "MEADOW",
+  "VALLEY",
+  "SPRING",
+  "FOREST",
+  "SUMMIT",
+  "HIGHLAND",
+  "UNION",
+  "WASHINGTON",
+  "LINCOLN",
+  "JEFFERSON",
+  "FRANKLIN",
+  "ADAMS"
 ]
 const suffixes = ["ST", "AVE", "RD", "DR", "LN", "CT", "PL", "WAY"]
 
@@ -75,7 +129,11 @@ export const demoMarketIndex = (day: number) => Math.exp((0.045 * day) / 365 + 0
 
 /** The smooth price surface, dollars per square foot before town and street effects. */
 const pricePerSquareFoot = (lat: number, lon: number) => {
-  const hotSpots: ReadonlyArray<readonly [number, number, number]> = [[44.55, -103.3, 90], [44.5, -103.44, 60], [44.44, -103.24, 45]]
+  const hotSpots: ReadonlyArray<readonly [number, number, number]> = [[44.55, -103.3, 90], [44.5, -103.44, 60], [
+    44.44,
+    -103.24,
+    45
+  ]]
   let value = 230
   for (const [hotLat, hotLon, lift] of hotSpots) {
     const d2 = ((lat - hotLat) / 0.04) ** 2 + ((lon - hotLon) / 0.05) ** 2
@@ -144,7 +202,14 @@ export const generateDemoCounty = (options: { readonly parcels?: number; readonl
       const roll = random()
       let cumulative = 0
       const propertyType = typeMix.find(([, share]) => (cumulative += share) >= roll)?.[0] ?? "single_family"
-      const baseArea = { single_family: 1_800, townhouse: 1_450, two_family: 2_400, three_family: 3_200, condo: 1_000, manufactured: 1_100 }[propertyType]
+      const baseArea = {
+        single_family: 1_800,
+        townhouse: 1_450,
+        two_family: 2_400,
+        three_family: 3_200,
+        condo: 1_000,
+        manufactured: 1_100
+      }[propertyType]
       const livingArea = Math.max(450, Math.round((baseArea * Math.exp(0.28 * normal(random))) / 10) * 10)
       const bedrooms = Math.max(1, Math.min(8, Math.round(livingArea / 600 + normal(random) * 0.6)))
       const bathrooms = Math.max(1, Math.min(5, Math.round(livingArea / 1_100 + normal(random) * 0.4)))
@@ -178,7 +243,14 @@ export const generateDemoCounty = (options: { readonly parcels?: number; readonl
       })
 
       // The parcel's value today (as-is, good condition), in dollars.
-      const typeFactor = { single_family: 1, townhouse: 0.92, two_family: 0.85, three_family: 0.8, condo: 1.05, manufactured: 0.55 }[propertyType]
+      const typeFactor = {
+        single_family: 1,
+        townhouse: 0.92,
+        two_family: 0.85,
+        three_family: 0.8,
+        condo: 1.05,
+        manufactured: 0.55
+      }[propertyType]
       const ageFactor = 1 - Math.min(0.25, Math.max(0, (2024 - yearBuilt) / 400))
       const lotFactor = lotSize ? Math.pow(lotSize / (livingArea * 3), 0.08) : 1
       const value = pricePerSquareFoot(lat, lon) * town.level * street.effect * typeFactor * ageFactor * lotFactor *
@@ -190,9 +262,21 @@ export const generateDemoCounty = (options: { readonly parcels?: number; readonl
       let owner = `OWNER ${id.slice(5)}-0`
       for (let s = 0; s < saleCount && day < DEMO_LAST_DAY; s++) {
         const flip = random() < 0.06
-        const price = Math.round((value * demoMarketIndex(day) / demoMarketIndex(DEMO_LAST_DAY) * Math.exp(0.07 * normal(random)) * (flip ? 0.72 : 1)) / 500) * 500
+        const price = Math.round(
+          (value * demoMarketIndex(day) / demoMarketIndex(DEMO_LAST_DAY) * Math.exp(0.07 * normal(random)) *
+            (flip ? 0.72 : 1)) / 500
+        ) * 500
         const buyer = flip ? `FLIP CAPITAL ${1 + Math.floor(random() * 9)} LLC` : `OWNER ${id.slice(5)}-${s + 1}`
-        sales.push({ parcelId: id, saleDate: isoDay(day), price, documentType: "deed", grantor: owner, grantee: buyer, armsLength: true, sourceKey: `demo:${id}:${s}` })
+        sales.push({
+          parcelId: id,
+          saleDate: isoDay(day),
+          price,
+          documentType: "deed",
+          grantor: owner,
+          grantee: buyer,
+          armsLength: true,
+          sourceKey: `demo:${id}:${s}`
+        })
         owner = buyer
         if (flip) {
           const permitDay = day + 20 + Math.floor(random() * 40)
@@ -206,9 +290,21 @@ export const generateDemoCounty = (options: { readonly parcels?: number; readonl
           })
           const resaleDay = day + 120 + Math.floor(random() * 200)
           if (resaleDay < DEMO_LAST_DAY) {
-            const resale = Math.round((value * demoMarketIndex(resaleDay) / demoMarketIndex(DEMO_LAST_DAY) * Math.exp(0.05 * normal(random))) / 500) * 500
+            const resale = Math.round(
+              (value * demoMarketIndex(resaleDay) / demoMarketIndex(DEMO_LAST_DAY) *
+                Math.exp(0.05 * normal(random))) / 500
+            ) * 500
             const next = `OWNER ${id.slice(5)}-${s + 1}R`
-            sales.push({ parcelId: id, saleDate: isoDay(resaleDay), price: resale, documentType: "deed", grantor: owner, grantee: next, armsLength: true, sourceKey: `demo:${id}:${s}:resale` })
+            sales.push({
+              parcelId: id,
+              saleDate: isoDay(resaleDay),
+              price: resale,
+              documentType: "deed",
+              grantor: owner,
+              grantee: next,
+              armsLength: true,
+              sourceKey: `demo:${id}:${s}:resale`
+            })
             owner = next
             day = resaleDay
           }
@@ -216,7 +312,16 @@ export const generateDemoCounty = (options: { readonly parcels?: number; readonl
         if (random() < 0.05) {
           const transferDay = day + 30 + Math.floor(random() * 300)
           if (transferDay < DEMO_LAST_DAY) {
-            sales.push({ parcelId: id, saleDate: isoDay(transferDay), price: 0, documentType: "quitclaim", grantor: owner, grantee: `${owner} FAMILY TRUST`, armsLength: false, sourceKey: `demo:${id}:${s}:transfer` })
+            sales.push({
+              parcelId: id,
+              saleDate: isoDay(transferDay),
+              price: 0,
+              documentType: "quitclaim",
+              grantor: owner,
+              grantee: `${owner} FAMILY TRUST`,
+              armsLength: false,
+              sourceKey: `demo:${id}:${s}:transfer`
+            })
             owner = `${owner} FAMILY TRUST`
             day = transferDay
           }
@@ -235,14 +340,33 @@ export const generateDemoCounty = (options: { readonly parcels?: number; readonl
       }
       const listingRoll = random()
       if (listingRoll < 0.03) {
-        listings.push({ parcelId: id, status: "active", listPrice: Math.round(value * (1.02 + random() * 0.08) / 1_000) * 1_000, listedDate: isoDay(DEMO_LAST_DAY - Math.floor(random() * 90)) })
+        listings.push({
+          parcelId: id,
+          status: "active",
+          listPrice: Math.round(value * (1.02 + random() * 0.08) / 1_000) * 1_000,
+          listedDate: isoDay(DEMO_LAST_DAY - Math.floor(random() * 90))
+        })
       } else if (listingRoll < 0.04) {
-        listings.push({ parcelId: id, status: "pending", listPrice: Math.round(value / 1_000) * 1_000, listedDate: isoDay(DEMO_LAST_DAY - Math.floor(random() * 120)) })
+        listings.push({
+          parcelId: id,
+          status: "pending",
+          listPrice: Math.round(value / 1_000) * 1_000,
+          listedDate: isoDay(DEMO_LAST_DAY - Math.floor(random() * 120))
+        })
       } else if (listingRoll < 0.2) {
         listings.push({ parcelId: id, status: "off_market" })
       }
     }
   })
-  parcels.push(...faultDrillParcels)
-  return { file: "demo-county (synthetic)", rowsRead: parcels.length + sales.length + listings.length + permits.length, parcels, sales, listings, permits, duplicateRows: 0, rejected: {} }
+  for (const parcel of faultDrillParcels) parcels.push(parcel)
+  return {
+    file: "demo-county (synthetic)",
+    rowsRead: parcels.length + sales.length + listings.length + permits.length,
+    parcels,
+    sales,
+    listings,
+    permits,
+    duplicateRows: 0,
+    rejected: {}
+  }
 }

@@ -57,7 +57,9 @@ export const parseUsDate = (text: string | undefined): string | undefined => {
 const positive = (value: number | undefined) => (value !== undefined && value > 0 ? value : undefined)
 
 /** A year built outside 1800 … 2030 is a placeholder, not a year. */
-const plausibleYear = (year: number | undefined) => (year !== undefined && year >= 1800 && year <= 2030 ? year : undefined)
+const plausibleYear = (
+  year: number | undefined
+) => (year !== undefined && year >= 1800 && year <= 2030 ? year : undefined)
 
 const column = (row: Record<string, string>, prefix: string) => {
   const key = Object.keys(row).find((name) => name.startsWith(prefix))
@@ -81,7 +83,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   // Every readable row, in scope or not, tells which deeds covered several parcels.
   const parcelsPerDeed = new Map<string, Set<string>>()
   const pricesPerParcelDay = new Map<string, Set<number>>()
-  const deedKey = (borough: string, neighborhood: string, date: string, price: number) => `${borough}|${neighborhood}|${date}|${price}`
+  const deedKey = (borough: string, neighborhood: string, date: string, price: number) =>
+    `${borough}|${neighborhood}|${date}|${price}`
   for (const row of rows) {
     const price = parseAmount(row["SALE PRICE"])
     const saleDate = parseUsDate(row["SALE DATE"])
@@ -102,13 +105,31 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const buildingClass = (row["BUILDING CLASS AT TIME OF SALE"] ?? column(row, "BUILDING CLASS AS OF") ?? "").trim()
     const price = parseAmount(row["SALE PRICE"])
     const saleDate = parseUsDate(row["SALE DATE"])
-    if (!borough) { reject("unknown borough"); continue }
-    if (!Number.isInteger(block) || block <= 0 || !Number.isInteger(lot) || lot <= 0) { reject("missing block or lot"); continue }
-    if (rawAddress === "") { reject("missing address"); continue }
-    if (saleDate === undefined) { reject("unreadable sale date"); continue }
-    if (price === undefined || price < 0) { reject("unreadable sale price"); continue }
+    if (!borough) {
+      reject("unknown borough")
+      continue
+    }
+    if (!Number.isInteger(block) || block <= 0 || !Number.isInteger(lot) || lot <= 0) {
+      reject("missing block or lot")
+      continue
+    }
+    if (rawAddress === "") {
+      reject("missing address")
+      continue
+    }
+    if (saleDate === undefined) {
+      reject("unreadable sale date")
+      continue
+    }
+    if (price === undefined || price < 0) {
+      reject("unreadable sale price")
+      continue
+    }
     const propertyType = propertyTypeOfBuildingClass(buildingClass)
-    if (propertyType === undefined) { reject("building class is not a scored property type"); continue }
+    if (propertyType === undefined) {
+      reject("building class is not a scored property type")
+      continue
+    }
     const address = normalizeAddress(rawAddress)
     const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
     const boroughCode = row["BOROUGH"]!.trim()

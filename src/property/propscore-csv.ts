@@ -4,9 +4,9 @@
  * coordinates (such as the Sacramento sample) converts into it.
  */
 import { parse } from "csv-parse/sync"
+import { Schema } from "effect"
 import * as path from "node:path"
 import { PropertyType } from "../../schema/overrides.js"
-import { Schema } from "effect"
 import { normalizeAddress } from "./address.js"
 import {
   type ListingRecord,
@@ -33,7 +33,10 @@ const optionalNumber = (text: string | undefined, options: { integer?: boolean; 
   const trimmed = (text ?? "").trim()
   if (trimmed === "") return { ok: true as const, value: undefined }
   const value = Number(trimmed)
-  if (!Number.isFinite(value) || (options.integer && !Number.isInteger(value)) || (options.min !== undefined && value < options.min)) {
+  if (
+    !Number.isFinite(value) || (options.integer && !Number.isInteger(value)) ||
+    (options.min !== undefined && value < options.min)
+  ) {
     return { ok: false as const }
   }
   return { ok: true as const, value }
@@ -48,7 +51,11 @@ const validDate = (text: string | undefined) => {
 
 export const parsePropscoreCsv = (file: string, content: Buffer | string): ParsedFile => {
   const kind = csvKindOf(file)
-  const rows = parse(content, { columns: (cells: Array<string>) => cells.map((cell) => cell.trim().toLowerCase()), skip_empty_lines: true, trim: true }) as Array<Record<string, string>>
+  const rows = parse(content, {
+    columns: (cells: Array<string>) => cells.map((cell) => cell.trim().toLowerCase()),
+    skip_empty_lines: true,
+    trim: true
+  }) as Array<Record<string, string>>
   const rejected: Record<string, number> = {}
   const reject = (reason: string) => {
     rejected[reason] = (rejected[reason] ?? 0) + 1
@@ -58,18 +65,39 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
   const listings: Array<ListingRecord> = []
   const permits: Array<PermitRecord> = []
   if (kind === undefined) {
-    return { file, rowsRead: rows.length, parcels, sales, listings, permits, duplicateRows: 0, rejected: { "file name is not parcels, sales, listings or permits": rows.length } }
+    return {
+      file,
+      rowsRead: rows.length,
+      parcels,
+      sales,
+      listings,
+      permits,
+      duplicateRows: 0,
+      rejected: { "file name is not parcels, sales, listings or permits": rows.length }
+    }
   }
   for (const row of rows) {
     const parcelId = (row["property_id"] ?? "").trim()
-    if (parcelId === "") { reject("missing property_id"); continue }
+    if (parcelId === "") {
+      reject("missing property_id")
+      continue
+    }
     if (kind === "parcels") {
       const address = (row["address"] ?? "").trim()
       const market = (row["market"] ?? "").trim()
-      if (address === "") { reject("missing address"); continue }
-      if (market === "") { reject("missing market"); continue }
+      if (address === "") {
+        reject("missing address")
+        continue
+      }
+      if (market === "") {
+        reject("missing market")
+        continue
+      }
       const type = (row["property_type"] ?? "").trim()
-      if (type !== "" && !isPropertyType(type)) { reject("unknown property_type"); continue }
+      if (type !== "" && !isPropertyType(type)) {
+        reject("unknown property_type")
+        continue
+      }
       const numbers = {
         bedrooms: optionalNumber(row["bedrooms"], { integer: true, min: 0 }),
         bathrooms: optionalNumber(row["bathrooms"], { integer: true, min: 0 }),
@@ -81,14 +109,23 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
         longitude: optionalNumber(row["longitude"])
       }
       const bad = Object.entries(numbers).find(([, parsed]) => !parsed.ok)
-      if (bad) { reject(`unreadable ${bad[0]}`); continue }
+      if (bad) {
+        reject(`unreadable ${bad[0]}`)
+        continue
+      }
       const value = (key: keyof typeof numbers) => (numbers[key] as { value: number | undefined }).value
       const lat = value("latitude")
       const lon = value("longitude")
-      if ((lat === undefined) !== (lon === undefined) || (lat !== undefined && (Math.abs(lat) > 90 || Math.abs(lon!) > 180))) {
-        reject("latitude and longitude must both be given and valid"); continue
+      if (
+        (lat === undefined) !== (lon === undefined) ||
+        (lat !== undefined && (Math.abs(lat) > 90 || Math.abs(lon!) > 180))
+      ) {
+        reject("latitude and longitude must both be given and valid")
+        continue
       }
-      const normalized = normalizeAddress([address, row["city"], [row["state"], row["zip_code"]].filter(Boolean).join(" ")].filter(Boolean).join(", "))
+      const normalized = normalizeAddress(
+        [address, row["city"], [row["state"], row["zip_code"]].filter(Boolean).join(" ")].filter(Boolean).join(", ")
+      )
       parcels.push({
         id: parcelId,
         market,
@@ -113,10 +150,19 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
     } else if (kind === "sales") {
       const saleDate = validDate(row["sale_date"])
       const price = optionalNumber(row["price"], { integer: true, min: 0 })
-      if (saleDate === undefined) { reject("unreadable sale_date"); continue }
-      if (!price.ok || price.value === undefined) { reject("unreadable price"); continue }
+      if (saleDate === undefined) {
+        reject("unreadable sale_date")
+        continue
+      }
+      if (!price.ok || price.value === undefined) {
+        reject("unreadable price")
+        continue
+      }
       const stated = (row["arms_length"] ?? "").trim().toLowerCase()
-      if (stated !== "" && stated !== "true" && stated !== "false") { reject("arms_length must be true or false"); continue }
+      if (stated !== "" && stated !== "true" && stated !== "false") {
+        reject("arms_length must be true or false")
+        continue
+      }
       const documentType = (row["document_type"] ?? "").trim() || "deed"
       sales.push({
         parcelId,
@@ -130,19 +176,37 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
       })
     } else if (kind === "listings") {
       const status = (row["status"] ?? "").trim() as ListingStatus
-      if (!["active", "pending", "off_market", "unknown"].includes(status)) { reject("unknown listing status"); continue }
+      if (!["active", "pending", "off_market", "unknown"].includes(status)) {
+        reject("unknown listing status")
+        continue
+      }
       const listPrice = optionalNumber(row["list_price"], { integer: true, min: 0 })
-      if (!listPrice.ok) { reject("unreadable list_price"); continue }
+      if (!listPrice.ok) {
+        reject("unreadable list_price")
+        continue
+      }
       const listedDate = (row["listed_date"] ?? "").trim()
-      if (listedDate !== "" && validDate(listedDate) === undefined) { reject("unreadable listed_date"); continue }
+      if (listedDate !== "" && validDate(listedDate) === undefined) {
+        reject("unreadable listed_date")
+        continue
+      }
       listings.push({ parcelId, status, listPrice: listPrice.value, listedDate: listedDate || undefined })
     } else {
       const issuedDate = validDate(row["issued_date"])
       const permitType = (row["permit_type"] ?? "").trim()
       const valuation = optionalNumber(row["valuation"], { integer: true, min: 0 })
-      if (issuedDate === undefined) { reject("unreadable issued_date"); continue }
-      if (permitType === "") { reject("missing permit_type"); continue }
-      if (!valuation.ok) { reject("unreadable valuation"); continue }
+      if (issuedDate === undefined) {
+        reject("unreadable issued_date")
+        continue
+      }
+      if (permitType === "") {
+        reject("missing permit_type")
+        continue
+      }
+      if (!valuation.ok) {
+        reject("unreadable valuation")
+        continue
+      }
       const description = (row["description"] ?? "").trim()
       permits.push({
         parcelId,

@@ -14,7 +14,13 @@ export type AddressMatch =
 export const MAX_CANDIDATES = 5
 
 export const parcelDisplayAddress = (parcel: ParcelRecord) =>
-  formatAddress({ street: parcel.street, unit: parcel.unit, city: parcel.city, state: parcel.state, zip: parcel.zipCode })
+  formatAddress({
+    street: parcel.street,
+    unit: parcel.unit,
+    city: parcel.city,
+    state: parcel.state,
+    zip: parcel.zipCode
+  })
 
 export class AddressIndex {
   private readonly byStreet = new Map<string, Array<ParcelRecord>>()

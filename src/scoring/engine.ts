@@ -5,7 +5,13 @@
  */
 import { Either } from "effect"
 import type { Overrides } from "../../schema/overrides.js"
-import { AmbiguousAddress, MissingValuationFact, OutsideCoverage, UnknownProperty, UnscorableAddress } from "../../schema/problems.js"
+import {
+  AmbiguousAddress,
+  MissingValuationFact,
+  OutsideCoverage,
+  UnknownProperty,
+  UnscorableAddress
+} from "../../schema/problems.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
@@ -94,10 +100,14 @@ export class ScoringEngine {
       case "Found":
         return Either.right(match.parcel)
       case "Ambiguous":
-        return Either.left(new AmbiguousAddress({
-          detail: `The address matches ${match.candidates.length === 5 ? "five or more" : match.candidates.length} properties; send one of the candidates.`,
-          candidates: match.candidates
-        }))
+        return Either.left(
+          new AmbiguousAddress({
+            detail: `The address matches ${
+              match.candidates.length === 5 ? "five or more" : match.candidates.length
+            } properties; send one of the candidates.`,
+            candidates: match.candidates
+          })
+        )
       case "OutsideCoverage":
         return Either.left(new OutsideCoverage({ detail: "The address lies outside every covered area." }))
       case "Unknown":
@@ -106,16 +116,24 @@ export class ScoringEngine {
   }
 
   /** Values a property as of `asOf` (YYYY-MM-DD), its facts replaced by the overrides. */
-  valueParcel(parcel: ParcelRecord, overrides: Overrides | undefined, asOf: string): Either.Either<ScoringOutcome, EngineScoreError> {
+  valueParcel(
+    parcel: ParcelRecord,
+    overrides: Overrides | undefined,
+    asOf: string
+  ): Either.Either<ScoringOutcome, EngineScoreError> {
     const record = countyFactsOf(parcel)
     const facts = effectiveFacts(record, overrides)
     const missing = missingValuationFacts(facts)
     if (missing.length > 0) {
-      return Either.left(new MissingValuationFact({
-        detail: `The valuation needs ${missing.join(", ")}, which the county record lacks` +
-          (missing.some((fact) => fact === "lot_size_square_feet" || fact === "property_type") ? "; it can be supplied through overrides." : "."),
-        missing
-      }))
+      return Either.left(
+        new MissingValuationFact({
+          detail: `The valuation needs ${missing.join(", ")}, which the county record lacks` +
+            (missing.some((fact) => fact === "lot_size_square_feet" || fact === "property_type")
+              ? "; it can be supplied through overrides."
+              : "."),
+          missing
+        })
+      )
     }
     const subject: Subject = {
       parcelKey: parcel.id,
@@ -162,17 +180,27 @@ export class ScoringEngine {
     })
     return Either.right({
       subject: { propertyId: parcel.id, address: parcelDisplayAddress(parcel), record },
-      model: { quantiles: valuation.quantiles, mean: valuation.mean, effectiveSampleSize: valuation.effectiveSampleSize },
+      model: {
+        quantiles: valuation.quantiles,
+        mean: valuation.mean,
+        effectiveSampleSize: valuation.effectiveSampleSize
+      },
       comps
     })
   }
 
-  score(address: string, overrides: Overrides | undefined, asOf: string): Either.Either<ScoringOutcome, EngineScoreError> {
+  score(
+    address: string,
+    overrides: Overrides | undefined,
+    asOf: string
+  ): Either.Either<ScoringOutcome, EngineScoreError> {
     return Either.flatMap(this.locate(address), (parcel) => this.valueParcel(parcel, overrides, asOf))
   }
 
   parcelById(propertyId: string): Either.Either<ParcelRecord, UnknownProperty> {
     const parcel = this.parcels.get(propertyId)
-    return parcel ? Either.right(parcel) : Either.left(new UnknownProperty({ detail: `No property has the id ${propertyId}.` }))
+    return parcel
+      ? Either.right(parcel)
+      : Either.left(new UnknownProperty({ detail: `No property has the id ${propertyId}.` }))
   }
 }

@@ -4,12 +4,12 @@
  * sales), and reports per market MdAPE, PPE10, PPE20 and the 0.1–0.9 coverage, beside the neighbourhood
  * median price-per-square-foot baseline.
  */
-import type { PropertyData } from "../services/property-store.js"
 import type { ParcelRecord, ParsedFile, SaleRecord } from "../property/records.js"
+import type { PropertyData } from "../services/property-store.js"
 import { median } from "../valuation/weighted.js"
 import { ScoringEngine } from "./engine.js"
-import type { ModelOptions } from "./model.js"
 import { type Accuracy, accuracy, coverage80 } from "./metrics.js"
+import type { ModelOptions } from "./model.js"
 
 /** Several parsed files as one store: a parcel's latest record, each recorded sale once. */
 export const scratchStore = (files: ReadonlyArray<ParsedFile>): PropertyData => {
@@ -19,7 +19,10 @@ export const scratchStore = (files: ReadonlyArray<ParsedFile>): PropertyData => 
     for (const parcel of file.parcels) parcels.set(parcel.id, parcel)
     for (const sale of file.sales) sales.set(sale.sourceKey, sale)
   }
-  return { parcels: [...parcels.values()], sales: [...sales.values()].sort((a, b) => a.saleDate.localeCompare(b.saleDate)) }
+  return {
+    parcels: [...parcels.values()],
+    sales: [...sales.values()].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
+  }
 }
 
 export interface MarketReport {
@@ -31,7 +34,12 @@ export interface MarketReport {
   readonly ppe10: number | null
   readonly ppe20: number | null
   readonly coverage_80: number | null
-  readonly baseline: { readonly mdape: number | null; readonly ppe10: number | null; readonly ppe20: number | null; readonly scored: number }
+  readonly baseline: {
+    readonly mdape: number | null
+    readonly ppe10: number | null
+    readonly ppe20: number | null
+    readonly scored: number
+  }
 }
 
 export interface Prediction {
@@ -74,20 +82,33 @@ export const evaluate = (
   splitDate: string,
   options: { readonly until?: string; readonly model?: Partial<ModelOptions> } = {}
 ): { report: EvaluationReport; predictions: Array<Prediction> } => {
-  const engine = ScoringEngine.build(data, { salesBefore: splitDate, ...(options.model ? { model: options.model } : {}) })
+  const engine = ScoringEngine.build(data, {
+    salesBefore: splitDate,
+    ...(options.model ? { model: options.model } : {})
+  })
   const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
   const armsLength = data.sales.flatMap((sale) => {
     const parcel = parcels.get(sale.parcelId)
     return parcel && sale.armsLength && sale.price > 0 ? [{ parcel, sale }] : []
   })
   const train = armsLength.filter(({ sale }) => sale.saleDate < splitDate)
-  const test = armsLength.filter(({ sale }) => sale.saleDate >= splitDate && (options.until === undefined || sale.saleDate < options.until))
+  const test = armsLength.filter(({ sale }) =>
+    sale.saleDate >= splitDate && (options.until === undefined || sale.saleDate < options.until)
+  )
   const baseline = baselineOf(train)
   const predictions: Array<Prediction> = []
-  const byMarket = new Map<string, { train: number; test: number; scored: Array<{ actual: number; predicted: number; q10: number; q90: number }>; baseline: Array<{ actual: number; predicted: number }> }>()
+  const byMarket = new Map<
+    string,
+    {
+      train: number
+      test: number
+      scored: Array<{ actual: number; predicted: number; q10: number; q90: number }>
+      baseline: Array<{ actual: number; predicted: number }>
+    }
+  >()
   const market = (name: string) => {
     let entry = byMarket.get(name)
-    if (!entry) byMarket.set(name, (entry = { train: 0, test: 0, scored: [], baseline: [] }))
+    if (!entry) byMarket.set(name, entry = { train: 0, test: 0, scored: [], baseline: [] })
     return entry
   }
   for (const { parcel } of train) market(parcel.market).train++
@@ -99,7 +120,13 @@ export const evaluate = (
     if (base !== undefined) entry.baseline.push({ actual: sale.price, predicted: base })
     const address = outcome._tag === "Right" ? outcome.right.subject.address : parcel.street
     if (outcome._tag === "Left") {
-      predictions.push({ market: parcel.market, address, sale_date: sale.saleDate, sale_price: sale.price, reason: outcome.left.detail })
+      predictions.push({
+        market: parcel.market,
+        address,
+        sale_date: sale.saleDate,
+        sale_price: sale.price,
+        reason: outcome.left.detail
+      })
       continue
     }
     const q = outcome.right.model.quantiles
@@ -118,7 +145,12 @@ export const evaluate = (
       ppe10: orNull(model, "ppe10"),
       ppe20: orNull(model, "ppe20"),
       coverage_80: coverage80(entry.scored) ?? null,
-      baseline: { mdape: orNull(base, "mdape"), ppe10: orNull(base, "ppe10"), ppe20: orNull(base, "ppe20"), scored: entry.baseline.length }
+      baseline: {
+        mdape: orNull(base, "mdape"),
+        ppe10: orNull(base, "ppe10"),
+        ppe20: orNull(base, "ppe20"),
+        scored: entry.baseline.length
+      }
     }
   })
   return { report: { split_date: splitDate, markets }, predictions }
@@ -127,13 +159,35 @@ export const evaluate = (
 const percent = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(2)}%`)
 
 export const formatEvaluation = (report: EvaluationReport) => {
-  const header = ["market", "train", "test", "scored", "MdAPE", "PPE10", "PPE20", "cover80", "base MdAPE", "base PPE10", "base PPE20"]
+  const header = [
+    "market",
+    "train",
+    "test",
+    "scored",
+    "MdAPE",
+    "PPE10",
+    "PPE20",
+    "cover80",
+    "base MdAPE",
+    "base PPE10",
+    "base PPE20"
+  ]
   const rows = report.markets.map((m) => [
-    m.market, String(m.train_sales), String(m.test_sales), String(m.scored), percent(m.mdape), percent(m.ppe10),
-    percent(m.ppe20), percent(m.coverage_80), percent(m.baseline.mdape), percent(m.baseline.ppe10), percent(m.baseline.ppe20)
+    m.market,
+    String(m.train_sales),
+    String(m.test_sales),
+    String(m.scored),
+    percent(m.mdape),
+    percent(m.ppe10),
+    percent(m.ppe20),
+    percent(m.coverage_80),
+    percent(m.baseline.mdape),
+    percent(m.baseline.ppe10),
+    percent(m.baseline.ppe20)
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (cells: Array<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")
+  const line = (cells: Array<string>) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")
   return [`split date ${report.split_date}`, line(header), ...rows.map(line)].join("\n")
 }
 
@@ -141,10 +195,12 @@ const quantileColumns = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"]
 
 /** The --predictions CSV: one row per test sale. */
 export const predictionsCsv = (predictions: ReadonlyArray<Prediction>) => {
-  const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
+  const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, "\"\"")}"` : value)
   const rows = predictions.map((p) =>
     [
-      escape(p.address), p.sale_date, String(p.sale_price),
+      escape(p.address),
+      p.sale_date,
+      String(p.sale_price),
       ...quantileColumns.map((level) => (p.quantiles ? String(Math.round(p.quantiles[level]!)) : "")),
       escape(p.reason ?? "")
     ].join(",")

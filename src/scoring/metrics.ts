@@ -17,7 +17,9 @@ export interface Accuracy {
 }
 
 export const accuracy = (sales: ReadonlyArray<ScoredSale>): Accuracy | undefined => {
-  const errors = sales.filter((sale) => sale.actual > 0).map((sale) => Math.abs(sale.predicted - sale.actual) / sale.actual)
+  const errors = sales.filter((sale) => sale.actual > 0).map((sale) =>
+    Math.abs(sale.predicted - sale.actual) / sale.actual
+  )
   if (errors.length === 0) return undefined
   return {
     mdape: median(errors)!,
@@ -30,5 +32,6 @@ export const accuracy = (sales: ReadonlyArray<ScoredSale>): Accuracy | undefined
 export const coverage80 = (sales: ReadonlyArray<ScoredSale>): number | undefined => {
   const withInterval = sales.filter((sale) => sale.q10 !== undefined && sale.q90 !== undefined)
   if (withInterval.length === 0) return undefined
-  return withInterval.filter((sale) => sale.actual >= sale.q10! && sale.actual <= sale.q90!).length / withInterval.length
+  return withInterval.filter((sale) => sale.actual >= sale.q10! && sale.actual <= sale.q90!).length /
+    withInterval.length
 }

@@ -127,7 +127,10 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   readonly grantCredits: (
     accountId: string,
     amount: number
-  ) => Effect.Effect<{ readonly account_id: string; readonly granted: number; readonly balance: number }, AccountNotFound>
+  ) => Effect.Effect<
+    { readonly account_id: string; readonly granted: number; readonly balance: number },
+    AccountNotFound
+  >
   /** Changes tier, rate limit or daily spend cap; every node sees it within about a second. */
   readonly update: (accountId: string, input: UpdateAccountInput) => Effect.Effect<AccountView, AccountNotFound>
   readonly publishTerms: (version: string) => Effect.Effect<TermsVersion, TermsVersionExists>
@@ -142,7 +145,9 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   /** The current Terms of Service version with its publication time; none before the first. */
   readonly currentTerms: Effect.Effect<Option.Option<TermsVersion>>
   /** Sets (or replaces) the account holder's sign-in, ending their Portal sessions. The password arrives hashed. */
-  readonly setLogin: (login: Login) => Effect.Effect<{ readonly account_id: string; readonly email: string }, AccountNotFound | EmailTaken>
+  readonly setLogin: (
+    login: Login
+  ) => Effect.Effect<{ readonly account_id: string; readonly email: string }, AccountNotFound | EmailTaken>
   readonly findLogin: (email: string) => Effect.Effect<Option.Option<Login>>
   /**
    * On a database with no account at all, creates the demo Account with its Credits and one key, and

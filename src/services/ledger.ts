@@ -102,7 +102,9 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
    * cover the cost, `SpendCapExceeded` when the Account's daily cap would be passed, `LedgerUnreachable`
    * when the Ledger does not answer.
    */
-  readonly spend: (request: SpendRequest) => Effect.Effect<Spend, InsufficientCredits | SpendCapExceeded | LedgerUnreachable>
+  readonly spend: (
+    request: SpendRequest
+  ) => Effect.Effect<Spend, InsufficientCredits | SpendCapExceeded | LedgerUnreachable>
   /** Returns Credits of a recorded Spend. */
   readonly refund: (request: RefundRequest) => Effect.Effect<Refund, LedgerUnreachable>
   /**
@@ -110,7 +112,11 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
    * when nothing is left or the Spend was already settled: answered, or refunded by another node). Safe
    * to repeat and to race: it is decided under the Account's lock.
    */
-  readonly refundRemaining: (spendId: number, reason: string, traceId: string) => Effect.Effect<number, LedgerUnreachable>
+  readonly refundRemaining: (
+    spendId: number,
+    reason: string,
+    traceId: string
+  ) => Effect.Effect<number, LedgerUnreachable>
   /** Marks a Spend's call as answered: the sweeper leaves it alone. Idempotent. */
   readonly settle: (spendId: number) => Effect.Effect<void, LedgerUnreachable>
   /** Spends still open after their `settleBy` (at `now`, epoch milliseconds), oldest first, at most `limit`. */
@@ -120,13 +126,22 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
    * (by its SHA-256) with its connection, when neither is revoked or disconnected; none otherwise. Expiry
    * is the caller's to judge, on its own clock.
    */
-  readonly confirmConnection: (accessTokenSha256: Uint8Array) => Effect.Effect<Option.Option<ConnectedApp>, LedgerUnreachable>
+  readonly confirmConnection: (
+    accessTokenSha256: Uint8Array
+  ) => Effect.Effect<Option.Option<ConnectedApp>, LedgerUnreachable>
   readonly balance: (accountId: string) => Effect.Effect<number, LedgerUnreachable>
   readonly entries: (accountId: string) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
   /** An Account's entries matching `query`, newest first, at most `query.limit`. */
-  readonly statement: (accountId: string, query: StatementQuery) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
+  readonly statement: (
+    accountId: string,
+    query: StatementQuery
+  ) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
   /** An Account's Credits per UTC day in [from, until), for the days that have entries, oldest first. */
-  readonly dailyTotals: (accountId: string, from: Date, until: Date) => Effect.Effect<ReadonlyArray<DailyTotal>, LedgerUnreachable>
+  readonly dailyTotals: (
+    accountId: string,
+    from: Date,
+    until: Date
+  ) => Effect.Effect<ReadonlyArray<DailyTotal>, LedgerUnreachable>
 }>() {}
 
 /** The UTC day (`YYYY-MM-DD`) of an instant. */

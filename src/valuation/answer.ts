@@ -5,7 +5,7 @@
  */
 import { type Comp, quantileLevels, type ScoredAnswer, type ValueDistribution } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
-import { asIsSimilarBand, compBand, type ComparableSale, type ModelEstimate } from "./comps.js"
+import { asIsSimilarBand, type ComparableSale, compBand, type ModelEstimate } from "./comps.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, recordFacts } from "./facts.js"
 import { maximumAllowableOffer, rehabAdjustedArv, rehabBudgetFor } from "./offer.js"
 import { DEFAULT_TARGET_MARGIN, WITHHOLD_ABOVE_BAND, WITHHOLD_BELOW_BAND } from "./policy.js"

@@ -40,7 +40,10 @@ const livingArea = (comp: ComparableSale) => {
  * size-normalised (price per square foot times the subject's living area) when the subject and at least
  * three comps have a living area. Absent with fewer than three priced comps.
  */
-export const compBand = (comps: ReadonlyArray<ComparableSale>, subjectLivingArea: number | undefined): CompBand | undefined => {
+export const compBand = (
+  comps: ReadonlyArray<ComparableSale>,
+  subjectLivingArea: number | undefined
+): CompBand | undefined => {
   const priced = comps.filter(usablePrice)
   if (priced.length < MIN_COMPS_FOR_BAND) return undefined
   const sized = subjectLivingArea === undefined ? [] : priced.filter((comp) => livingArea(comp) !== undefined)

@@ -4,7 +4,7 @@
  * valuation needs are there after overrides (OVR-5).
  */
 import type { Overrides, PropertyType } from "../../schema/overrides.js"
-import type { Facts, FactOrigin } from "../../schema/scored-answer.js"
+import type { FactOrigin, Facts } from "../../schema/scored-answer.js"
 
 /** A county record's facts, by their wire names; absent where the record has none. */
 export interface CountyFacts {

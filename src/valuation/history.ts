@@ -15,7 +15,13 @@ const days = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
 
 export const parcelAddress = (parcel: ParcelRecord) =>
-  formatAddress({ street: parcel.street, unit: parcel.unit, city: parcel.city, state: parcel.state, zip: parcel.zipCode })
+  formatAddress({
+    street: parcel.street,
+    unit: parcel.unit,
+    city: parcel.city,
+    state: parcel.state,
+    zip: parcel.zipCode
+  })
 
 export const propertyHistory = (records: PropertyHistoryRecords): HistoryAnswer => {
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))

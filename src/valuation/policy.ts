@@ -5,12 +5,13 @@
 import type { Condition } from "../../schema/scored-call.js"
 
 /** Repair brackets in dollars per square foot of living area. */
-export const repairBrackets: Record<Exclude<Condition, "tear_down">, { readonly low: number; readonly high: number }> = {
-  turn_key: { low: 0, high: 0 },
-  light_rehab: { low: 10, high: 25 },
-  moderate_rehab: { low: 25, high: 45 },
-  major_rehab: { low: 45, high: 80 }
-}
+export const repairBrackets: Record<Exclude<Condition, "tear_down">, { readonly low: number; readonly high: number }> =
+  {
+    turn_key: { low: 0, high: 0 },
+    light_rehab: { low: 10, high: 25 },
+    moderate_rehab: { low: 25, high: 45 },
+    major_rehab: { low: 45, high: 80 }
+  }
 
 /** The rehab lift starts at $0 and is full at this many dollars per square foot. */
 export const FULL_LIFT_PER_SQUARE_FOOT = 60

@@ -53,16 +53,36 @@ describe("propscore command line on the embedded database", () => {
   })
 
   it("accounts, keys, credits and terms work while the server runs, each printing one JSON object", async () => {
-    const created = await json(["accounts", "create", "--name", "Acme Flips", "--tier", "reseller", "--credits", "25", "--rate-limit", "500"])
+    const created = await json([
+      "accounts",
+      "create",
+      "--name",
+      "Acme Flips",
+      "--tier",
+      "reseller",
+      "--credits",
+      "25",
+      "--rate-limit",
+      "500"
+    ])
     expect(created.code).toBe(0)
-    expect(created.value).toMatchObject({ name: "Acme Flips", tier: "reseller", balance: 25, rate_limit_per_minute: 500 })
+    expect(created.value).toMatchObject({
+      name: "Acme Flips",
+      tier: "reseller",
+      balance: 25,
+      rate_limit_per_minute: 500
+    })
     const accountId: string = created.value.account_id
 
     const granted = await json(["credits", "grant", "--account", accountId, "--amount", "75"])
     expect(granted.value).toEqual({ account_id: accountId, granted: 75, balance: 100 })
 
     const issued = await json(["keys", "issue", "--account", accountId])
-    expect(issued.value).toMatchObject({ account_id: accountId, key_id: expect.any(String), api_key: expect.stringMatching(/^ps_/) })
+    expect(issued.value).toMatchObject({
+      account_id: accountId,
+      key_id: expect.any(String),
+      api_key: expect.stringMatching(/^ps_/)
+    })
     expect((await validate(issued.value.api_key)).status).toBe(200)
 
     const updated = await json(["accounts", "update", accountId, "--rate-limit", "120", "--daily-spend-cap", "50"])
@@ -108,55 +128,72 @@ describe("propscore command line on the embedded database", () => {
     expect(status).toBe(401)
   }, 120_000)
 
-  it("AUTH-3: accounts set-login stores the holder's sign-in (password on stdin, never echoed); connections list shows the connected apps with their dates", async () => {
-    const account = await json(["accounts", "create", "--name", "Holder", "--tier", "public"])
-    const accountId = account.value.account_id as string
-    const short = await propscore(["accounts", "set-login", accountId, "--email", "holder@example.com", "--password-stdin", "--json"], env, "short\n")
-    expect(short.code).toBe(1)
-    expect(JSON.parse(short.stdout.trim()).error.message).toContain("at least 12 characters")
-    const password = "a long enough passphrase"
-    const set = await propscore(["accounts", "set-login", accountId, "--email", "Holder@Example.com", "--password-stdin", "--json"], env, `${password}\n`)
-    expect(set.code, set.stderr).toBe(0)
-    expect(JSON.parse(set.stdout.trim())).toEqual({ account_id: accountId, email: "holder@example.com" })
-    expect(set.stdout + set.stderr).not.toContain(password)
-    expect((await json(["connections", "list", accountId])).value).toEqual({ account_id: accountId, connections: [] })
+  it(
+    "AUTH-3: accounts set-login stores the holder's sign-in (password on stdin, never echoed); connections list shows the connected apps with their dates",
+    async () => {
+      const account = await json(["accounts", "create", "--name", "Holder", "--tier", "public"])
+      const accountId = account.value.account_id as string
+      const short = await propscore(
+        ["accounts", "set-login", accountId, "--email", "holder@example.com", "--password-stdin", "--json"],
+        env,
+        "short\n"
+      )
+      expect(short.code).toBe(1)
+      expect(JSON.parse(short.stdout.trim()).error.message).toContain("at least 12 characters")
+      const password = "a long enough passphrase"
+      const set = await propscore(
+        ["accounts", "set-login", accountId, "--email", "Holder@Example.com", "--password-stdin", "--json"],
+        env,
+        `${password}\n`
+      )
+      expect(set.code, set.stderr).toBe(0)
+      expect(JSON.parse(set.stdout.trim())).toEqual({ account_id: accountId, email: "holder@example.com" })
+      expect(set.stdout + set.stderr).not.toContain(password)
+      expect((await json(["connections", "list", accountId])).value).toEqual({ account_id: accountId, connections: [] })
 
-    // The running server signs the holder in with it: register a client and approve on the consent page.
-    const registration = await fetch(`${server.baseUrl}/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "CLI test app", redirect_uris: ["http://127.0.0.1:9/cb"] })
-    }).then((r) => r.json() as Promise<{ client_id: string }>)
-    const authorize = new URL(`${server.baseUrl}/oauth/authorize`)
-    authorize.search = new URLSearchParams({
-      response_type: "code",
-      client_id: registration.client_id,
-      redirect_uri: "http://127.0.0.1:9/cb",
-      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-      code_challenge_method: "S256"
-    }).toString()
-    const page = await fetch(authorize).then((r) => r.text())
-    const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!
-    const approved = await fetch(`${server.baseUrl}/oauth/authorize`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ request_id: requestId, email: "holder@example.com", password, decision: "approve" })
-    })
-    expect(approved.status).toBe(303)
-    expect(new URL(approved.headers.get("location")!).searchParams.get("code")).toBeTruthy()
+      // The running server signs the holder in with it: register a client and approve on the consent page.
+      const registration = await fetch(`${server.baseUrl}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: "CLI test app", redirect_uris: ["http://127.0.0.1:9/cb"] })
+      }).then((r) => r.json() as Promise<{ client_id: string }>)
+      const authorize = new URL(`${server.baseUrl}/oauth/authorize`)
+      authorize.search = new URLSearchParams({
+        response_type: "code",
+        client_id: registration.client_id,
+        redirect_uri: "http://127.0.0.1:9/cb",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256"
+      }).toString()
+      const page = await fetch(authorize).then((r) => r.text())
+      const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!
+      const approved = await fetch(`${server.baseUrl}/oauth/authorize`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ request_id: requestId, email: "holder@example.com", password, decision: "approve" })
+      })
+      expect(approved.status).toBe(303)
+      expect(new URL(approved.headers.get("location")!).searchParams.get("code")).toBeTruthy()
 
-    const listed = await json(["connections", "list", accountId])
-    expect(listed.value.connections).toEqual([
-      { connection_id: expect.stringMatching(/^conn_/), client_id: registration.client_id, client_name: "CLI test app", connected_at: expect.any(String) }
-    ])
-    const gone = await json(["connections", "disconnect", accountId, listed.value.connections[0].connection_id])
-    expect(gone.value).toMatchObject({ disconnected: true, client_name: "CLI test app" })
-    expect((await json(["connections", "list", accountId])).value.connections).toEqual([])
-    const again = await json(["connections", "disconnect", accountId, listed.value.connections[0].connection_id])
-    expect(again.code).toBe(1)
-    expect(again.value.error.code).toBe("ConnectionNotFound")
-  }, 120_000)
+      const listed = await json(["connections", "list", accountId])
+      expect(listed.value.connections).toEqual([
+        {
+          connection_id: expect.stringMatching(/^conn_/),
+          client_id: registration.client_id,
+          client_name: "CLI test app",
+          connected_at: expect.any(String)
+        }
+      ])
+      const gone = await json(["connections", "disconnect", accountId, listed.value.connections[0].connection_id])
+      expect(gone.value).toMatchObject({ disconnected: true, client_name: "CLI test app" })
+      expect((await json(["connections", "list", accountId])).value.connections).toEqual([])
+      const again = await json(["connections", "disconnect", accountId, listed.value.connections[0].connection_id])
+      expect(again.code).toBe(1)
+      expect(again.value.error.code).toBe("ConnectionNotFound")
+    },
+    120_000
+  )
 
   it("an operator error prints a JSON error object and exits 1", async () => {
     const result = await propscore(["accounts", "show", "acct_missing", "--json"], env)
@@ -171,61 +208,69 @@ describe("propscore command line on the embedded database", () => {
     expect(usage.stderr).toContain("--rate-limit must be a whole number from 1 to 2147483647")
   }, 60_000)
 
-  it("with the server stopped the commands open the database themselves; a restart keeps the demo account", async () => {
-    await server.stop()
-    const migrated = await json(["migrate"])
-    expect(migrated.value).toEqual({ applied: [] })
-    server = await startServer(env, ["--json"])
-    const lines = server.stdout().trim().split("\n")
-    expect(lines).toHaveLength(1)
-    expect(JSON.parse(lines[0]!)).toMatchObject({ demo_account: null })
-    expect((await validate(demoKey)).status).toBe(200)
-  }, 300_000)
+  it(
+    "with the server stopped the commands open the database themselves; a restart keeps the demo account",
+    async () => {
+      await server.stop()
+      const migrated = await json(["migrate"])
+      expect(migrated.value).toEqual({ applied: [] })
+      server = await startServer(env, ["--json"])
+      const lines = server.stdout().trim().split("\n")
+      expect(lines).toHaveLength(1)
+      expect(JSON.parse(lines[0]!)).toMatchObject({ demo_account: null })
+      expect((await validate(demoKey)).status).toBe(200)
+    },
+    300_000
+  )
 
-  it("SVC-4 ERR-5: requests that die with the server after their Spend are refunded after the restart, keyed or not, and the key freed", async () => {
-    const balance = async () => {
-      const shown = await json(["accounts", "show", demoAccountId])
-      return shown.value.balance as number
-    }
-    const predict = (address: string, key: string | null = "dies-mid-request") =>
-      fetch(`${server.baseUrl}/v1/predict`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${demoKey}`,
-          "content-type": "application/json",
-          ...(key === null ? {} : { "idempotency-key": key })
-        },
-        body: JSON.stringify({ address })
-      })
-    const before = await balance()
-    // The demo county's fault drill stalls scoring: the requests are paid for and still running when the server dies.
-    const dying = [
-      predict("2 Fault Drill Way, Cedar Grove").catch((error: unknown) => error),
-      predict("2 Fault Drill Way, Cedar Grove", null).catch((error: unknown) => error)
-    ]
-    // Both paid for (and still running): then the server dies. A slow machine gets a few more looks.
-    let paid = await balance()
-    for (let attempt = 0; attempt < 5 && paid !== before - 2; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 250))
-      paid = await balance()
-    }
-    expect(paid).toBe(before - 2)
-    await server.crash()
-    for (const request of dying) expect(await request).toBeInstanceOf(Error)
-    expect(await balance()).toBe(before - 2)
+  it(
+    "SVC-4 ERR-5: requests that die with the server after their Spend are refunded after the restart, keyed or not, and the key freed",
+    async () => {
+      const balance = async () => {
+        const shown = await json(["accounts", "show", demoAccountId])
+        return shown.value.balance as number
+      }
+      const predict = (address: string, key: string | null = "dies-mid-request") =>
+        fetch(`${server.baseUrl}/v1/predict`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${demoKey}`,
+            "content-type": "application/json",
+            ...(key === null ? {} : { "idempotency-key": key })
+          },
+          body: JSON.stringify({ address })
+        })
+      const before = await balance()
+      // The demo county's fault drill stalls scoring: the requests are paid for and still running when the server dies.
+      const dying = [
+        predict("2 Fault Drill Way, Cedar Grove").catch((error: unknown) => error),
+        predict("2 Fault Drill Way, Cedar Grove", null).catch((error: unknown) => error)
+      ]
+      // Both paid for (and still running): then the server dies. A slow machine gets a few more looks.
+      let paid = await balance()
+      for (let attempt = 0; attempt < 5 && paid !== before - 2; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 250))
+        paid = await balance()
+      }
+      expect(paid).toBe(before - 2)
+      await server.crash()
+      for (const request of dying) expect(await request).toBeInstanceOf(Error)
+      expect(await balance()).toBe(before - 2)
 
-    server = await startServer(env)
-    // The sweeper runs on start and every 10 s; the 20-second deadline passes soon after the restart.
-    let after = await balance()
-    for (let attempt = 0; attempt < 45 && after !== before; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 1_000))
-      after = await balance()
-    }
-    expect(after).toBe(before)
-    // The key was released: a retry under it runs (and is charged) like a fresh request.
-    const retry = await predict("3 Pine Ct, Riverton")
-    expect(retry.status).toBe(200)
-    expect(retry.headers.get("idempotent-replayed")).toBeNull()
-    expect(await balance()).toBe(before - 1)
-  }, 400_000)
+      server = await startServer(env)
+      // The sweeper runs on start and every 10 s; the 20-second deadline passes soon after the restart.
+      let after = await balance()
+      for (let attempt = 0; attempt < 45 && after !== before; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        after = await balance()
+      }
+      expect(after).toBe(before)
+      // The key was released: a retry under it runs (and is charged) like a fresh request.
+      const retry = await predict("3 Pine Ct, Riverton")
+      expect(retry.status).toBe(200)
+      expect(retry.headers.get("idempotent-replayed")).toBeNull()
+      expect(await balance()).toBe(before - 1)
+    },
+    400_000
+  )
 })

@@ -60,10 +60,19 @@ layer(Services, { timeout: "120 seconds" })("accounts and credentials in Postgre
       const { account_id } = yield* accounts.create({ name: "Keys", tier: "public" })
       const key = yield* accounts.issueKey(account_id, "laptop")
       const sql = yield* SqlClient.SqlClient
-      const stored = yield* sql<{ row: string }>`SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = ${key.key_id}`
+      const stored = yield* sql<
+        { row: string }
+      >`SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = ${key.key_id}`
       const secret = key.api_key.split("_")[2]!
       expect(stored[0]!.row).not.toContain(secret)
-      expect(yield* credentials.authenticate(key.api_key)).toEqual({ accountId: account_id, tier: "public", keyId: key.key_id, connectionId: null, rateLimitPerMinute: null, pendingTerms: null })
+      expect(yield* credentials.authenticate(key.api_key)).toEqual({
+        accountId: account_id,
+        tier: "public",
+        keyId: key.key_id,
+        connectionId: null,
+        rateLimitPerMinute: null,
+        pendingTerms: null
+      })
       yield* accounts.revokeKey(key.key_id)
       yield* credentials.refresh
       const revoked = yield* Effect.flip(credentials.authenticate(key.api_key))

@@ -3,10 +3,10 @@
  * TEST_DATABASE_URL is set, else a PGlite loaded from the run's template. Each gets its own, so tests and
  * runs never collide. With `faults: true` the client goes through a proxy the test can cut.
  */
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Effect, Layer, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
@@ -97,7 +97,13 @@ export const FaultyTestDatabase: Layer.Layer<SqlClient.SqlClient | PgClient.PgCl
       const { connections, proxyTarget, target } = yield* endpoint()
       const proxy = yield* faultProxy(proxyTarget)
       return withMigrations(
-        pgClientLayer({ _tag: "Host", host: "127.0.0.1", port: proxy.port, database: target.database, username: target.username }, connections)
+        pgClientLayer({
+          _tag: "Host",
+          host: "127.0.0.1",
+          port: proxy.port,
+          database: target.database,
+          username: target.username
+        }, connections)
       ).pipe(Layer.merge(Layer.succeed(DatabaseFaultsTag, proxy.faults)))
     })
   )

@@ -15,7 +15,9 @@ export class DatabaseFaultsTag extends Context.Tag("test/DatabaseFaults")<Databa
 
 export type ProxyTarget = { readonly path: string } | { readonly host: string; readonly port: number }
 
-export const faultProxy = (target: ProxyTarget): Effect.Effect<{ readonly port: number; readonly faults: DatabaseFaults }, never, Scope.Scope> =>
+export const faultProxy = (
+  target: ProxyTarget
+): Effect.Effect<{ readonly port: number; readonly faults: DatabaseFaults }, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.async<{ server: net.Server; sockets: Set<net.Socket>; state: { cut: boolean } }>((resume) => {
       const sockets = new Set<net.Socket>()

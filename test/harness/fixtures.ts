@@ -5,9 +5,27 @@ export const outcome: ScoringOutcome = {
   subject: {
     propertyId: "demo-000042",
     address: "42 ELM ST, RIVERTON, ZZ 99103",
-    record: { property_type: "single_family", living_area_square_feet: 1_500, lot_size_square_feet: 5_000, neighborhood: "RIVERSIDE", partial_bathrooms: 1 }
+    record: {
+      property_type: "single_family",
+      living_area_square_feet: 1_500,
+      lot_size_square_feet: 5_000,
+      neighborhood: "RIVERSIDE",
+      partial_bathrooms: 1
+    }
   },
-  model: { quantiles: { "0.05": 250_000, "0.1": 262_000, "0.25": 281_000, "0.5": 300_000, "0.75": 319_000, "0.9": 338_000, "0.95": 350_000 }, mean: 301_000, effectiveSampleSize: 8.5 },
+  model: {
+    quantiles: {
+      "0.05": 250_000,
+      "0.1": 262_000,
+      "0.25": 281_000,
+      "0.5": 300_000,
+      "0.75": 319_000,
+      "0.9": 338_000,
+      "0.95": 350_000
+    },
+    mean: 301_000,
+    effectiveSampleSize: 8.5
+  },
   comps: [1, 2, 3, 4].map((i) => ({
     propertyId: `demo-00010${i}`,
     address: `${i} OAK AVE, RIVERTON, ZZ 99103`,

@@ -11,7 +11,8 @@ import { PortalSessions } from "../../src/services/portal-sessions.js"
 
 const absent = (service: string) =>
   new Proxy({}, {
-    get: (_target, member) => () => Effect.dieMessage(`${service}.${String(member)}: this test server has no account store`)
+    get: (_target, member) => () =>
+      Effect.dieMessage(`${service}.${String(member)}: this test server has no account store`)
   })
 
 export const NoSignIn = Layer.mergeAll(

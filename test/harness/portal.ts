@@ -31,7 +31,10 @@ export class PortalBrowser {
     }
   }
 
-  async send(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageResponse> {
+  async send(
+    path: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}
+  ): Promise<PageResponse> {
     const headers: Record<string, string> = { ...init.headers }
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
     if (init.form) headers["content-type"] = "application/x-www-form-urlencoded"
@@ -65,7 +68,9 @@ export class PortalBrowser {
   /** Loads a page and posts one of its forms (the first whose action is `action`) with `fields`. */
   async submit(pagePath: string, action: string, fields: Record<string, string> = {}) {
     const page = await this.get(pagePath)
-    if (!page.text.includes(`action="${action}"`)) throw new Error(`${pagePath} has no form posting to ${action}: ${page.status} ${page.text}`)
+    if (!page.text.includes(`action="${action}"`)) {
+      throw new Error(`${pagePath} has no form posting to ${action}: ${page.status} ${page.text}`)
+    }
     return this.post(action, { csrf: csrfOf(page.text), ...fields })
   }
 }

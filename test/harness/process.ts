@@ -20,7 +20,11 @@ const baseEnv = (env: Record<string, string>) => {
 }
 
 /** Runs one subcommand to completion; `input` is piped to its standard input. */
-export const propscore = (args: ReadonlyArray<string>, env: Record<string, string>, input?: string): Promise<CommandResult> =>
+export const propscore = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  input?: string
+): Promise<CommandResult> =>
   new Promise((resolve, reject) => {
     const child = spawn(node, [...loader, entry, ...args], {
       env: baseEnv(env),
@@ -56,7 +60,10 @@ export interface RunningServer {
 }
 
 /** Starts `propscore serve` and waits until it answers HTTP. */
-export const startServer = async (env: Record<string, string>, args: ReadonlyArray<string> = []): Promise<RunningServer> => {
+export const startServer = async (
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = []
+): Promise<RunningServer> => {
   const port = await freePort()
   const child = spawn(node, [...loader, entry, "serve", ...args], {
     env: baseEnv({ ...env, PORT: String(port) }),

@@ -4,14 +4,14 @@
  */
 import { HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
+import { LedgerMemory, type MemoryAccount } from "../../layers/ledger/memory.js"
+import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
+import type { HistoryAnswer } from "../../schema/history.js"
 import { ServicesFromSql } from "../../src/app.js"
 import { AppConfig } from "../../src/config.js"
 import { HttpAppLive, nodeServer } from "../../src/http/server.js"
 import { Accounts } from "../../src/services/accounts.js"
-import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
-import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
-import { LedgerMemory, type MemoryAccount } from "../../layers/ledger/memory.js"
-import type { HistoryAnswer } from "../../schema/history.js"
 import { FaultyTestDatabase, TestDatabase } from "./database.js"
 import { fakeScoringLayer, type ScriptEntry } from "./fake-scoring.js"
 import { NoSignIn } from "./no-sign-in.js"
@@ -79,7 +79,10 @@ export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
 })
 
 /** One HTTP request to the test server. */
-export const request = (path: string, options: RequestOptions = {}): Effect.Effect<TestResponse, never, HttpServer.HttpServer> =>
+export const request = (
+  path: string,
+  options: RequestOptions = {}
+): Effect.Effect<TestResponse, never, HttpServer.HttpServer> =>
   Effect.gen(function*() {
     const base = yield* baseUrl
     const headers: Record<string, string> = { ...options.headers }
@@ -92,7 +95,11 @@ export const request = (path: string, options: RequestOptions = {}): Effect.Effe
       }
     }
     const response = yield* Effect.promise(() =>
-      fetch(`${base}${path}`, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body: body ?? null })
+      fetch(`${base}${path}`, {
+        method: options.method ?? (body === undefined ? "GET" : "POST"),
+        headers,
+        body: body ?? null
+      })
     )
     const text = yield* Effect.promise(() => response.text())
     let parsed: unknown

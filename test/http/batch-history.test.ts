@@ -27,14 +27,20 @@ const key = (i: number) => credentials.keys[i]!.apiKey
 const accounts = Object.fromEntries(callers.map((c, i) => [c.accountId, { balance: i === 2 ? 2 : 10 }]))
 const balance = (i: number) => Effect.flatMap(Ledger, (ledger) => ledger.balance(`acct_b${i}`))
 
-const services = fakeServices(credentials.layer, { accounts, script, histories: { "demo-000042": story, "42 Elm St": story } })
+const services = fakeServices(credentials.layer, {
+  accounts,
+  script,
+  histories: { "demo-000042": story, "42 Elm St": story }
+})
 
 layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true })("POST /v1/predict/batch", (it) => {
   it.effect("BAT-1 BAT-2 BAT-3 BAT-4 BAT-8 BAT-10: results in order; a covered failure is its Problem Detail, refunded", () =>
     Effect.gen(function*() {
       const response = yield* request("/v1/predict/batch", {
         key: key(0),
-        body: { properties: [{ address: "good" }, { address: "outside" }, { address: "good", condition: "major_rehab" }] }
+        body: {
+          properties: [{ address: "good" }, { address: "outside" }, { address: "good", condition: "major_rehab" }]
+        }
       })
       expect(response.status).toBe(200)
       const results = response.body.results
@@ -53,7 +59,10 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
 
   it.effect("BAT-5: duplicate addresses are allowed and each is charged", () =>
     Effect.gen(function*() {
-      const response = yield* request("/v1/predict/batch", { key: key(1), body: { properties: [{ address: "good" }, { address: "good" }] } })
+      const response = yield* request("/v1/predict/batch", {
+        key: key(1),
+        body: { properties: [{ address: "good" }, { address: "good" }] }
+      })
       expect(response.body.results).toHaveLength(2)
       expect(yield* balance(1)).toBe(8)
     }))
@@ -102,7 +111,9 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
 
   it.effect("HIS-1: history with both or neither identifier is refused before any Credit", () =>
     Effect.gen(function*() {
-      expect((yield* request("/v1/history", { key: key(6), body: { address: "good", property_id: "x" } })).status).toBe(400)
+      expect((yield* request("/v1/history", { key: key(6), body: { address: "good", property_id: "x" } })).status).toBe(
+        400
+      )
       expect((yield* request("/v1/history", { key: key(6), body: {} })).status).toBe(400)
       expect(yield* balance(6)).toBe(10)
     }))

@@ -1,6 +1,5 @@
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { SPEND_TIMEOUT } from "../../src/operations/metered.js"
 import { makeCredentialsMemory } from "../../layers/credentials/memory.js"
 import { LedgerControl } from "../../layers/ledger/memory.js"
 import {
@@ -11,9 +10,10 @@ import {
   UpstreamTimeout,
   UpstreamUnavailable
 } from "../../schema/problems.js"
+import { SPEND_TIMEOUT } from "../../src/operations/metered.js"
 import { Ledger } from "../../src/services/ledger.js"
-import { outcome } from "../harness/fixtures.js"
 import type { ScriptEntry } from "../harness/fake-scoring.js"
+import { outcome } from "../harness/fixtures.js"
 import { fakeServices, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
 
 const covered = {
@@ -28,7 +28,9 @@ const covered = {
 const script: Record<string, ScriptEntry> = {
   "42 Elm St, Riverton": { answer: { _tag: "Outcome", outcome } },
   "43 Elm St, Riverton": { answer: { _tag: "Outcome", outcome }, delay: "3 seconds" },
-  ...Object.fromEntries(Object.entries(covered).map(([address, error]) => [address, { answer: { _tag: "Failure", error } } as ScriptEntry]))
+  ...Object.fromEntries(
+    Object.entries(covered).map(([address, error]) => [address, { answer: { _tag: "Failure", error } } as ScriptEntry])
+  )
 }
 
 const callers = Array.from({ length: 12 }, (_, i) => ({ accountId: `acct_${i}`, tier: "public" as const }))
@@ -40,9 +42,13 @@ const predict = (i: number, body: unknown, headers: Record<string, string> = {})
   request("/v1/predict", { key: key(i), body, headers })
 
 const balance = (i: number) => Effect.flatMap(Ledger, (ledger) => ledger.balance(`acct_${i}`))
-const kinds = (i: number) => Effect.map(Effect.flatMap(Ledger, (l) => l.entries(`acct_${i}`)), (es) => es.map((e) => e.kind))
+const kinds = (i: number) =>
+  Effect.map(Effect.flatMap(Ledger, (l) => l.entries(`acct_${i}`)), (es) => es.map((e) => e.kind))
 
-layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeout: "120 seconds", excludeTestServices: true })("POST /v1/predict", (it) => {
+layer(serverWith(fakeServices(credentials.layer, { accounts, script })), {
+  timeout: "120 seconds",
+  excludeTestServices: true
+})("POST /v1/predict", (it) => {
   it.effect("IDEM-2 SVC-3: without a key the call is processed and charged one Credit; the answer is the Scored answer", () =>
     Effect.gen(function*() {
       const response = yield* predict(0, { address: "42 Elm St, Riverton", condition: "major_rehab" })
@@ -53,7 +59,9 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeo
         pricing_model_arv_estimate: 300_000,
         rehab_budget: 93_750
       })
-      expect(response.body.cost_stack.down_payment + response.body.cost_stack.loan).toBe(response.body.max_allowable_offer.price)
+      expect(response.body.cost_stack.down_payment + response.body.cost_stack.loan).toBe(
+        response.body.max_allowable_offer.price
+      )
       expect(response.headers.get("idempotent-replayed")).toBeNull()
       expect(yield* balance(0)).toBe(9)
     }))
@@ -97,7 +105,12 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeo
         statuses[address] = response.status
       }
       expect(statuses).toEqual({
-        "ambiguous st": 422, "outside st": 422, "unscorable st": 422, "missing st": 422, "failing st": 502, "slow st": 504
+        "ambiguous st": 422,
+        "outside st": 422,
+        "unscorable st": 422,
+        "missing st": 422,
+        "failing st": 502,
+        "slow st": 504
       })
       expect(yield* balance(5)).toBe(10)
       const entries = yield* kinds(5)
@@ -126,7 +139,10 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeo
       expect(first.status).toBe(200)
       expect(second.status).toBe(409)
       expect(second.headers.get("retry-after")).toBe("1")
-      expect(second.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/duplicate-request-in-flight`, retry_after: 1 })
+      expect(second.body).toMatchObject({
+        type: `${TEST_BASE_URL}/docs/errors/duplicate-request-in-flight`,
+        retry_after: 1
+      })
       const later = yield* predict(7, body, headers)
       expect(later.status).toBe(200)
       expect(later.headers.get("idempotent-replayed")).toBe("true")
@@ -135,8 +151,10 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeo
 
   it.effect("IDEM-10 REQ-3 OVR-3: an invalid key header, tear_down or a bad override is a 400 before any Spend", () =>
     Effect.gen(function*() {
-      expect((yield* predict(8, { address: "42 Elm St, Riverton" }, { "idempotency-key": "x".repeat(256) })).status).toBe(400)
-      expect((yield* predict(8, { address: "42 Elm St, Riverton", condition: "tear_down", rehab_budget: 1 })).status).toBe(400)
+      expect((yield* predict(8, { address: "42 Elm St, Riverton" }, { "idempotency-key": "x".repeat(256) })).status)
+        .toBe(400)
+      expect((yield* predict(8, { address: "42 Elm St, Riverton", condition: "tear_down", rehab_budget: 1 })).status)
+        .toBe(400)
       expect((yield* predict(8, { address: "42 Elm St, Riverton", overrides: { latitude: 1 } })).status).toBe(400)
       expect(yield* kinds(8)).toEqual(["grant"])
     }))
@@ -145,7 +163,11 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeo
     Effect.gen(function*() {
       const response = yield* predict(11, { address: "42 Elm St, Riverton" })
       expect(response.status).toBe(402)
-      expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/insufficient-credits`, balance: 0, required: 1 })
+      expect(response.body).toMatchObject({
+        type: `${TEST_BASE_URL}/docs/errors/insufficient-credits`,
+        balance: 0,
+        required: 1
+      })
       expect(yield* kinds(11)).toEqual([])
     }))
 
@@ -174,7 +196,9 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), { timeo
       expect(response.body.type).toBe(`${TEST_BASE_URL}/docs/errors/ledger-unreachable`)
       expect(Date.now() - started).toBeGreaterThanOrEqual(Duration.toMillis(SPEND_TIMEOUT) - 100)
       expect(yield* kinds(10)).toEqual(["grant"])
-      expect((yield* predict(10, { address: "42 Elm St, Riverton" }, { "idempotency-key": "stalled" })).status).toBe(200)
+      expect((yield* predict(10, { address: "42 Elm St, Riverton" }, { "idempotency-key": "stalled" })).status).toBe(
+        200
+      )
       expect(yield* balance(10)).toBe(9)
     }))
 })

@@ -39,7 +39,11 @@ layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("Proble
     Effect.gen(function*() {
       const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
       const traceparent = `00-${traceId}-00f067aa0ba902b7-01`
-      const ok = yield* request("/v1/validate", { key: apiKey, body: { address: "1 Main St" }, headers: { traceparent } })
+      const ok = yield* request("/v1/validate", {
+        key: apiKey,
+        body: { address: "1 Main St" },
+        headers: { traceparent }
+      })
       const notFound = yield* request("/nowhere", { headers: { traceparent } })
       expect(ok.headers.get("trace-id")).toBe(traceId)
       expect(notFound.headers.get("trace-id")).toBe(traceId)
@@ -57,7 +61,11 @@ layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("Proble
           "garbage"
         ]
       ) {
-        const response = yield* request("/v1/validate", { key: apiKey, body: { address: "x" }, headers: { traceparent } })
+        const response = yield* request("/v1/validate", {
+          key: apiKey,
+          body: { address: "x" },
+          headers: { traceparent }
+        })
         expect(response.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
         expect(response.headers.get("trace-id")).not.toBe("4bf92f3577b34da6a3ce929d0e0e4736")
       }
@@ -121,7 +129,11 @@ layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("Proble
   it.effect("ERR-1: a body over 1 MiB is a 413 request-too-large problem", () =>
     Effect.gen(function*() {
       const body = JSON.stringify({ address: "x".repeat(MiB) })
-      const response = yield* request("/v1/validate", { key: apiKey, body, headers: { "content-type": "application/json" } })
+      const response = yield* request("/v1/validate", {
+        key: apiKey,
+        body,
+        headers: { "content-type": "application/json" }
+      })
       expectProblem(response, "request-too-large", 413)
       expect(response.body.limit_bytes).toBe(MiB)
     }))
@@ -129,7 +141,11 @@ layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("Proble
   it.effect("ERR-1: a body just under 1 MiB is read and judged", () =>
     Effect.gen(function*() {
       const body = JSON.stringify({ address: "x".repeat(MiB - 100) })
-      const response = yield* request("/v1/validate", { key: apiKey, body, headers: { "content-type": "application/json" } })
+      const response = yield* request("/v1/validate", {
+        key: apiKey,
+        body,
+        headers: { "content-type": "application/json" }
+      })
       expectProblem(response, "invalid-request", 400)
       expect(response.body.errors[0].pointer).toBe("/address")
     }))
@@ -157,17 +173,20 @@ describe("an unexpected defect", () => {
     refresh: Effect.void
   })
 
-  layer(serverWith(fakeServices(exploding)).pipe(Layer.provide(capture)), { timeout: "60 seconds" })("in a handler", (it) => {
-    it.effect("ERR-1 SVC-7: answers 500 internal-error with the trace id, logs it with the trace id, leaks no stack", () =>
-      Effect.gen(function*() {
-        const response = yield* request("/v1/validate", { key: apiKey, body: { address: "1 Main St" } })
-        expectProblem(response, "internal-error", 500)
-        expect(response.text).not.toContain("hunter2")
-        expect(response.text).not.toMatch(/\bat .+:\d+:\d+/)
-        const traceId = response.headers.get("trace-id")!
-        expect(logged.some((line) => line.includes(traceId) && line.includes("hunter2"))).toBe(true)
-      }))
-  })
+  layer(serverWith(fakeServices(exploding)).pipe(Layer.provide(capture)), { timeout: "60 seconds" })(
+    "in a handler",
+    (it) => {
+      it.effect("ERR-1 SVC-7: answers 500 internal-error with the trace id, logs it with the trace id, leaks no stack", () =>
+        Effect.gen(function*() {
+          const response = yield* request("/v1/validate", { key: apiKey, body: { address: "1 Main St" } })
+          expectProblem(response, "internal-error", 500)
+          expect(response.text).not.toContain("hunter2")
+          expect(response.text).not.toMatch(/\bat .+:\d+:\d+/)
+          const traceId = response.headers.get("trace-id")!
+          expect(logged.some((line) => line.includes(traceId) && line.includes("hunter2"))).toBe(true)
+        }))
+    }
+  )
 })
 
 layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("documentation", (it) => {

@@ -1,20 +1,20 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
-import { makeCredentialsMemory } from "../../layers/credentials/memory.js"
-import { Accounts } from "../../src/services/accounts.js"
-import { Credentials } from "../../src/services/credentials.js"
-import { Ledger } from "../../src/services/ledger.js"
-import type { ScriptEntry } from "../harness/fake-scoring.js"
-import { outcome } from "../harness/fixtures.js"
-import { reconciles } from "../harness/ledger.js"
-import { fakeServices, newAccount, request, serverWith, TEST_BASE_URL, type TestResponse } from "../harness/server.js"
-import { TestDatabase } from "../harness/database.js"
-import { fakeScoringLayer } from "../harness/fake-scoring.js"
 import { AccountsPg } from "../../layers/accounts/pg.js"
+import { makeCredentialsMemory } from "../../layers/credentials/memory.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
+import { Accounts } from "../../src/services/accounts.js"
+import { Credentials } from "../../src/services/credentials.js"
+import { Ledger } from "../../src/services/ledger.js"
+import { TestDatabase } from "../harness/database.js"
+import type { ScriptEntry } from "../harness/fake-scoring.js"
+import { fakeScoringLayer } from "../harness/fake-scoring.js"
+import { outcome } from "../harness/fixtures.js"
+import { reconciles } from "../harness/ledger.js"
+import { fakeServices, newAccount, request, serverWith, TEST_BASE_URL, type TestResponse } from "../harness/server.js"
 
 const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
 const predict = (key: string, headers: Record<string, string> = {}) =>
@@ -49,7 +49,16 @@ const services = fakeServices(credentials.layer, {
     acct_reseller: { balance: 1000 }
   },
   script,
-  histories: { "42 Elm St": { property_id: "p", address: "42 ELM ST", chain_of_title: [], flips: [], listing: { status: "unknown" }, permits: [] } }
+  histories: {
+    "42 Elm St": {
+      property_id: "p",
+      address: "42 ELM ST",
+      chain_of_title: [],
+      flips: [],
+      listing: { status: "unknown" },
+      permits: []
+    }
+  }
 })
 
 // Under the TestClock: the minute only passes when a test moves the clock.
@@ -73,7 +82,13 @@ layer(serverWith(services), { timeout: "120 seconds" })("rate limits", (it) => {
         reset: "1"
       })
       expect(rateHeaders(responses[59]!)).toMatchObject({ state: `"account";r=0;t=60`, remaining: "0" })
-      expect(rateHeaders(refused)).toEqual({ policy: `"account";q=60;w=60`, state: `"account";r=0;t=60`, limit: "60", remaining: "0", reset: "60" })
+      expect(rateHeaders(refused)).toEqual({
+        policy: `"account";q=60;w=60`,
+        state: `"account";r=0;t=60`,
+        limit: "60",
+        remaining: "0",
+        reset: "60"
+      })
       // The Ledger shows sixty Spends and nothing for the 429.
       const ledger = yield* Ledger
       const entries = yield* ledger.entries("acct_public")
@@ -142,14 +157,19 @@ layer(serverWith(services), { timeout: "120 seconds" })("rate limits", (it) => {
 
   it.effect("AUTH-5: an Account that has not accepted the current terms gets 403 on every Metered Call, with nothing charged; validate still answers", () =>
     Effect.gen(function*() {
-      for (const [path, body] of [
-        ["/v1/predict", { address: "42 Elm St" }],
-        ["/v1/predict/batch", { properties: [{ address: "42 Elm St" }] }],
-        ["/v1/history", { address: "42 Elm St" }]
-      ] as const) {
+      for (
+        const [path, body] of [
+          ["/v1/predict", { address: "42 Elm St" }],
+          ["/v1/predict/batch", { properties: [{ address: "42 Elm St" }] }],
+          ["/v1/history", { address: "42 Elm St" }]
+        ] as const
+      ) {
         const response = yield* request(path, { key: key(5), body })
         expect(response.status).toBe(403)
-        expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/terms-not-accepted`, terms_version: "2026-11" })
+        expect(response.body).toMatchObject({
+          type: `${TEST_BASE_URL}/docs/errors/terms-not-accepted`,
+          terms_version: "2026-11"
+        })
       }
       expect((yield* request("/v1/validate", { key: key(5), body: { address: "42 Elm St" } })).status).toBe(200)
       expect(yield* reconciles("acct_terms")).toBe(10)
@@ -220,7 +240,11 @@ layer(onDatabase, { timeout: "120 seconds" })("rate limits and terms on the data
       const accounts = yield* Accounts
       const { accountId, apiKey } = yield* newAccount({ credits: 5 })
       const send = () =>
-        request("/v1/predict", { key: apiKey, body: { address: "42 Elm St" }, headers: { "idempotency-key": "terms-replay" } })
+        request("/v1/predict", {
+          key: apiKey,
+          body: { address: "42 Elm St" },
+          headers: { "idempotency-key": "terms-replay" }
+        })
       const first = yield* send()
       expect(first.status).toBe(200)
       yield* accounts.publishTerms(`terms-${accountId}`)

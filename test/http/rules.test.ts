@@ -1,25 +1,31 @@
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { makeCredentialsMemory } from "../../layers/credentials/memory.js"
+import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
+import { LedgerMemory } from "../../layers/ledger/memory.js"
+import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { UpstreamUnavailable } from "../../schema/problems.js"
 import { Ledger } from "../../src/services/ledger.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { type FakeScoringCall, makeFakeScoring, type ScriptEntry } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
-import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
-import { LedgerMemory } from "../../layers/ledger/memory.js"
-import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { request, serverWith } from "../harness/server.js"
 
 // Rules about what the service does around a call, checked on the app built from fakes.
-class ScoringCalls extends Context.Tag("test/ScoringCalls")<ScoringCalls, Effect.Effect<ReadonlyArray<FakeScoringCall>>>() {}
+class ScoringCalls
+  extends Context.Tag("test/ScoringCalls")<ScoringCalls, Effect.Effect<ReadonlyArray<FakeScoringCall>>>()
+{}
 
 const script: Record<string, ScriptEntry> = {
   "good": { answer: { _tag: "Outcome", outcome } },
   "failing": { answer: { _tag: "Failure", error: new UpstreamUnavailable({ detail: "down" }) } }
 }
-const scoring = Layer.effectContext(Effect.map(makeFakeScoring(script), ({ calls, service }) =>
-  Context.make(Scoring, service).pipe(Context.add(ScoringCalls, calls))))
+const scoring = Layer.effectContext(
+  Effect.map(
+    makeFakeScoring(script),
+    ({ calls, service }) => Context.make(Scoring, service).pipe(Context.add(ScoringCalls, calls))
+  )
+)
 
 const credentials = makeCredentialsMemory([
   { accountId: "acct_retry", tier: "public" },
@@ -29,7 +35,11 @@ const credentials = makeCredentialsMemory([
 const key = (i: number) => credentials.keys[i]!.apiKey
 const services = Layer.mergeAll(
   credentials.layer,
-  LedgerMemory({ acct_retry: { balance: 10 }, acct_condition: { balance: 10 }, acct_capped: { balance: 10, dailySpendCap: 1 } }),
+  LedgerMemory({
+    acct_retry: { balance: 10 },
+    acct_condition: { balance: 10 },
+    acct_capped: { balance: 10, dailySpendCap: 1 }
+  }),
   IdempotencyMemory,
   RateLimitsMemory,
   scoring
@@ -43,7 +53,10 @@ layer(serverWith(services), { timeout: "60 seconds", excludeTestServices: true }
       const before = (yield* calls).length
       const failed = yield* request("/v1/predict", { key: key(0), body: { address: "failing" } })
       expect(failed.status).toBe(502)
-      const batch = yield* request("/v1/predict/batch", { key: key(0), body: { properties: [{ address: "failing" }, { address: "good" }] } })
+      const batch = yield* request("/v1/predict/batch", {
+        key: key(0),
+        body: { properties: [{ address: "failing" }, { address: "good" }] }
+      })
       expect(batch.status).toBe(200)
       expect((yield* calls).slice(before).map((c) => c.address)).toEqual(["failing", "failing", "good"])
       expect(yield* balance("acct_retry")).toBe(9)

@@ -14,92 +14,111 @@ const batch = (body: object) => `POST /v1/predict/batch ${JSON.stringify(body)}`
 /** The States table, run against one store. `account` makes an Account id the store accepts. */
 const statesTable = (account: Effect.Effect<string, never, any>) => {
   const claim = (accountId: string, key: string, fingerprint: string, now: number) =>
-    Effect.flatMap(IdempotencyStore, (store) => store.claim({ accountId, key, fingerprint, now, deadline: now + 30_000 }))
+    Effect.flatMap(
+      IdempotencyStore,
+      (store) => store.claim({ accountId, key, fingerprint, now, deadline: now + 30_000 })
+    )
 
   return {
-    "IDEM-3 IDEM-4: an unseen key is claimed; after a stored success the same request is a replay within 24 h": Effect.gen(function*() {
-      const store = yield* IdempotencyStore
-      const a = yield* account
-      const first = yield* claim(a, "k1", predict({ address: "1 Main St" }), 0)
-      expect(first._tag).toBe("Claimed")
-      if (first._tag !== "Claimed") return
-      yield* store.complete(first.claimId, { status: 200, body: { model_estimate_available: true } }, null)
-      const again = yield* claim(a, "k1", predict({ address: "1 Main St" }), 23 * HOUR)
-      expect(again).toEqual({ _tag: "Replay", response: { status: 200, body: { model_estimate_available: true } }, storedAt: 0 })
-    }),
-    "IDEM-6 IDEM-9: the same key with another body, or the same body on another endpoint, is a conflict": Effect.gen(function*() {
-      const store = yield* IdempotencyStore
-      const a = yield* account
-      const first = yield* claim(a, "k2", predict({ address: "1 Main St" }), 0)
-      if (first._tag !== "Claimed") throw new Error("not claimed")
-      yield* store.complete(first.claimId, { status: 200, body: {} }, null)
-      expect((yield* claim(a, "k2", predict({ address: "2 Main St" }), HOUR))._tag).toBe("Conflict")
-      expect((yield* claim(a, "k2", batch({ address: "1 Main St" }), HOUR))._tag).toBe("Conflict")
-    }),
-    "IDEM-5: a key is taken over when its call was refunded or ended without a stored response, or after 24 h": Effect.gen(function*() {
-      const store = yield* IdempotencyStore
-      const a = yield* account
-      const refunded = yield* claim(a, "k3", predict({ address: "1 Main St" }), 0)
-      if (refunded._tag !== "Claimed") throw new Error("not claimed")
-      yield* store.release(refunded.claimId)
-      expect((yield* claim(a, "k3", predict({ address: "another body" }), 1))._tag).toBe("Claimed")
-      const old = yield* claim(a, "k4", predict({ address: "1 Main St" }), 0)
-      if (old._tag !== "Claimed") throw new Error("not claimed")
-      yield* store.complete(old.claimId, { status: 200, body: {} }, null)
-      expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS - 1))._tag).toBe("Conflict")
-      expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS))._tag).toBe("Claimed")
-    }),
-    "IDEM-7: while the same request is in flight a second claim is in flight; a different body conflicts": Effect.gen(function*() {
-      const a = yield* account
-      expect((yield* claim(a, "k5", predict({ address: "1 Main St" }), 0))._tag).toBe("Claimed")
-      expect((yield* claim(a, "k5", predict({ address: "1 Main St" }), 1_000))._tag).toBe("InFlight")
-      expect((yield* claim(a, "k5", predict({ address: "2 Main St" }), 1_000))._tag).toBe("Conflict")
-    }),
+    "IDEM-3 IDEM-4: an unseen key is claimed; after a stored success the same request is a replay within 24 h": Effect
+      .gen(function*() {
+        const store = yield* IdempotencyStore
+        const a = yield* account
+        const first = yield* claim(a, "k1", predict({ address: "1 Main St" }), 0)
+        expect(first._tag).toBe("Claimed")
+        if (first._tag !== "Claimed") return
+        yield* store.complete(first.claimId, { status: 200, body: { model_estimate_available: true } }, null)
+        const again = yield* claim(a, "k1", predict({ address: "1 Main St" }), 23 * HOUR)
+        expect(again).toEqual({
+          _tag: "Replay",
+          response: { status: 200, body: { model_estimate_available: true } },
+          storedAt: 0
+        })
+      }),
+    "IDEM-6 IDEM-9: the same key with another body, or the same body on another endpoint, is a conflict": Effect.gen(
+      function*() {
+        const store = yield* IdempotencyStore
+        const a = yield* account
+        const first = yield* claim(a, "k2", predict({ address: "1 Main St" }), 0)
+        if (first._tag !== "Claimed") throw new Error("not claimed")
+        yield* store.complete(first.claimId, { status: 200, body: {} }, null)
+        expect((yield* claim(a, "k2", predict({ address: "2 Main St" }), HOUR))._tag).toBe("Conflict")
+        expect((yield* claim(a, "k2", batch({ address: "1 Main St" }), HOUR))._tag).toBe("Conflict")
+      }
+    ),
+    "IDEM-5: a key is taken over when its call was refunded or ended without a stored response, or after 24 h": Effect
+      .gen(function*() {
+        const store = yield* IdempotencyStore
+        const a = yield* account
+        const refunded = yield* claim(a, "k3", predict({ address: "1 Main St" }), 0)
+        if (refunded._tag !== "Claimed") throw new Error("not claimed")
+        yield* store.release(refunded.claimId)
+        expect((yield* claim(a, "k3", predict({ address: "another body" }), 1))._tag).toBe("Claimed")
+        const old = yield* claim(a, "k4", predict({ address: "1 Main St" }), 0)
+        if (old._tag !== "Claimed") throw new Error("not claimed")
+        yield* store.complete(old.claimId, { status: 200, body: {} }, null)
+        expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS - 1))._tag).toBe("Conflict")
+        expect((yield* claim(a, "k4", predict({ address: "x" }), REPLAY_WINDOW_MILLIS))._tag).toBe("Claimed")
+      }),
+    "IDEM-7: while the same request is in flight a second claim is in flight; a different body conflicts": Effect.gen(
+      function*() {
+        const a = yield* account
+        expect((yield* claim(a, "k5", predict({ address: "1 Main St" }), 0))._tag).toBe("Claimed")
+        expect((yield* claim(a, "k5", predict({ address: "1 Main St" }), 1_000))._tag).toBe("InFlight")
+        expect((yield* claim(a, "k5", predict({ address: "2 Main St" }), 1_000))._tag).toBe("Conflict")
+      }
+    ),
     "IDEM-1: keys are scoped per Account": Effect.gen(function*() {
       const a = yield* account
       const b = yield* account
       expect((yield* claim(a, "shared", predict({ address: "1 Main St" }), 0))._tag).toBe("Claimed")
       expect((yield* claim(b, "shared", predict({ address: "2 Main St" }), 0))._tag).toBe("Claimed")
     }),
-    "IDEM-5: a purge deletes the keys whose window ended, which then run as unseen keys; keys in flight or inside their window stay": Effect.gen(function*() {
-      const store = yield* IdempotencyStore
-      const a = yield* account
-      const body = predict({ address: "1 Main St" })
-      const done = yield* claim(a, "p-done", body, 0)
-      const released = yield* claim(a, "p-released", body, 0)
-      const flight = yield* claim(a, "p-flight", body, 0)
-      const recent = yield* claim(a, "p-recent", body, 0)
-      if (done._tag !== "Claimed" || released._tag !== "Claimed" || flight._tag !== "Claimed" || recent._tag !== "Claimed") {
-        throw new Error("not claimed")
+    "IDEM-5: a purge deletes the keys whose window ended, which then run as unseen keys; keys in flight or inside their window stay":
+      Effect.gen(function*() {
+        const store = yield* IdempotencyStore
+        const a = yield* account
+        const body = predict({ address: "1 Main St" })
+        const done = yield* claim(a, "p-done", body, 0)
+        const released = yield* claim(a, "p-released", body, 0)
+        const flight = yield* claim(a, "p-flight", body, 0)
+        const recent = yield* claim(a, "p-recent", body, 0)
+        if (
+          done._tag !== "Claimed" || released._tag !== "Claimed" || flight._tag !== "Claimed" ||
+          recent._tag !== "Claimed"
+        ) {
+          throw new Error("not claimed")
+        }
+        yield* store.complete(done.claimId, { status: 200, body: {} }, null) // stored at 0
+        yield* store.release(released.claimId) // its deadline: 30 s
+        yield* TestClock.setTime(HOUR)
+        yield* store.complete(recent.claimId, { status: 200, body: {} }, null) // stored at 1 h
+        // Ended by 30 s: the success stored at 0 and the key released with a 30 s deadline.
+        // At most `limit` a call (other rows of the shared test database may be ended too).
+        expect(yield* store.purge(30_000, 1)).toBe(1)
+        expect(yield* store.purge(30_000, 1000)).toBeGreaterThanOrEqual(1)
+        expect((yield* claim(a, "p-done", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Claimed")
+        expect((yield* claim(a, "p-released", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Claimed")
+        // A claim in flight is never purged, however old its deadline; a success stored after the cut stays.
+        yield* store.purge(HOUR - 1, 1000)
+        expect((yield* claim(a, "p-flight", body, 3 * HOUR))._tag).toBe("InFlight")
+        expect((yield* claim(a, "p-recent", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Conflict")
+      }),
+    "a claim past its deadline is listed as abandoned until released, and the key is then taken over": Effect.gen(
+      function*() {
+        const store = yield* IdempotencyStore
+        const a = yield* account
+        const crashed = yield* claim(a, "k6", predict({ address: "1 Main St" }), 0)
+        if (crashed._tag !== "Claimed") throw new Error("not claimed")
+        expect((yield* store.abandoned(29_999)).filter((c) => c.accountId === a)).toEqual([])
+        expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 40_000))._tag).toBe("InFlight")
+        const found = (yield* store.abandoned(40_000)).filter((c) => c.accountId === a)
+        expect(found).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6" }])
+        yield* store.release(crashed.claimId)
+        expect((yield* store.abandoned(50_000)).filter((c) => c.accountId === a)).toEqual([])
+        expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 50_000))._tag).toBe("Claimed")
       }
-      yield* store.complete(done.claimId, { status: 200, body: {} }, null) // stored at 0
-      yield* store.release(released.claimId) // its deadline: 30 s
-      yield* TestClock.setTime(HOUR)
-      yield* store.complete(recent.claimId, { status: 200, body: {} }, null) // stored at 1 h
-      // Ended by 30 s: the success stored at 0 and the key released with a 30 s deadline.
-      // At most `limit` a call (other rows of the shared test database may be ended too).
-      expect(yield* store.purge(30_000, 1)).toBe(1)
-      expect(yield* store.purge(30_000, 1000)).toBeGreaterThanOrEqual(1)
-      expect((yield* claim(a, "p-done", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Claimed")
-      expect((yield* claim(a, "p-released", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Claimed")
-      // A claim in flight is never purged, however old its deadline; a success stored after the cut stays.
-      yield* store.purge(HOUR - 1, 1000)
-      expect((yield* claim(a, "p-flight", body, 3 * HOUR))._tag).toBe("InFlight")
-      expect((yield* claim(a, "p-recent", predict({ address: "another body" }), 2 * HOUR))._tag).toBe("Conflict")
-    }),
-    "a claim past its deadline is listed as abandoned until released, and the key is then taken over": Effect.gen(function*() {
-      const store = yield* IdempotencyStore
-      const a = yield* account
-      const crashed = yield* claim(a, "k6", predict({ address: "1 Main St" }), 0)
-      if (crashed._tag !== "Claimed") throw new Error("not claimed")
-      expect((yield* store.abandoned(29_999)).filter((c) => c.accountId === a)).toEqual([])
-      expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 40_000))._tag).toBe("InFlight")
-      const found = (yield* store.abandoned(40_000)).filter((c) => c.accountId === a)
-      expect(found).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6" }])
-      yield* store.release(crashed.claimId)
-      expect((yield* store.abandoned(50_000)).filter((c) => c.accountId === a)).toEqual([])
-      expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 50_000))._tag).toBe("Claimed")
-    })
+    )
   }
 }
 
@@ -127,10 +146,13 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
         const { account_id } = yield* accounts.create({ name: "Race", tier: "public" })
         const store = yield* IdempotencyStore
         const results = yield* Effect.all(
-          Array.from({ length: 20 }, () => store.claim({ accountId: account_id, key: "race", fingerprint: "same", now: 0, deadline: 30_000 })),
+          Array.from({ length: 20 }, () =>
+            store.claim({ accountId: account_id, key: "race", fingerprint: "same", now: 0, deadline: 30_000 })),
           { concurrency: 20 }
         )
-        expect(results.filter((r) => r._tag === "Claimed")).toHaveLength(1)
+        expect(results.filter((r) =>
+          r._tag === "Claimed"
+        )).toHaveLength(1)
         expect(results.filter((r) => r._tag === "InFlight")).toHaveLength(19)
       }))
 
@@ -143,14 +165,26 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
         const t0 = yield* Clock.currentTimeMillis
         // Every key holds a success stored at t0; at the end of its window a claim takes it over...
         for (const key of keys) {
-          const first = yield* store.claim({ accountId: account_id, key, fingerprint: "old", now: t0, deadline: t0 + 30_000 })
+          const first = yield* store.claim({
+            accountId: account_id,
+            key,
+            fingerprint: "old",
+            now: t0,
+            deadline: t0 + 30_000
+          })
           if (first._tag !== "Claimed") throw new Error("not claimed")
           yield* store.complete(first.claimId, { status: 200, body: {} }, null)
         }
         // ...while purges delete the same rows one at a time, between the claims' statements.
         const claims = Effect.all(
           keys.map((key) =>
-            store.claim({ accountId: account_id, key, fingerprint: "new", now: t0 + REPLAY_WINDOW_MILLIS, deadline: t0 + REPLAY_WINDOW_MILLIS + 30_000 })
+            store.claim({
+              accountId: account_id,
+              key,
+              fingerprint: "new",
+              now: t0 + REPLAY_WINDOW_MILLIS,
+              deadline: t0 + REPLAY_WINDOW_MILLIS + 30_000
+            })
           ),
           { concurrency: 8 }
         )
@@ -162,7 +196,15 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
         expect(purged.reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
         // Each key is one claim in flight now, whichever way it was taken.
         for (const key of keys) {
-          expect((yield* store.claim({ accountId: account_id, key, fingerprint: "new", now: t0 + REPLAY_WINDOW_MILLIS, deadline: 0 }))._tag)
+          expect(
+            (yield* store.claim({
+              accountId: account_id,
+              key,
+              fingerprint: "new",
+              now: t0 + REPLAY_WINDOW_MILLIS,
+              deadline: 0
+            }))._tag
+          )
             .toBe("InFlight")
         }
       }))
@@ -173,7 +215,13 @@ it.effect("the window is measured by the Effect Clock from the request that stor
   Effect.gen(function*() {
     const store = yield* IdempotencyStore
     yield* TestClock.setTime(5 * HOUR)
-    const first = yield* store.claim({ accountId: "a", key: "k", fingerprint: "f", now: 5 * HOUR, deadline: 5 * HOUR + 30_000 })
+    const first = yield* store.claim({
+      accountId: "a",
+      key: "k",
+      fingerprint: "f",
+      now: 5 * HOUR,
+      deadline: 5 * HOUR + 30_000
+    })
     if (first._tag !== "Claimed") throw new Error("not claimed")
     yield* store.complete(first.claimId, { status: 200, body: 1 }, null)
     const replay = yield* store.claim({ accountId: "a", key: "k", fingerprint: "f", now: 6 * HOUR, deadline: 0 })

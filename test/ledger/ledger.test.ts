@@ -2,14 +2,19 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
-import { LedgerMemory, LedgerControl } from "../../layers/ledger/memory.js"
+import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { Ledger, utcDay } from "../../src/services/ledger.js"
 import { TestDatabase } from "../harness/database.js"
 import { reconciles } from "../harness/ledger.js"
 
-const spendOf = (accountId: string, units = 1, operation: "predict" | "batch" | "history" = "predict", settleBy = 60_000) =>
+const spendOf = (
+  accountId: string,
+  units = 1,
+  operation: "predict" | "batch" | "history" = "predict",
+  settleBy = 60_000
+) =>
   Effect.flatMap(Ledger, (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32), settleBy }))
 
 /** Open spends, settling and refunding what is left: the same on both Ledgers. */
@@ -47,11 +52,19 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
     const ledger = yield* Ledger
     const spends: Array<number> = []
     for (let i = 0; i < 5; i++) {
-      const spend = yield* ledger.spend({ accountId, operation: "batch", units: 2, traceId: `${i}`.repeat(32), settleBy: 60_000 })
+      const spend = yield* ledger.spend({
+        accountId,
+        operation: "batch",
+        units: 2,
+        traceId: `${i}`.repeat(32),
+        settleBy: 60_000
+      })
       yield* ledger.settle(spend.spendId)
       spends.push(spend.spendId)
     }
-    for (const spendId of spends.slice(0, 2)) yield* ledger.refund({ spendId, amount: 1, reason: "unknown-property", traceId: "r".repeat(32) })
+    for (const spendId of spends.slice(0, 2)) {
+      yield* ledger.refund({ spendId, amount: 1, reason: "unknown-property", traceId: "r".repeat(32) })
+    }
     const all = yield* ledger.entries(accountId)
     const newestFirst = [...all].reverse()
     expect(newestFirst).toHaveLength(8)
@@ -61,9 +74,20 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
     const rest = yield* ledger.statement(accountId, { limit: 10, beforeId: first[2]!.id })
     expect(rest).toEqual(newestFirst.slice(3))
     const refunds = yield* ledger.statement(accountId, { limit: 10, kind: "refund" })
-    expect(refunds.map((e) => [e.refundOf, e.amount, e.detail])).toEqual([[spends[1], 1, "unknown-property"], [spends[0], 1, "unknown-property"]])
+    expect(refunds.map((e) => [e.refundOf, e.amount, e.detail])).toEqual([[spends[1], 1, "unknown-property"], [
+      spends[0],
+      1,
+      "unknown-property"
+    ]])
     const spent = yield* ledger.statement(accountId, { limit: 1, kind: "spend" })
-    expect(spent[0]).toMatchObject({ kind: "spend", operation: "batch", units: 2, amount: 2, traceId: "4".repeat(32), detail: null })
+    expect(spent[0]).toMatchObject({
+      kind: "spend",
+      operation: "batch",
+      units: 2,
+      amount: 2,
+      traceId: "4".repeat(32),
+      detail: null
+    })
     const oldest = all[0]!.createdAt
     expect(yield* ledger.statement(accountId, { limit: 10, from: oldest })).toHaveLength(8)
     expect(yield* ledger.statement(accountId, { limit: 10, until: oldest })).toEqual([])
@@ -137,7 +161,10 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
       const first = yield* spendOf(account, 2, "batch")
       yield* spendOf(account)
       expect(yield* Effect.flip(spendOf(account))).toMatchObject({ _tag: "SpendCapExceeded", spend_cap: 3 })
-      yield* Effect.flatMap(Ledger, (l) => l.refund({ spendId: first.spendId, amount: 1, reason: "unscorable-address", traceId: "x" }))
+      yield* Effect.flatMap(
+        Ledger,
+        (l) => l.refund({ spendId: first.spendId, amount: 1, reason: "unscorable-address", traceId: "x" })
+      )
       yield* spendOf(account)
       expect(yield* reconciles(account)).toBe(97)
     }))
@@ -149,7 +176,9 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
       const spend = yield* spendOf(account, 3, "batch")
       yield* ledger.refund({ spendId: spend.spendId, amount: 1, reason: "outside-coverage", traceId: "x" })
       yield* ledger.refund({ spendId: spend.spendId, amount: 2, reason: "spend-indeterminate", traceId: "x" })
-      const tooMuch = yield* Effect.exit(ledger.refund({ spendId: spend.spendId, amount: 1, reason: "again", traceId: "x" }))
+      const tooMuch = yield* Effect.exit(
+        ledger.refund({ spendId: spend.spendId, amount: 1, reason: "again", traceId: "x" })
+      )
       expect(Exit.isFailure(tooMuch)).toBe(true)
       const refunds = (yield* ledger.entries(account)).filter((e) => e.kind === "refund")
       expect(refunds.map((e) => [e.refundOf, e.amount])).toEqual([[spend.spendId, 1], [spend.spendId, 2]])
@@ -162,14 +191,20 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
   it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
     statementRule(newAccount(20)))
 
-  it.effect("SVC-4: 200 concurrent Spends on 50 Credits: exactly 50 recorded, 150 refused, balance 0", () =>
-    Effect.gen(function*() {
-      const account = yield* newAccount(50)
-      const results = yield* Effect.all(Array.from({ length: 200 }, () => Effect.either(spendOf(account))), { concurrency: 200 })
-      expect(results.filter((r) => r._tag === "Right")).toHaveLength(50)
-      expect(results.filter((r) => r._tag === "Left" && r.left._tag === "InsufficientCredits")).toHaveLength(150)
-      expect(yield* reconciles(account)).toBe(0)
-    }), { timeout: 120_000 })
+  it.effect(
+    "SVC-4: 200 concurrent Spends on 50 Credits: exactly 50 recorded, 150 refused, balance 0",
+    () =>
+      Effect.gen(function*() {
+        const account = yield* newAccount(50)
+        const results = yield* Effect.all(Array.from({ length: 200 }, () => Effect.either(spendOf(account))), {
+          concurrency: 200
+        })
+        expect(results.filter((r) => r._tag === "Right")).toHaveLength(50)
+        expect(results.filter((r) => r._tag === "Left" && r.left._tag === "InsufficientCredits")).toHaveLength(150)
+        expect(yield* reconciles(account)).toBe(0)
+      }),
+    { timeout: 120_000 }
+  )
 })
 
 describe("the in-memory Ledger", () => {
@@ -186,7 +221,9 @@ describe("the in-memory Ledger", () => {
     openSpendsRule(Effect.succeed("acct_open")).pipe(Effect.provide(LedgerMemory({ acct_open: { balance: 10 } }))))
 
   it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
-    statementRule(Effect.succeed("acct_statement")).pipe(Effect.provide(LedgerMemory({ acct_statement: { balance: 20 } }))))
+    statementRule(Effect.succeed("acct_statement")).pipe(
+      Effect.provide(LedgerMemory({ acct_statement: { balance: 20 } }))
+    ))
 
   it.effect("the daily cap follows the Clock's UTC day", () =>
     Effect.gen(function*() {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Duration, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
 import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
-import { OutsideCoverage, type Problem } from "../../schema/problems.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
+import { OutsideCoverage, type Problem } from "../../schema/problems.js"
 import { metered, type MeteredRequest, pastCallDeadline } from "../../src/operations/metered.js"
 import { PURGE_MARGIN, sweepAbandoned } from "../../src/operations/sweeper.js"
 import { REPLAY_WINDOW_MILLIS, type StoredResponse } from "../../src/services/idempotency.js"
@@ -60,8 +60,10 @@ describe("the sweeper", () => {
       yield* TestClock.adjust(1)
       expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 1 })
       // Another body under the key is no conflict now: it runs and is charged.
-      const taken = yield* run({ ...request, fingerprint: "POST /v1/predict {\"other\":1}" }, () =>
-        Effect.succeed({ status: 200, body: { other: true } }))
+      const taken = yield* run(
+        { ...request, fingerprint: "POST /v1/predict {\"other\":1}" },
+        () => Effect.succeed({ status: 200, body: { other: true } })
+      )
       expect(taken.replayed).toBe(false)
       expect(yield* ledger.balance("acct_crash")).toBe(3)
       expect(yield* reconciles("acct_crash")).toBe(3)
@@ -88,8 +90,13 @@ describe("the sweeper", () => {
       const ledger = yield* Ledger
       const control = yield* LedgerControl
       const keyless = { ...request, idempotencyKey: undefined }
-      const failed = yield* Effect.exit(run(keyless, () =>
-        Effect.zipRight(control.setFaults({ unreachable: true }), Effect.fail(new OutsideCoverage({ detail: "not here" })))))
+      const failed = yield* Effect.exit(
+        run(keyless, () =>
+          Effect.zipRight(
+            control.setFaults({ unreachable: true }),
+            Effect.fail(new OutsideCoverage({ detail: "not here" }))
+          ))
+      )
       expect(Exit.isFailure(failed)).toBe(true)
       yield* control.setFaults({ unreachable: false })
       expect(yield* ledger.balance("acct_crash")).toBe(4)
@@ -107,7 +114,10 @@ describe("the sweeper", () => {
       yield* TestClock.adjust("2 seconds")
       const exit = yield* Fiber.join(fiber)
       expect(exit).toMatchObject({ _tag: "Failure" })
-      expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause)).toMatchObject({ _tag: "Some", value: { _tag: "UpstreamTimeout" } })
+      expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause)).toMatchObject({
+        _tag: "Some",
+        value: { _tag: "UpstreamTimeout" }
+      })
       expect(yield* ledger.balance("acct_crash")).toBe(5)
       yield* TestClock.adjust("61 seconds")
       expect(yield* sweepAbandoned).toEqual({ spends: 0, claims: 0, refunded: 0, purged: 0 })

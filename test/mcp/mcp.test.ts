@@ -21,7 +21,14 @@ const script: Record<string, ScriptEntry> = {
   "outside": { answer: { _tag: "Failure", error: new OutsideCoverage({ detail: "outside" }) } }
 }
 const histories = {
-  "42 Elm St": { property_id: "p-42", address: "42 ELM ST", chain_of_title: [], flips: [], listing: { status: "unknown" as const }, permits: [] }
+  "42 Elm St": {
+    property_id: "p-42",
+    address: "42 ELM ST",
+    chain_of_title: [],
+    flips: [],
+    listing: { status: "unknown" as const },
+    permits: []
+  }
 }
 const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
   Layer.provideMerge(TestDatabase),
@@ -34,7 +41,9 @@ const connect = (generation: "2026-07-28" | "2025", apiKey: string) =>
     const url = new URL(`${yield* baseUrl}/mcp`)
     const requestInit = { headers: { authorization: `Bearer ${apiKey}` } }
     if (generation === "2026-07-28") {
-      const client = new Client({ name: "propscore-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } })
+      const client = new Client({ name: "propscore-test", version: "1.0.0" }, {
+        versionNegotiation: { mode: { pin: "2026-07-28" } }
+      })
       yield* Effect.promise(() => client.connect(new StreamableHTTPClientTransport(url, { requestInit })))
       return client as unknown as McpClient
     }
@@ -58,140 +67,172 @@ const call = (client: McpClient, name: string, args: Record<string, unknown>) =>
   Effect.promise(() => client.callTool({ name, arguments: args }))
 
 for (const generation of ["2026-07-28", "2025"] as const) {
-  layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true })(`MCP tools, ${generation} client`, (it) => {
-    it.effect("AUTH-2 MCP-1: with the API key in the same header, tool discovery lists exactly the four tools, with argument schemas from the REST schemas", () =>
-      Effect.gen(function*() {
-        const { apiKey } = yield* newAccount()
-        const client = yield* connect(generation, apiKey)
-        const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools.map((t) => t.name).sort()).toEqual(["property_history", "score_property", "score_property_batch", "validate_request"])
-        for (const tool of tools) expect(tool.inputSchema.type).toBe("object")
-        const score = tools.find((t) => t.name === "score_property")!
-        expect(Object.keys(score.inputSchema.properties)).toEqual(expect.arrayContaining(["address", "condition", "overrides", "idempotency_key"]))
-        yield* Effect.promise(() => client.close())
-      }))
+  layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true })(
+    `MCP tools, ${generation} client`,
+    (it) => {
+      it.effect("AUTH-2 MCP-1: with the API key in the same header, tool discovery lists exactly the four tools, with argument schemas from the REST schemas", () =>
+        Effect.gen(function*() {
+          const { apiKey } = yield* newAccount()
+          const client = yield* connect(generation, apiKey)
+          const { tools } = yield* Effect.promise(() => client.listTools())
+          expect(tools.map((t) => t.name).sort()).toEqual([
+            "property_history",
+            "score_property",
+            "score_property_batch",
+            "validate_request"
+          ])
+          for (const tool of tools) expect(tool.inputSchema.type).toBe("object")
+          const score = tools.find((t) => t.name === "score_property")!
+          expect(Object.keys(score.inputSchema.properties)).toEqual(
+            expect.arrayContaining(["address", "condition", "overrides", "idempotency_key"])
+          )
+          yield* Effect.promise(() => client.close())
+        }))
 
-    it.effect("MCP-2 SVC-3: each tool costs what its REST call costs; a covered failure is a tool error with its Problem Detail, refunded", () =>
-      Effect.gen(function*() {
-        const { accountId, apiKey } = yield* newAccount({ credits: 10 })
-        const ledger = yield* Ledger
-        const client = yield* connect(generation, apiKey)
+      it.effect("MCP-2 SVC-3: each tool costs what its REST call costs; a covered failure is a tool error with its Problem Detail, refunded", () =>
+        Effect.gen(function*() {
+          const { accountId, apiKey } = yield* newAccount({ credits: 10 })
+          const ledger = yield* Ledger
+          const client = yield* connect(generation, apiKey)
 
-        const scored = yield* call(client, "score_property", { address: "42 Elm St" })
-        expect(scored.isError).toBeFalsy()
-        expect(scored.structuredContent).toMatchObject({ subject_property: { property_id: "demo-000042" } })
-        expect(JSON.parse(scored.content[0]!.text!)).toEqual(scored.structuredContent)
-        expect(yield* ledger.balance(accountId)).toBe(9)
+          const scored = yield* call(client, "score_property", { address: "42 Elm St" })
+          expect(scored.isError).toBeFalsy()
+          expect(scored.structuredContent).toMatchObject({ subject_property: { property_id: "demo-000042" } })
+          expect(JSON.parse(scored.content[0]!.text!)).toEqual(scored.structuredContent)
+          expect(yield* ledger.balance(accountId)).toBe(9)
 
-        const batch = yield* call(client, "score_property_batch", { properties: [{ address: "42 Elm St" }, { address: "outside" }] })
-        expect(batch.structuredContent.results).toHaveLength(2)
-        expect(batch.structuredContent.results[1]).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/outside-coverage` })
-        expect(yield* ledger.balance(accountId)).toBe(8)
+          const batch = yield* call(client, "score_property_batch", {
+            properties: [{ address: "42 Elm St" }, { address: "outside" }]
+          })
+          expect(batch.structuredContent.results).toHaveLength(2)
+          expect(batch.structuredContent.results[1]).toMatchObject({
+            type: `${TEST_BASE_URL}/docs/errors/outside-coverage`
+          })
+          expect(yield* ledger.balance(accountId)).toBe(8)
 
-        const story = yield* call(client, "property_history", { address: "42 Elm St" })
-        expect(story.structuredContent).toMatchObject({ property_id: "p-42" })
-        expect(yield* ledger.balance(accountId)).toBe(7)
+          const story = yield* call(client, "property_history", { address: "42 Elm St" })
+          expect(story.structuredContent).toMatchObject({ property_id: "p-42" })
+          expect(yield* ledger.balance(accountId)).toBe(7)
 
-        const valid = yield* call(client, "validate_request", { address: "42 Elm St" })
-        expect(valid.structuredContent).toEqual({ valid: true })
-        expect(yield* ledger.balance(accountId)).toBe(7)
+          const valid = yield* call(client, "validate_request", { address: "42 Elm St" })
+          expect(valid.structuredContent).toEqual({ valid: true })
+          expect(yield* ledger.balance(accountId)).toBe(7)
 
-        const refused = yield* call(client, "score_property", { address: "outside" })
-        expect(refused.isError).toBe(true)
-        expect(refused.structuredContent).toMatchObject({
-          type: `${TEST_BASE_URL}/docs/errors/outside-coverage`,
-          status: 422,
-          trace_id: expect.stringMatching(/^[0-9a-f]{32}$/)
-        })
-        expect(yield* reconciles(accountId)).toBe(7)
-        yield* Effect.promise(() => client.close())
-      }))
+          const refused = yield* call(client, "score_property", { address: "outside" })
+          expect(refused.isError).toBe(true)
+          expect(refused.structuredContent).toMatchObject({
+            type: `${TEST_BASE_URL}/docs/errors/outside-coverage`,
+            status: 422,
+            trace_id: expect.stringMatching(/^[0-9a-f]{32}$/)
+          })
+          expect(yield* reconciles(accountId)).toBe(7)
+          yield* Effect.promise(() => client.close())
+        }))
 
-    it.effect("MCP-3 IDEM-10: the same validation as REST: a bad argument, tear_down or a bad idempotency_key is a 400 invalid-request tool error, nothing charged", () =>
-      Effect.gen(function*() {
-        const { accountId, apiKey } = yield* newAccount({ credits: 3 })
-        const client = yield* connect(generation, apiKey)
-        const bad = yield* call(client, "score_property", { address: "42 Elm St", condition: "tear_down" })
-        expect(bad.isError).toBe(true)
-        expect(bad.structuredContent).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-request`, status: 400 })
-        const both = yield* call(client, "property_history", { address: "42 Elm St", property_id: "p-42" })
-        expect(both.structuredContent).toMatchObject({ status: 400 })
-        const badKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: 123 })
-        expect(badKey.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/idempotency_key" }] })
-        const blankKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "   " })
-        expect(blankKey.structuredContent).toMatchObject({ status: 400 })
-        const invalid = yield* call(client, "validate_request", { address: "" })
-        expect(invalid.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/address" }] })
-        expect(yield* reconciles(accountId)).toBe(3)
-        yield* Effect.promise(() => client.close())
-      }))
+      it.effect("MCP-3 IDEM-10: the same validation as REST: a bad argument, tear_down or a bad idempotency_key is a 400 invalid-request tool error, nothing charged", () =>
+        Effect.gen(function*() {
+          const { accountId, apiKey } = yield* newAccount({ credits: 3 })
+          const client = yield* connect(generation, apiKey)
+          const bad = yield* call(client, "score_property", { address: "42 Elm St", condition: "tear_down" })
+          expect(bad.isError).toBe(true)
+          expect(bad.structuredContent).toMatchObject({
+            type: `${TEST_BASE_URL}/docs/errors/invalid-request`,
+            status: 400
+          })
+          const both = yield* call(client, "property_history", { address: "42 Elm St", property_id: "p-42" })
+          expect(both.structuredContent).toMatchObject({ status: 400 })
+          const badKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: 123 })
+          expect(badKey.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/idempotency_key" }] })
+          const blankKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "   " })
+          expect(blankKey.structuredContent).toMatchObject({ status: 400 })
+          const invalid = yield* call(client, "validate_request", { address: "" })
+          expect(invalid.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/address" }] })
+          expect(yield* reconciles(accountId)).toBe(3)
+          yield* Effect.promise(() => client.close())
+        }))
 
-    it.effect("MCP-4 IDEM-3: an idempotency_key argument makes a retry a replay, charged once", () =>
-      Effect.gen(function*() {
-        const { accountId, apiKey } = yield* newAccount({ credits: 5 })
-        const client = yield* connect(generation, apiKey)
-        const first = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "mcp-retry" })
-        const again = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "mcp-retry" })
-        expect(again.structuredContent).toEqual(first.structuredContent)
-        expect(yield* reconciles(accountId)).toBe(4)
-        yield* Effect.promise(() => client.close())
-      }))
-  })
+      it.effect("MCP-4 IDEM-3: an idempotency_key argument makes a retry a replay, charged once", () =>
+        Effect.gen(function*() {
+          const { accountId, apiKey } = yield* newAccount({ credits: 5 })
+          const client = yield* connect(generation, apiKey)
+          const first = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "mcp-retry" })
+          const again = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "mcp-retry" })
+          expect(again.structuredContent).toEqual(first.structuredContent)
+          expect(yield* reconciles(accountId)).toBe(4)
+          yield* Effect.promise(() => client.close())
+        }))
+    }
+  )
 }
 
-layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true })("the /mcp endpoint over HTTP", (it) => {
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true })(
+  "the /mcp endpoint over HTTP",
+  (it) => {
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+    }
+    const mcpHeaders = { accept: "application/json, text/event-stream" }
+
+    it.effect("AUTH-4 MCP-5: no credential is a 401 pointing at the /mcp protected-resource metadata, which answers", () =>
+      Effect.gen(function*() {
+        const response = yield* request("/mcp", { body: initialize, headers: mcpHeaders })
+        expect(response.status).toBe(401)
+        expect(response.headers.get("www-authenticate")).toBe(
+          `Bearer resource_metadata="${TEST_BASE_URL}/.well-known/oauth-protected-resource/mcp"`
+        )
+        expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-key` })
+        const metadata = yield* request("/.well-known/oauth-protected-resource/mcp")
+        expect(metadata.status).toBe(200)
+        expect(metadata.body).toMatchObject({
+          resource: `${TEST_BASE_URL}/mcp`,
+          authorization_servers: [TEST_BASE_URL]
+        })
+      }))
+
+    it.effect("MCP-6: GET and DELETE on /mcp answer 405 with Allow: POST", () =>
+      Effect.gen(function*() {
+        const { apiKey } = yield* newAccount()
+        for (const method of ["GET", "DELETE"]) {
+          const response = yield* request("/mcp", { method, key: apiKey })
+          expect(response.status).toBe(405)
+          expect(response.headers.get("allow")).toBe("POST")
+        }
+      }))
+
+    it.effect("MCP-7: a request from a foreign Origin is refused before anything else (DNS rebinding)", () =>
+      Effect.gen(function*() {
+        const { apiKey } = yield* newAccount()
+        const response = yield* request("/mcp", {
+          key: apiKey,
+          body: initialize,
+          headers: { ...mcpHeaders, origin: "https://evil.example" }
+        })
+        expect(response.status).toBe(403)
+        const allowed = yield* request("/mcp", { key: apiKey, body: initialize, headers: mcpHeaders })
+        expect(allowed.status).toBe(200)
+        expect(allowed.headers.get("ratelimit-policy")).toBe(`"account";q=1000000;w=60`)
+      }))
+
+    it.effect("LIM-1 MCP-8: a JSON-RPC batch is refused with 400 before any tool runs: one request, one count, one call at most", () =>
+      Effect.gen(function*() {
+        const { accountId, apiKey } = yield* newAccount({ credits: 5 })
+        const call = (id: number) => ({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "score_property", arguments: { address: "42 Elm St" } }
+        })
+        const response = yield* request("/mcp", {
+          key: apiKey,
+          body: [call(1), call(2), call(3)],
+          headers: { ...mcpHeaders, "mcp-protocol-version": "2025-03-26" }
+        })
+        expect(response.status).toBe(400)
+        expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-request` })
+        expect(yield* reconciles(accountId)).toBe(5)
+      }))
   }
-  const mcpHeaders = { accept: "application/json, text/event-stream" }
-
-  it.effect("AUTH-4 MCP-5: no credential is a 401 pointing at the /mcp protected-resource metadata, which answers", () =>
-    Effect.gen(function*() {
-      const response = yield* request("/mcp", { body: initialize, headers: mcpHeaders })
-      expect(response.status).toBe(401)
-      expect(response.headers.get("www-authenticate")).toBe(
-        `Bearer resource_metadata="${TEST_BASE_URL}/.well-known/oauth-protected-resource/mcp"`
-      )
-      expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-key` })
-      const metadata = yield* request("/.well-known/oauth-protected-resource/mcp")
-      expect(metadata.status).toBe(200)
-      expect(metadata.body).toMatchObject({ resource: `${TEST_BASE_URL}/mcp`, authorization_servers: [TEST_BASE_URL] })
-    }))
-
-  it.effect("MCP-6: GET and DELETE on /mcp answer 405 with Allow: POST", () =>
-    Effect.gen(function*() {
-      const { apiKey } = yield* newAccount()
-      for (const method of ["GET", "DELETE"]) {
-        const response = yield* request("/mcp", { method, key: apiKey })
-        expect(response.status).toBe(405)
-        expect(response.headers.get("allow")).toBe("POST")
-      }
-    }))
-
-  it.effect("MCP-7: a request from a foreign Origin is refused before anything else (DNS rebinding)", () =>
-    Effect.gen(function*() {
-      const { apiKey } = yield* newAccount()
-      const response = yield* request("/mcp", { key: apiKey, body: initialize, headers: { ...mcpHeaders, origin: "https://evil.example" } })
-      expect(response.status).toBe(403)
-      const allowed = yield* request("/mcp", { key: apiKey, body: initialize, headers: mcpHeaders })
-      expect(allowed.status).toBe(200)
-      expect(allowed.headers.get("ratelimit-policy")).toBe(`"account";q=1000000;w=60`)
-    }))
-
-  it.effect("LIM-1 MCP-8: a JSON-RPC batch is refused with 400 before any tool runs: one request, one count, one call at most", () =>
-    Effect.gen(function*() {
-      const { accountId, apiKey } = yield* newAccount({ credits: 5 })
-      const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "score_property", arguments: { address: "42 Elm St" } } })
-      const response = yield* request("/mcp", {
-        key: apiKey,
-        body: [call(1), call(2), call(3)],
-        headers: { ...mcpHeaders, "mcp-protocol-version": "2025-03-26" }
-      })
-      expect(response.status).toBe(400)
-      expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-request` })
-      expect(yield* reconciles(accountId)).toBe(5)
-    }))
-})
+)

@@ -37,7 +37,10 @@ describe("client registration metadata", () => {
 
   it.effect("a registration is validated and answered as a public client; anything else is invalid_client_metadata", () =>
     Effect.gen(function*() {
-      const ok = yield* validateClientMetadata({ client_name: " Claude ", redirect_uris: ["https://claude.example/cb"] })
+      const ok = yield* validateClientMetadata({
+        client_name: " Claude ",
+        redirect_uris: ["https://claude.example/cb"]
+      })
       expect(ok.metadata).toEqual({
         client_name: "Claude",
         redirect_uris: ["https://claude.example/cb"],
@@ -47,8 +50,12 @@ describe("client registration metadata", () => {
       })
       const refused = (body: unknown) => Effect.either(validateClientMetadata(body)).pipe(Effect.map(Either.getLeft))
       expect(yield* refused({ redirect_uris: [] })).toMatchObject({ value: { error: "invalid_redirect_uri" } })
-      expect(yield* refused({ redirect_uris: ["http://evil.example/cb"] })).toMatchObject({ value: { error: "invalid_redirect_uri" } })
-      expect(yield* refused({ redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "client_secret_basic" }))
+      expect(yield* refused({ redirect_uris: ["http://evil.example/cb"] })).toMatchObject({
+        value: { error: "invalid_redirect_uri" }
+      })
+      expect(
+        yield* refused({ redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "client_secret_basic" })
+      )
         .toMatchObject({ value: { error: "invalid_client_metadata" } })
       expect(yield* refused({ redirect_uris: ["https://a.example/cb"], grant_types: ["client_credentials"] }))
         .toMatchObject({ value: { error: "invalid_client_metadata" } })
@@ -68,7 +75,9 @@ describe("client registration metadata", () => {
   it.effect("client names with control or formatting characters are refused (terminal escapes, right-to-left overrides)", () =>
     Effect.gen(function*() {
       for (const name of ["evil\u001b[2J", "gpt\u202Etxt.exe", "two\nlines"]) {
-        const refused = yield* Effect.flip(validateClientMetadata({ client_name: name, redirect_uris: ["https://a.example/cb"] }))
+        const refused = yield* Effect.flip(
+          validateClientMetadata({ client_name: name, redirect_uris: ["https://a.example/cb"] })
+        )
         expect(refused.description).toContain("control or formatting")
       }
     }))
@@ -82,7 +91,24 @@ describe("client registration metadata", () => {
   })
 
   it("private, loopback, link-local and mapped addresses are recognised", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "0.0.0.0", "::7f00:1", "64:ff9b:1::a00:1", "2002:7f00:1::1", "fec0::1"]) {
+    for (
+      const address of [
+        "127.0.0.1",
+        "10.1.2.3",
+        "172.20.0.1",
+        "192.168.1.1",
+        "169.254.169.254",
+        "::1",
+        "fd00::1",
+        "fe80::1",
+        "::ffff:127.0.0.1",
+        "0.0.0.0",
+        "::7f00:1",
+        "64:ff9b:1::a00:1",
+        "2002:7f00:1::1",
+        "fec0::1"
+      ]
+    ) {
       expect(isPrivateAddress(address), address).toBe(true)
     }
     for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "::ffff:93.184.216.34"]) {
@@ -96,7 +122,11 @@ describe("the client metadata document fetcher", () => {
     Effect.acquireRelease(
       Effect.promise(() =>
         new Promise<Server>((resolve) => {
-          const server = createServer({ key, cert }, (_req, res) => handler(res)).listen(0, "127.0.0.1", () => resolve(server))
+          const server = createServer({ key, cert }, (_req, res) => handler(res)).listen(
+            0,
+            "127.0.0.1",
+            () => resolve(server)
+          )
         })
       ),
       (server) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
@@ -113,7 +143,9 @@ describe("the client metadata document fetcher", () => {
       })
       const byName = yield* Effect.flip(fetchMetadataDocument(url, { allowPrivateAddresses: false, ca: cert }))
       expect(byName.reason).toContain("private or loopback")
-      const literal = yield* Effect.flip(fetchMetadataDocument(url.replace("localhost", "127.0.0.1"), { allowPrivateAddresses: false, ca: cert }))
+      const literal = yield* Effect.flip(
+        fetchMetadataDocument(url.replace("localhost", "127.0.0.1"), { allowPrivateAddresses: false, ca: cert })
+      )
       expect(literal.reason).toContain("private or loopback")
       expect(requests).toBe(0)
       // In development the same document is fetched.
@@ -126,12 +158,16 @@ describe("the client metadata document fetcher", () => {
     Effect.gen(function*() {
       const plain = yield* Effect.flip(fetchMetadataDocument("http://localhost/client.json", development))
       expect(plain.reason).toContain("https")
-      const redirecting = yield* serve((res) => res.writeHead(302, { location: "https://elsewhere.example/c.json" }).end())
+      const redirecting = yield* serve((res) =>
+        res.writeHead(302, { location: "https://elsewhere.example/c.json" }).end()
+      )
       expect((yield* Effect.flip(fetchMetadataDocument(redirecting, development))).reason).toContain("302")
       const html = yield* serve((res) => res.writeHead(200, { "content-type": "text/html" }).end("<p>hi</p>"))
       expect((yield* Effect.flip(fetchMetadataDocument(html, development))).reason).toContain("not JSON")
       const huge = yield* serve((res) =>
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ pad: "x".repeat(MAX_DOCUMENT_BYTES) }))
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({ pad: "x".repeat(MAX_DOCUMENT_BYTES) })
+        )
       )
       expect((yield* Effect.flip(fetchMetadataDocument(huge, development))).reason).toContain("larger than")
       // A server that never answers is given up on after FETCH_TIMEOUT_MS.
@@ -139,9 +175,13 @@ describe("the client metadata document fetcher", () => {
       const started = Date.now()
       expect((yield* Effect.flip(fetchMetadataDocument(silent, development))).reason).toContain("did not arrive")
       expect(Date.now() - started).toBeGreaterThanOrEqual(FETCH_TIMEOUT_MS - 100)
-      const long = yield* serve((res) => res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=9999999" }).end("{}"))
+      const long = yield* serve((res) =>
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=9999999" }).end("{}")
+      )
       expect((yield* fetchMetadataDocument(long, development)).maxAgeSeconds).toBe(86_400)
-      const none = yield* serve((res) => res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end("{}"))
+      const none = yield* serve((res) =>
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end("{}")
+      )
       expect((yield* fetchMetadataDocument(none, development)).maxAgeSeconds).toBe(300)
     }))
 })

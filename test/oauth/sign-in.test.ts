@@ -4,11 +4,11 @@
  * document), send the account holder to the consent page, exchange the code with PKCE, call tools as the
  * Account, refresh, and are cut off by a disconnect.
  */
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
@@ -17,23 +17,23 @@ import { createServer as createNetServer } from "node:net"
 import * as path from "node:path"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { ConnectionsPg } from "../../layers/connections/pg.js"
-import { PortalSessionsPg } from "../../layers/portal-sessions/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
+import { PortalSessionsPg } from "../../layers/portal-sessions/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { AppConfig } from "../../src/config.js"
+import { newAccessToken } from "../../src/domain/oauth-token.js"
 import { HttpAppLive, nodeServer } from "../../src/http/server.js"
 import { ClientMetadataFetcherLive } from "../../src/oauth/clients.js"
-import { newAccessToken } from "../../src/domain/oauth-token.js"
 import { purgeExpiredSignIns } from "../../src/operations/housekeeping.js"
 import { disconnect, listConnections, setLogin } from "../../src/operations/sign-in.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { Connections } from "../../src/services/connections.js"
 import { Ledger } from "../../src/services/ledger.js"
-import { DatabaseFaultsTag } from "../harness/fault-proxy.js"
 import { FaultyTestDatabase } from "../harness/database.js"
 import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
+import { DatabaseFaultsTag } from "../harness/fault-proxy.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
 import { newAccount } from "../harness/server.js"
@@ -57,40 +57,44 @@ let ledgerCalls: Array<string> = []
 const CountingLedger = Layer.effect(
   Ledger,
   Effect.map(Ledger, (ledger) =>
-    Object.fromEntries(Object.entries(ledger).map(([name, member]) => [
-      name,
-      typeof member === "function"
-        ? (...args: Array<unknown>) => {
-          ledgerCalls.push(name)
-          return (member as (...a: Array<unknown>) => unknown)(...args)
-        }
-        : member
-    ])) as unknown as Ledger["Type"])
+    Object.fromEntries(
+      Object.entries(ledger).map(([name, member]) => [
+        name,
+        typeof member === "function"
+          ? (...args: Array<unknown>) => {
+            ledgerCalls.push(name)
+            return (member as (...a: Array<unknown>) => unknown)(...args)
+          }
+          : member
+      ])
+    ) as unknown as Ledger["Type"])
 ).pipe(Layer.provide(LedgerPg))
 
 /**
  * The real server on a port picked up front, so its public base URL (the issuer, the resource) is the
  * address the clients reach: http on localhost, which the SDK's clients accept for development.
  */
-const SignInServer = Layer.unwrapEffect(Effect.promise(freePort).pipe(Effect.map((port) => {
-  const config = Layer.succeed(AppConfig, AppConfig.make({ port, publicBaseUrl: `http://localhost:${port}` }))
-  const services = Layer.mergeAll(
-    AccountsPg,
-    CredentialsPg,
-    CountingLedger,
-    IdempotencyPg,
-    ConnectionsPg,
-    PortalSessionsPg,
-    RateLimitsMemory,
-    // Development: the test's own metadata server is on loopback, with a self-signed certificate.
-    ClientMetadataFetcherLive({ allowPrivateAddresses: true, ca: cert })
-  ).pipe(Layer.provideMerge(FaultyTestDatabase), Layer.merge(fakeScoringLayer(script, {})))
-  return HttpAppLive.pipe(
-    Layer.provideMerge(nodeServer(port)),
-    Layer.provideMerge(services),
-    Layer.provideMerge(config)
-  )
-})))
+const SignInServer = Layer.unwrapEffect(
+  Effect.promise(freePort).pipe(Effect.map((port) => {
+    const config = Layer.succeed(AppConfig, AppConfig.make({ port, publicBaseUrl: `http://localhost:${port}` }))
+    const services = Layer.mergeAll(
+      AccountsPg,
+      CredentialsPg,
+      CountingLedger,
+      IdempotencyPg,
+      ConnectionsPg,
+      PortalSessionsPg,
+      RateLimitsMemory,
+      // Development: the test's own metadata server is on loopback, with a self-signed certificate.
+      ClientMetadataFetcherLive({ allowPrivateAddresses: true, ca: cert })
+    ).pipe(Layer.provideMerge(FaultyTestDatabase), Layer.merge(fakeScoringLayer(script, {})))
+    return HttpAppLive.pipe(
+      Layer.provideMerge(nodeServer(port)),
+      Layer.provideMerge(services),
+      Layer.provideMerge(config)
+    )
+  }))
+)
 
 const base = Effect.map(AppConfig, (config) => config.publicBaseUrl)
 
@@ -185,7 +189,9 @@ type Generation = "2026-07-28" | "2025"
 const newClient = (generation: Generation, mcpUrl: URL, provider: AssistantProvider) => {
   if (generation === "2026-07-28") {
     const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider as any })
-    const client = new Client({ name: "assistant", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } })
+    const client = new Client({ name: "assistant", version: "1.0.0" }, {
+      versionNegotiation: { mode: { pin: "2026-07-28" } }
+    })
     return { client: client as unknown as McpClient, transport: transport as any }
   }
   const transport = new LegacyTransport(mcpUrl, { authProvider: provider as any })
@@ -203,7 +209,10 @@ const signIn = (generation: Generation, provider: AssistantProvider, email: stri
     const mcpUrl = new URL(`${yield* base}/mcp`)
     const first = newClient(generation, mcpUrl, provider)
     const refused = yield* Effect.promise(() =>
-      first.client.connect(first.transport).then(() => first.client.listTools()).then(() => "connected", (error) => String(error))
+      first.client.connect(first.transport).then(() => first.client.listTools()).then(
+        () => "connected",
+        (error) => String(error)
+      )
     )
     expect(refused).toMatch(/Unauthorized/i)
     expect(provider.authorizationUrl).toBeDefined()
@@ -268,51 +277,68 @@ const mcpToolCall = (token: string, name: string, args: Record<string, unknown>)
     })
   })
 
-
 for (const generation of ["2026-07-28", "2025"] as const) {
-  layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })(`account sign-in, ${generation} client`, (it) => {
-    it.effect("AUTH-2 AUTH-3 MCP-1: given only the URL, the client discovers sign-in, registers, the holder approves, and score_property spends the Account's one Credit", () =>
-      Effect.gen(function*() {
-        const { accountId, email, password } = yield* holder(10)
-        const provider = new AssistantProvider()
-        const client = yield* signIn(generation, provider, email, password)
-        expect(provider.info.client_id).toMatch(/^client_/)
-        const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools.map((t) => t.name).sort()).toEqual(["property_history", "score_property", "score_property_batch", "validate_request"])
-        const scored = yield* call(client, "score_property", { address: "42 Elm St" })
-        expect(scored.isError).toBeFalsy()
-        expect(yield* reconciles(accountId)).toBe(9)
-        const entries = yield* Effect.flatMap(Ledger, (ledger) => ledger.entries(accountId))
-        expect(entries.filter((e) => e.kind === "spend")).toHaveLength(1)
+  layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })(
+    `account sign-in, ${generation} client`,
+    (it) => {
+      it.effect("AUTH-2 AUTH-3 MCP-1: given only the URL, the client discovers sign-in, registers, the holder approves, and score_property spends the Account's one Credit", () =>
+        Effect.gen(function*() {
+          const { accountId, email, password } = yield* holder(10)
+          const provider = new AssistantProvider()
+          const client = yield* signIn(generation, provider, email, password)
+          expect(provider.info.client_id).toMatch(/^client_/)
+          const { tools } = yield* Effect.promise(() => client.listTools())
+          expect(tools.map((t) => t.name).sort()).toEqual([
+            "property_history",
+            "score_property",
+            "score_property_batch",
+            "validate_request"
+          ])
+          const scored = yield* call(client, "score_property", { address: "42 Elm St" })
+          expect(scored.isError).toBeFalsy()
+          expect(yield* reconciles(accountId)).toBe(9)
+          const entries = yield* Effect.flatMap(Ledger, (ledger) => ledger.entries(accountId))
+          expect(entries.filter((e) => e.kind === "spend")).toHaveLength(1)
 
-        // The connection is listed with its date; disconnecting it makes the next call fail 401, with no spend.
-        const connections = yield* listConnections(accountId)
-        expect(connections).toEqual([expect.objectContaining({ client_name: "Test assistant", connected_at: expect.any(String) })])
-        yield* disconnect(accountId, connections[0]!.connection_id)
-        const after = yield* mcpToolCall(provider.stored.access_token, "score_property", { address: "42 Elm St" })
-        expect(after.status).toBe(401)
-        expect(after.headers.get("www-authenticate")).toContain("/.well-known/oauth-protected-resource/mcp")
-        expect(yield* reconciles(accountId)).toBe(9)
-        // Its refresh token died with it.
-        const refreshed = yield* postForm(`${yield* base}/oauth/token`, {
-          grant_type: "refresh_token",
-          refresh_token: provider.stored.refresh_token,
-          client_id: provider.info.client_id
-        })
-        expect(refreshed.status).toBe(400)
-        expect(refreshed.body.error).toBe("invalid_grant")
-        yield* Effect.promise(() => client.close())
-      }))
-  })
+          // The connection is listed with its date; disconnecting it makes the next call fail 401, with no spend.
+          const connections = yield* listConnections(accountId)
+          expect(connections).toEqual([
+            expect.objectContaining({ client_name: "Test assistant", connected_at: expect.any(String) })
+          ])
+          yield* disconnect(accountId, connections[0]!.connection_id)
+          const after = yield* mcpToolCall(provider.stored.access_token, "score_property", { address: "42 Elm St" })
+          expect(after.status).toBe(401)
+          expect(after.headers.get("www-authenticate")).toContain("/.well-known/oauth-protected-resource/mcp")
+          expect(yield* reconciles(accountId)).toBe(9)
+          // Its refresh token died with it.
+          const refreshed = yield* postForm(`${yield* base}/oauth/token`, {
+            grant_type: "refresh_token",
+            refresh_token: provider.stored.refresh_token,
+            client_id: provider.info.client_id
+          })
+          expect(refreshed.status).toBe(400)
+          expect(refreshed.body.error).toBe("invalid_grant")
+          yield* Effect.promise(() => client.close())
+        }))
+    }
+  )
 }
 
 layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the authorization server", (it) => {
   it.effect("MCP-5 AUTH-2: the discovery documents: protected resource (RFC 9728) and authorization server (RFC 8414)", () =>
     Effect.gen(function*() {
       const root = yield* base
-      const resource = yield* Effect.promise(() => fetch(`${root}/.well-known/oauth-protected-resource/mcp`).then((r) => r.json()))
-      expect(resource).toMatchObject({ resource: `${root}/mcp`, authorization_servers: [root], scopes_supported: ["mcp"] })
-      const server = yield* Effect.promise(() => fetch(`${root}/.well-known/oauth-authorization-server`).then((r) => r.json()))
+      const resource = yield* Effect.promise(() =>
+        fetch(`${root}/.well-known/oauth-protected-resource/mcp`).then((r) => r.json())
+      )
+      expect(resource).toMatchObject({
+        resource: `${root}/mcp`,
+        authorization_servers: [root],
+        scopes_supported: ["mcp"]
+      })
+      const server = yield* Effect.promise(() =>
+        fetch(`${root}/.well-known/oauth-authorization-server`).then((r) => r.json())
+      )
       expect(server).toMatchObject({
         issuer: root,
         authorization_endpoint: `${root}/oauth/authorize`,
@@ -323,7 +349,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
         client_id_metadata_document_supported: true,
         authorization_response_iss_parameter_supported: true
       })
-      const api = yield* Effect.promise(() => fetch(`${root}/.well-known/oauth-protected-resource`).then((r) => r.json()))
+      const api = yield* Effect.promise(() =>
+        fetch(`${root}/.well-known/oauth-protected-resource`).then((r) => r.json())
+      )
       expect(api).toMatchObject({ resource: root })
       expect(api.authorization_servers).toBeUndefined()
     }))
@@ -359,7 +387,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       const scored = yield* call(client, "score_property", { address: "42 Elm St" })
       expect(scored.isError).toBeFalsy()
       expect(yield* reconciles(accountId)).toBe(4)
-      expect(yield* listConnections(accountId)).toEqual([expect.objectContaining({ client_id: clientId, client_name: "Metadata assistant" })])
+      expect(yield* listConnections(accountId)).toEqual([
+        expect.objectContaining({ client_id: clientId, client_name: "Metadata assistant" })
+      ])
       expect(fetches).toBe(1)
       yield* Effect.promise(() => client.close())
     }).pipe(Effect.scoped))
@@ -371,7 +401,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
           new Promise<HttpsServer>((resolve) => {
             const server = createHttpsServer({ key, cert }, (_req, res) => {
               res.writeHead(200, { "content-type": "application/json" })
-              res.end(JSON.stringify({ client_id: "https://someone-else.example/client.json", redirect_uris: [REDIRECT] }))
+              res.end(
+                JSON.stringify({ client_id: "https://someone-else.example/client.json", redirect_uris: [REDIRECT] })
+              )
             }).listen(0, "127.0.0.1", () => resolve(server))
           })
         ),
@@ -380,15 +412,20 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       const root = yield* base
       const authorize = (clientId: string) =>
         Effect.promise(() =>
-          fetch(`${root}/oauth/authorize?${new URLSearchParams({
-            response_type: "code",
-            client_id: clientId,
-            redirect_uri: REDIRECT,
-            code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-            code_challenge_method: "S256"
-          })}`, { redirect: "manual" }).then(async (r) => ({ status: r.status, location: r.headers.get("location"), text: await r.text() }))
+          fetch(
+            `${root}/oauth/authorize?${new URLSearchParams({
+              response_type: "code",
+              client_id: clientId,
+              redirect_uri: REDIRECT,
+              code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+              code_challenge_method: "S256"
+            })}`,
+            { redirect: "manual" }
+          ).then(async (r) => ({ status: r.status, location: r.headers.get("location"), text: await r.text() }))
         )
-      const mismatch = yield* authorize(`https://localhost:${(documentServer.address() as { port: number }).port}/client.json`)
+      const mismatch = yield* authorize(
+        `https://localhost:${(documentServer.address() as { port: number }).port}/client.json`
+      )
       expect(mismatch.status).toBe(400)
       expect(mismatch.location).toBeNull()
       expect(mismatch.text).toContain("does not name its own URL")
@@ -444,14 +481,23 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
   it.effect("PKCE S256 is required; plain, a missing challenge, another resource or a bad scope are refused with a link back carrying the error and iss, never an automatic redirect; a foreign redirect_uri gets no link at all", () =>
     Effect.gen(function*() {
       const { authorize, root } = yield* registered
-      expect(yield* refusalOf(authorize({ code_challenge_method: "plain" }))).toMatchObject({ error: "invalid_request", state: "s-1", iss: root })
+      expect(yield* refusalOf(authorize({ code_challenge_method: "plain" }))).toMatchObject({
+        error: "invalid_request",
+        state: "s-1",
+        iss: root
+      })
       const noChallenge = new URL(authorize())
       noChallenge.searchParams.delete("code_challenge")
       expect((yield* refusalOf(noChallenge)).error).toBe("invalid_request")
       expect((yield* refusalOf(authorize({ resource: "https://elsewhere.example/mcp" }))).error).toBe("invalid_target")
       expect((yield* refusalOf(authorize({ scope: "admin" }))).error).toBe("invalid_scope")
       expect((yield* refusalOf(authorize({ response_type: "token" }))).error).toBe("unsupported_response_type")
-      for (const bad of [authorize({ redirect_uri: "https://attacker.example/cb" }), authorize({ client_id: "client_nobody" })]) {
+      for (
+        const bad of [
+          authorize({ redirect_uri: "https://attacker.example/cb" }),
+          authorize({ client_id: "client_nobody" })
+        ]
+      ) {
         const page = yield* redirectOf(bad)
         expect(page.status).toBe(400)
         expect(page.location).toBeNull()
@@ -497,7 +543,13 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       })
       expect(wrongVerifier.body.error).toBe("invalid_grant")
       // A failed verification uses the code up (no guessing): a new authorization is needed.
-      const used = yield* postForm(token, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier })
+      const used = yield* postForm(token, {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier
+      })
       expect(used.body.error).toBe("invalid_grant")
 
       const again = yield* consent(authorize(), email, password)
@@ -525,7 +577,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(dump).not.toContain(refresh_token)
 
       // Passwords are kept as scrypt hashes with their parameters, never as given.
-      const [login] = yield* sql<{ password_hash: string }>`SELECT password_hash FROM account_logins WHERE account_id = ${accountId}`
+      const [login] = yield* sql<
+        { password_hash: string }
+      >`SELECT password_hash FROM account_logins WHERE account_id = ${accountId}`
       expect(login!.password_hash).toMatch(/^scrypt\$17\$8\$1\$/)
       expect(login!.password_hash).not.toContain(password)
 
@@ -541,7 +595,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
 
       // Short-lived: once its hour is over, the access token is refused (the refresh token still works).
       expect((yield* mcpToolCall(access_token, "validate_request", { address: "42 Elm St" })).status).toBe(200)
-      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '1 second' WHERE token_sha256 = ${createHash("sha256").update(access_token).digest()}`
+      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '1 second' WHERE token_sha256 = ${
+        createHash("sha256").update(access_token).digest()
+      }`
       expect((yield* mcpToolCall(access_token, "validate_request", { address: "42 Elm St" })).status).toBe(401)
 
       const rotated = yield* postForm(token, { grant_type: "refresh_token", refresh_token, client_id: clientId })
@@ -553,7 +609,11 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       const reused = yield* postForm(token, { grant_type: "refresh_token", refresh_token, client_id: clientId })
       expect(reused.body.error).toBe("invalid_grant")
       expect((yield* mcpToolCall(newAccess, "validate_request", { address: "42 Elm St" })).status).toBe(401)
-      const afterReuse = yield* postForm(token, { grant_type: "refresh_token", refresh_token: rotated.body.refresh_token, client_id: clientId })
+      const afterReuse = yield* postForm(token, {
+        grant_type: "refresh_token",
+        refresh_token: rotated.body.refresh_token,
+        client_id: clientId
+      })
       expect(afterReuse.body.error).toBe("invalid_grant")
       expect(yield* reconciles(accountId)).toBe(5)
     }))
@@ -564,7 +624,13 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       const { authorize, clientId, root, verifier } = yield* registered
       const token = `${root}/oauth/token`
       const code = (yield* consent(authorize(), email, password)).searchParams.get("code")!
-      const redeem = { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }
+      const redeem = {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier
+      }
       const first = yield* postForm(token, redeem)
       expect(first.status).toBe(200)
       const { access_token, refresh_token } = first.body as { access_token: string; refresh_token: string }
@@ -585,7 +651,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
         code: (yield* consent(authorize(), email, password)).searchParams.get("code")!
       })
       expect(fresh.status).toBe(200)
-      expect((yield* mcpToolCall(fresh.body.access_token as string, "validate_request", { address: "42 Elm St" })).status).toBe(200)
+      expect(
+        (yield* mcpToolCall(fresh.body.access_token as string, "validate_request", { address: "42 Elm St" })).status
+      ).toBe(200)
 
       // A token request racing the revocation (it took the code before the replay, and saves its tokens
       // after): its tokens are saved revoked.
@@ -596,8 +664,20 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
         SELECT grant_id, connection_id FROM oauth_tokens WHERE token_sha256 = ${sha(access_token)}`
       const late = newAccessToken()
       yield* connections.saveTokens(
-        { grantId: grant!.grant_id, connectionId: grant!.connection_id, accountId, clientId, scope: "mcp", resource: `${root}/mcp` },
-        { accessSha256: sha(late), accessExpiresAt: new Date(Date.now() + 3_600_000), refreshSha256: null, refreshExpiresAt: null }
+        {
+          grantId: grant!.grant_id,
+          connectionId: grant!.connection_id,
+          accountId,
+          clientId,
+          scope: "mcp",
+          resource: `${root}/mcp`
+        },
+        {
+          accessSha256: sha(late),
+          accessExpiresAt: new Date(Date.now() + 3_600_000),
+          refreshSha256: null,
+          refreshExpiresAt: null
+        }
       )
       expect((yield* mcpToolCall(late, "validate_request", { address: "42 Elm St" })).status).toBe(401)
 
@@ -605,20 +685,29 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       // expiry (to recognise a reuse), then go.
       const count = (table: "oauth_codes" | "oauth_tokens", column: "code_sha256" | "token_sha256", secret: string) =>
         Effect.map(sql`SELECT 1 FROM ${sql(table)} WHERE ${sql(column)} = ${sha(secret)}`, (rows) => rows.length)
-      expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha(code)} AND used_for IS NOT NULL`).length).toBe(1)
+      expect((yield* sql`SELECT 1 FROM oauth_codes WHERE code_sha256 = ${sha(code)} AND used_for IS NOT NULL`).length)
+        .toBe(1)
       const abandoned = yield* Effect.promise(() => fetch(authorize(), { redirect: "manual" }))
       expect(abandoned.status).toBe(200)
       const [request] = yield* sql<{ id: string }>`SELECT id FROM oauth_requests ORDER BY expires_at DESC LIMIT 1`
       yield* sql`UPDATE oauth_requests SET expires_at = now() - interval '1 second' WHERE id = ${request!.id}`
-      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE code_sha256 = ${sha(code)}`
-      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE token_sha256 = ${sha(access_token)}`
-      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE token_sha256 = ${sha(refresh_token)}`
+      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE code_sha256 = ${
+        sha(code)
+      }`
+      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' + interval '1 minute' WHERE token_sha256 = ${
+        sha(access_token)
+      }`
+      yield* sql`UPDATE oauth_tokens SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE token_sha256 = ${
+        sha(refresh_token)
+      }`
       expect(yield* purgeExpiredSignIns).toBeGreaterThanOrEqual(2)
       expect((yield* sql`SELECT 1 FROM oauth_requests WHERE id = ${request!.id}`).length).toBe(0)
       expect(yield* count("oauth_codes", "code_sha256", code)).toBe(1)
       expect(yield* count("oauth_tokens", "token_sha256", access_token)).toBe(1)
       expect(yield* count("oauth_tokens", "token_sha256", refresh_token)).toBe(0)
-      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE code_sha256 = ${sha(code)}`
+      yield* sql`UPDATE oauth_codes SET expires_at = now() - interval '30 days' - interval '1 minute' WHERE code_sha256 = ${
+        sha(code)
+      }`
       yield* purgeExpiredSignIns
       expect(yield* count("oauth_codes", "code_sha256", code)).toBe(0)
     }))
@@ -664,7 +753,12 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
               method: "POST",
               redirect: "manual",
               headers: { "content-type": "application/x-www-form-urlencoded" },
-              body: new URLSearchParams({ request_id: requestId, email: email.toUpperCase(), password: pw, decision: "approve" })
+              body: new URLSearchParams({
+                request_id: requestId,
+                email: email.toUpperCase(),
+                password: pw,
+                decision: "approve"
+              })
             }).then(async (r) => ({ status: r.status, text: await r.text() }))
           )
         })
@@ -683,26 +777,41 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       yield* Effect.promise(() => client.close())
       const root = yield* base
       const get = (key: string) =>
-        Effect.promise(() => fetch(`${root}/v1/account/connections`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({ status: r.status, body: await r.json() as any })))
+        Effect.promise(() =>
+          fetch(`${root}/v1/account/connections`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({
+            status: r.status,
+            body: await r.json() as any
+          }))
+        )
       const del = (key: string, id: string) =>
         Effect.promise(() =>
-          fetch(`${root}/v1/account/connections/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({ status: r.status, body: await r.json() as any }))
+          fetch(`${root}/v1/account/connections/${id}`, {
+            method: "DELETE",
+            headers: { authorization: `Bearer ${key}` }
+          }).then(async (r) => ({ status: r.status, body: await r.json() as any }))
         )
       const mine = yield* get(apiKey)
       expect(mine.status).toBe(200)
       expect(mine.body.connections).toEqual([
-        { connection_id: expect.stringMatching(/^conn_/), client_id: provider.info.client_id, client_name: "Test assistant", connected_at: expect.any(String) }
+        {
+          connection_id: expect.stringMatching(/^conn_/),
+          client_id: provider.info.client_id,
+          client_name: "Test assistant",
+          connected_at: expect.any(String)
+        }
       ])
       const id = mine.body.connections[0].connection_id as string
       expect((yield* get(stranger.apiKey)).body).toEqual({ connections: [] })
       expect((yield* del(stranger.apiKey, id)).status).toBe(404)
-      expect((yield* mcpToolCall(provider.stored.access_token, "validate_request", { address: "42 Elm St" })).status).toBe(200)
+      expect((yield* mcpToolCall(provider.stored.access_token, "validate_request", { address: "42 Elm St" })).status)
+        .toBe(200)
       // A connected app's own token cannot reach the account routes.
       expect((yield* get(provider.stored.access_token)).status).toBe(401)
       const gone = yield* del(apiKey, id)
       expect(gone.status).toBe(200)
       expect(gone.body).toMatchObject({ connection_id: id, disconnected: true })
-      expect((yield* mcpToolCall(provider.stored.access_token, "validate_request", { address: "42 Elm St" })).status).toBe(401)
+      expect((yield* mcpToolCall(provider.stored.access_token, "validate_request", { address: "42 Elm St" })).status)
+        .toBe(401)
       expect((yield* get(apiKey)).body).toEqual({ connections: [] })
     }))
 
@@ -719,7 +828,9 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
           method: "POST",
           headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
           body: JSON.stringify({ address: "42 Elm St" })
-        }).then((r) => /;r=(\d+);t=(\d+)/.exec(r.headers.get("ratelimit") ?? "")!.slice(1).map(Number) as [number, number])
+        }).then((r) =>
+          /;r=(\d+);t=(\d+)/.exec(r.headers.get("ratelimit") ?? "")!.slice(1).map(Number) as [number, number]
+        )
       const remaining = Effect.promise(() => count().then(([r]) => r))
       const before = yield* remaining
       const viaApp = yield* mcpToolCall(provider.stored.access_token, "validate_request", { address: "42 Elm St" })
@@ -743,12 +854,14 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       ledgerCalls = []
       const valid = yield* mcpToolCall(token, "validate_request", { address: "42 Elm St" })
       expect(valid.status, valid.text).toBe(200)
-      expect(valid.text).toContain('\\"valid\\":true')
+      expect(valid.text).toContain("\\\"valid\\\":true")
       expect(ledgerCalls).toEqual(["confirmConnection"])
 
       const faults = yield* DatabaseFaultsTag
       yield* faults.cut
-      const down = yield* mcpToolCall(token, "validate_request", { address: "42 Elm St" }).pipe(Effect.ensuring(faults.restore))
+      const down = yield* mcpToolCall(token, "validate_request", { address: "42 Elm St" }).pipe(
+        Effect.ensuring(faults.restore)
+      )
       expect(down.status).toBe(503)
       expect(JSON.parse(down.text)).toMatchObject({ type: expect.stringContaining("/errors/call-not-started") })
       expect(yield* reconciles(accountId)).toBe(3)

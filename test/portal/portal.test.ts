@@ -6,6 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { createHash, randomBytes } from "node:crypto"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { ConnectionsPg } from "../../layers/connections/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
@@ -13,7 +14,6 @@ import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { PortalSessionsPg } from "../../layers/portal-sessions/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
-import { createHash, randomBytes } from "node:crypto"
 import { portalRoutes } from "../../src/http/portal-routes.js"
 import { USAGE_PAGE_SIZE } from "../../src/operations/portal.js"
 import { setLogin } from "../../src/operations/sign-in.js"
@@ -21,11 +21,11 @@ import { Accounts } from "../../src/services/accounts.js"
 import { Connections } from "../../src/services/connections.js"
 import { Ledger, utcDay } from "../../src/services/ledger.js"
 import { SIGN_IN_ATTEMPTS_PER_MINUTE } from "../../src/services/rate-limits.js"
-import { reconciles } from "../harness/ledger.js"
-import { csrfOf, PortalBrowser, portalHolder } from "../harness/portal.js"
+import { TestDatabase } from "../harness/database.js"
 import { fakeScoringLayer } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
-import { TestDatabase } from "../harness/database.js"
+import { reconciles } from "../harness/ledger.js"
+import { csrfOf, PortalBrowser, portalHolder } from "../harness/portal.js"
 import { baseUrl, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
 
 /**
@@ -33,10 +33,11 @@ import { baseUrl, request, serverWith, TEST_BASE_URL } from "../harness/server.j
  * test can make a paid call without a county loaded.
  */
 const PortalServer = serverWith(
-  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, ConnectionsPg, PortalSessionsPg, RateLimitsMemory).pipe(
-    Layer.provideMerge(TestDatabase),
-    Layer.merge(fakeScoringLayer({ "42 Elm St": { answer: { _tag: "Outcome", outcome } } }, {}))
-  )
+  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, ConnectionsPg, PortalSessionsPg, RateLimitsMemory)
+    .pipe(
+      Layer.provideMerge(TestDatabase),
+      Layer.merge(fakeScoringLayer({ "42 Elm St": { answer: { _tag: "Outcome", outcome } } }, {}))
+    )
 )
 const predict = (key: string) => request("/v1/predict", { key, body: { address: "42 Elm St" } })
 
@@ -60,14 +61,24 @@ const spends = (accountId: string, count: number, tracePrefix: string) =>
     const ids: Array<number> = []
     for (let i = 0; i < count; i++) {
       const traceId = `${tracePrefix}${i.toString(16).padStart(32 - tracePrefix.length, "0")}`
-      const spend = yield* ledger.spend({ accountId, operation: "predict", units: 1, traceId, settleBy: Date.now() + 60_000 })
+      const spend = yield* ledger.spend({
+        accountId,
+        operation: "predict",
+        units: 1,
+        traceId,
+        settleBy: Date.now() + 60_000
+      })
       yield* ledger.settle(spend.spendId)
       ids.push(spend.spendId)
     }
     return ids
   })
 
-const rowsOf = (html: string) => [...html.matchAll(/<td>(Spend|Refund|Grant) <span class="muted">#(\d+)<\/span>/g)].map((m) => ({ kind: m[1]!, id: Number(m[2]) }))
+const rowsOf = (html: string) =>
+  [...html.matchAll(/<td>(Spend|Refund|Grant) <span class="muted">#(\d+)<\/span>/g)].map((m) => ({
+    kind: m[1]!,
+    id: Number(m[2])
+  }))
 
 const DAY_MS = 86_400_000
 
@@ -87,12 +98,16 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect(nonce).toMatch(/; Secure/i)
       expect(nonce).toMatch(/; SameSite=Lax/i)
 
-      const wrong = yield* promise(() => browser.post("/portal/sign-in", { csrf: csrfOf(form.text), email: holder.email, password: "not the password" }))
+      const wrong = yield* promise(() =>
+        browser.post("/portal/sign-in", { csrf: csrfOf(form.text), email: holder.email, password: "not the password" })
+      )
       expect(wrong.status).toBe(400)
       expect(wrong.text).toContain("The email or password is not right.")
       expect(browser.cookies.has("propscore_portal")).toBe(false)
 
-      const right = yield* promise(() => browser.post("/portal/sign-in", { csrf: csrfOf(wrong.text), email: holder.email, password: holder.password }))
+      const right = yield* promise(() =>
+        browser.post("/portal/sign-in", { csrf: csrfOf(wrong.text), email: holder.email, password: holder.password })
+      )
       expect(right.status).toBe(303)
       expect(right.location).toBe("/portal")
       const session = right.setCookies.find((c) => c.startsWith("propscore_portal="))!
@@ -137,14 +152,19 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const asked = yield* promise(() => holder.browser.get("/portal/usage?kind=spend"))
       expect(asked.status).toBe(303)
       expect(asked.location).toBe(`/portal/sign-in?next=${encodeURIComponent("/portal/usage?kind=spend")}`)
-      const back = yield* promise(() => holder.browser.signIn(holder.email, holder.password, "/portal/usage?kind=spend"))
+      const back = yield* promise(() =>
+        holder.browser.signIn(holder.email, holder.password, "/portal/usage?kind=spend")
+      )
       expect(back.location).toBe("/portal/usage?kind=spend")
 
       const elsewhere = new PortalBrowser(holder.browser.base)
-      const offsite = yield* promise(() => elsewhere.signIn(holder.email, holder.password, "https://evil.example/portal"))
+      const offsite = yield* promise(() =>
+        elsewhere.signIn(holder.email, holder.password, "https://evil.example/portal")
+      )
       expect(offsite.location).toBe("/portal")
       const sneaky = new PortalBrowser(holder.browser.base)
-      expect((yield* promise(() => sneaky.signIn(holder.email, holder.password, "/portal\\@evil.example"))).location).toBe("/portal")
+      expect((yield* promise(() => sneaky.signIn(holder.email, holder.password, "/portal\\@evil.example"))).location)
+        .toBe("/portal")
     }))
 
   it.effect("CSRF: every form post without the page's token, or from another site, is refused 403 and changes nothing", () =>
@@ -169,7 +189,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
           const refused = yield* promise(() => browser.post(path, forged))
           expect(refused.status, `${path} ${JSON.stringify(forged)}`).toBe(403)
         }
-        const crossSite = yield* promise(() => browser.post(path, { ...fields, csrf }, { "sec-fetch-site": "cross-site" }))
+        const crossSite = yield* promise(() =>
+          browser.post(path, { ...fields, csrf }, { "sec-fetch-site": "cross-site" })
+        )
         expect(crossSite.status, path).toBe(403)
       }
       expect(yield* accounts.listKeys(holder.accountId)).toEqual(keysBefore)
@@ -179,7 +201,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
 
       // The sign-in form has its own token, bound to a cookie of the same page.
       const stranger = new PortalBrowser(browser.base)
-      const noCookie = yield* promise(() => stranger.post("/portal/sign-in", { csrf: "guess", email: holder.email, password: holder.password }))
+      const noCookie = yield* promise(() =>
+        stranger.post("/portal/sign-in", { csrf: "guess", email: holder.email, password: holder.password })
+      )
       expect(noCookie.status).toBe(403)
       expect(stranger.cookies.has("propscore_portal")).toBe(false)
     }))
@@ -209,18 +233,24 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
         fetch(`${base}/oauth/register`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ client_name: "Back-off test", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" })
+          body: JSON.stringify({
+            client_name: "Back-off test",
+            redirect_uris: [redirectUri],
+            token_endpoint_auth_method: "none"
+          })
         }).then((r) => r.json() as Promise<{ client_id: string }>)
       )
       const authorize = new URL(`${base}/oauth/authorize`)
-      for (const [name, value] of Object.entries({
-        response_type: "code",
-        client_id: client.client_id,
-        redirect_uri: redirectUri,
-        code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
-        code_challenge_method: "S256",
-        resource: `${TEST_BASE_URL}/mcp`
-      })) authorize.searchParams.set(name, value)
+      for (
+        const [name, value] of Object.entries({
+          response_type: "code",
+          client_id: client.client_id,
+          redirect_uri: redirectUri,
+          code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
+          code_challenge_method: "S256",
+          resource: `${TEST_BASE_URL}/mcp`
+        })
+      ) authorize.searchParams.set(name, value)
       const consent = yield* promise(() => fetch(authorize).then((r) => r.text()))
       const requestId = /name="request_id" value="([^"]+)"/.exec(consent)![1]!
 
@@ -232,7 +262,12 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
           method: "POST",
           redirect: "manual",
           headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ request_id: requestId, email: holder.email, password: holder.password, decision: "approve" })
+          body: new URLSearchParams({
+            request_id: requestId,
+            email: holder.email,
+            password: holder.password,
+            decision: "approve"
+          })
         })
       )
       expect(approve.status).toBe(429)
@@ -251,10 +286,13 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect(listed.text).not.toContain(apiKey)
       expect(listed.text).toContain(`<code>${keyId}</code>`)
       expect(listed.text).toContain("laptop")
-      expect((yield* Effect.flatMap(Accounts, (a) => a.listKeys(accountId))).find((k) => k.key_id === keyId)?.name).toBe("laptop")
+      expect((yield* Effect.flatMap(Accounts, (a) => a.listKeys(accountId))).find((k) => k.key_id === keyId)?.name)
+        .toBe("laptop")
 
       expect((yield* validate(apiKey)).status).toBe(200)
-      const lastUsed = new RegExp(`<code>${keyId}</code></td><td><time[^>]*>[^<]*</time></td><td><time datetime="([^"]+)"`)
+      const lastUsed = new RegExp(
+        `<code>${keyId}</code></td><td><time[^>]*>[^<]*</time></td><td><time datetime="([^"]+)"`
+      )
       let seen: RegExpExecArray | null = null
       for (let i = 0; i < 40 && seen === null; i++) {
         seen = lastUsed.exec((yield* promise(() => browser.get("/portal/keys"))).text)
@@ -292,7 +330,12 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       yield* accounts.update(holder.accountId, { rateLimitPerMinute: null, dailySpendCap: 25 })
       const [first] = yield* spends(holder.accountId, 3, "c0ffee")
       const ledger = yield* Ledger
-      yield* ledger.refund({ spendId: first!, amount: 1, reason: "unknown-property", traceId: "c0ffee".padEnd(32, "1") })
+      yield* ledger.refund({
+        spendId: first!,
+        amount: 1,
+        reason: "unknown-property",
+        traceId: "c0ffee".padEnd(32, "1")
+      })
       const page = yield* promise(() => holder.browser.get("/portal"))
       expect(page.status).toBe(200)
       const text = page.text.replace(/\s+/g, " ")
@@ -333,7 +376,7 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const secondRows = rowsOf(second.text)
       expect(secondRows).toHaveLength(60 + 20 + 1 - USAGE_PAGE_SIZE)
       expect(second.text).toContain("Newest entries")
-      expect(second.text).not.toContain('rel="next"')
+      expect(second.text).not.toContain("rel=\"next\"")
       expect(new Set([...firstRows, ...secondRows].map((r) => r.id)).size).toBe(81)
 
       const refunds = rowsOf((yield* promise(() => browser.get("/portal/usage?kind=refund"))).text)
@@ -342,8 +385,10 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       // Exactly one page of today's spends: no link to an empty next page.
       const todays = yield* promise(() => browser.get(`/portal/usage?kind=spend&from=${today}&to=${today}`))
       expect(rowsOf(todays.text)).toHaveLength(50)
-      expect(todays.text).not.toContain('rel="next"')
-      const earlier = rowsOf((yield* promise(() => browser.get(`/portal/usage?kind=spend&to=${utcDay(threeDaysAgo)}`))).text)
+      expect(todays.text).not.toContain("rel=\"next\"")
+      const earlier = rowsOf(
+        (yield* promise(() => browser.get(`/portal/usage?kind=spend&to=${utcDay(threeDaysAgo)}`))).text
+      )
       expect(earlier.map((r) => r.id).sort((a, b) => a - b)).toEqual(ids.slice(0, 10))
 
       const invalid = yield* promise(() => browser.get("/portal/usage?from=2026-13-01&kind=everything"))
@@ -371,7 +416,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const all = yield* promise(() => holder.browser.get("/portal/usage.csv"))
       expect(all.status).toBe(200)
       expect(all.headers.get("content-type")).toBe("text/csv; charset=utf-8")
-      expect(all.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="propscore-usage-${holder.accountId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`))
+      expect(all.headers.get("content-disposition")).toMatch(
+        new RegExp(`^attachment; filename="propscore-usage-${holder.accountId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`)
+      )
       const lines = all.text.trimEnd().split("\n")
       expect(lines[0]).toBe("entry_id,time_utc,kind,credits,operation,units,refund_of,detail,trace_id")
       expect(lines).toHaveLength(1 + 2100 + 2 + 1)
@@ -379,7 +426,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect(new Set(entryIds).size).toBe(entryIds.length)
       expect(entryIds).toEqual([...entryIds].sort((a, b) => b - a))
 
-      const spent = (yield* promise(() => holder.browser.get("/portal/usage.csv?kind=spend"))).text.trimEnd().split("\n").slice(1)
+      const spent = (yield* promise(() => holder.browser.get("/portal/usage.csv?kind=spend"))).text.trimEnd().split(
+        "\n"
+      ).slice(1)
       expect(spent).toHaveLength(2)
       expect(spent[0]).toMatch(new RegExp(`^\\d+,\\d{4}-\\d{2}-\\d{2}T[^,]+Z,spend,-1,predict,1,,,cd0{29}1$`))
       expect((yield* promise(() => holder.browser.get("/portal/usage.csv?to=yesterday"))).status).toBe(400)
@@ -390,7 +439,11 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
     Effect.gen(function*() {
       const holder = yield* signedIn()
       const connections = yield* Connections
-      const connectionId = yield* connections.connect(holder.accountId, "https://assistant.example/client.json", "Research assistant")
+      const connectionId = yield* connections.connect(
+        holder.accountId,
+        "https://assistant.example/client.json",
+        "Research assistant"
+      )
       const { browser } = holder
       const list = yield* promise(() => browser.get("/portal/connections"))
       expect(list.text).toContain("Research assistant")
@@ -400,13 +453,19 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect(confirm.status).toBe(200)
       expect(confirm.text).toContain("Disconnect Research assistant?")
       expect(yield* connections.list(holder.accountId)).toHaveLength(1)
-      const done = yield* promise(() => browser.post(`/portal/connections/${connectionId}/disconnect`, { csrf: csrfOf(confirm.text) }))
+      const done = yield* promise(() =>
+        browser.post(`/portal/connections/${connectionId}/disconnect`, { csrf: csrfOf(confirm.text) })
+      )
       expect(done.location).toBe("/portal/connections?done=disconnected")
       expect(yield* connections.list(holder.accountId)).toHaveLength(0)
       const after = yield* promise(() => browser.get("/portal/connections?done=disconnected"))
       expect(after.text).toContain("The app was disconnected")
       expect(after.text).toContain("No apps are connected.")
-      expect((yield* promise(() => browser.post(`/portal/connections/${connectionId}/disconnect`, { csrf: csrfOf(after.text) }))).status).toBe(404)
+      expect(
+        (yield* promise(() =>
+          browser.post(`/portal/connections/${connectionId}/disconnect`, { csrf: csrfOf(after.text) })
+        )).status
+      ).toBe(404)
     }))
 
   it.effect("AUTH-5: new Terms show on every page until accepted; accepting the version shown lifts the 403 at once; a stale version is refused 409", () =>
@@ -417,7 +476,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       yield* accounts.publishTerms(version)
       const { browser } = holder
       for (const path of ["/portal", "/portal/keys", "/portal/usage", "/portal/connections"]) {
-        expect((yield* promise(() => browser.get(path))).text, path).toContain(`New Terms of Service (version ${version})`)
+        expect((yield* promise(() => browser.get(path))).text, path).toContain(
+          `New Terms of Service (version ${version})`
+        )
       }
       // This node sees the publication within its credential refresh (about a second).
       let refused = yield* predict(holder.apiKey)
@@ -430,14 +491,19 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
 
       const terms = yield* promise(() => browser.get("/portal/terms"))
       expect(terms.text).toContain(`Accept version ${version}`)
-      const stale = yield* promise(() => browser.post("/portal/terms/accept", { csrf: csrfOf(terms.text), version: "an-older-version" }))
+      const stale = yield* promise(() =>
+        browser.post("/portal/terms/accept", { csrf: csrfOf(terms.text), version: "an-older-version" })
+      )
       expect(stale.status).toBe(409)
       expect(stale.text).toContain(`version ${version} is the current one now`)
       expect((yield* accounts.show(holder.accountId)).terms.accepted).toBe(false)
 
       const accepted = yield* promise(() => browser.post("/portal/terms/accept", { csrf: csrfOf(terms.text), version }))
       expect(accepted.location).toBe("/portal/terms?done=accepted")
-      expect((yield* accounts.show(holder.accountId)).terms).toMatchObject({ accepted_version: version, accepted: true })
+      expect((yield* accounts.show(holder.accountId)).terms).toMatchObject({
+        accepted_version: version,
+        accepted: true
+      })
       const after = yield* predict(holder.apiKey)
       expect(after.status).toBe(200)
       const page = yield* promise(() => browser.get("/portal/terms?done=accepted"))
@@ -454,7 +520,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       yield* connections.connect(a.accountId, "client_a_only", "Alpha app")
       yield* spends(a.accountId, 1, "aaaa")
       yield* spends(b.accountId, 1, "bbbb")
-      const bIssued = yield* promise(() => b.browser.submit("/portal/keys", "/portal/keys", { name: "b-secret-laptop" }))
+      const bIssued = yield* promise(() =>
+        b.browser.submit("/portal/keys", "/portal/keys", { name: "b-secret-laptop" })
+      )
       const bKeyId = /id="new-key"[^>]* value="ps_([a-z2-7]+)_/.exec(bIssued.text)![1]!
       const bSecrets = [b.accountId, b.keyId, bKeyId, bConnection, "Beta private app", "b-secret-laptop", "bbbb"]
       const accounts = yield* Accounts
@@ -479,10 +547,12 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect((yield* pageOfA("GET", "/portal/connections", "/portal/connections")).text).toContain("Alpha app")
 
       // B's key and connection, named by id in A's session: not found, untouched.
-      for (const [route, path] of [
-        ["/portal/keys/:keyId/revoke", `/portal/keys/${bKeyId}/revoke`],
-        ["/portal/connections/:connectionId/disconnect", `/portal/connections/${bConnection}/disconnect`]
-      ] as const) {
+      for (
+        const [route, path] of [
+          ["/portal/keys/:keyId/revoke", `/portal/keys/${bKeyId}/revoke`],
+          ["/portal/connections/:connectionId/disconnect", `/portal/connections/${bConnection}/disconnect`]
+        ] as const
+      ) {
         expect((yield* pageOfA("GET", route, path)).status, path).toBe(404)
         checked.add(`POST ${route}`)
         const csrf = csrfOf((yield* promise(() => a.browser.get("/portal"))).text)
@@ -499,7 +569,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const bBefore = yield* accounts.show(b.accountId)
       const aIssue = yield* promise(() => a.browser.submit("/portal/keys", "/portal/keys", { name: "a-key" }))
       expect(aIssue.status).toBe(201)
-      const current = (yield* accounts.currentTerms).pipe((terms) => (terms._tag === "Some" ? terms.value.version : "none"))
+      const current = (yield* accounts.currentTerms).pipe((
+        terms
+      ) => (terms._tag === "Some" ? terms.value.version : "none"))
       const csrf = csrfOf((yield* promise(() => a.browser.get("/portal"))).text)
       yield* promise(() => a.browser.post("/portal/terms/accept", { csrf, version: current }))
       expect((yield* accounts.listKeys(a.accountId)).map((k) => k.name)).toContain("a-key")
@@ -512,7 +584,14 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect((yield* promise(() => b.browser.get("/portal"))).text).toContain(b.accountId)
 
       // Routes that show no Account's data at all.
-      for (const route of ["GET /portal/sign-in", "POST /portal/sign-in", "GET /portal/assets/portal.css", "GET /portal/assets/portal.js"]) {
+      for (
+        const route of [
+          "GET /portal/sign-in",
+          "POST /portal/sign-in",
+          "GET /portal/assets/portal.css",
+          "GET /portal/assets/portal.js"
+        ]
+      ) {
         checked.add(route)
       }
       expect([...checked].sort()).toEqual(portalRoutes.map((r) => `${r.method} ${r.path}`).sort())
@@ -523,7 +602,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const holder = yield* signedIn()
       const connections = yield* Connections
       yield* connections.connect(holder.accountId, "client_xss", `<img src=x onerror="alert(1)">`)
-      const issued = yield* promise(() => holder.browser.submit("/portal/keys", "/portal/keys", { name: "<script>alert(2)</script>" }))
+      const issued = yield* promise(() =>
+        holder.browser.submit("/portal/keys", "/portal/keys", { name: "<script>alert(2)</script>" })
+      )
       expect(issued.text).not.toContain("<script>alert(2)")
       expect(issued.text).toContain("&lt;script&gt;alert(2)&lt;/script&gt;")
       const list = yield* promise(() => holder.browser.get("/portal/connections"))

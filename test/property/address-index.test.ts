@@ -3,7 +3,15 @@ import type { ParcelRecord } from "../../src/property/records.js"
 import { AddressIndex } from "../../src/scoring/address-index.js"
 
 const parcel = (id: string, street: string, city: string, zipCode: string, unit = ""): ParcelRecord => ({
-  id, market: "Test", street, unit, city, state: "ZZ", zipCode, synthetic: true, source: "test"
+  id,
+  market: "Test",
+  street,
+  unit,
+  city,
+  state: "ZZ",
+  zipCode,
+  synthetic: true,
+  source: "test"
 })
 
 const index = new AddressIndex([
@@ -16,7 +24,9 @@ const index = new AddressIndex([
 
 describe("address matching", () => {
   it("one property: spelled any way, with or without town or ZIP", () => {
-    for (const address of ["4 Oak Avenue", "4 OAK AVE, Riverton", "4 Oak Ave., Riverton, ZZ 99103", "4 oak ave 99103"]) {
+    for (
+      const address of ["4 Oak Avenue", "4 OAK AVE, Riverton", "4 Oak Ave., Riverton, ZZ 99103", "4 oak ave 99103"]
+    ) {
       const match = index.match(address)
       expect(match._tag, address).toBe("Found")
       if (match._tag === "Found") expect(match.parcel.id).toBe("c")

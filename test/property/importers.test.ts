@@ -30,10 +30,18 @@ describe("address normalisation", () => {
 
   it("splits unit, city, state and ZIP", () => {
     expect(normalizeAddress("100 W. 42nd St Apt 5B, New York, NY 10036-1234")).toEqual({
-      street: "100 W 42ND ST", unit: "5B", city: "NEW YORK", state: "NY", zip: "10036"
+      street: "100 W 42ND ST",
+      unit: "5B",
+      city: "NEW YORK",
+      state: "NY",
+      zip: "10036"
     })
     expect(normalizeAddress("300 SEAVIEW AVENUE, 4B")).toMatchObject({ street: "300 SEAVIEW AVE", unit: "4B" })
-    expect(normalizeAddress("1 Main St #4, Springfield")).toMatchObject({ street: "1 MAIN ST", unit: "4", city: "SPRINGFIELD" })
+    expect(normalizeAddress("1 Main St #4, Springfield")).toMatchObject({
+      street: "1 MAIN ST",
+      unit: "4",
+      city: "SPRINGFIELD"
+    })
     expect(normalizeAddress("21-48 81st Street").street).toBe("21-48 81ST ST")
     expect(normalizeAddress("10 Avenue of the Americas").street).toBe("10 AVENUE OF THE AMERICAS")
     expect(normalizeAddress("4 Oak Ave NY 10312")).toEqual({ street: "4 OAK AVE", unit: "", state: "NY", zip: "10312" })
@@ -131,46 +139,68 @@ describe("generic CSV files", () => {
   })
 })
 
-layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds" })("importing into the store", (it) => {
-  it.effect("NYC files: repeated rows across files are one sale, and importing again changes nothing", () =>
-    Effect.gen(function*() {
-      const files = [fixture("nyc-dof", "2018_fixture.csv"), fixture("nyc-dof", "2019_fixture.csv")]
-      const first = yield* importFiles("nyc-dof", files)
-      expect(first.map((r) => [r.rows_read, r.accepted, r.duplicates])).toEqual([[9, 7, 0], [4, 4, 1]])
-      const sql = yield* SqlClient.SqlClient
-      const count = () => sql<{ parcels: number; sales: number }>`
+layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds" })(
+  "importing into the store",
+  (it) => {
+    it.effect("NYC files: repeated rows across files are one sale, and importing again changes nothing", () =>
+      Effect.gen(function*() {
+        const files = [fixture("nyc-dof", "2018_fixture.csv"), fixture("nyc-dof", "2019_fixture.csv")]
+        const first = yield* importFiles("nyc-dof", files)
+        expect(first.map((r) => [r.rows_read, r.accepted, r.duplicates])).toEqual([[9, 7, 0], [4, 4, 1]])
+        const sql = yield* SqlClient.SqlClient
+        const count = () =>
+          sql<{ parcels: number; sales: number }>`
         SELECT (SELECT count(*)::int FROM parcels) AS parcels, (SELECT count(*)::int FROM sales) AS sales`
-      const before = yield* count()
-      const again = yield* importFiles("nyc-dof", files)
-      expect(again.map((r) => r.duplicates)).toEqual([7, 4])
-      expect(yield* count()).toEqual(before)
-      expect(before[0]).toEqual({ parcels: 8, sales: 10 })
-    }))
+        const before = yield* count()
+        const again = yield* importFiles("nyc-dof", files)
+        expect(again.map((r) => r.duplicates)).toEqual([7, 4])
+        expect(yield* count()).toEqual(before)
+        expect(before[0]).toEqual({ parcels: 8, sales: 10 })
+      }))
 
-  it.effect("generic CSV: parcels first, sales for unknown parcels rejected, listings and permits stored", () =>
-    Effect.gen(function*() {
-      const dir = fixture("propscore-csv")
-      const reports = yield* importFiles("propscore-csv", ["permits.csv", "sales.csv", "listings.csv", "parcels.csv"].map((f) => path.join(dir, f)))
-      expect(reports.map((r) => path.basename(r.file))).toEqual(["parcels.csv", "sales.csv", "listings.csv", "permits.csv"])
-      expect(reports[1]!.rejected).toEqual({ "unreadable sale_date": 1, "unknown property_id": 1 })
-      expect(reports[2]!.rejected).toEqual({ "unknown listing status": 1 })
-      const store = yield* PropertyStore
-      const history = (yield* store.history("sac-1"))!
-      expect(history.sales.map((sale) => sale.saleDate)).toEqual(["2007-06-15", "2007-09-01", "2008-05-21"])
-      expect(history.permits).toHaveLength(2)
-      expect((yield* store.history("sac-2"))!.listing).toMatchObject({ status: "active", listPrice: 72_000, listedDate: "2008-06-01" })
-      expect(yield* store.history("nope")).toBeUndefined()
-    }))
+    it.effect("generic CSV: parcels first, sales for unknown parcels rejected, listings and permits stored", () =>
+      Effect.gen(function*() {
+        const dir = fixture("propscore-csv")
+        const reports = yield* importFiles(
+          "propscore-csv",
+          ["permits.csv", "sales.csv", "listings.csv", "parcels.csv"].map((f) => path.join(dir, f))
+        )
+        expect(reports.map((r) => path.basename(r.file))).toEqual([
+          "parcels.csv",
+          "sales.csv",
+          "listings.csv",
+          "permits.csv"
+        ])
+        expect(reports[1]!.rejected).toEqual({ "unreadable sale_date": 1, "unknown property_id": 1 })
+        expect(reports[2]!.rejected).toEqual({ "unknown listing status": 1 })
+        const store = yield* PropertyStore
+        const history = (yield* store.history("sac-1"))!
+        expect(history.sales.map((sale) => sale.saleDate)).toEqual(["2007-06-15", "2007-09-01", "2008-05-21"])
+        expect(history.permits).toHaveLength(2)
+        expect((yield* store.history("sac-2"))!.listing).toMatchObject({
+          status: "active",
+          listPrice: 72_000,
+          listedDate: "2008-06-01"
+        })
+        expect(yield* store.history("nope")).toBeUndefined()
+      }))
 
-  it.effect("a sale a file repeats is stored once and counted as a duplicate", () =>
-    Effect.gen(function*() {
-      const store = yield* PropertyStore
-      yield* store.importParsed(parsePropscoreCsv("parcels.csv", "property_id,market,address\nrep-1,Test,1 Repeat St\n"), "propscore-csv")
-      const report = yield* store.importParsed(
-        parsePropscoreCsv("sales.csv", "property_id,sale_date,price\nrep-1,2020-01-02,300000\nrep-1,2020-01-02,300000\n"),
-        "propscore-csv"
-      )
-      expect(report).toMatchObject({ rows_read: 2, accepted: 2, duplicates: 1 })
-      expect((yield* store.history("rep-1"))!.sales).toHaveLength(1)
-    }))
-})
+    it.effect("a sale a file repeats is stored once and counted as a duplicate", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        yield* store.importParsed(
+          parsePropscoreCsv("parcels.csv", "property_id,market,address\nrep-1,Test,1 Repeat St\n"),
+          "propscore-csv"
+        )
+        const report = yield* store.importParsed(
+          parsePropscoreCsv(
+            "sales.csv",
+            "property_id,sale_date,price\nrep-1,2020-01-02,300000\nrep-1,2020-01-02,300000\n"
+          ),
+          "propscore-csv"
+        )
+        expect(report).toMatchObject({ rows_read: 2, accepted: 2, duplicates: 1 })
+        expect((yield* store.history("rep-1"))!.sales).toHaveLength(1)
+      }))
+  }
+)

@@ -6,8 +6,8 @@ import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
 import { LedgerMemory } from "../../layers/ledger/memory.js"
 import { RateLimitsRedis } from "../../layers/rate-limits/redis.js"
 import { RateLimits, type RateSubject } from "../../src/services/rate-limits.js"
-import { faultProxy } from "../harness/fault-proxy.js"
 import { fakeScoringLayer } from "../harness/fake-scoring.js"
+import { faultProxy } from "../harness/fault-proxy.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
 import { freePort } from "../harness/process.js"
@@ -37,29 +37,39 @@ describe.runIf(redisUrl !== undefined)("the Redis rate-limit store (TEST_REDIS_U
       expect(yield* countOn(nodeA, subject, 1)).toEqual([false])
     }), 30_000)
 
-  it.live("a Redis outage mid-way: counts go on in the node's memory (never unlimited), then back to Redis when it answers", () =>
-    Effect.gen(function*() {
-      const target = new URL(redisUrl!)
-      const proxy = yield* faultProxy({ host: target.hostname, port: Number(target.port || 6379) })
-      const node = RateLimitsRedis(Redacted.make(`redis://127.0.0.1:${proxy.port}`))
-      const subject = account(3)
-      yield* Effect.gen(function*() {
-        const limits = yield* RateLimits
-        const remaining = () => Effect.map(Effect.either(limits.count(subject)), (r) => (Either.isRight(r) ? r.right.remaining : -1))
-        expect(yield* remaining()).toBe(2)
-        yield* proxy.faults.cut
-        // Redis is gone: the node counts on its own, from zero, and still refuses past the limit.
-        expect([yield* remaining(), yield* remaining(), yield* remaining(), yield* remaining()]).toEqual([2, 1, 0, -1])
-        yield* proxy.faults.restore
-        // Back on Redis (once the client has reconnected): the count Redis kept, one request in.
-        let back = -2
-        for (let attempt = 0; attempt < 40 && back !== 1 && back !== 0 && back !== -1; attempt++) {
-          yield* Effect.sleep("250 millis")
-          back = yield* remaining()
-        }
-        expect(back).toBe(1)
-      }).pipe(Effect.provide(node))
-    }).pipe(Effect.scoped), 60_000)
+  it.live(
+    "a Redis outage mid-way: counts go on in the node's memory (never unlimited), then back to Redis when it answers",
+    () =>
+      Effect.gen(function*() {
+        const target = new URL(redisUrl!)
+        const proxy = yield* faultProxy({ host: target.hostname, port: Number(target.port || 6379) })
+        const node = RateLimitsRedis(Redacted.make(`redis://127.0.0.1:${proxy.port}`))
+        const subject = account(3)
+        yield* Effect.gen(function*() {
+          const limits = yield* RateLimits
+          const remaining = () =>
+            Effect.map(Effect.either(limits.count(subject)), (r) => (Either.isRight(r) ? r.right.remaining : -1))
+          expect(yield* remaining()).toBe(2)
+          yield* proxy.faults.cut
+          // Redis is gone: the node counts on its own, from zero, and still refuses past the limit.
+          expect([yield* remaining(), yield* remaining(), yield* remaining(), yield* remaining()]).toEqual([
+            2,
+            1,
+            0,
+            -1
+          ])
+          yield* proxy.faults.restore
+          // Back on Redis (once the client has reconnected): the count Redis kept, one request in.
+          let back = -2
+          for (let attempt = 0; attempt < 40 && back !== 1 && back !== 0 && back !== -1; attempt++) {
+            yield* Effect.sleep("250 millis")
+            back = yield* remaining()
+          }
+          expect(back).toBe(1)
+        }).pipe(Effect.provide(node))
+      }).pipe(Effect.scoped),
+    60_000
+  )
 })
 
 // Redis unreachable from the start, on a port nothing listens on: the same rules, counted per node.
@@ -82,7 +92,9 @@ layer(outageServer, { timeout: "60 seconds", excludeTestServices: true })("with 
     Effect.gen(function*() {
       const statuses: Array<number> = []
       for (let i = 0; i < 61; i++) {
-        statuses.push((yield* request("/v1/predict", { key: credentials.keys[0]!.apiKey, body: { address: "42 Elm St" } })).status)
+        statuses.push(
+          (yield* request("/v1/predict", { key: credentials.keys[0]!.apiKey, body: { address: "42 Elm St" } })).status
+        )
       }
       expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true)
       expect(statuses[60]).toBe(429)

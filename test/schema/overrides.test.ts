@@ -19,8 +19,14 @@ const nextYear = new Date().getUTCFullYear() + 1
 
 /** Each fact with an arbitrary valid value and arbitrary invalid values of the right JSON type. */
 const facts = {
-  bedrooms: { valid: fc.integer({ min: 0, max: 50 }), outOfRange: fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 51 })) },
-  bathrooms: { valid: fc.integer({ min: 0, max: 50 }), outOfRange: fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 51 })) },
+  bedrooms: {
+    valid: fc.integer({ min: 0, max: 50 }),
+    outOfRange: fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 51 }))
+  },
+  bathrooms: {
+    valid: fc.integer({ min: 0, max: 50 }),
+    outOfRange: fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 51 }))
+  },
   living_area_square_feet: {
     valid: fc.integer({ min: 100, max: 100_000 }),
     outOfRange: fc.oneof(fc.integer({ max: 99 }), fc.integer({ min: 100_001 }))
@@ -56,7 +62,12 @@ const wrongType = (name: string) =>
     )
 
 /** A one-character edit of a fact name that is not itself a fact name. */
-const misspelling = fc.tuple(factName, fc.nat(), fc.constantFrom("delete", "insert", "replace"), fc.string({ minLength: 1, maxLength: 1 })).map(
+const misspelling = fc.tuple(
+  factName,
+  fc.nat(),
+  fc.constantFrom("delete", "insert", "replace"),
+  fc.string({ minLength: 1, maxLength: 1 })
+).map(
   ([name, position, edit, char]) => {
     const i = position % name.length
     if (edit === "delete") return name.slice(0, i) + name.slice(i + 1)

@@ -2,7 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import fc from "fast-check"
 import { BATCH_LIMIT } from "../../schema/batch.js"
-import { decodeBatchRequest, decodeHistoryRequest, decodeIdempotencyKey, decodeScoredCall } from "../../schema/decode.js"
+import {
+  decodeBatchRequest,
+  decodeHistoryRequest,
+  decodeIdempotencyKey,
+  decodeScoredCall
+} from "../../schema/decode.js"
 import { acceptBatch, acceptScoredCall, acceptValidationBody } from "../../src/operations/accept.js"
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runSync(Effect.either(effect))
@@ -41,7 +46,9 @@ describe("Scored Call body", () => {
     }
     fc.assert(
       fc.property(
-        fc.string().filter((s) => !["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"].includes(s)),
+        fc.string().filter((s) =>
+          !["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"].includes(s)
+        ),
         (condition) => {
           expect(pointersOf(run(decodeScoredCall({ address: "1 Main St", condition })))).toEqual(["/condition"])
         }
@@ -53,7 +60,11 @@ describe("Scored Call body", () => {
     expect(Either.isRight(run(decodeScoredCall({ address: "1 Main St", condition: "tear_down" })))).toBe(true)
     fc.assert(
       fc.property(fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: undefined }), (rehabBudget) => {
-        const body = { address: "1 Main St", condition: "tear_down", ...(rehabBudget === undefined ? {} : { rehab_budget: rehabBudget }) }
+        const body = {
+          address: "1 Main St",
+          condition: "tear_down",
+          ...(rehabBudget === undefined ? {} : { rehab_budget: rehabBudget })
+        }
         expect(pointersOf(run(acceptScoredCall(body)))).toEqual(["/condition"])
         expect(pointersOf(run(acceptValidationBody(body)))).toEqual(["/condition"])
       })
@@ -90,7 +101,12 @@ describe("Scored Call body", () => {
     )
     fc.assert(
       fc.property(
-        fc.oneof(fc.double({ max: 0, noNaN: true }), fc.double({ min: 0.9, noNaN: true }), fc.string(), fc.constant(null)),
+        fc.oneof(
+          fc.double({ max: 0, noNaN: true }),
+          fc.double({ min: 0.9, noNaN: true }),
+          fc.string(),
+          fc.constant(null)
+        ),
         (margin) => {
           expect(pointersOf(run(decodeScoredCall({ address: "a", target_margin: margin })))).toEqual(["/target_margin"])
         }
@@ -102,7 +118,9 @@ describe("Scored Call body", () => {
     fc.assert(
       fc.property(
         fc.string({ minLength: 1 }).filter((key) =>
-          !["address", "condition", "rehab_budget", "target_margin", "overrides", "__proto__", "constructor"].includes(key)
+          !["address", "condition", "rehab_budget", "target_margin", "overrides", "__proto__", "constructor"].includes(
+            key
+          )
         ),
         fc.jsonValue(),
         (key, value) => {
@@ -120,7 +138,11 @@ describe("batch envelope", () => {
     fc.assert(
       fc.property(fc.integer({ min: BATCH_LIMIT + 1, max: 400 }), fc.jsonValue(), (submitted, entry) => {
         const result = run(decodeBatchRequest({ properties: Array.from({ length: submitted }, () => entry) }))
-        expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "BatchTooLarge", limit: BATCH_LIMIT, submitted })
+        expect(Either.isLeft(result) && result.left).toMatchObject({
+          _tag: "BatchTooLarge",
+          limit: BATCH_LIMIT,
+          submitted
+        })
       })
     )
   })
@@ -135,7 +157,9 @@ describe("batch envelope", () => {
   })
 
   it("BAT-5: the envelope accepts only properties; duplicates are allowed", () => {
-    expect(pointersOf(run(decodeBatchRequest({ properties: [{ address: "a" }], callback: "x" })))).toEqual(["/callback"])
+    expect(pointersOf(run(decodeBatchRequest({ properties: [{ address: "a" }], callback: "x" })))).toEqual([
+      "/callback"
+    ])
     expect(pointersOf(run(decodeBatchRequest({})))).toEqual(["/properties"])
     expect(pointersOf(run(decodeBatchRequest({ properties: [] })))).toEqual(["/properties"])
     const duplicates = run(decodeBatchRequest({ properties: [{ address: "1 Main St" }, { address: "1 Main St" }] }))
@@ -144,7 +168,10 @@ describe("batch envelope", () => {
 
   it("BAT-5: an invalid entry refuses the whole batch with pointers naming the entries", () => {
     const result = run(acceptBatch({
-      properties: [{ address: "ok" }, { address: "ok", overrides: { latitude: 1 } }, { address: "ok", condition: "tear_down" }]
+      properties: [{ address: "ok" }, { address: "ok", overrides: { latitude: 1 } }, {
+        address: "ok",
+        condition: "tear_down"
+      }]
     }))
     expect(pointersOf(result)).toEqual(["/properties/1/overrides/latitude"])
     expect(pointersOf(run(acceptBatch({ properties: [{ address: "ok" }, { address: "ok", condition: "tear_down" }] }))))

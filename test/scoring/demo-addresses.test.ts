@@ -44,8 +44,14 @@ describe("the demo county's documented addresses", () => {
   })
 
   it("OVR-5: the missing-fact addresses are refused until an override supplies the fact", () => {
-    expect(failure("5 Holly Ave, Maple Falls")).toMatchObject({ _tag: "MissingValuationFact", missing: ["living_area_square_feet"] })
-    expect(failure("3 Valley Ct, Maple Falls")).toMatchObject({ _tag: "MissingValuationFact", missing: ["lot_size_square_feet"] })
+    expect(failure("5 Holly Ave, Maple Falls")).toMatchObject({
+      _tag: "MissingValuationFact",
+      missing: ["living_area_square_feet"]
+    })
+    expect(failure("3 Valley Ct, Maple Falls")).toMatchObject({
+      _tag: "MissingValuationFact",
+      missing: ["lot_size_square_feet"]
+    })
     expect(Either.isRight(score("5 Holly Ave, Maple Falls", { living_area_square_feet: 1_400 }))).toBe(true)
     expect(Either.isRight(score("3 Valley Ct, Maple Falls", { lot_size_square_feet: 4_000 }))).toBe(true)
   })

@@ -17,9 +17,13 @@ const asOf = "2026-11-01"
 const streetCount = new Map<string, number>()
 for (const parcel of county.parcels) streetCount.set(parcel.street, (streetCount.get(parcel.street) ?? 0) + 1)
 const unique = (predicate: (parcel: ParcelRecord) => boolean) =>
-  county.parcels.find((parcel) => streetCount.get(parcel.street) === 1 && parcel.unit === "" && parcel.source === "demo-county" && predicate(parcel))!
+  county.parcels.find((parcel) =>
+    streetCount.get(parcel.street) === 1 && parcel.unit === "" && parcel.source === "demo-county" && predicate(parcel)
+  )!
 const house = unique((p) => p.propertyType === "single_family" && !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet)
-const noArea = unique((p) => p.livingAreaSquareFeet === undefined && p.propertyType !== "condo" && !!p.lotSizeSquareFeet)
+const noArea = unique((p) =>
+  p.livingAreaSquareFeet === undefined && p.propertyType !== "condo" && !!p.lotSizeSquareFeet
+)
 const noLot = unique((p) => p.lotSizeSquareFeet === undefined && p.propertyType !== "condo" && !!p.livingAreaSquareFeet)
 
 const right = <A, E>(either: Either.Either<A, E>): A => {
@@ -63,7 +67,9 @@ describe("the local scoring engine on a generated county", () => {
 
   it("OVR-2: an overridden living area changes the model's value", () => {
     const base = right(engine.score(`${house.street}, ${house.city}`, undefined, asOf))
-    const bigger = right(engine.score(`${house.street}, ${house.city}`, { living_area_square_feet: house.livingAreaSquareFeet! * 2 }, asOf))
+    const bigger = right(
+      engine.score(`${house.street}, ${house.city}`, { living_area_square_feet: house.livingAreaSquareFeet! * 2 }, asOf)
+    )
     expect(bigger.model.quantiles["0.5"]).toBeGreaterThan(base.model.quantiles["0.5"])
   })
 
@@ -90,29 +96,39 @@ describe("the local scoring engine on a generated county", () => {
 })
 
 describe("the local Scoring layer", () => {
-  const store = Layer.succeed(PropertyStore, PropertyStore.of({
-    importParsed: () => Effect.die("not used"),
-    loadAll: Effect.succeed(data),
-    history: () => Effect.succeed(undefined),
-    parcelCount: Effect.succeed(data.parcels.length),
-    version: Effect.succeed("1")
-  }))
+  const store = Layer.succeed(
+    PropertyStore,
+    PropertyStore.of({
+      importParsed: () => Effect.die("not used"),
+      loadAll: Effect.succeed(data),
+      history: () => Effect.succeed(undefined),
+      parcelCount: Effect.succeed(data.parcels.length),
+      version: Effect.succeed("1")
+    })
+  )
   const layer = ScoringLocal.pipe(Layer.provide(store))
 
   // The clock is set before the layer starts: its periodic reload is scheduled from then on.
-  it.scoped("ERR-4: the demo fault drill reaches upstream-unavailable, and upstream-timeout after 10 s", () =>
-    Effect.zipRight(TestClock.setTime(Date.parse(`${asOf}T12:00:00Z`)), Effect.gen(function*() {
-      const scoring = yield* Scoring
-      const unavailable = yield* Effect.flip(scoring.score("1 Fault Drill Way, Cedar Grove"))
-      expect(unavailable._tag).toBe("UpstreamUnavailable")
-      const stalled = yield* Effect.fork(Effect.flip(scoring.score("2 Fault Drill Way, Cedar Grove")))
-      yield* TestClock.adjust("9 seconds")
-      expect(stalled.unsafePoll()).toBeNull()
-      yield* TestClock.adjust("1 second")
-      expect((yield* Fiber.join(stalled))._tag).toBe("UpstreamTimeout")
-      const scored = yield* scoring.score(`${house.street}, ${house.city}`)
-      expect(scored.subject.propertyId).toBe(house.id)
-    }).pipe(Effect.provide(layer))), { timeout: 60_000 })
+  it.scoped(
+    "ERR-4: the demo fault drill reaches upstream-unavailable, and upstream-timeout after 10 s",
+    () =>
+      Effect.zipRight(
+        TestClock.setTime(Date.parse(`${asOf}T12:00:00Z`)),
+        Effect.gen(function*() {
+          const scoring = yield* Scoring
+          const unavailable = yield* Effect.flip(scoring.score("1 Fault Drill Way, Cedar Grove"))
+          expect(unavailable._tag).toBe("UpstreamUnavailable")
+          const stalled = yield* Effect.fork(Effect.flip(scoring.score("2 Fault Drill Way, Cedar Grove")))
+          yield* TestClock.adjust("9 seconds")
+          expect(stalled.unsafePoll()).toBeNull()
+          yield* TestClock.adjust("1 second")
+          expect((yield* Fiber.join(stalled))._tag).toBe("UpstreamTimeout")
+          const scored = yield* scoring.score(`${house.street}, ${house.city}`)
+          expect(scored.subject.propertyId).toBe(house.id)
+        }).pipe(Effect.provide(layer))
+      ),
+    { timeout: 60_000 }
+  )
 })
 
 describe("the recent-resale premium", () => {
@@ -129,7 +145,8 @@ describe("the recent-resale premium", () => {
     if (!seen || sale.saleDate > seen.saleDate) lastSale.set(sale.parcelId, sale)
   }
   const parcel = county.parcels.find((p) =>
-    p.propertyType === "single_family" && !!p.livingAreaSquareFeet && lastSale.has(p.id) && lastSale.get(p.id)!.saleDate < "2025-01-01"
+    p.propertyType === "single_family" && !!p.livingAreaSquareFeet && lastSale.has(p.id) &&
+    lastSale.get(p.id)!.saleDate < "2025-01-01"
   )!
   const sale = lastSale.get(parcel.id)!
   const subject = modelSale(parcel, sale)!

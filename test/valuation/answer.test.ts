@@ -1,13 +1,20 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import type { Overrides } from "../../schema/overrides.js"
-import type { ScoredCall } from "../../schema/scored-call.js"
 import { quantileLevels } from "../../schema/scored-answer.js"
+import type { ScoredCall } from "../../schema/scored-call.js"
 import { scoredAnswer, scoredEntry, type ScoringOutcome } from "../../src/valuation/answer.js"
 import type { ComparableSale } from "../../src/valuation/comps.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, missingValuationFacts } from "../../src/valuation/facts.js"
 
-const propertyType = fc.constantFrom("single_family", "two_family", "three_family", "townhouse", "condo", "manufactured" as const)
+const propertyType = fc.constantFrom(
+  "single_family",
+  "two_family",
+  "three_family",
+  "townhouse",
+  "condo",
+  "manufactured" as const
+)
 
 const countyFacts: fc.Arbitrary<CountyFacts> = fc.record({
   bedrooms: fc.integer({ min: 0, max: 8 }),
@@ -61,7 +68,10 @@ const model = fc.array(fc.integer({ min: 10_000, max: 4_000_000 }), { minLength:
   })
 )
 
-const livingAreaRecord = countyFacts.map((facts) => ({ ...facts, living_area_square_feet: facts.living_area_square_feet || 1_500 }))
+const livingAreaRecord = countyFacts.map((facts) => ({
+  ...facts,
+  living_area_square_feet: facts.living_area_square_feet || 1_500
+}))
 
 const outcome: fc.Arbitrary<ScoringOutcome> = fc.record({
   record: livingAreaRecord,
@@ -115,21 +125,44 @@ describe("facts", () => {
   })
 
   it("OVR-6: overriding bathrooms leaves partial_bathrooms at the county figure; the two are never summed", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 50 }), (baths, partial, stated) => {
-      const facts = factsWithOrigins({ bathrooms: baths, partial_bathrooms: partial }, { bathrooms: stated })
-      expect(facts.bathrooms).toEqual({ value: stated, origin: "caller-stated" })
-      expect(facts.partial_bathrooms).toEqual({ value: partial, origin: "county-record" })
-    }))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 50 }),
+        (baths, partial, stated) => {
+          const facts = factsWithOrigins({ bathrooms: baths, partial_bathrooms: partial }, { bathrooms: stated })
+          expect(facts.bathrooms).toEqual({ value: stated, origin: "caller-stated" })
+          expect(facts.partial_bathrooms).toEqual({ value: partial, origin: "county-record" })
+        }
+      )
+    )
   })
 
   it("OVR-5: property_type, living area, a location and (except condos) lot size are needed after overrides", () => {
-    expect(missingValuationFacts({})).toEqual(["property_type", "living_area_square_feet", "lot_size_square_feet", "location"])
+    expect(missingValuationFacts({})).toEqual([
+      "property_type",
+      "living_area_square_feet",
+      "lot_size_square_feet",
+      "location"
+    ])
     const house = { property_type: "single_family", living_area_square_feet: 1_400, neighborhood: "ANNADALE" } as const
     expect(missingValuationFacts(house)).toEqual(["lot_size_square_feet"])
     expect(missingValuationFacts(effectiveFacts(house, { lot_size_square_feet: 4_000 }))).toEqual([])
     expect(missingValuationFacts({ ...house, property_type: "condo" })).toEqual([])
-    expect(missingValuationFacts(effectiveFacts({ living_area_square_feet: 900, latitude: 38.6, longitude: -121.4, lot_size_square_feet: 3_000 }, { property_type: "townhouse" }))).toEqual([])
-    expect(missingValuationFacts(effectiveFacts({ ...house, lot_size_square_feet: 2_000, living_area_square_feet: 0 }, undefined))).toEqual(["living_area_square_feet"])
+    expect(
+      missingValuationFacts(
+        effectiveFacts(
+          { living_area_square_feet: 900, latitude: 38.6, longitude: -121.4, lot_size_square_feet: 3_000 },
+          { property_type: "townhouse" }
+        )
+      )
+    ).toEqual([])
+    expect(
+      missingValuationFacts(
+        effectiveFacts({ ...house, lot_size_square_feet: 2_000, living_area_square_feet: 0 }, undefined)
+      )
+    ).toEqual(["living_area_square_feet"])
   })
 })
 
@@ -139,7 +172,12 @@ describe("the Scored answer", () => {
       const answer = scoredAnswer(o, c)
       expect(answer.subject_property.property_id).toBe("subject-1")
       expect(answer.subject_property.facts).toBeDefined()
-      const modelMembers = ["pricing_model_arv_estimate", "value_distribution", "valuation_mean", "effective_sample_size"]
+      const modelMembers = [
+        "pricing_model_arv_estimate",
+        "value_distribution",
+        "valuation_mean",
+        "effective_sample_size"
+      ]
       if (!answer.model_estimate_available) {
         for (const member of modelMembers) expect(answer).not.toHaveProperty(member)
         const band = answer.comp_band!
@@ -200,7 +238,9 @@ describe("the Scored answer", () => {
     fc.assert(fc.property(outcome, call, (o, c) => {
       const answer = scoredAnswer(o, c)
       if (o.comps.length === 0) expect(answer).not.toHaveProperty("comps")
-      else expect(answer.comps!.map((comp) => comp.property_id)).toEqual(o.comps.slice(0, 10).map((comp) => comp.propertyId))
+      else {expect(answer.comps!.map((comp) => comp.property_id)).toEqual(
+          o.comps.slice(0, 10).map((comp) => comp.propertyId)
+        )}
       expect(scoredEntry(answer)).not.toHaveProperty("comps")
     }))
   })
@@ -212,7 +252,8 @@ describe("the Scored answer", () => {
       const area = effectiveFacts(o.subject.record, c.overrides).living_area_square_feet!
       const mid = { turn_key: 0, light_rehab: 17.5, moderate_rehab: 35, major_rehab: 62.5 }
       expect(answer.rehab_budget).toBe(
-        c.rehab_budget ?? (c.condition === undefined || c.condition === "tear_down" ? 0 : Math.round(mid[c.condition] * area))
+        c.rehab_budget ??
+          (c.condition === undefined || c.condition === "tear_down" ? 0 : Math.round(mid[c.condition] * area))
       )
     }))
   })
@@ -229,11 +270,24 @@ describe("the Scored answer", () => {
       weight: 1
     }))
     const base: ScoringOutcome = {
-      subject: { propertyId: "s", address: "1 S ST", record: { living_area_square_feet: 1_000, property_type: "single_family" } },
-      model: { quantiles: { "0.05": 1, "0.1": 2, "0.25": 3, "0.5": 200_000, "0.75": 5, "0.9": 6, "0.95": 7 }, mean: 200_000, effectiveSampleSize: 4 },
+      subject: {
+        propertyId: "s",
+        address: "1 S ST",
+        record: { living_area_square_feet: 1_000, property_type: "single_family" }
+      },
+      model: {
+        quantiles: { "0.05": 1, "0.1": 2, "0.25": 3, "0.5": 200_000, "0.75": 5, "0.9": 6, "0.95": 7 },
+        mean: 200_000,
+        effectiveSampleSize: 4
+      },
       comps
     }
-    expect(scoredAnswer(base, { address: "x" }).comp_band).toMatchObject({ middle: 200_000, method: "price_per_square_foot" })
-    expect(scoredAnswer(base, { address: "x", overrides: { living_area_square_feet: 1_500 } }).comp_band).toMatchObject({ middle: 300_000 })
+    expect(scoredAnswer(base, { address: "x" }).comp_band).toMatchObject({
+      middle: 200_000,
+      method: "price_per_square_foot"
+    })
+    expect(scoredAnswer(base, { address: "x", overrides: { living_area_square_feet: 1_500 } }).comp_band).toMatchObject(
+      { middle: 300_000 }
+    )
   })
 })

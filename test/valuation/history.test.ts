@@ -3,7 +3,17 @@ import fc from "fast-check"
 import type { SaleRecord } from "../../src/property/records.js"
 import { propertyHistory } from "../../src/valuation/history.js"
 
-const parcel = { id: "p-1", market: "Test", street: "1 MAIN ST", unit: "", city: "SPRINGFIELD", state: "IL", zipCode: "62701", synthetic: false, source: "test" }
+const parcel = {
+  id: "p-1",
+  market: "Test",
+  street: "1 MAIN ST",
+  unit: "",
+  city: "SPRINGFIELD",
+  state: "IL",
+  zipCode: "62701",
+  synthetic: false,
+  source: "test"
+}
 
 const sale = (saleDate: string, price: number, armsLength = true, documentType = "deed"): SaleRecord => ({
   parcelId: "p-1",
@@ -42,7 +52,14 @@ describe("history", () => {
         sale("2020-03-01", 320_000) // 162 days, +6.7%: not a flip
       ],
       listing: { parcelId: "p-1", status: "active", listPrice: 350_000, listedDate: "2021-04-01" },
-      permits: [{ parcelId: "p-1", issuedDate: "2018-02-01", permitType: "alteration", description: "Gut renovation", valuation: 60_000, sourceKey: "x" }]
+      permits: [{
+        parcelId: "p-1",
+        issuedDate: "2018-02-01",
+        permitType: "alteration",
+        description: "Gut renovation",
+        valuation: 60_000,
+        sourceKey: "x"
+      }]
     })
     expect(answer.flips).toEqual([{
       bought: { date: "2018-01-10", price: 200_000 },
@@ -51,19 +68,36 @@ describe("history", () => {
       gross_gain: 90_000
     }])
     expect(answer.listing).toEqual({ status: "active", list_price: 350_000, listed_date: "2021-04-01" })
-    expect(answer.permits).toEqual([{ issued_date: "2018-02-01", permit_type: "alteration", description: "Gut renovation", valuation: 60_000 }])
+    expect(answer.permits).toEqual([{
+      issued_date: "2018-02-01",
+      permit_type: "alteration",
+      description: "Gut renovation",
+      valuation: 60_000
+    }])
   })
 
   it("HIS-2: every flip found has a holding period within a year and a gain of at least 10%", () => {
-    const day = fc.integer({ min: 0, max: 3_000 }).map((d) => new Date(Date.UTC(2010, 0, 1) + d * 86_400_000).toISOString().slice(0, 10))
-    fc.assert(fc.property(fc.array(fc.tuple(day, fc.integer({ min: 0, max: 2_000_000 }), fc.boolean()), { maxLength: 12 }), (rows) => {
-      const answer = propertyHistory({ parcel, sales: rows.map(([d, p, a]) => sale(d, p, a)), listing: undefined, permits: [] })
-      expect(answer.chain_of_title).toHaveLength(rows.length)
-      for (const flip of answer.flips) {
-        expect(flip.holding_days).toBeLessThanOrEqual(365)
-        expect(flip.sold.price).toBeGreaterThanOrEqual(flip.bought.price * 1.1)
-        expect(flip.gross_gain).toBe(flip.sold.price - flip.bought.price)
-      }
-    }))
+    const day = fc.integer({ min: 0, max: 3_000 }).map((d) =>
+      new Date(Date.UTC(2010, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(day, fc.integer({ min: 0, max: 2_000_000 }), fc.boolean()), { maxLength: 12 }),
+        (rows) => {
+          const answer = propertyHistory({
+            parcel,
+            sales: rows.map(([d, p, a]) => sale(d, p, a)),
+            listing: undefined,
+            permits: []
+          })
+          expect(answer.chain_of_title).toHaveLength(rows.length)
+          for (const flip of answer.flips) {
+            expect(flip.holding_days).toBeLessThanOrEqual(365)
+            expect(flip.sold.price).toBeGreaterThanOrEqual(flip.bought.price * 1.1)
+            expect(flip.gross_gain).toBe(flip.sold.price - flip.bought.price)
+          }
+        }
+      )
+    )
   })
 })

@@ -29,12 +29,19 @@ describe("cost stack", () => {
   })
 
   it("COST-2: across the bracketed budgets, the gap stays within a thousand dollars", () => {
-    fc.assert(fc.property(fc.integer({ min: 150_000, max: 3_000_000 }), area, fc.constantFrom("light_rehab", "moderate_rehab", "major_rehab") as fc.Arbitrary<"light_rehab">, (a, livingArea, condition) => {
-      const budget = rehabBudgetFor({ condition }, livingArea)
-      const offer = maximumAllowableOffer(a, budget, 0.2)
-      fc.pre(!offer.clamped)
-      expect(Math.abs(sum(offer.costStack) - a)).toBeLessThan(1_000)
-    }))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 150_000, max: 3_000_000 }),
+        area,
+        fc.constantFrom("light_rehab", "moderate_rehab", "major_rehab") as fc.Arbitrary<"light_rehab">,
+        (a, livingArea, condition) => {
+          const budget = rehabBudgetFor({ condition }, livingArea)
+          const offer = maximumAllowableOffer(a, budget, 0.2)
+          fc.pre(!offer.clamped)
+          expect(Math.abs(sum(offer.costStack) - a)).toBeLessThan(1_000)
+        }
+      )
+    )
   })
 
   it("COST-3: clamped, the price is the 1,000 floor and the lines describe it, not the ARV", () => {
@@ -62,7 +69,9 @@ describe("cost stack", () => {
     fc.assert(fc.property(fc.integer({ min: 100_000, max: 5_000_000 }), rehab, margin, margin, (a, r, m1, m2) => {
       const [low, high] = m1 < m2 ? [m1, m2] : [m2, m1]
       expect(maximumAllowableOffer(a, r, high).price).toBeLessThanOrEqual(maximumAllowableOffer(a, r, low).price)
-      expect(maximumAllowableOffer(a, r + 10_000, low).price).toBeLessThanOrEqual(maximumAllowableOffer(a, r, low).price)
+      expect(maximumAllowableOffer(a, r + 10_000, low).price).toBeLessThanOrEqual(
+        maximumAllowableOffer(a, r, low).price
+      )
     }))
   })
 
@@ -105,9 +114,18 @@ describe("cost stack", () => {
 
 describe("repair budget and rehab-adjusted ARV", () => {
   it("ANS-8 REQ-2 REQ-5: the caller's budget wins; else the bracket's whole-project midpoint; else zero", () => {
-    fc.assert(fc.property(rehab, area, fc.constantFrom(undefined, "turn_key", "light_rehab", "moderate_rehab", "major_rehab") as fc.Arbitrary<"major_rehab" | undefined>, (budget, livingArea, condition) => {
-      expect(rehabBudgetFor({ rehabBudget: budget, condition }, livingArea)).toBe(budget)
-    }))
+    fc.assert(
+      fc.property(
+        rehab,
+        area,
+        fc.constantFrom(undefined, "turn_key", "light_rehab", "moderate_rehab", "major_rehab") as fc.Arbitrary<
+          "major_rehab" | undefined
+        >,
+        (budget, livingArea, condition) => {
+          expect(rehabBudgetFor({ rehabBudget: budget, condition }, livingArea)).toBe(budget)
+        }
+      )
+    )
     expect(rehabBudgetFor({}, 1_500)).toBe(0)
     expect(rehabBudgetFor({ condition: "turn_key" }, 1_500)).toBe(0)
     expect(rehabBudgetFor({ condition: "light_rehab" }, 1_500)).toBe(26_250) // 17.5 × 1,500
@@ -117,8 +135,18 @@ describe("repair budget and rehab-adjusted ARV", () => {
   })
 
   it("ANS-9: the ARV is the band middle with no repairs, rises with the budget, and never passes the upper end", () => {
-    const band = fc.tuple(fc.integer({ min: 1_000, max: 5_000_000 }), fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 1_000_000 }))
-      .map(([low, up1, up2]) => ({ low, middle: low + up1, high: low + up1 + up2, comp_count: 5, method: "price_per_square_foot" as const }))
+    const band = fc.tuple(
+      fc.integer({ min: 1_000, max: 5_000_000 }),
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.integer({ min: 0, max: 1_000_000 })
+    )
+      .map(([low, up1, up2]) => ({
+        low,
+        middle: low + up1,
+        high: low + up1 + up2,
+        comp_count: 5,
+        method: "price_per_square_foot" as const
+      }))
     fc.assert(fc.property(band, rehab, rehab, area, (b, r1, r2, livingArea) => {
       expect(rehabAdjustedArv(b, 0, livingArea)).toBe(b.middle)
       const [smaller, larger] = r1 < r2 ? [r1, r2] : [r2, r1]
@@ -132,7 +160,13 @@ describe("repair budget and rehab-adjusted ARV", () => {
   })
 
   it("ANS-9 worked example: band 400k/450k/520k, 1,500 sq ft, $45,000 of repairs lifts half way: 485,000", () => {
-    const band = { low: 400_000, middle: 450_000, high: 520_000, comp_count: 6, method: "price_per_square_foot" as const }
+    const band = {
+      low: 400_000,
+      middle: 450_000,
+      high: 520_000,
+      comp_count: 6,
+      method: "price_per_square_foot" as const
+    }
     expect(rehabAdjustedArv(band, 45_000, 1_500)).toBe(485_000)
   })
 })
