@@ -21,19 +21,22 @@ export interface ProblemMeta {
 
 const registry = new Map<string, ProblemMeta>()
 
-const problem = <Self>() =>
-<const Tag extends string, Fields extends Schema.Struct.Fields = {}>(
-  tag: Tag,
-  meta: ProblemMeta,
-  fields?: Fields
-) => {
-  registry.set(tag, meta)
-  return Schema.TaggedError<Self>()(
-    tag,
-    { detail: Schema.String, ...(fields ?? ({} as Fields)) },
-    { ...HttpApiSchema.annotations({ status: meta.status }), title: meta.title, description: meta.description }
-  )
-}
+/** A problem class: its metadata is registered, and its Credit outcome is on the class, for the types. */
+const problem =
+  <Self>() =>
+  <const Tag extends string, const Credits extends CreditOutcome, Fields extends Schema.Struct.Fields = {}>(
+    tag: Tag,
+    meta: ProblemMeta & { readonly credits: Credits },
+    fields?: Fields
+  ) => {
+    registry.set(tag, meta)
+    const cls = Schema.TaggedError<Self>()(
+      tag,
+      { detail: Schema.String, ...(fields ?? ({} as Fields)) },
+      { ...HttpApiSchema.annotations({ status: meta.status }), title: meta.title, description: meta.description }
+    )
+    return Object.assign(cls, { credits: meta.credits })
+  }
 
 /** One refused field: a JSON Pointer into the request and what is wrong there. */
 export const FieldError = Schema.Struct({
@@ -293,11 +296,13 @@ export const allProblemMeta = (): ReadonlyArray<ProblemMeta> => problemClasses.m
 export const isProblem = (u: unknown): u is Problem =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && registry.has(u._tag)
 
-/** The covered reasons: a scored call ending in one of them is refunded (ERR-3). */
-export type CoveredReason =
-  | AmbiguousAddress
-  | OutsideCoverage
-  | UnscorableAddress
-  | UpstreamUnavailable
-  | UpstreamTimeout
-  | MissingValuationFact
+/**
+ * The covered reasons (ERR-3): the problems whose class says the Credit is refunded. A Metered Call whose
+ * work ends in one of them is refunded, and in a batch it becomes that entry's Problem Detail (BAT-8). The
+ * five of the interface (ambiguous, outside coverage, unscorable, upstream failed, upstream timeout), a
+ * missing valuation fact, and history's unknown `property_id`.
+ */
+export type CoveredReason = InstanceType<Extract<typeof problemClasses[number], { readonly credits: "refunded" }>>
+
+export const isCoveredReason = (u: unknown): u is CoveredReason =>
+  isProblem(u) && problemMeta(u._tag)?.credits === "refunded"

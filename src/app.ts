@@ -14,6 +14,7 @@ import { AppConfig } from "./config.js"
 import { DatabaseLive } from "./db/database.js"
 import { ClientMetadataFetcherLive } from "./oauth/clients.js"
 import { HousekeepingLive } from "./operations/housekeeping.js"
+import { SettlementLive } from "./operations/settlement.js"
 import { SweeperLive } from "./operations/sweeper.js"
 
 /** Rate counts in Redis when `REDIS_URL` is set (shared by every node), else in this node's memory. */
@@ -49,7 +50,11 @@ export const AdminLive = Layer.merge(AccountsPg, ConnectionsPg).pipe(
   Layer.provideMerge(AppConfig.layer)
 )
 
-export const ServicesLive = Layer.provideMerge(Layer.merge(SweeperLive, HousekeepingLive), ServicesFromSql).pipe(
+/** Everything a serving node runs: the services, this node's Settlement, and the background work. */
+export const ServicesLive = Layer.provideMerge(
+  Layer.merge(SweeperLive, HousekeepingLive),
+  SettlementLive.pipe(Layer.provideMerge(ServicesFromSql))
+).pipe(
   Layer.provideMerge(DatabaseLive),
   Layer.provideMerge(AppConfig.layer)
 )

@@ -1,6 +1,7 @@
 /** The Accounts service on PostgreSQL (or the embedded PGlite): accounts, keys, grants and terms. */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import { DatabaseHealth } from "../../src/db/health.js"
 import { generateApiKey, newAccountId } from "../../src/domain/api-key.js"
 import {
   AccountNotFound,
@@ -48,6 +49,8 @@ export const AccountsPg = Layer.effect(
   Accounts,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /** A step of the store under the storage deadlines, its database failures `StorageUnavailable`. */
+    const store = (yield* DatabaseHealth).guard("Accounts")
 
     const findAccount = (accountId: string) =>
       sql<AccountRow>`
@@ -55,7 +58,7 @@ export const AccountsPg = Layer.effect(
                a.accepted_terms_version, a.created_at,
                (SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1) AS current_terms_version
         FROM accounts a WHERE a.id = ${accountId}`.pipe(
-        Effect.orDie,
+        store,
         Effect.flatMap((rows) =>
           rows[0] ? Effect.succeed(toView(rows[0])) : Effect.fail(new AccountNotFound({ accountId }))
         )
@@ -63,7 +66,7 @@ export const AccountsPg = Layer.effect(
 
     const currentTerms = sql<{ version: string; published_at: Date }>`
       SELECT version, published_at FROM terms_versions ORDER BY seq DESC LIMIT 1`.pipe(
-      Effect.orDie,
+      store,
       Effect.map((rows) =>
         Option.map(
           Option.fromNullable(rows[0]),
@@ -113,7 +116,13 @@ export const AccountsPg = Layer.effect(
 
     return Accounts.of({
       create: (input) =>
-        sql.withTransaction(create(input)).pipe(Effect.orDie, Effect.flatMap(findAccount), Effect.orDie),
+        sql.withTransaction(create(input)).pipe(
+          store,
+          Effect.flatMap(findAccount),
+          // Just created: it is there.
+          Effect.catchTag("AccountNotFound", Effect.die),
+          store
+        ),
 
       show: findAccount,
 
@@ -130,16 +139,15 @@ export const AccountsPg = Layer.effect(
             WHERE id = ${accountId} RETURNING id`
           if (updated.length === 0) return yield* new AccountNotFound({ accountId })
           yield* bumpKeys(accountId)
-        })).pipe(Effect.catchTag("SqlError", Effect.die), Effect.zipRight(findAccount(accountId))),
+        })).pipe(store, Effect.zipRight(findAccount(accountId))),
 
-      issueKey: (accountId, name) =>
-        sql.withTransaction(issueKey(accountId, name)).pipe(Effect.catchTag("SqlError", Effect.die)),
+      issueKey: (accountId, name) => sql.withTransaction(issueKey(accountId, name)).pipe(store),
 
       listKeys: (accountId) =>
         sql<{ id: string; name: string | null; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }>`
           SELECT id, name, created_at, last_used_at, revoked_at FROM api_keys
           WHERE account_id = ${accountId} ORDER BY created_at DESC, id`.pipe(
-          Effect.orDie,
+          store,
           Effect.map((rows) =>
             rows.map((row) => ({
               key_id: row.id,
@@ -155,7 +163,7 @@ export const AccountsPg = Layer.effect(
         sql<{ id: string; revoked_at: Date }>`
           UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()), version = nextval('credential_versions')
           WHERE id = ${keyId} AND account_id = ${accountId ?? sql`account_id`} RETURNING id, revoked_at`.pipe(
-          Effect.orDie,
+          store,
           Effect.flatMap((rows) =>
             rows[0]
               ? Effect.succeed({ key_id: rows[0].id, revoked_at: rows[0].revoked_at.toISOString() })
@@ -165,7 +173,7 @@ export const AccountsPg = Layer.effect(
 
       grantCredits: (accountId, amount) =>
         sql.withTransaction(grant(accountId, amount, "operator grant")).pipe(
-          Effect.catchTag("SqlError", Effect.die),
+          store,
           Effect.map((balance) => ({ account_id: accountId, granted: amount, balance }))
         ),
 
@@ -173,7 +181,7 @@ export const AccountsPg = Layer.effect(
         sql<{ version: string; published_at: Date }>`
           INSERT INTO terms_versions (version) VALUES (${version})
           ON CONFLICT (version) DO NOTHING RETURNING version, published_at`.pipe(
-          Effect.orDie,
+          store,
           Effect.flatMap((rows) =>
             rows[0]
               ? Effect.succeed({ version: rows[0].version, published_at: rows[0].published_at.toISOString() })
@@ -198,7 +206,7 @@ export const AccountsPg = Layer.effect(
               RETURNING id`
             yield* bumpKeys(accountId)
             return rows
-          })).pipe(Effect.orDie)
+          })).pipe(store)
           if (updated.length === 0) {
             yield* findAccount(accountId)
             const now = yield* currentTerms
@@ -225,12 +233,12 @@ export const AccountsPg = Layer.effect(
           // A new password ends every Portal session signed in with the old one.
           yield* sql`DELETE FROM portal_sessions WHERE account_id = ${login.accountId}`
           return { account_id: login.accountId, email: login.email }
-        })).pipe(Effect.catchTag("SqlError", Effect.die)),
+        })).pipe(store),
 
       findLogin: (email) =>
         sql<{ account_id: string; email: string; password_hash: string }>`
           SELECT account_id, email, password_hash FROM account_logins WHERE email = ${email}`.pipe(
-          Effect.orDie,
+          store,
           Effect.map((rows) =>
             Option.map(
               Option.fromNullable(rows[0]),
@@ -248,7 +256,7 @@ export const AccountsPg = Layer.effect(
             const id = yield* create({ name: "Demo account", tier: "public", credits })
             return yield* issueKey(id, "demo")
           })
-        ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.catchTag("AccountNotFound", Effect.die))
+        ).pipe(store, Effect.catchTag("AccountNotFound", Effect.die))
     })
   })
 )

@@ -1,6 +1,7 @@
 /** Connections and the authorization server's records on PostgreSQL (or the embedded PGlite). */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import { DatabaseHealth } from "../../src/db/health.js"
 import { newConnectionId } from "../../src/domain/oauth-token.js"
 import {
   type AuthorizationRequest,
@@ -30,6 +31,8 @@ export const ConnectionsPg = Layer.effect(
   Connections,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /** A step of the store under the storage deadlines, its database failures `StorageUnavailable`. */
+    const store = (yield* DatabaseHealth).guard("Connections")
 
     /** A transaction-scoped lock on one grant id (an advisory lock: a grant has no row of its own). */
     const lockGrant = (grantId: string) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${grantId}, 0))`
@@ -53,7 +56,7 @@ export const ConnectionsPg = Layer.effect(
                   ${JSON.stringify(client.metadata)}::jsonb, ${client.freshUntil})
           ON CONFLICT (client_id) DO UPDATE SET client_name = excluded.client_name, redirect_uris = excluded.redirect_uris,
             metadata = excluded.metadata, fresh_until = excluded.fresh_until
-          WHERE oauth_clients.source = 'metadata-document'`.pipe(Effect.asVoid, Effect.orDie),
+          WHERE oauth_clients.source = 'metadata-document'`.pipe(Effect.asVoid, store),
 
       findClient: (clientId) =>
         sql<{
@@ -65,7 +68,7 @@ export const ConnectionsPg = Layer.effect(
           fresh_until: Date | null
         }>`SELECT client_id, source, client_name, redirect_uris, metadata, fresh_until FROM oauth_clients WHERE client_id = ${clientId}`
           .pipe(
-            Effect.orDie,
+            store,
             Effect.map((rows) =>
               Option.map(Option.fromNullable(rows[0]), (row) => ({
                 clientId: row.client_id,
@@ -84,12 +87,12 @@ export const ConnectionsPg = Layer.effect(
           VALUES (${pending.id}, ${pending.params.client_id}, ${
           JSON.stringify(pending.params)
         }::jsonb, ${pending.expiresAt})`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(Effect.asVoid, store),
 
       findPending: (id, now) =>
         sql<{ id: string; params: AuthorizationRequest; expires_at: Date }>`
           SELECT id, params, expires_at FROM oauth_requests WHERE id = ${id} AND expires_at > ${now}`.pipe(
-          Effect.orDie,
+          store,
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row) => ({
               id: row.id,
@@ -104,13 +107,13 @@ export const ConnectionsPg = Layer.effect(
           UPDATE oauth_requests SET failed_attempts = failed_attempts + 1
           WHERE id = ${id} AND failed_attempts < ${maxAttempts} RETURNING failed_attempts`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]?.failed_attempts)),
-          Effect.orDie
+          store
         ),
 
       takePending: (id) =>
         sql<{ id: string }>`DELETE FROM oauth_requests WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie
+          store
         ),
 
       connect: (accountId, clientId, clientName) =>
@@ -127,7 +130,7 @@ export const ConnectionsPg = Layer.effect(
             INSERT INTO oauth_connections (id, account_id, client_id, client_name)
             VALUES (${id}, ${accountId}, ${clientId}, ${clientName})`
           return id
-        })).pipe(Effect.orDie),
+        })).pipe(store),
 
       saveCode: (code) =>
         sql`
@@ -135,7 +138,7 @@ export const ConnectionsPg = Layer.effect(
                                    code_challenge_method, expires_at)
           VALUES (${code.codeSha256}, ${code.connectionId}, ${code.clientId}, ${code.redirectUri}, ${code.scope},
                   ${code.resource}, ${code.codeChallenge}, ${code.codeChallengeMethod}, ${code.expiresAt})`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(Effect.asVoid, store),
 
       findCode: (codeSha256) =>
         sql<{
@@ -154,7 +157,7 @@ export const ConnectionsPg = Layer.effect(
                  k.code_challenge_method, k.expires_at, k.used_for
           FROM oauth_codes k JOIN oauth_connections c ON c.id = k.connection_id
           WHERE k.code_sha256 = ${codeSha256} AND c.disconnected_at IS NULL`.pipe(
-          Effect.orDie,
+          store,
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row): FoundCode => ({
               codeSha256,
@@ -178,7 +181,7 @@ export const ConnectionsPg = Layer.effect(
           WHERE code_sha256 = ${codeSha256} AND used_at IS NULL
           RETURNING connection_id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie
+          store
         ),
 
       // Each by its expiry index (migrations 0011 and 0012), so a purge with nothing to do reads nothing; by
@@ -194,7 +197,7 @@ export const ConnectionsPg = Layer.effect(
           purge("oauth_codes", "expires_at", codesAndTokensBefore),
           purge("oauth_tokens", "expires_at", codesAndTokensBefore),
           purge("oauth_revoked_grants", "revoked_at", codesAndTokensBefore)
-        ]).pipe(Effect.map((counts) => counts.reduce((a, b) => a + b, 0)), Effect.orDie)
+        ]).pipe(Effect.map((counts) => counts.reduce((a, b) => a + b, 0)), store)
       },
 
       // Under the grant's lock (see revokeGrant): a grant revoked for good gets its new tokens revoked.
@@ -213,7 +216,7 @@ export const ConnectionsPg = Layer.effect(
             yield* insert(tokens.refreshSha256, "refresh", tokens.refreshExpiresAt)
           }
           yield* sql`UPDATE oauth_connections SET last_used_at = now() WHERE id = ${grant.connectionId}`
-        })).pipe(Effect.orDie),
+        })).pipe(store),
 
       findRefreshToken: (sha256) =>
         sql<{
@@ -230,7 +233,7 @@ export const ConnectionsPg = Layer.effect(
                  (t.revoked_at IS NOT NULL) AS revoked
           FROM oauth_tokens t JOIN oauth_connections c ON c.id = t.connection_id
           WHERE t.token_sha256 = ${sha256} AND t.kind = 'refresh' AND c.disconnected_at IS NULL`.pipe(
-          Effect.orDie,
+          store,
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row): RefreshTokenRecord => ({
               grantId: row.grant_id,
@@ -250,24 +253,24 @@ export const ConnectionsPg = Layer.effect(
           UPDATE oauth_tokens SET revoked_at = now() WHERE token_sha256 = ${sha256} AND revoked_at IS NULL RETURNING kind`
           .pipe(
             Effect.map((rows) => rows.length === 1),
-            Effect.orDie
+            store
           ),
 
-      revokeGrant: (grantId) => revokeGrant(grantId).pipe(Effect.orDie),
+      revokeGrant: (grantId) => revokeGrant(grantId).pipe(store),
 
       revokeByClient: (sha256, clientId) =>
         Effect.gen(function*() {
           const [token] = yield* sql<{ grant_id: string }>`
             SELECT grant_id FROM oauth_tokens WHERE token_sha256 = ${sha256} AND client_id = ${clientId}`
           if (token) yield* revokeGrant(token.grant_id)
-        }).pipe(Effect.orDie),
+        }).pipe(store),
 
       list: (accountId) =>
         sql<ConnectionRow>`
           SELECT id, client_id, client_name, created_at FROM oauth_connections
           WHERE account_id = ${accountId} AND disconnected_at IS NULL ORDER BY created_at, id`.pipe(
           Effect.map((rows) => rows.map(toView)),
-          Effect.orDie
+          store
         ),
 
       disconnect: (accountId, connectionId) =>
@@ -281,7 +284,7 @@ export const ConnectionsPg = Layer.effect(
           yield* sql`DELETE FROM oauth_codes WHERE connection_id = ${connectionId}`
           return Option.some(toView(row))
         })).pipe(
-          Effect.orDie,
+          store,
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(new ConnectionNotFound({ connectionId })),
             onSome: Effect.succeed

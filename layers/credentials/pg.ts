@@ -11,6 +11,7 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
+import { DatabaseHealth } from "../../src/db/health.js"
 import { parseApiKey, secretMatches } from "../../src/domain/api-key.js"
 import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
 import { type Caller, Credentials } from "../../src/services/credentials.js"
@@ -38,6 +39,7 @@ export const CredentialsPg = Layer.scoped(
   Credentials,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { guard } = yield* DatabaseHealth
     const snapshot = new Map<string, KeyRow>()
     const keyColumns = sql.literal(
       "k.id, k.account_id, a.tier, k.secret_sha256, (k.revoked_at IS NOT NULL) AS revoked, k.version, " +
@@ -117,6 +119,7 @@ export const CredentialsPg = Layer.scoped(
           remember(rows, false)
           return rows[0]
         }),
+        guard("Credentials.lookUp"),
         Effect.mapError(() =>
           new CallNotStarted({
             detail: "The API key could not be checked because the credential store is unreachable."

@@ -5,6 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
+import { DatabaseHealth } from "../../src/db/health.js"
 import {
   type Claim,
   type ClaimRequest,
@@ -12,6 +13,7 @@ import {
   IdempotencyStore,
   type KeyRecord
 } from "../../src/services/idempotency.js"
+import { StorageUnavailable } from "../../src/services/storage.js"
 
 interface Row {
   readonly claim_id: string
@@ -42,6 +44,7 @@ export const IdempotencyPg = Layer.effect(
   IdempotencyStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { guard } = yield* DatabaseHealth
 
     // The key's row, or undefined when the sweeper purged it between two statements (its window had ended).
     const keyRow = (request: ClaimRequest, lock: boolean) =>
@@ -74,10 +77,13 @@ export const IdempotencyPg = Layer.effect(
           }
           // The row was purged between two statements (its window had ended): the next INSERT takes the key.
           if (attempt === CLAIM_ATTEMPTS) {
-            return yield* Effect.dieMessage(`idempotency key ${request.key} could not be claimed`)
+            return yield* new StorageUnavailable({
+              step: "IdempotencyStore.claim",
+              cause: new Error(`the key's row was purged under ${CLAIM_ATTEMPTS} claims in a row`)
+            })
           }
         }
-      }).pipe(Effect.orDie)
+      }).pipe(guard("IdempotencyStore.claim"))
 
     const takeOver = (request: ClaimRequest) =>
       sql.withTransaction(Effect.gen(function*() {
@@ -102,18 +108,18 @@ export const IdempotencyPg = Layer.effect(
             UPDATE idempotency_keys
             SET status = 'completed', completed_at = ${now}, response_status = ${response.status},
                 response_body = ${JSON.stringify(response.body)}, spend_id = ${spendId}
-            WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, Effect.orDie),
+            WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, guard("IdempotencyStore.complete")),
       release: (claimId) =>
         sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId} AND status = 'in_flight'`.pipe(
           Effect.asVoid,
-          Effect.orDie
+          guard("IdempotencyStore.release")
         ),
       abandoned: (now) =>
         sql<{ claim_id: string; account_id: string; key: string }>`
           SELECT claim_id, account_id, key FROM idempotency_keys
           WHERE status = 'in_flight' AND deadline <= ${now}`.pipe(
           Effect.map((rows) => rows.map((row) => ({ claimId: row.claim_id, accountId: row.account_id, key: row.key }))),
-          Effect.orDie
+          guard("IdempotencyStore.abandoned")
         ),
       // The expression index of migration 0010 finds the ended rows (a released row has no completed_at,
       // so its end is its deadline); they are deleted by their row address, so the table is never scanned.
@@ -125,7 +131,7 @@ export const IdempotencyPg = Layer.effect(
             WHERE status <> 'in_flight' AND COALESCE(completed_at, deadline) <= ${before}
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED
-          )) RETURNING 1`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+          )) RETURNING 1`.pipe(Effect.map((rows) => rows.length), guard("IdempotencyStore.purge"))
     })
   })
 )

@@ -1,11 +1,14 @@
 /**
  * The Ledger in memory, for the test harness: the same rules as the PostgreSQL Ledger (price book, daily
- * cap on the UTC day of the Effect Clock, no overdraft, refunds never past their spend), plus switches
- * that make it fail the way a real Ledger can: unreachable, stalled, or failing after the Spend is recorded.
+ * cap on the UTC day of the Effect Clock, no overdraft, refunds never past their spend, the sweep rule over
+ * nodes), plus switches that make it fail the way a real Ledger can: unreachable, stalled (until the storage
+ * silence limit, on the Effect Clock), failing after the Spend is recorded, or failing only its settles or
+ * its refunds.
  */
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
 import { Ledger, type LedgerEntry, type MeteredOperation, utcDay } from "../../src/services/ledger.js"
+import { STORAGE_SILENCE_LIMIT } from "../../src/services/storage.js"
 
 /** The members an entry that pays for no call (a grant, a refund) leaves empty. */
 const noCall = { operation: null, units: null } as const
@@ -13,10 +16,14 @@ const noCall = { operation: null, units: null } as const
 export interface LedgerFaults {
   /** Every call fails with `ledger-unreachable` and records nothing. */
   readonly unreachable: boolean
-  /** Every call waits forever (until interrupted). */
+  /** Every call waits for the storage silence limit, then fails with `ledger-unreachable`. */
   readonly stalled: boolean
   /** A spend is recorded, then the call fails with `ledger-unreachable`: the caller cannot know it was. */
   readonly failAfterSpend: boolean
+  /** `settle` fails with `ledger-unreachable` (everything else works). */
+  readonly failSettle: boolean
+  /** `refund` and `refundRemaining` fail with `ledger-unreachable` (everything else works). */
+  readonly failRefund: boolean
 }
 
 export interface MemoryAccount {
@@ -29,6 +36,8 @@ export class LedgerControl extends Context.Tag("test/LedgerControl")<LedgerContr
   readonly grant: (accountId: string, amount: number) => Effect.Effect<void>
   /** Every entry of every account. */
   readonly allEntries: Effect.Effect<ReadonlyArray<LedgerEntry>>
+  /** The Spends still open. */
+  readonly openSpends: Effect.Effect<ReadonlyArray<number>>
 }>() {}
 
 export const defaultPrices: Record<MeteredOperation, number> = { predict: 1, batch: 1, history: 1 }
@@ -36,14 +45,26 @@ export const defaultPrices: Record<MeteredOperation, number> = { predict: 1, bat
 const unreachable = () =>
   new LedgerUnreachable({ detail: "The Ledger did not answer; nothing was charged. Retry later." })
 
+interface OpenSpend {
+  readonly settleBy: number
+  readonly nodeId: string | null
+}
+
 export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = defaultPrices) =>
   Layer.effectContext(Effect.gen(function*() {
     const state = yield* Ref.make({
-      faults: { unreachable: false, stalled: false, failAfterSpend: false } as LedgerFaults,
+      faults: {
+        unreachable: false,
+        stalled: false,
+        failAfterSpend: false,
+        failSettle: false,
+        failRefund: false
+      } as LedgerFaults,
       caps: new Map(Object.entries(accounts).map(([id, account]) => [id, account.dailySpendCap])),
       entries: [] as Array<LedgerEntry>,
-      /** Open spends and their settle-by times. */
-      open: new Map<number, number>()
+      open: new Map<number, OpenSpend>(),
+      /** When each node was last seen alive. */
+      nodes: new Map<string, number>()
     })
     let nextId = 1
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -58,11 +79,16 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
         (sum, e) => sum + (e.kind === "spend" ? -e.amount : e.amount),
         0
       )
-    const guard = Effect.gen(function*() {
-      const { faults } = yield* Ref.get(state)
-      if (faults.stalled) return yield* Effect.never
-      if (faults.unreachable) return yield* Effect.fail(unreachable())
-    })
+    /** The switches every call passes first; `only` names the fault that fails just this kind of call. */
+    const guard = (only?: "failSettle" | "failRefund") =>
+      Effect.gen(function*() {
+        const { faults } = yield* Ref.get(state)
+        if (faults.stalled) {
+          yield* Effect.sleep(STORAGE_SILENCE_LIMIT)
+          return yield* Effect.fail(unreachable())
+        }
+        if (faults.unreachable || (only !== undefined && faults[only])) return yield* Effect.fail(unreachable())
+      })
     for (const [accountId, account] of Object.entries(accounts)) {
       if (account.balance > 0) {
         yield* append({
@@ -77,10 +103,50 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       }
     }
 
+    const leftOf = (spendId: number) =>
+      Effect.map(Ref.get(state), (s) => {
+        const spent = s.entries.find((e) => e.id === spendId && e.kind === "spend")
+        const refunded = s.entries.filter((e) => e.refundOf === spendId).reduce((sum, e) => sum + e.amount, 0)
+        return { spent, left: spent ? spent.amount - refunded : 0 }
+      })
+
+    const appendRefund = (spendId: number, amount: number, reason: string, traceId: string) =>
+      Effect.gen(function*() {
+        const { left, spent } = yield* leftOf(spendId)
+        if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${spendId}`))
+        if (amount <= 0 || amount > left) {
+          return yield* Effect.die(new Error(`refund of ${amount} exceeds what is left of spend ${spendId}`))
+        }
+        const entry = yield* append({
+          ...noCall,
+          accountId: spent.accountId,
+          kind: "refund",
+          amount,
+          refundOf: spendId,
+          traceId,
+          detail: reason
+        })
+        return {
+          refundId: entry.id,
+          spendId,
+          amount,
+          balanceAfter: balanceOf((yield* Ref.get(state)).entries, spent.accountId)
+        }
+      })
+
+    /** Takes the open mark away; true when the Spend was still open. */
+    const close = (spendId: number) =>
+      Ref.modify(state, (s) => {
+        if (!s.open.has(spendId)) return [false, s]
+        const open = new Map(s.open)
+        open.delete(spendId)
+        return [true, { ...s, open }]
+      })
+
     const ledger = Ledger.of({
       spend: (request) =>
         Effect.gen(function*() {
-          yield* guard
+          yield* guard()
           const s = yield* Ref.get(state)
           const cost = prices[request.operation] * request.units
           const balance = balanceOf(s.entries, request.accountId)
@@ -114,79 +180,73 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
             units: request.units,
             detail: null
           })
-          yield* Ref.update(state, (s) => ({ ...s, open: new Map(s.open).set(entry.id, request.settleBy) }))
+          yield* Ref.update(state, (s) => ({
+            ...s,
+            open: new Map(s.open).set(entry.id, { settleBy: request.settleBy, nodeId: request.nodeId })
+          }))
           if ((yield* Ref.get(state)).faults.failAfterSpend) return yield* Effect.fail(unreachable())
           return { spendId: entry.id, accountId: request.accountId, amount: cost, balanceAfter: balance - cost }
         }),
       refund: (request) =>
-        Effect.gen(function*() {
-          yield* guard
-          const s = yield* Ref.get(state)
-          const spent = s.entries.find((e) => e.id === request.spendId && e.kind === "spend")
-          if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${request.spendId}`))
-          const refunded = s.entries.filter((e) => e.refundOf === request.spendId).reduce((sum, e) => sum + e.amount, 0)
-          if (request.amount <= 0 || refunded + request.amount > spent.amount) {
-            return yield* Effect.die(
-              new Error(`refund of ${request.amount} exceeds what is left of spend ${request.spendId}`)
-            )
-          }
-          const entry = yield* append({
-            ...noCall,
-            accountId: spent.accountId,
-            kind: "refund",
-            amount: request.amount,
-            refundOf: request.spendId,
-            traceId: request.traceId,
-            detail: request.reason
-          })
-          return {
-            refundId: entry.id,
-            spendId: request.spendId,
-            amount: request.amount,
-            balanceAfter: balanceOf((yield* Ref.get(state)).entries, spent.accountId)
-          }
-        }),
+        Effect.zipRight(
+          guard("failRefund"),
+          appendRefund(request.spendId, request.amount, request.reason, request.traceId)
+        ),
       refundRemaining: (spendId, reason, traceId) =>
         Effect.gen(function*() {
-          yield* guard
-          const s = yield* Ref.get(state)
-          const spent = s.entries.find((e) => e.id === spendId && e.kind === "spend")
-          const refunded = s.entries.filter((e) => e.refundOf === spendId).reduce((sum, e) => sum + e.amount, 0)
-          const remaining = spent ? spent.amount - refunded : 0
+          yield* guard("failRefund")
           // Only an open Spend: one settled meanwhile is left alone.
-          if (!s.open.has(spendId)) return 0
-          yield* ledger.settle(spendId)
-          if (remaining > 0) yield* ledger.refund({ spendId, amount: remaining, reason, traceId })
-          return Math.max(remaining, 0)
+          if (!(yield* close(spendId))) return 0
+          const { left } = yield* leftOf(spendId)
+          if (left > 0) yield* appendRefund(spendId, left, reason, traceId)
+          return Math.max(left, 0)
         }),
-      settle: (spendId) =>
+      settle: (spendId) => Effect.zipRight(guard("failSettle"), Effect.asVoid(close(spendId))),
+      overdue: (query) =>
         Effect.zipRight(
-          guard,
-          Ref.update(state, (s) => {
-            const open = new Map(s.open)
-            open.delete(spendId)
-            return { ...s, open }
+          guard(),
+          Effect.map(Ref.get(state), (s) =>
+            [...s.open]
+              .filter(([spendId, { nodeId, settleBy }]) => {
+                if (settleBy >= query.now) return false
+                if (nodeId === query.nodeId) return !query.answered.includes(spendId)
+                if (query.othersSilentSince === undefined) return false
+                const seen = nodeId === null ? undefined : s.nodes.get(nodeId)
+                return seen === undefined || seen < query.othersSilentSince
+              })
+              .sort(([, a], [, b]) => a.settleBy - b.settleBy)
+              .slice(0, query.limit)
+              .map(([spendId]) => spendId))
+        ),
+      heartbeat: (nodeId, at) =>
+        Effect.zipRight(
+          guard(),
+          Ref.update(
+            state,
+            (s) => ({ ...s, nodes: new Map(s.nodes).set(nodeId, Math.max(at, s.nodes.get(nodeId) ?? 0)) })
+          )
+        ),
+      forgetNodes: (before) =>
+        Effect.zipRight(
+          guard(),
+          Ref.modify(state, (s) => {
+            const holding = new Set([...s.open.values()].map((spend) => spend.nodeId))
+            const nodes = new Map([...s.nodes].filter(([nodeId, seen]) => seen >= before || holding.has(nodeId)))
+            return [s.nodes.size - nodes.size, { ...s, nodes }]
           })
         ),
-      overdue: (now, limit) =>
-        Effect.zipRight(
-          guard,
-          Effect.map(Ref.get(state), (s) =>
-            [...s.open].filter(([, settleBy]) =>
-              settleBy < now
-            ).sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) =>
-              id
-            ))
-        ),
       // No app is ever connected to the in-memory Ledger: the sign-in flow runs on PostgreSQL only.
-      confirmConnection: () => Effect.as(guard, Option.none()),
+      confirmConnection: () => Effect.as(guard(), Option.none()),
       balance: (accountId) =>
-        Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
+        Effect.zipRight(guard(), Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
       entries: (accountId) =>
-        Effect.zipRight(guard, Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId))),
+        Effect.zipRight(
+          guard(),
+          Effect.map(Ref.get(state), (s) => s.entries.filter((e) => e.accountId === accountId))
+        ),
       statement: (accountId, query) =>
         Effect.zipRight(
-          guard,
+          guard(),
           Effect.map(Ref.get(state), (s) =>
             s.entries
               .filter((e) =>
@@ -201,7 +261,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
         ),
       dailyTotals: (accountId, from, until) =>
         Effect.zipRight(
-          guard,
+          guard(),
           Effect.map(Ref.get(state), (s) => {
             const days = new Map<string, { spent: number; refunded: number; granted: number }>()
             for (const e of s.entries) {
@@ -232,7 +292,8 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
             detail: "operator grant"
           })
         ),
-      allEntries: Effect.map(Ref.get(state), (s) => s.entries)
+      allEntries: Effect.map(Ref.get(state), (s) => s.entries),
+      openSpends: Effect.map(Ref.get(state), (s) => [...s.open.keys()])
     })
     return Context.make(Ledger, ledger).pipe(Context.add(LedgerControl, control))
   }))

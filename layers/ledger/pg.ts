@@ -1,11 +1,13 @@
 /**
  * The Ledger on PostgreSQL (or the embedded PGlite). Every change locks the Account's row, appends its
  * entry and moves the balance column in one transaction; the database's check keeps the balance at zero or
- * above, so a race can never overdraw an Account. Any database failure is `ledger-unreachable`.
+ * above, so a race can never overdraw an Account. Every step runs under the storage deadlines
+ * (`DatabaseHealth.guard`); any database failure is `ledger-unreachable`.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
+import { DatabaseHealth } from "../../src/db/health.js"
 import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
 import { type ConnectedApp, type DailyTotal, Ledger, type LedgerEntry } from "../../src/services/ledger.js"
 
@@ -45,6 +47,16 @@ export const LedgerPg = Layer.effect(
   Ledger,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { guard } = yield* DatabaseHealth
+    /** One step of the Ledger: under the storage deadlines, its database failures `ledger-unreachable`. */
+    const step = (name: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      guard(name)(effect).pipe(
+        Effect.catchIf(
+          (error): error is Extract<typeof error, { readonly _tag: "StorageUnavailable" }> =>
+            (error as { readonly _tag?: unknown })._tag === "StorageUnavailable",
+          unreachable
+        )
+      )
     const entryColumns = sql.literal(
       "id, account_id, kind, amount, refund_of, trace_id, created_at, operation, units, COALESCE(reason, note) AS detail"
     )
@@ -52,7 +64,7 @@ export const LedgerPg = Layer.effect(
     // One statement, one round trip: the price from the price book, the debit guarded by the balance and
     // the daily cap (judged on the Account row, re-checked by PostgreSQL on the newest row version when
     // Spends race), the entry, and its open mark. No row: refused, and nothing was recorded.
-    const spend = Effect.fn("Ledger.spend")(function*(request: Parameters<Ledger["Type"]["spend"]>[0]) {
+    const spendOrRefuse = Effect.fn("Ledger.spend")(function*(request: Parameters<Ledger["Type"]["spend"]>[0]) {
       const [spent] = yield* sql<{ id: number; amount: number; balance: number }>`
         WITH price AS (
           SELECT credits_per_unit * ${request.units}::bigint AS cost FROM price_book WHERE operation = ${request.operation}
@@ -73,11 +85,9 @@ export const LedgerPg = Layer.effect(
           SELECT ${request.accountId}, 'spend', cost, ${request.operation}, ${request.units}, ${request.traceId} FROM debited
           RETURNING id, amount
         ), opened AS (
-          INSERT INTO open_spends (spend_id, settle_by) SELECT id, ${request.settleBy} FROM entry
+          INSERT INTO open_spends (spend_id, settle_by, node_id) SELECT id, ${request.settleBy}, ${request.nodeId} FROM entry
         )
-        SELECT entry.id, entry.amount, debited.balance FROM entry, debited`.pipe(
-        Effect.catchTag("SqlError", unreachable)
-      )
+        SELECT entry.id, entry.amount, debited.balance FROM entry, debited`
       if (spent) {
         return { spendId: spent.id, accountId: request.accountId, amount: spent.amount, balanceAfter: spent.balance }
       }
@@ -93,7 +103,7 @@ export const LedgerPg = Layer.effect(
           SELECT a.balance, a.daily_spend_cap,
             CASE WHEN a.spend_day = (now() AT TIME ZONE 'UTC')::date THEN a.spent_on_day ELSE 0 END AS spent_today,
             (SELECT credits_per_unit * ${request.units}::bigint FROM price_book WHERE operation = ${request.operation}) AS cost
-          FROM accounts a WHERE a.id = ${request.accountId}`.pipe(Effect.catchTag("SqlError", unreachable))
+          FROM accounts a WHERE a.id = ${request.accountId}`
         if (!account) return yield* Effect.die(new Error(`spend for unknown account ${request.accountId}`))
         if (account.cost === null) return yield* Effect.die(new Error(`no price for ${request.operation}`))
         const cost = account.cost
@@ -139,7 +149,7 @@ export const LedgerPg = Layer.effect(
         return { refundId: entry!.id, spendId: request.spendId, amount: request.amount, balanceAfter: updated!.balance }
       })
 
-    const refund = Effect.fn("Ledger.refund")(function*(request: Parameters<Ledger["Type"]["refund"]>[0]) {
+    const refundOnce = Effect.fn("Ledger.refund")(function*(request: Parameters<Ledger["Type"]["refund"]>[0]) {
       return yield* sql.withTransaction(Effect.gen(function*() {
         const spent = yield* lockSpend(request.spendId)
         if (request.amount <= 0 || request.amount > spent.left) {
@@ -150,11 +160,11 @@ export const LedgerPg = Layer.effect(
           )
         }
         return yield* appendRefund(request, spent.accountId)
-      })).pipe(Effect.catchTag("SqlError", unreachable))
+      }))
     })
 
     // Only an open Spend: one settled meanwhile (answered, or refunded by another node) is left alone.
-    const refundRemaining = Effect.fn("Ledger.refundRemaining")(
+    const refundWhatIsLeft = Effect.fn("Ledger.refundRemaining")(
       function*(spendId: number, reason: string, traceId: string) {
         return yield* sql.withTransaction(Effect.gen(function*() {
           const spent = yield* lockSpend(spendId)
@@ -162,25 +172,44 @@ export const LedgerPg = Layer.effect(
           if (settled.length === 0 || spent.left <= 0) return 0
           yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent.accountId)
           return spent.left
-        })).pipe(Effect.catchTag("SqlError", unreachable))
+        }))
       }
     )
 
     return Ledger.of({
-      spend,
-      refund,
-      refundRemaining,
+      spend: (request) => spendOrRefuse(request).pipe(step("Ledger.spend")),
+      refund: (request) => refundOnce(request).pipe(step("Ledger.refund")),
+      refundRemaining: (spendId, reason, traceId) =>
+        refundWhatIsLeft(spendId, reason, traceId).pipe(step("Ledger.refundRemaining")),
       settle: (spendId) =>
-        sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`.pipe(
-          Effect.asVoid,
-          Effect.catchTag("SqlError", unreachable)
-        ),
-      overdue: (now, limit) =>
+        sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`.pipe(Effect.asVoid, step("Ledger.settle")),
+      // A node's own Spends, unless it answered them; another node's once it has gone silent (or never
+      // said it was alive: Spends recorded before 0013 have no node).
+      overdue: (query) =>
         sql<{ spend_id: number }>`
-          SELECT spend_id FROM open_spends WHERE settle_by < ${now} ORDER BY settle_by LIMIT ${limit}`.pipe(
+          SELECT o.spend_id FROM open_spends o LEFT JOIN ledger_nodes n ON n.node_id = o.node_id
+          WHERE o.settle_by < ${query.now}
+            AND CASE
+              WHEN o.node_id = ${query.nodeId} THEN NOT (o.spend_id = ANY (${query.answered}::bigint[]))
+              ELSE ${query.othersSilentSince ?? null}::bigint IS NOT NULL
+                AND (n.seen_at IS NULL OR n.seen_at < ${query.othersSilentSince ?? null}::bigint)
+            END
+          ORDER BY o.settle_by LIMIT ${query.limit}`.pipe(
           Effect.map((rows) => rows.map((row) => row.spend_id)),
-          Effect.catchTag("SqlError", unreachable)
+          step("Ledger.overdue")
         ),
+      heartbeat: (nodeId, now) =>
+        sql`
+          INSERT INTO ledger_nodes (node_id, seen_at) VALUES (${nodeId}, ${now})
+          ON CONFLICT (node_id) DO UPDATE SET seen_at = GREATEST(ledger_nodes.seen_at, EXCLUDED.seen_at)`.pipe(
+          Effect.asVoid,
+          step("Ledger.heartbeat")
+        ),
+      forgetNodes: (before) =>
+        sql`
+          DELETE FROM ledger_nodes n WHERE n.seen_at < ${before}
+            AND NOT EXISTS (SELECT 1 FROM open_spends o WHERE o.node_id = n.node_id)
+          RETURNING 1`.pipe(Effect.map((rows) => rows.length), step("Ledger.forgetNodes")),
       confirmConnection: (accessTokenSha256) =>
         sql<{
           account_id: string
@@ -213,18 +242,18 @@ export const LedgerPg = Layer.effect(
               pendingTerms: pendingTermsVersion(row.current_terms_version, row.accepted_terms_version)
             }))
           ),
-          Effect.catchTag("SqlError", unreachable)
+          step("Ledger.confirmConnection")
         ),
       balance: (accountId) =>
         sql<{ balance: number }>`SELECT balance FROM accounts WHERE id = ${accountId}`.pipe(
           Effect.map((rows) => rows[0]?.balance ?? 0),
-          Effect.catchTag("SqlError", unreachable)
+          step("Ledger.balance")
         ),
       entries: (accountId) =>
         sql<EntryRow>`
           SELECT ${entryColumns} FROM ledger_entries WHERE account_id = ${accountId} ORDER BY id`.pipe(
           Effect.map((rows) => rows.map(toEntry)),
-          Effect.catchTag("SqlError", unreachable)
+          step("Ledger.entries")
         ),
       statement: (accountId, query) =>
         sql<EntryRow>`
@@ -240,7 +269,7 @@ export const LedgerPg = Layer.effect(
         }
           ORDER BY id DESC LIMIT ${query.limit}`.pipe(
           Effect.map((rows) => rows.map(toEntry)),
-          Effect.catchTag("SqlError", unreachable)
+          step("Ledger.statement")
         ),
       dailyTotals: (accountId, from, until) =>
         sql<DailyTotal>`
@@ -250,7 +279,7 @@ export const LedgerPg = Layer.effect(
                  COALESCE(SUM(amount) FILTER (WHERE kind = 'grant'), 0)::bigint AS granted
           FROM ledger_entries
           WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${until}
-          GROUP BY 1 ORDER BY 1`.pipe(Effect.catchTag("SqlError", unreachable))
+          GROUP BY 1 ORDER BY 1`.pipe(step("Ledger.dailyTotals"))
     })
   })
 )

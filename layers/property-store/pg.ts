@@ -2,6 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { PropertyType } from "../../schema/overrides.js"
+import { DatabaseHealth } from "../../src/db/health.js"
 import type {
   ListingRecord,
   ListingStatus,
@@ -126,6 +127,7 @@ export const PropertyStorePg = Layer.effect(
   PropertyStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { guard } = yield* DatabaseHealth
 
     const knownParcels = (ids: ReadonlyArray<string>) =>
       Effect.gen(function*() {
@@ -280,7 +282,7 @@ export const PropertyStorePg = Layer.effect(
               sourceKey: row.source_key
             }))
           }
-        }).pipe(Effect.orDie),
+        }).pipe(guard("PropertyStore.history")),
       version: sql<{ version: string }>`
         SELECT (SELECT count(*) FROM parcels) || ':' || (SELECT coalesce(max(id), 0) FROM sales) || ':' ||
                (SELECT count(*) FROM sales WHERE arms_length) AS version`.pipe(

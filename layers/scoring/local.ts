@@ -1,34 +1,19 @@
 /**
  * The Scoring service on the local engine over the imported property data. The engine is built when the
- * layer starts and rebuilt in the background when the store's data changes (an import while serving).
- * Every call has the 10-second policy deadline (`upstream-timeout`); an engine failure is
- * `upstream-unavailable`. Both are covered reasons: the caller's Credit is refunded.
+ * layer starts and rebuilt in the background when the store's data changes (an import while serving). Its
+ * deadline and what a crash means are the operations' (`src/operations/upstream.ts`).
  */
 import { Clock, Duration, Effect, Layer, Schedule, SynchronizedRef } from "effect"
-import { UpstreamTimeout, UpstreamUnavailable } from "../../schema/problems.js"
+import { UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { PropertyStore } from "../../src/services/property-store.js"
-import { Scoring, SCORING_TIMEOUT_SECONDS } from "../../src/services/scoring.js"
+import { Scoring } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
 
 export const RELOAD_CHECK_INTERVAL = Duration.seconds(30)
 
 const isoDay = (millis: number) => new Date(millis).toISOString().slice(0, 10)
-
-const withDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(
-    Effect.timeoutFail({
-      duration: Duration.seconds(SCORING_TIMEOUT_SECONDS),
-      onTimeout: () =>
-        new UpstreamTimeout({ detail: `Scoring did not answer within ${SCORING_TIMEOUT_SECONDS} seconds.` })
-    }),
-    Effect.catchAllDefect((defect) =>
-      Effect.logError("scoring failed", defect).pipe(
-        Effect.zipRight(Effect.fail(new UpstreamUnavailable({ detail: "Scoring could not complete the call." })))
-      )
-    )
-  )
 
 export const ScoringLocal = Layer.scoped(
   Scoring,
@@ -57,7 +42,7 @@ export const ScoringLocal = Layer.scoped(
 
     return Scoring.of({
       score: (address, overrides) =>
-        withDeadline(Effect.gen(function*() {
+        Effect.gen(function*() {
           const scoring = yield* engine
           const parcel = yield* scoring.locate(address)
           if (parcel.source === FAULT_DRILL_SOURCE) {
@@ -67,16 +52,18 @@ export const ScoringLocal = Layer.scoped(
           }
           const today = isoDay(yield* Clock.currentTimeMillis)
           return yield* scoring.valueParcel(parcel, overrides, today)
-        })),
+        }),
       history: (query) =>
-        withDeadline(Effect.gen(function*() {
+        Effect.gen(function*() {
           const scoring = yield* engine
           const parcel =
             yield* ("address" in query ? scoring.locate(query.address) : scoring.parcelById(query.propertyId))
-          const records = yield* store.history(parcel.id)
+          const records = yield* store.history(parcel.id).pipe(
+            Effect.mapError(() => new UpstreamUnavailable({ detail: "The property's records could not be read." }))
+          )
           if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
           return propertyHistory(records)
-        }))
+        })
     })
   })
 )

@@ -1,7 +1,22 @@
-/** The SQL client: `@effect/sql-pg` against a real server or against the embedded PGlite's socket. */
+/**
+ * The SQL client: `@effect/sql-pg` over a `pg` pool we build ourselves, against a real server or the
+ * embedded PGlite's socket, with the storage deadlines (`src/services/storage.ts`) built in:
+ *
+ * - Every byte the database sends is noted. `DatabaseHealth.guard` fails a storage step when the database
+ *   has sent nothing at all for the silence limit since the step began, so a stalled or unreachable
+ *   database ends every waiting step within it, while a busy one (the embedded database serves one
+ *   statement at a time, so its steps queue) keeps its steps waiting, up to the step limit.
+ * - A connection is opened within `CONNECT_TIMEOUT`, or fails.
+ * - A connection busy with a statement that has heard nothing from the database for `CONNECTION_SILENCE_LIMIT`
+ *   is destroyed, so a connection stuck on a stalled network does not stay in the pool for good.
+ */
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Layer, type Redacted } from "effect"
+import { SqlError } from "@effect/sql/SqlError"
+import { Duration, Effect, Layer, Redacted } from "effect"
+import type * as net from "node:net"
 import pg from "pg"
+import { STORAGE_SILENCE_LIMIT, STORAGE_STEP_LIMIT, StorageUnavailable } from "../services/storage.js"
+import { DatabaseHealth } from "./health.js"
 
 /** Where the database answers: a connection URL, or a host (a directory for a Unix socket) and port. */
 export type DatabaseTarget =
@@ -33,14 +48,173 @@ const types = {
 export const EMBEDDED_CONNECTIONS = 1
 export const SERVER_CONNECTIONS = 10
 
+/** How long opening a connection may take. */
+export const CONNECT_TIMEOUT = Duration.seconds(5)
+/**
+ * A connection whose statement has heard nothing from the database for this long is destroyed. Long
+ * enough for any statement of ours that produces no row for a while (a migration's index build).
+ */
+export const CONNECTION_SILENCE_LIMIT = Duration.seconds(60)
+const IDLE_TIMEOUT = Duration.seconds(30)
+const WATCH_INTERVAL_MILLIS = 1_000
+
+/** When the database last sent anything, on any connection of the pool. */
+interface Liveness {
+  lastHeard: number
+}
+
+/** The parts of `pg.Client` (8.23, pinned) the connection watch reads: its socket and its query queue. */
+interface ClientInternals {
+  readonly connection: { readonly stream: net.Socket }
+  readonly _queryQueue: ReadonlyArray<unknown>
+  _getActiveQuery(): unknown
+}
+
+interface Watched {
+  readonly client: pg.Client
+  lastHeard: number
+  /** When the watch first saw it busy; undefined while it is idle. */
+  busySince: number | undefined
+}
+
+/** A `pg.Client` that notes every byte it receives, for the pool's liveness and its own watch. */
+const watchedClientClass = (liveness: Liveness, watched: Set<Watched>) =>
+  class WatchedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: Duration.toMillis(CONNECT_TIMEOUT) })
+      const entry: Watched = { client: this, lastHeard: Date.now(), busySince: undefined }
+      watched.add(entry)
+      const internals = this as unknown as ClientInternals
+      internals.connection.stream.on("data", () => {
+        entry.lastHeard = liveness.lastHeard = Date.now()
+      })
+      this.on("end", () => watched.delete(entry))
+    }
+  }
+
+const isBusy = (client: pg.Client) => {
+  const internals = client as unknown as ClientInternals
+  return internals._getActiveQuery() != null || internals._queryQueue.length > 0
+}
+
+/**
+ * Destroys connections busy and silent past the limit. A process whose event loop was blocked (the
+ * embedded database runs in it) reads its sockets only after its timers: so a connection found silent is
+ * looked at again once pending input has been read, and destroyed only if it is still silent then.
+ */
+const watchConnections = (watched: Set<Watched>) => {
+  const limit = Duration.toMillis(CONNECTION_SILENCE_LIMIT)
+  const silent = (entry: Watched, now: number) =>
+    entry.busySince !== undefined && now - Math.max(entry.lastHeard, entry.busySince) >= limit
+  return setInterval(() => {
+    const now = Date.now()
+    const suspects: Array<Watched> = []
+    for (const entry of watched) {
+      if (!isBusy(entry.client)) entry.busySince = undefined
+      else if (entry.busySince === undefined) entry.busySince = now
+      else if (silent(entry, now)) suspects.push(entry)
+    }
+    if (suspects.length === 0) return
+    setImmediate(() => {
+      for (const entry of suspects) {
+        if (!silent(entry, Date.now())) continue
+        const internals = entry.client as unknown as ClientInternals
+        internals.connection.stream.destroy(
+          new Error(`no answer from the database for ${Duration.format(CONNECTION_SILENCE_LIMIT)}`)
+        )
+      }
+    })
+  }, WATCH_INTERVAL_MILLIS).unref()
+}
+
+/** `DatabaseHealth.guard` over the pool's liveness. */
+const makeGuard = (liveness: Liveness): DatabaseHealth["Type"]["guard"] => {
+  const silenceLimit = Duration.toMillis(STORAGE_SILENCE_LIMIT)
+  const stepLimit = Duration.toMillis(STORAGE_STEP_LIMIT)
+  const deadline = (step: string, started: number) =>
+    Effect.async<never, StorageUnavailable>((resume) => {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      let recheck: ReturnType<typeof setImmediate> | undefined
+      const fail = (reason: string) => resume(Effect.fail(new StorageUnavailable({ step, cause: new Error(reason) })))
+      const check = (readInput: boolean) => {
+        const now = Date.now()
+        if (now - started >= stepLimit) return fail(`no result within ${Duration.format(STORAGE_STEP_LIMIT)}`)
+        const silentFor = now - Math.max(started, liveness.lastHeard)
+        if (silentFor >= silenceLimit) {
+          if (readInput) return fail(`no answer from the database for ${Duration.format(STORAGE_SILENCE_LIMIT)}`)
+          // Timers run before pending socket reads: look again once input has been read.
+          recheck = setImmediate(() => check(true))
+          return
+        }
+        timer = setTimeout(() => check(false), Math.min(silenceLimit - silentFor, stepLimit - (now - started)))
+      }
+      timer = setTimeout(() => check(false), silenceLimit)
+      return Effect.sync(() => {
+        clearTimeout(timer)
+        if (recheck !== undefined) clearImmediate(recheck)
+      })
+    })
+  // Interruptible even inside an uninterruptible step (storing an answer): a missed deadline must end the
+  // wait. The step's statement is abandoned, not waited for: cancelling it on a stalled database would stall.
+  return (step) => (effect) =>
+    Effect.suspend(() => Effect.raceFirst(Effect.disconnect(effect), deadline(step, Date.now()))).pipe(
+      Effect.interruptible,
+      Effect.mapError((error: unknown) =>
+        error instanceof SqlError ? new StorageUnavailable({ step, cause: error }) : error
+      )
+    ) as any
+}
+
+const poolConfig = (target: DatabaseTarget): pg.PoolConfig =>
+  target._tag === "Url"
+    ? { connectionString: Redacted.value(target.url) }
+    : { host: target.host, port: target.port, database: target.database, user: target.username ?? "postgres" }
+
+/** The SQL client (`SqlClient`, `PgClient`) and its `DatabaseHealth`, over a pool of `maxConnections`. */
 export const pgClientLayer = (target: DatabaseTarget, maxConnections = SERVER_CONNECTIONS) =>
-  PgClient.layer({
-    ...(target._tag === "Url"
-      ? { url: target.url }
-      : { host: target.host, port: target.port, database: target.database, username: target.username ?? "postgres" }),
-    maxConnections,
-    connectTimeout: Duration.seconds(5),
-    idleTimeout: Duration.seconds(30),
+  Layer.unwrapEffect(Effect.sync(() => clientLayer(target, maxConnections)))
+
+const clientLayer = (target: DatabaseTarget, maxConnections: number) => {
+  const liveness: Liveness = { lastHeard: Date.now() }
+  const watched = new Set<Watched>()
+  const pool = Effect.acquireRelease(
+    Effect.gen(function*() {
+      const pool = new pg.Pool({
+        ...poolConfig(target),
+        Client: watchedClientClass(liveness, watched),
+        max: maxConnections,
+        // How long a statement may wait for a free connection: the step limit (the guard fails a request's
+        // step sooner when the database is silent).
+        connectionTimeoutMillis: Duration.toMillis(STORAGE_STEP_LIMIT),
+        idleTimeoutMillis: Duration.toMillis(IDLE_TIMEOUT),
+        keepAlive: true,
+        application_name: "propscore",
+        types
+      })
+      // A connection that fails while idle is dropped by the pool; the next statement opens a new one.
+      pool.on("error", () => {})
+      const watch = watchConnections(watched)
+      yield* Effect.tryPromise({
+        try: () => pool.query("SELECT 1"),
+        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+      }).pipe(
+        Effect.tapError(() =>
+          Effect.promise(() => pool.end()).pipe(Effect.ensuring(Effect.sync(() => clearInterval(watch))))
+        )
+      )
+      return { pool, watch }
+    }),
+    ({ pool, watch }) =>
+      Effect.sync(() => clearInterval(watch)).pipe(
+        Effect.zipRight(Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000)))
+      )
+  )
+  return PgClient.layerFromPool({
+    acquire: Effect.map(pool, ({ pool }) => pool),
     applicationName: "propscore",
     types
-  }).pipe(Layer.orDie)
+  }).pipe(
+    Layer.merge(Layer.succeed(DatabaseHealth, DatabaseHealth.of({ guard: makeGuard(liveness) }))),
+    Layer.orDie
+  )
+}

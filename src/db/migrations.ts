@@ -302,6 +302,19 @@ const oauthExpiry = Effect.gen(function*() {
   yield* sql`CREATE INDEX oauth_tokens_expires ON oauth_tokens (expires_at)`
 })
 
+// Each open Spend names the node whose call it is, and nodes note that they are alive: a sweeper refunds
+// another node's overdue Spends only once that node has gone silent, so an answered call whose settle is
+// still being retried by its live node is never refunded.
+const spendNodes = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE open_spends ADD COLUMN node_id text`
+  yield* sql`
+    CREATE TABLE ledger_nodes (
+      node_id text PRIMARY KEY,
+      seen_at bigint NOT NULL
+    )`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -314,7 +327,8 @@ export const migrations = Migrator.fromRecord({
   "0009_portal_sessions": portalSessions,
   "0010_idempotency_window_end": idempotencyWindowEnd,
   "0011_oauth_code_use": oauthCodeUse,
-  "0012_oauth_expiry": oauthExpiry
+  "0012_oauth_expiry": oauthExpiry,
+  "0013_spend_nodes": spendNodes
 })
 
 /** Applies every pending migration; returns the ones it applied. */

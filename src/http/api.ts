@@ -12,6 +12,7 @@ import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
 import {
   AmbiguousAddress,
   BatchTooLarge,
+  CallNotStarted,
   DuplicateRequestInFlight,
   IdempotencyKeyConflict,
   InsufficientCredits,
@@ -150,6 +151,7 @@ const withMeteringErrors = <
     .addError(documented(LedgerUnreachable))
     .addError(documented(IdempotencyKeyConflict))
     .addError(documented(DuplicateRequestInFlight))
+    .addError(documented(CallNotStarted))
 
 /** The five refund-covered reasons (interface, Errors rule 3) a call that locates and scores a property can answer. */
 const withCoveredReasons = <
@@ -231,6 +233,7 @@ export const AccountGroup = HttpApiGroup.make("account")
   .add(
     HttpApiEndpoint.get("connections", "/v1/account/connections")
       .addSuccess(ConnectionList)
+      .addError(documented(CallNotStarted))
       .annotate(OpenApi.Summary, "Apps connected to this Account by sign-in")
       .annotate(
         OpenApi.Description,
@@ -243,6 +246,7 @@ export const AccountGroup = HttpApiGroup.make("account")
       .setPath(Schema.Struct({ connection_id: Schema.String }))
       .addSuccess(Disconnected)
       .addError(documented(NotFound))
+      .addError(documented(CallNotStarted))
       .annotate(OpenApi.Summary, "Disconnect a connected app")
       .annotate(OpenApi.Description, "Its tokens stop working at once: its next call fails 401, with no spend. Free.")
   )

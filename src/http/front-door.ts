@@ -6,12 +6,22 @@
  */
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
-import { InternalError, isProblem, MethodNotAllowed, NotFound, type Problem } from "../../schema/problems.js"
+import {
+  CallNotStarted,
+  InternalError,
+  isProblem,
+  MethodNotAllowed,
+  NotFound,
+  type Problem
+} from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { problemResponse } from "./problem-response.js"
 import { CurrentRateCount, type RateCountCell, rateLimitHeaders } from "./rate-limit-headers.js"
 import { methodsFor } from "./routes.js"
 import { CurrentTraceId, traceIdFor } from "./trace.js"
+
+const isStorageUnavailable = (u: unknown) =>
+  typeof u === "object" && u !== null && "_tag" in u && u._tag === "StorageUnavailable"
 
 const isRouteNotFound = (u: unknown) => typeof u === "object" && u !== null && "_tag" in u && u._tag === "RouteNotFound"
 
@@ -19,6 +29,13 @@ const problemForCause = (cause: Cause.Cause<unknown>, method: string, path: stri
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     if (isProblem(failure.value)) return Effect.succeed(failure.value)
+    // A route that left a storage failure unhandled: the database did not answer, so nothing was done.
+    if (isStorageUnavailable(failure.value)) {
+      return Effect.as(
+        Effect.logWarning("storage unavailable", failure.value),
+        new CallNotStarted({ detail: "The database did not answer; nothing was done. Retry later." })
+      )
+    }
     if (isRouteNotFound(failure.value)) {
       const allowed = methodsFor(path)
       return Effect.succeed(

@@ -2,14 +2,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef, Layer } from "effect"
-import { NotFound } from "../../schema/problems.js"
+import { accountConnections, disconnectConnection } from "../operations/account.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
 import type { MeteredAnswer, MeteredInput } from "../operations/metered.js"
 import { predict } from "../operations/predict.js"
-import { disconnect } from "../operations/sign-in.js"
 import { validate } from "../operations/validate.js"
-import { Connections } from "../services/connections.js"
 import { CurrentCaller } from "../services/credentials.js"
 import { Api } from "./api.js"
 import { AuthenticationLive, JsonBodyLive, RequestBody } from "./middleware.js"
@@ -61,22 +59,12 @@ export const HistoryHandlers = HttpApiBuilder.group(
 
 export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
   handlers
-    .handle("connections", () =>
-      Effect.gen(function*() {
-        const caller = yield* CurrentCaller
-        return { connections: yield* Effect.flatMap(Connections, (connections) => connections.list(caller.accountId)) }
-      }))
-    .handle("disconnect", ({ path }) =>
-      Effect.gen(function*() {
-        const caller = yield* CurrentCaller
-        const gone = yield* disconnect(caller.accountId, path.connection_id).pipe(
-          Effect.catchTag(
-            "ConnectionNotFound",
-            () => new NotFound({ detail: `This account has no connection ${path.connection_id}.` })
-          )
-        )
-        return { ...gone, disconnected: true as const }
-      })))
+    .handle("connections", () => Effect.flatMap(CurrentCaller, (caller) => accountConnections(caller.accountId)))
+    .handle(
+      "disconnect",
+      ({ path }) =>
+        Effect.flatMap(CurrentCaller, (caller) => disconnectConnection(caller.accountId, path.connection_id))
+    ))
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(AccountHandlers),

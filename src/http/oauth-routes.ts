@@ -29,6 +29,7 @@ import {
 import type { Accounts } from "../services/accounts.js"
 import type { Connections } from "../services/connections.js"
 import type { RateLimits } from "../services/rate-limits.js"
+import type { StorageUnavailable } from "../services/storage.js"
 import { consentPage, errorPage } from "./consent-page.js"
 import { type FormRefused, readBody, readForm } from "./form.js"
 import { seeOther as redirect } from "./html.js"
@@ -42,6 +43,12 @@ const cors = {
 
 const oauthJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store", ...cors, ...headers } })
+
+const unavailable = new OAuthJsonError({
+  status: 503,
+  error: "temporarily_unavailable",
+  description: "The sign-in service could not reach its database; nothing was changed. Try again in a moment."
+})
 
 const oauthError = (error: OAuthJsonError) =>
   oauthJson(error.status, { error: error.error, error_description: error.description })
@@ -80,16 +87,25 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       }
     }
 
-    /** The machine endpoints: a refusal is an OAuth error body. */
-    const asOAuthJson = <A, R>(effect: Effect.Effect<A, OAuthJsonError, R>) =>
+    /**
+     * The machine endpoints: a refusal is an OAuth error body; a database that does not answer is 503
+     * `temporarily_unavailable` (RFC 6749 §4.1.2.1's code), to be retried.
+     */
+    const asOAuthJson = <A, R>(effect: Effect.Effect<A, OAuthJsonError | StorageUnavailable, R>) =>
       effect.pipe(
-        Effect.catchTag("OAuthJsonError", (error) => Effect.succeed(oauthError(error))),
+        Effect.catchTags({
+          OAuthJsonError: (error) => Effect.succeed(oauthError(error)),
+          StorageUnavailable: () => Effect.succeed(oauthError(unavailable))
+        }),
         Effect.provide(services)
       )
     /** The authorization page: a refusal is shown on the page. */
-    const asPage = <A, R>(effect: Effect.Effect<A, AuthorizationPageError, R>) =>
+    const asPage = <A, R>(effect: Effect.Effect<A, AuthorizationPageError | StorageUnavailable, R>) =>
       effect.pipe(
-        Effect.catchTag("AuthorizationPageError", (error) => Effect.succeed(errorPage(error.message, error.status))),
+        Effect.catchTags({
+          AuthorizationPageError: (error) => Effect.succeed(errorPage(error.message, error.status)),
+          StorageUnavailable: () => Effect.succeed(errorPage(unavailable.description, 503))
+        }),
         Effect.provide(services)
       )
 

@@ -40,6 +40,7 @@ import type { Credentials } from "../services/credentials.js"
 import { type Ledger, type LedgerEntry, utcDay } from "../services/ledger.js"
 import type { PortalSessions } from "../services/portal-sessions.js"
 import type { RateLimits } from "../services/rate-limits.js"
+import type { StorageUnavailable } from "../services/storage.js"
 import { type FormRefused, readForm } from "./form.js"
 import { seeOther as redirect } from "./html.js"
 import {
@@ -106,7 +107,7 @@ const noticeFor = (url: URL) => {
 const isCrossSite = (request: HttpServerRequest.HttpServerRequest) => request.headers["sec-fetch-site"] === "cross-site"
 
 /** The failures any signed-in page may meet, rendered the same way everywhere. */
-type PageFailure = LedgerUnreachable | KeyNotFound | ConnectionNotFound | FormRefused
+type PageFailure = LedgerUnreachable | StorageUnavailable | KeyNotFound | ConnectionNotFound | FormRefused
 
 const failurePage = (ctx: PageContext | undefined, failure: PageFailure) => {
   switch (failure._tag) {
@@ -116,6 +117,13 @@ const failurePage = (ctx: PageContext | undefined, failure: PageFailure) => {
         503,
         "Try again in a moment",
         "Your account's Ledger did not answer. Nothing was changed."
+      )
+    case "StorageUnavailable":
+      return portalErrorPage(
+        ctx,
+        503,
+        "Try again in a moment",
+        "The Portal's database did not answer. Nothing was changed."
       )
     case "KeyNotFound":
       return portalErrorPage(ctx, 404, "No such key", "This account has no such API key.")
@@ -198,7 +206,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
           Effect.catchAll((failure) => Effect.succeed(failurePage(ctx, failure)))
         )
       }).pipe(
-        Effect.catchTag("FormRefused", (failure) => Effect.succeed(failurePage(undefined, failure))),
+        Effect.catchAll((failure: PageFailure) => Effect.succeed(failurePage(undefined, failure))),
         Effect.provide(services)
       )
 
@@ -230,7 +238,10 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         const token = request.cookies[SESSION_COOKIE]
         if (token !== undefined && Option.isSome(yield* sessionAccount(token))) return redirect(safeNext(next))
         return showSignIn({ next, notice: noticeFor(url) }, request.cookies[SIGN_IN_COOKIE] ?? newFormNonce())
-      }).pipe(Effect.provide(services))
+      }).pipe(
+        Effect.catchAll((failure: PageFailure) => Effect.succeed(failurePage(undefined, failure))),
+        Effect.provide(services)
+      )
     )
 
     yield* router.post(
@@ -248,10 +259,10 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         const email = form["email"] ?? ""
         const signedIn = yield* signIn(email, form["password"] ?? "").pipe(Effect.either)
         if (Either.isLeft(signedIn)) {
-          return showSignIn(
-            { email, next: form["next"], error: signedIn.left.message, status: signedIn.left.status },
-            nonce
-          )
+          const refused = signedIn.left
+          return refused._tag === "StorageUnavailable"
+            ? failurePage(undefined, refused)
+            : showSignIn({ email, next: form["next"], error: refused.message, status: refused.status }, nonce)
         }
         const response = withSession(redirect(safeNext(form["next"])), signedIn.right.token)
         return withoutCookie(response, SIGN_IN_COOKIE, paths.signIn)

@@ -17,6 +17,7 @@ import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
 import type { MeteredAnswer, MeteredInput } from "../operations/metered.js"
 import { predict } from "../operations/predict.js"
+import type { Settlement } from "../operations/settlement.js"
 import { validate } from "../operations/validate.js"
 import type { Caller } from "../services/credentials.js"
 import type { IdempotencyStore } from "../services/idempotency.js"
@@ -68,7 +69,7 @@ const toolResult = (body: unknown, isError: boolean): CallToolResult => ({
 })
 
 /** What the operations behind the tools need. */
-export type ToolServices = Ledger | IdempotencyStore | Scoring | AppConfig
+export type ToolServices = Ledger | IdempotencyStore | Scoring | AppConfig | Settlement
 
 export interface ToolContext {
   readonly caller: Caller

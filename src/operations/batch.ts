@@ -1,17 +1,33 @@
 /**
- * `POST /v1/predict/batch`: one Spend for the whole batch (BAT-6), entries scored in order; a covered
- * failure becomes that entry's Problem Detail with its own one-Credit Refund (BAT-8); any other refusal
- * stops the batch: no results, 503 `spend-indeterminate`, and every Credit of the batch refunded (BAT-9).
+ * `POST /v1/predict/batch`: one Spend for the whole batch (BAT-6), entries scored in order (BAT-1). A
+ * covered failure becomes that entry's Problem Detail with its own one-Credit Refund, and the batch goes on
+ * (BAT-8); any other failure (a covered entry whose refund the Ledger cannot record, a defect outside the
+ * scoring step) stops it: no results, 503 `spend-indeterminate`, and every Credit of it refunded (BAT-9).
  */
-import { Effect, Either } from "effect"
+import { Cause, Effect } from "effect"
 import { problemBody } from "../../schema/problem-detail.js"
-import { SpendIndeterminate } from "../../schema/problems.js"
+import { type CoveredReason, isCoveredReason, problemMeta, SpendIndeterminate } from "../../schema/problems.js"
+import type { ScoredCall } from "../../schema/scored-call.js"
 import { AppConfig } from "../config.js"
-import { Ledger } from "../services/ledger.js"
-import { Scoring } from "../services/scoring.js"
+import { Ledger, type Spend } from "../services/ledger.js"
 import { scoredAnswer, scoredEntry } from "../valuation/answer.js"
 import { acceptBatch } from "./accept.js"
-import { metered, type MeteredInput, meteredRequest, refundReason } from "./metered.js"
+import { metered, type MeteredInput, meteredRequest } from "./metered.js"
+import { scoreAddress } from "./upstream.js"
+
+/** BAT-9: the stop rule, for whatever ended the batch other than a covered reason. */
+const stopTheBatch = (cause: Cause.Cause<unknown>) =>
+  Cause.isInterruptedOnly(cause)
+    ? Effect.failCause(cause as Cause.Cause<never>)
+    : Effect.zipRight(
+      Effect.logError("batch stopped", cause),
+      Effect.fail(
+        new SpendIndeterminate({
+          detail: "A property of the batch failed for a reason outside the covered ones; the batch was stopped " +
+            "and every Credit of it refunded. The request can be retried."
+        })
+      )
+    )
 
 export const batch = (input: MeteredInput) =>
   Effect.gen(function*() {
@@ -21,53 +37,41 @@ export const batch = (input: MeteredInput) =>
       units: request.properties.length,
       path: "/v1/predict/batch"
     })
-    const scoring = yield* Scoring
     const ledger = yield* Ledger
     const config = yield* AppConfig
+
+    /** BAT-8 BAT-3: a covered failure's own one-Credit Refund, and the Problem Detail a single call would answer. */
+    const refundedEntry = (spend: Spend, reason: CoveredReason) =>
+      Effect.map(
+        ledger.refund({
+          spendId: spend.spendId,
+          amount: 1,
+          reason: problemMeta(reason._tag)!.slug,
+          traceId: input.traceId
+        }),
+        () => {
+          // BAT-4: the call's one trace id is in the header, not in the entries.
+          const { trace_id: _, ...entry } = problemBody(reason, {
+            traceId: input.traceId,
+            docsBaseUrl: config.docsBaseUrl
+          })
+          return entry
+        }
+      )
+
+    const entryOf = (spend: Spend) => (call: ScoredCall) =>
+      scoreAddress(call.address, call.overrides).pipe(
+        Effect.map((outcome) => scoredEntry(scoredAnswer(outcome, call))),
+        Effect.catchIf(isCoveredReason, (reason) => refundedEntry(spend, reason))
+      )
+
     return yield* metered(
       metering,
       (spend) =>
-        Effect.gen(function*() {
-          const results: Array<unknown> = []
-          for (const call of request.properties) {
-            const outcome = yield* Effect.either(scoring.score(call.address, call.overrides)).pipe(
-              // Anything but a covered reason stops the batch.
-              Effect.catchAllCause((cause) =>
-                Effect.zipRight(
-                  Effect.logError("batch stopped", cause),
-                  Effect.fail(
-                    new SpendIndeterminate({
-                      detail: "A property of the batch failed for a reason outside the covered ones; the batch was " +
-                        "stopped and every Credit of it refunded. The request can be retried."
-                    })
-                  )
-                )
-              )
-            )
-            if (Either.isRight(outcome)) {
-              results.push(scoredEntry(scoredAnswer(outcome.right, call)))
-              continue
-            }
-            yield* ledger.refund({
-              spendId: spend.spendId,
-              amount: 1,
-              reason: refundReason(outcome.left),
-              traceId: input.traceId
-            }).pipe(
-              Effect.catchAll(() =>
-                Effect.fail(
-                  new SpendIndeterminate({ detail: "A covered failure could not be refunded; the batch was stopped." })
-                )
-              )
-            )
-            const { trace_id: _traceId, ...entry } = problemBody(outcome.left, {
-              traceId: input.traceId,
-              docsBaseUrl: config.docsBaseUrl
-            })
-            results.push(entry)
-          }
-          return { status: 200, body: { results } }
-        }),
+        Effect.forEach(request.properties, entryOf(spend)).pipe(
+          Effect.map((results) => ({ status: 200, body: { results } })),
+          Effect.catchAllCause(stopTheBatch)
+        ),
       () =>
         new SpendIndeterminate({
           detail: "The batch ran past the call deadline and was stopped; every Credit of it was refunded. " +

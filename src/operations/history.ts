@@ -1,19 +1,18 @@
 /** `POST /v1/history`: a property's recorded story, one Credit; exactly one of address or property_id. */
 import { Effect } from "effect"
 import { decodeHistoryRequest } from "../../schema/decode.js"
-import { Scoring } from "../services/scoring.js"
 import { metered, type MeteredInput, meteredRequest, pastCallDeadline } from "./metered.js"
+import { recordedHistory } from "./upstream.js"
 
 export const history = (input: MeteredInput) =>
   Effect.gen(function*() {
     const query = yield* decodeHistoryRequest(input.body)
     const request = yield* meteredRequest(input, { operation: "history", units: 1, path: "/v1/history" })
-    const scoring = yield* Scoring
     return yield* metered(
       request,
       () =>
         Effect.map(
-          scoring.history(
+          recordedHistory(
             query.property_id !== undefined ? { propertyId: query.property_id } : { address: query.address! }
           ),
           (answer) => ({ status: 200, body: answer })

@@ -1,38 +1,45 @@
 /**
- * The metering pipeline every Metered Call runs through (DESIGN.md): the terms check, idempotency (replay | conflict | in
- * flight | claim), then the Spend (its cost resolved by the Ledger), then the work, then either the stored
- * success or, for a covered reason, the Refund, and then the Spend is settled. The error channel says it all:
- * a covered reason is refunded and passed on; a defect or a lost process leaves the Spend open, and the
- * sweeper refunds it once its deadline has passed.
+ * The metering pipeline every Metered Call runs through (DESIGN.md), as named steps:
+ *
+ *   terms → claim the Idempotency-Key (replay | conflict | in flight | claimed) → Spend → work → store, then settle
+ *
+ * The error channel says how each call ends. Before the Spend nothing is charged: a refused consent (403), a
+ * key conflict (422) or a duplicate in flight (409), a key that could not be checked (503
+ * `call-not-started`), a Spend the Ledger refused (402, 429) or could not record (503 `ledger-unreachable`).
+ * After it, the work fails only with a covered reason (refunded, ERR-3) or a batch's stop
+ * (`spend-indeterminate`, all refunded, BAT-9); whatever else ends it (a defect, an interruption) refunds
+ * what is left of the Spend too. A produced answer is charged, once: stored and settled by `Settlement`,
+ * in the background if the database cannot take it now.
  */
-import { Clock, Context, Duration, Effect } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Fiber } from "effect"
 import { decodeIdempotencyKey } from "../../schema/decode.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import {
+  CallNotStarted,
+  type CoveredReason,
   DuplicateRequestInFlight,
   IdempotencyKeyConflict,
   type InsufficientCredits,
-  LedgerUnreachable,
+  isCoveredReason,
+  type LedgerUnreachable,
   problemMeta,
   type SpendCapExceeded,
+  type SpendIndeterminate,
   TermsNotAccepted,
   UpstreamTimeout
 } from "../../schema/problems.js"
-import type { Problem } from "../../schema/problems.js"
 import type { Caller } from "../services/credentials.js"
 import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
 import { Ledger, type MeteredOperation, type Spend } from "../services/ledger.js"
+import { Settlement } from "./settlement.js"
 
 /** How long an identical request in flight is waited for before 409 (CONTRACT.md). */
 export const IN_FLIGHT_WAIT = Duration.seconds(2)
 export const IN_FLIGHT_POLL = Duration.millis(100)
-/** How long an interrupted call may spend refunding itself and freeing its key before leaving it to the sweeper. */
-export const INTERRUPT_CLEANUP = Duration.seconds(5)
-/**
- * How long a Spend may take before the call gives up with 503 `ledger-unreachable`. A Spend that commits
- * after all is still open, so the sweeper refunds it once its settle-by time passes: nothing is lost.
- */
-export const SPEND_TIMEOUT = Duration.seconds(5)
+/** How long an interrupted or stopped call waits for its refund before answering; the refund goes on after. */
+export const CLEANUP_WAIT = Duration.millis(500)
+/** How long a failed keyed call waits for its key to be freed before answering; the release goes on after. */
+export const RELEASE_WAIT = Duration.millis(500)
 /**
  * After this long a claim still in flight is presumed dead: its Spend is refunded and its key released.
  * 60 seconds by default (well past the 10-second scoring deadline); `CLAIM_DEADLINE_SECONDS` sets it.
@@ -74,6 +81,9 @@ export interface MeteredAnswer {
   readonly replayed: boolean
 }
 
+/** What the work of a Metered Call may fail with: a covered reason, or a batch's stop. */
+export type WorkFailure = CoveredReason | SpendIndeterminate
+
 /** A single-property call stopped at its deadline: a covered timeout, refunded. */
 export const pastCallDeadline = () =>
   new UpstreamTimeout({ detail: "The call ran past its deadline and was stopped; its Credit was refunded. Retry it." })
@@ -82,13 +92,14 @@ export type MeteringError =
   | TermsNotAccepted
   | IdempotencyKeyConflict
   | DuplicateRequestInFlight
+  | CallNotStarted
   | InsufficientCredits
   | SpendCapExceeded
   | LedgerUnreachable
 
 /**
  * The Metered Request of a call whose body was accepted: its Idempotency-Key judged (a bad one is a 400
- * before any Spend), its identity the endpoint and the body.
+ * before any Spend, IDEM-10), its identity the endpoint and the body.
  */
 export const meteredRequest = (
   input: MeteredInput,
@@ -104,9 +115,6 @@ export const meteredRequest = (
     fingerprint: `POST ${call.path} ${canonicalJson(input.body)}`
   }))
 
-/** The reason a refund records for a failure: its problem slug (its tag when it has none). */
-export const refundReason = (error: { readonly _tag: string }) => problemMeta(error._tag)?.slug ?? error._tag
-
 /** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
 const canonicalJson = (value: unknown): string =>
   Array.isArray(value)
@@ -119,130 +127,191 @@ const canonicalJson = (value: unknown): string =>
     }}`
     : JSON.stringify(value)
 
+/** The reason a refund records: the covered reason's slug, the stop's, or what else ended the call. */
+const refundReasonOf = (cause: Cause.Cause<WorkFailure>): string => {
+  const failure = Cause.failureOption(cause)
+  if (failure._tag === "Some") return problemMeta(failure.value._tag)!.slug
+  return Cause.isInterruptedOnly(cause) ? "request-interrupted" : "internal-error"
+}
+
 /**
- * Runs `work` as a Metered Call. `work` receives the recorded Spend and may refund parts of it itself (a
- * batch's covered entries); a covered reason it fails with refunds whatever is left of the Spend.
+ * Runs a clean-up in the background and waits for it at most `wait`: a stalled database never holds the
+ * answer. (Run from a finalizer, so the wait itself is made interruptible for its timeout to end it.)
  */
-export const metered = <E extends Problem, D extends Problem>(
+const inBackground = (cleanup: Effect.Effect<unknown, unknown>, wait: Duration.Duration) =>
+  Effect.flatMap(
+    Effect.forkDaemon(cleanup),
+    (fiber) => Effect.ignore(Effect.timeout(Effect.interruptible(Fiber.await(fiber)), wait))
+  )
+
+/** AUTH-5 IDEM-8: consent first, before the Idempotency-Key is looked at, so not even a replay answers. */
+const requireAcceptedTerms = Effect.fn("Metering.terms")(function*(request: MeteredRequest) {
+  if (request.pendingTerms === null) return
+  return yield* new TermsNotAccepted({
+    detail: `The Terms of Service changed (version ${request.pendingTerms}) and this Account has not accepted ` +
+      "them yet. Nothing was charged; once they are accepted, the call (and any replay) works again.",
+    terms_version: request.pendingTerms
+  })
+})
+
+type Claimed =
+  | { readonly _tag: "Replay"; readonly response: StoredResponse }
+  | { readonly _tag: "Claimed"; readonly claimId: string; readonly deadline: number }
+
+/**
+ * IDEM-1 IDEM-3 IDEM-4 IDEM-5 IDEM-6 IDEM-7 IDEM-9: the key is claimed, or its stored answer replayed, or
+ * refused (a different request under it, or the same one still in flight after a brief wait). The claim and
+ * its Spend share one deadline: the sweeper frees the key and refunds the Spend together. A store that cannot
+ * answer means the call never started (503 `call-not-started`).
+ */
+const claimKey = Effect.fn("Metering.claim")(function*(request: MeteredRequest, key: IdempotencyKey) {
+  const store = yield* IdempotencyStore
+  const claimDeadline = yield* ClaimDeadline
+  const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const deadline = now + Duration.toMillis(claimDeadline)
+    return store.claim({ accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline }).pipe(
+      Effect.map((claim) => ({ claim, deadline })),
+      Effect.mapError(() =>
+        new CallNotStarted({
+          detail: "The Idempotency-Key could not be checked because the database did not answer; nothing was " +
+            "charged. Retry later with the same key."
+        })
+      )
+    )
+  })
+  const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
+  let attempt = yield* claimOnce
+  while (attempt.claim._tag === "InFlight" && (yield* Clock.currentTimeMillis) < waitUntil) {
+    yield* Effect.sleep(IN_FLIGHT_POLL)
+    attempt = yield* claimOnce
+  }
+  const { claim, deadline } = attempt
+  switch (claim._tag) {
+    case "Replay":
+      return { _tag: "Replay", response: claim.response } satisfies Claimed as Claimed
+    case "Claimed":
+      return { _tag: "Claimed", claimId: claim.claimId, deadline } satisfies Claimed as Claimed
+    case "Conflict":
+      return yield* new IdempotencyKeyConflict({
+        detail: "This Idempotency-Key was used by this Account for a different request within the last 24 hours."
+      })
+    case "InFlight":
+      return yield* new DuplicateRequestInFlight({
+        detail:
+          "An identical request with this Idempotency-Key is still being processed; retry shortly to get its result.",
+        retry_after: 1
+      })
+  }
+})
+
+/**
+ * SVC-2 SVC-3 SVC-4 BAT-6 BAT-7: the Spend is recorded, its cost resolved by the Ledger, before any work. A
+ * refusal records nothing (402, 429 spend cap); a Ledger that cannot record it is 503 `ledger-unreachable`
+ * (a Spend committed after all is left open and refunded by the sweeper).
+ */
+const recordSpend = Effect.fn("Metering.spend")(function*(request: MeteredRequest, settleBy: number) {
+  const ledger = yield* Ledger
+  const settlement = yield* Settlement
+  return yield* ledger.spend({
+    accountId: request.accountId,
+    operation: request.operation,
+    units: request.units,
+    traceId: request.traceId,
+    settleBy,
+    nodeId: settlement.nodeId
+  })
+})
+
+/**
+ * SVC-5 ERR-3 BAT-8 BAT-9 BAT-10: the paid work, stopped a margin before the deadline. However it fails,
+ * what it has not refunded itself (a batch's covered entries) is refunded: a covered reason waits for its
+ * refund; a stop, a defect or an interruption refunds in the background (the sweeper finishes what cannot
+ * be done now).
+ */
+const runWork = <E extends WorkFailure, R>(
   request: MeteredRequest,
-  work: (spend: Spend) => Effect.Effect<StoredResponse, E, never>,
-  /** The refusal for a call that runs past its share of the deadline (a covered one: it is refunded). */
-  pastDeadline: () => D
-): Effect.Effect<MeteredAnswer, MeteringError | E | D, Ledger | IdempotencyStore> =>
+  spend: Spend,
+  settleBy: number,
+  work: (spend: Spend) => Effect.Effect<StoredResponse, E, R>,
+  pastDeadline: () => E
+) =>
   Effect.gen(function*() {
     const ledger = yield* Ledger
-    const store = yield* IdempotencyStore
-    const claimDeadline = yield* ClaimDeadline
-
-    // Consent first: before the Idempotency-Key is looked at, so not even a replay answers (AUTH-5).
-    if (request.pendingTerms !== null) {
-      return yield* new TermsNotAccepted({
-        detail: `The Terms of Service changed (version ${request.pendingTerms}) and this Account has not accepted ` +
-          "them yet. Nothing was charged; once they are accepted, the call (and any replay) works again.",
-        terms_version: request.pendingTerms
-      })
-    }
-
-    // Spend → work → (stored answer | refund of what is left) → settle. Whatever dies before the settle
-    // leaves the Spend open; the sweeper refunds it once `settleBy` has passed (SVC-4), key or no key.
-    const runPaid = (claimId: string | undefined, settleBy: number) =>
-      Effect.gen(function*() {
-        const spend = yield* ledger.spend({
-          accountId: request.accountId,
-          operation: request.operation,
-          units: request.units,
-          traceId: request.traceId,
-          settleBy
-        }).pipe(Effect.timeoutFail({
-          duration: SPEND_TIMEOUT,
-          onTimeout: () =>
-            new LedgerUnreachable({
-              detail: "The Ledger did not answer in time; nothing was charged (a Spend recorded late is refunded " +
-                "automatically). Retry later."
-            })
-        }))
-        // The work ends (and refunds itself) a safety margin before `settleBy`, however long the Spend took.
-        const margin = Duration.toMillis(claimDeadline) * (1 - WORK_SHARE)
-        const workBudget = Math.max(0, settleBy - margin - (yield* Clock.currentTimeMillis))
-        const settle = ledger.settle(spend.spendId).pipe(
-          // Left open, the Spend is refunded by the sweeper: the caller gets an answer it was not charged for.
-          Effect.catchAll((error) =>
-            Effect.logWarning("settle failed; the sweeper will refund this answered call", error)
-          )
-        )
-        const response = yield* work(spend).pipe(
-          Effect.timeoutFail({ duration: Duration.millis(workBudget), onTimeout: pastDeadline }),
-          Effect.tapError((error) =>
-            // Whatever the work has not refunded itself (a batch refunds its covered entries); settles the Spend.
-            ledger.refundRemaining(spend.spendId, refundReason(error), request.traceId).pipe(
-              // The sweeper refunds it later if the Ledger is down now.
-              Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
-            )
-          ),
-          // The caller went away (or the server is stopping): no answer will reach it, so nothing is kept.
-          Effect.onInterrupt(() =>
-            ledger.refundRemaining(spend.spendId, "request-interrupted", request.traceId).pipe(
-              // Bounded: a stuck database must not hold a stopping server; the sweeper refunds it later.
-              Effect.timeoutFail({ duration: INTERRUPT_CLEANUP, onTimeout: () => "timed out" }),
-              Effect.catchAll((refundError) => Effect.logError("refund failed; left to the sweeper", refundError))
-            )
-          )
-        )
-        // The answer is stored before the Spend is settled: a crash between the two refunds an answer
-        // that can still be replayed, never charges for one that cannot. An interruption waits for both.
-        yield* Effect.uninterruptible(Effect.gen(function*() {
-          if (claimId !== undefined) yield* store.complete(claimId, response, spend.spendId)
-          yield* settle
-        }))
-        return response
-      })
-
-    const deadlineFromNow = Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(claimDeadline))
-    if (request.idempotencyKey === undefined) {
-      return { response: yield* runPaid(undefined, yield* deadlineFromNow), replayed: false }
-    }
-
-    // The claim and its Spend share one deadline: the sweeper frees the key and refunds the Spend together.
-    const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const deadline = now + Duration.toMillis(claimDeadline)
-      return Effect.map(
-        store.claim({
-          accountId: request.accountId,
-          key: request.idempotencyKey!,
-          fingerprint: request.fingerprint,
-          now,
-          deadline
-        }),
-        (claim) => ({ claim, deadline })
+    const margin = Duration.toMillis(yield* ClaimDeadline) * (1 - WORK_SHARE)
+    const budget = Math.max(0, settleBy - margin - (yield* Clock.currentTimeMillis))
+    const refund = (cause: Cause.Cause<E>) =>
+      ledger.refundRemaining(spend.spendId, refundReasonOf(cause), request.traceId).pipe(
+        Effect.catchAll((error) => Effect.logError("refund failed; left to the sweeper", error))
       )
-    })
-    // An identical request in flight is waited for briefly; its stored result (or a freed key) ends the wait.
-    const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
-    let attempt = yield* claimOnce
-    while (attempt.claim._tag === "InFlight" && (yield* Clock.currentTimeMillis) < waitUntil) {
-      yield* Effect.sleep(IN_FLIGHT_POLL)
-      attempt = yield* claimOnce
+    return yield* work(spend).pipe(
+      Effect.timeoutFail({ duration: Duration.millis(budget), onTimeout: pastDeadline }),
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit)
+          ? Effect.void
+          : Cause.failureOption(exit.cause).pipe((failure) =>
+            failure._tag === "Some" && isCoveredReason(failure.value)
+              ? refund(exit.cause)
+              : inBackground(refund(exit.cause), CLEANUP_WAIT)
+          )
+      )
+    )
+  }).pipe(Effect.withSpan("Metering.work"))
+
+/** IDEM-3 BAT-10: the answer is stored under its key, then the Spend settled: charged once, never refunded. */
+const storeThenSettle = Effect.fn("Metering.storeThenSettle")(
+  function*(spend: Spend, claimId: string | undefined, response: StoredResponse) {
+    const settlement = yield* Settlement
+    yield* settlement.finish(spend.spendId, claimId, response)
+  }
+)
+
+/** The paid part: Spend → work → store, then settle. */
+const paidCall = <E extends WorkFailure, R>(
+  request: MeteredRequest,
+  claimId: string | undefined,
+  settleBy: number,
+  work: (spend: Spend) => Effect.Effect<StoredResponse, E, R>,
+  pastDeadline: () => E
+) =>
+  Effect.gen(function*() {
+    const spend = yield* recordSpend(request, settleBy)
+    const response = yield* runWork(request, spend, settleBy, work, pastDeadline)
+    yield* storeThenSettle(spend, claimId, response)
+    return response
+  })
+
+/** IDEM-5: a keyed call that ended without an answer frees its key, so a retry takes it over. */
+const releaseKeyUnlessAnswered = (claimId: string) => <A, E, R>(call: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(
+    IdempotencyStore,
+    (store) =>
+      Effect.onExit(call, (exit) =>
+        Exit.isSuccess(exit) ? Effect.void : inBackground(store.release(claimId), RELEASE_WAIT))
+  )
+
+/**
+ * Runs `work` as a Metered Call. `work` receives the recorded Spend and may refund parts of it itself (a
+ * batch's covered entries); past its share of the deadline it is stopped with `pastDeadline` (a covered
+ * timeout for one property, the stop for a batch).
+ */
+export const metered = <E extends WorkFailure, R>(
+  request: MeteredRequest,
+  work: (spend: Spend) => Effect.Effect<StoredResponse, E, R>,
+  pastDeadline: () => E
+): Effect.Effect<MeteredAnswer, MeteringError | E, Ledger | IdempotencyStore | Settlement | R> =>
+  Effect.gen(function*() {
+    yield* requireAcceptedTerms(request)
+    const claimDeadline = yield* ClaimDeadline
+    const deadlineFromNow = Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(claimDeadline))
+    // IDEM-2: no key, processed and charged normally.
+    if (request.idempotencyKey === undefined) {
+      const response = yield* paidCall(request, undefined, yield* deadlineFromNow, work, pastDeadline)
+      return { response, replayed: false }
     }
-    const { claim, deadline } = attempt
-    switch (claim._tag) {
-      case "Replay":
-        return { response: claim.response, replayed: true }
-      case "Conflict":
-        return yield* new IdempotencyKeyConflict({
-          detail: "This Idempotency-Key was used by this Account for a different request within the last 24 hours."
-        })
-      case "InFlight":
-        return yield* new DuplicateRequestInFlight({
-          detail:
-            "An identical request with this Idempotency-Key is still being processed; retry shortly to get its result.",
-          retry_after: 1
-        })
-      case "Claimed": {
-        const response = yield* runPaid(claim.claimId, deadline).pipe(
-          Effect.tapError(() => store.release(claim.claimId)),
-          Effect.onInterrupt(() => store.release(claim.claimId).pipe(Effect.timeout(INTERRUPT_CLEANUP), Effect.ignore))
-        )
-        return { response, replayed: false }
-      }
-    }
+    const claimed = yield* claimKey(request, request.idempotencyKey)
+    if (claimed._tag === "Replay") return { response: claimed.response, replayed: true }
+    const response = yield* paidCall(request, claimed.claimId, claimed.deadline, work, pastDeadline).pipe(
+      releaseKeyUnlessAnswered(claimed.claimId)
+    )
+    return { response, replayed: false }
   })

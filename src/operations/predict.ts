@@ -3,21 +3,20 @@
  * Idempotency-Key header), then score one address as a one-Credit Metered Call.
  */
 import { Effect } from "effect"
-import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
 import { acceptScoredCall } from "./accept.js"
 import { metered, type MeteredInput, meteredRequest, pastCallDeadline } from "./metered.js"
+import { scoreAddress } from "./upstream.js"
 
 export const predict = (input: MeteredInput) =>
   Effect.gen(function*() {
     const call = yield* acceptScoredCall(input.body)
     const request = yield* meteredRequest(input, { operation: "predict", units: 1, path: "/v1/predict" })
-    const scoring = yield* Scoring
     return yield* metered(
       request,
       () =>
         Effect.map(
-          scoring.score(call.address, call.overrides),
+          scoreAddress(call.address, call.overrides),
           (outcome) => ({ status: 200, body: scoredAnswer(outcome, call) })
         ),
       pastCallDeadline

@@ -41,6 +41,7 @@ import {
 import { Accounts } from "../services/accounts.js"
 import { type AuthorizationRequest, Connections, type GrantContext, type OAuthClient } from "../services/connections.js"
 import { RateLimits } from "../services/rate-limits.js"
+import type { StorageUnavailable } from "../services/storage.js"
 
 export const SCOPES = ["mcp"] as const
 const isSupportedScope = (scope: string) => (SCOPES as ReadonlyArray<string>).includes(scope)
@@ -124,6 +125,10 @@ const displayName = (client: OAuthClient) =>
   client.clientName ?? (isMetadataDocumentClientId(client.clientId) ? new URL(client.clientId).host : client.clientId)
 
 /** The client of a client id: a registered one, or its metadata document (cached, fetched when stale). */
+/** A client that cannot be used is shown on the page; a store that cannot answer stays what it is. */
+const clientRefusal = (failure: string | StorageUnavailable) =>
+  typeof failure === "string" ? pageError(400, failure) : failure
+
 export const resolveClient = (clientId: string) =>
   Effect.gen(function*() {
     const connections = yield* Connections
@@ -203,7 +208,7 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     const endpoints = oauthEndpoints(config.publicBaseUrl)
     const clientId = single(params, "client_id")
     if (!clientId) return yield* pageError(400, "The request does not name its app (client_id is missing).")
-    const client = yield* resolveClient(clientId).pipe(Effect.mapError((message) => pageError(400, message)))
+    const client = yield* resolveClient(clientId).pipe(Effect.mapError(clientRefusal))
     // Always required (the token request must repeat it), and never redirected to unless registered.
     const redirectUri = single(params, "redirect_uri")
     if (!redirectUri) return yield* pageError(400, "The request must name its redirect_uri once.")
@@ -353,7 +358,7 @@ export const answerAuthorization = (form: {
     const pending = yield* connections.findPending(form.requestId, new Date(now))
     if (Option.isNone(pending)) return yield* expired
     const request = pending.value.params
-    const client = yield* resolveClient(request.client_id).pipe(Effect.mapError((message) => pageError(400, message)))
+    const client = yield* resolveClient(request.client_id).pipe(Effect.mapError(clientRefusal))
     if (form.decision !== "approve") {
       if (!(yield* connections.takePending(form.requestId))) return yield* expired
       const location = redirectWith(request.redirect_uri, {

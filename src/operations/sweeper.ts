@@ -1,9 +1,10 @@
 /**
  * Nothing lost on a crash (SVC-4): a request that died after its Spend and before it was settled leaves
  * its Spend open, and, when it had an Idempotency-Key, its claim in flight. Once the deadline has passed,
- * the sweeper refunds what is left of every such Spend and releases every such key, on start and every few
- * seconds after. A refund that fails is tried again next round; refunding what is left is idempotent, so
- * two nodes sweeping at once refund each Credit once.
+ * the sweeper refunds what is left of every such Spend that no live node answers for (`Settlement`: this
+ * node's answered calls still settling, and every Spend of another node still seen alive) and releases
+ * every such key, on start and every few seconds after. A refund that fails is tried again next round;
+ * refunding what is left is idempotent, so two nodes sweeping at once refund each Credit once.
  *
  * Each round also purges Idempotency-Keys whose 24-hour window has ended (a stored success older than
  * that, or a key released that long ago): a claim would take them over anyway, so the store keeps only
@@ -12,8 +13,9 @@
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { IdempotencyStore, REPLAY_WINDOW_MILLIS } from "../services/idempotency.js"
 import { Ledger } from "../services/ledger.js"
+import { Settlement } from "./settlement.js"
 
-export const SWEEP_INTERVAL = Duration.seconds(10)
+export const SWEEP_INTERVAL = Duration.seconds(5)
 /** Spends refunded per round at most: a backlog drains over several rounds instead of one long one. */
 export const SWEEP_BATCH = 500
 /**
@@ -28,6 +30,8 @@ export const PURGE_BATCHES_PER_ROUND = 10
  * that still had a replay or a conflict to answer.
  */
 export const PURGE_MARGIN = Duration.minutes(5)
+/** A node not seen for this long, holding no open Spend, is forgotten. */
+export const NODE_RETENTION = Duration.days(1)
 
 /**
  * Runs a bounded purge (one batch a run, returning how many rows it deleted) until a run deletes nothing,
@@ -47,13 +51,22 @@ export const purgeInBatches = <E, R>(batch: Effect.Effect<number, E, R>) =>
 export const sweepAbandoned = Effect.gen(function*() {
   const store = yield* IdempotencyStore
   const ledger = yield* Ledger
+  const settlement = yield* Settlement
   const now = yield* Clock.currentTimeMillis
+  const unfinished = yield* settlement.unfinished
   // Spends first: a key released before its Spend is refunded could be retried and charged again while the
   // first charge still stands (it would be refunded a moment later, but the Balance would dip meanwhile).
-  const overdue = yield* ledger.overdue(now, SWEEP_BATCH)
+  const overdue = yield* ledger.overdue({
+    now,
+    limit: SWEEP_BATCH,
+    nodeId: settlement.nodeId,
+    answered: unfinished.spendIds,
+    othersSilentSince: yield* settlement.othersSilentSince(now)
+  })
   let refunded = 0
   for (const spendId of overdue) refunded += yield* ledger.refundRemaining(spendId, "abandoned-request", "sweeper")
-  const abandoned = yield* store.abandoned(now)
+  // A key whose answer this node is still storing is not abandoned.
+  const abandoned = (yield* store.abandoned(now)).filter((claim) => !unfinished.claimIds.includes(claim.claimId))
   // A claim's Spend shares its deadline and was refunded above (or settled earlier): only the key is left.
   for (const claim of abandoned) yield* store.release(claim.claimId)
   if (overdue.length > 0 || abandoned.length > 0) {
@@ -65,6 +78,7 @@ export const sweepAbandoned = Effect.gen(function*() {
     store.purge(now - REPLAY_WINDOW_MILLIS - Duration.toMillis(PURGE_MARGIN), PURGE_BATCH)
   )
   if (purged > 0) yield* Effect.logDebug(`purged ${purged} Idempotency-Keys whose 24-hour window had ended`)
+  yield* ledger.forgetNodes(now - Duration.toMillis(NODE_RETENTION))
   return { spends: overdue.length, claims: abandoned.length, refunded, purged }
 })
 

@@ -3,6 +3,7 @@
  * Portal) manages. Answers are plain data in the command line's JSON shapes.
  */
 import { Context, Data, type Effect, type Option } from "effect"
+import type { StorageUnavailable } from "./storage.js"
 
 export type Tier = "public" | "reseller"
 
@@ -111,11 +112,14 @@ export interface TermsVersion {
 }
 
 export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
-  readonly create: (input: CreateAccountInput) => Effect.Effect<AccountView>
-  readonly show: (accountId: string) => Effect.Effect<AccountView, AccountNotFound>
-  readonly issueKey: (accountId: string, name?: string) => Effect.Effect<IssuedKey, AccountNotFound>
+  readonly create: (input: CreateAccountInput) => Effect.Effect<AccountView, StorageUnavailable>
+  readonly show: (accountId: string) => Effect.Effect<AccountView, AccountNotFound | StorageUnavailable>
+  readonly issueKey: (
+    accountId: string,
+    name?: string
+  ) => Effect.Effect<IssuedKey, AccountNotFound | StorageUnavailable>
   /** Every key of the Account, newest first. */
-  readonly listKeys: (accountId: string) => Effect.Effect<ReadonlyArray<KeyView>>
+  readonly listKeys: (accountId: string) => Effect.Effect<ReadonlyArray<KeyView>, StorageUnavailable>
   /**
    * Revokes a key (again is a no-op keeping the first time). With `accountId`, only that Account's key:
    * another Account's is `KeyNotFound`, exactly like a key that does not exist.
@@ -123,35 +127,41 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   readonly revokeKey: (
     keyId: string,
     accountId?: string
-  ) => Effect.Effect<{ readonly key_id: string; readonly revoked_at: string }, KeyNotFound>
+  ) => Effect.Effect<{ readonly key_id: string; readonly revoked_at: string }, KeyNotFound | StorageUnavailable>
   readonly grantCredits: (
     accountId: string,
     amount: number
   ) => Effect.Effect<
     { readonly account_id: string; readonly granted: number; readonly balance: number },
-    AccountNotFound
+    AccountNotFound | StorageUnavailable
   >
   /** Changes tier, rate limit or daily spend cap; every node sees it within about a second. */
-  readonly update: (accountId: string, input: UpdateAccountInput) => Effect.Effect<AccountView, AccountNotFound>
-  readonly publishTerms: (version: string) => Effect.Effect<TermsVersion, TermsVersionExists>
+  readonly update: (
+    accountId: string,
+    input: UpdateAccountInput
+  ) => Effect.Effect<AccountView, AccountNotFound | StorageUnavailable>
+  readonly publishTerms: (version: string) => Effect.Effect<TermsVersion, TermsVersionExists | StorageUnavailable>
   /** Accepts the current version; with `version`, only if that is still the current one. */
   readonly acceptTerms: (
     accountId: string,
     version?: string
   ) => Effect.Effect<
     { readonly account_id: string; readonly accepted_version: string },
-    AccountNotFound | NoTermsPublished | TermsVersionNotCurrent
+    AccountNotFound | NoTermsPublished | TermsVersionNotCurrent | StorageUnavailable
   >
   /** The current Terms of Service version with its publication time; none before the first. */
-  readonly currentTerms: Effect.Effect<Option.Option<TermsVersion>>
+  readonly currentTerms: Effect.Effect<Option.Option<TermsVersion>, StorageUnavailable>
   /** Sets (or replaces) the account holder's sign-in, ending their Portal sessions. The password arrives hashed. */
   readonly setLogin: (
     login: Login
-  ) => Effect.Effect<{ readonly account_id: string; readonly email: string }, AccountNotFound | EmailTaken>
-  readonly findLogin: (email: string) => Effect.Effect<Option.Option<Login>>
+  ) => Effect.Effect<
+    { readonly account_id: string; readonly email: string },
+    AccountNotFound | EmailTaken | StorageUnavailable
+  >
+  readonly findLogin: (email: string) => Effect.Effect<Option.Option<Login>, StorageUnavailable>
   /**
    * On a database with no account at all, creates the demo Account with its Credits and one key, and
    * returns them; otherwise returns undefined. Safe to call from several processes at once.
    */
-  readonly ensureDemoAccount: (credits: number) => Effect.Effect<IssuedKey | undefined>
+  readonly ensureDemoAccount: (credits: number) => Effect.Effect<IssuedKey | undefined, StorageUnavailable>
 }>() {}

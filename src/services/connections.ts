@@ -4,6 +4,7 @@
  * their SHA-256 only; the secrets themselves are never stored.
  */
 import { Context, Data, type Effect, type Option } from "effect"
+import type { StorageUnavailable } from "./storage.js"
 
 export type ClientSource = "registration" | "metadata-document"
 
@@ -92,31 +93,38 @@ export class ConnectionNotFound extends Data.TaggedError("ConnectionNotFound")<{
 }
 
 export class Connections extends Context.Tag("propscore/Connections")<Connections, {
-  readonly saveClient: (client: OAuthClient) => Effect.Effect<void>
-  readonly findClient: (clientId: string) => Effect.Effect<Option.Option<OAuthClient>>
-  readonly savePending: (pending: PendingAuthorization) => Effect.Effect<void>
+  readonly saveClient: (client: OAuthClient) => Effect.Effect<void, StorageUnavailable>
+  readonly findClient: (clientId: string) => Effect.Effect<Option.Option<OAuthClient>, StorageUnavailable>
+  readonly savePending: (pending: PendingAuthorization) => Effect.Effect<void, StorageUnavailable>
   /** A pending request that has not expired at `now`. */
-  readonly findPending: (id: string, now: Date) => Effect.Effect<Option.Option<PendingAuthorization>>
+  readonly findPending: (
+    id: string,
+    now: Date
+  ) => Effect.Effect<Option.Option<PendingAuthorization>, StorageUnavailable>
   /**
    * Reserves one password attempt on a pending request before the password is checked (so parallel tries
    * cannot exceed the bound): the attempt's number, or none when `maxAttempts` were already made.
    */
-  readonly reserveAttempt: (id: string, maxAttempts: number) => Effect.Effect<Option.Option<number>>
+  readonly reserveAttempt: (id: string, maxAttempts: number) => Effect.Effect<Option.Option<number>, StorageUnavailable>
   /** Uses a pending request up: true for the one caller that took it. */
-  readonly takePending: (id: string) => Effect.Effect<boolean>
+  readonly takePending: (id: string) => Effect.Effect<boolean, StorageUnavailable>
   /**
    * The Account's live connection to the client, made now if there is none; the client's display name is
    * refreshed. Returns its id.
    */
-  readonly connect: (accountId: string, clientId: string, clientName: string) => Effect.Effect<string>
-  readonly saveCode: (code: AuthorizationCodeRecord) => Effect.Effect<void>
+  readonly connect: (
+    accountId: string,
+    clientId: string,
+    clientName: string
+  ) => Effect.Effect<string, StorageUnavailable>
+  readonly saveCode: (code: AuthorizationCodeRecord) => Effect.Effect<void, StorageUnavailable>
   /** A code whose connection is still live, used or not (expiry is the caller's to judge). */
-  readonly findCode: (codeSha256: Uint8Array) => Effect.Effect<Option.Option<FoundCode>>
+  readonly findCode: (codeSha256: Uint8Array) => Effect.Effect<Option.Option<FoundCode>, StorageUnavailable>
   /**
    * Uses a code up for `grantId`, the grant its tokens will carry: true for the one caller that took it.
    * The used code is kept, so that presenting it again can be recognised and its grant revoked.
    */
-  readonly takeCode: (codeSha256: Uint8Array, grantId: string) => Effect.Effect<boolean>
+  readonly takeCode: (codeSha256: Uint8Array, grantId: string) => Effect.Effect<boolean, StorageUnavailable>
   /**
    * Deletes, at most `limit` rows of each kind, what has expired and can no longer matter: authorization
    * requests that expired before `requestsBefore`; codes (used or not) and tokens (revoked or not) that
@@ -127,20 +135,25 @@ export class Connections extends Context.Tag("propscore/Connections")<Connection
     readonly requestsBefore: Date
     readonly codesAndTokensBefore: Date
     readonly limit: number
-  }) => Effect.Effect<number>
-  readonly saveTokens: (grant: GrantContext, tokens: TokenPair) => Effect.Effect<void>
+  }) => Effect.Effect<number, StorageUnavailable>
+  readonly saveTokens: (grant: GrantContext, tokens: TokenPair) => Effect.Effect<void, StorageUnavailable>
   /** A refresh token of a live connection, revoked or not. */
-  readonly findRefreshToken: (sha256: Uint8Array) => Effect.Effect<Option.Option<RefreshTokenRecord>>
+  readonly findRefreshToken: (
+    sha256: Uint8Array
+  ) => Effect.Effect<Option.Option<RefreshTokenRecord>, StorageUnavailable>
   /** Revokes one token: true when it was live (so only one of two racing rotations wins). */
-  readonly revokeToken: (sha256: Uint8Array) => Effect.Effect<boolean>
+  readonly revokeToken: (sha256: Uint8Array) => Effect.Effect<boolean, StorageUnavailable>
   /**
    * Revokes every token of a grant for good (a reused code or refresh token): a token saved for it later,
    * by a request that raced the revocation, is saved revoked.
    */
-  readonly revokeGrant: (grantId: string) => Effect.Effect<void>
+  readonly revokeGrant: (grantId: string) => Effect.Effect<void, StorageUnavailable>
   /** Revokes a token the client itself gives up (RFC 7009), with its grant's other tokens. */
-  readonly revokeByClient: (sha256: Uint8Array, clientId: string) => Effect.Effect<void>
-  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<ConnectionView>>
+  readonly revokeByClient: (sha256: Uint8Array, clientId: string) => Effect.Effect<void, StorageUnavailable>
+  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<ConnectionView>, StorageUnavailable>
   /** Disconnects: every token of the connection stops working at once. */
-  readonly disconnect: (accountId: string, connectionId: string) => Effect.Effect<ConnectionView, ConnectionNotFound>
+  readonly disconnect: (
+    accountId: string,
+    connectionId: string
+  ) => Effect.Effect<ConnectionView, ConnectionNotFound | StorageUnavailable>
 }>() {}

@@ -5,6 +5,7 @@
  * without a stored response), after which the key can be taken over.
  */
 import { Context, type Effect } from "effect"
+import type { StorageUnavailable } from "./storage.js"
 
 export const REPLAY_WINDOW_MILLIS = 24 * 60 * 60 * 1000
 
@@ -72,27 +73,35 @@ export interface AbandonedClaim {
   readonly key: string
 }
 
+/**
+ * Every step ends in time (`src/services/storage.ts`): with its result, or `StorageUnavailable` when the
+ * store cannot be reached, fails, or does not answer.
+ */
 export class IdempotencyStore extends Context.Tag("propscore/IdempotencyStore")<IdempotencyStore, {
-  readonly claim: (request: ClaimRequest) => Effect.Effect<Claim>
+  readonly claim: (request: ClaimRequest) => Effect.Effect<Claim, StorageUnavailable>
   /** Stores the success of a claimed request and the Spend that paid for it; replays are measured from now. */
-  readonly complete: (claimId: string, response: StoredResponse, spendId: number | null) => Effect.Effect<void>
+  readonly complete: (
+    claimId: string,
+    response: StoredResponse,
+    spendId: number | null
+  ) => Effect.Effect<void, StorageUnavailable>
   /**
    * Ends a claimed request without a stored response (refunded, failed or interrupted): the key can be
    * taken over. A claim whose response was stored stays stored.
    */
-  readonly release: (claimId: string) => Effect.Effect<void>
+  readonly release: (claimId: string) => Effect.Effect<void, StorageUnavailable>
   /**
    * Claims still in flight past their deadline: their request died after claiming. The sweeper releases
    * them (their Spend, still open in the Ledger past the same deadline, is refunded by the Ledger's sweep).
    */
-  readonly abandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>>
+  readonly abandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>, StorageUnavailable>
   /**
    * Deletes up to `limit` keys whose window ended at or before `before`: a stored success from then or
    * earlier, or a key released with a deadline then or earlier. A claim would take such a key over anyway,
    * so without its record it answers exactly as before (as an unseen key). A claim in flight is never
    * deleted. Returns how many keys were deleted.
    */
-  readonly purge: (before: number, limit: number) => Effect.Effect<number>
+  readonly purge: (before: number, limit: number) => Effect.Effect<number, StorageUnavailable>
 }>() {}
 
 /** The moment a key's record stops mattering: its stored success, or the deadline of a released claim. */

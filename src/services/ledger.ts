@@ -18,9 +18,12 @@ export interface SpendRequest {
   readonly traceId: string
   /**
    * Epoch milliseconds (service clock) by which the call must be settled. A Spend still open after it is
-   * presumed to have died with its process, and is refunded by the sweeper (SVC-4).
+   * presumed to have died with its process, and is refunded by the sweeper (SVC-4), unless the node that
+   * holds it says it answered (see `OverdueQuery`).
    */
   readonly settleBy: number
+  /** The node (service process) whose call this is; its heartbeats tell other nodes it is alive. */
+  readonly nodeId: string
 }
 
 export interface Spend {
@@ -82,6 +85,27 @@ export interface DailyTotal {
   readonly granted: number
 }
 
+/**
+ * Which open Spends a node's sweeper may refund: those past their settle-by time that no live node answers
+ * for. A node answers for its own Spends whose calls produced an answer not yet settled (`answered`: it keeps
+ * settling them until the Ledger takes it); another node answers for its own while it is seen alive.
+ */
+export interface OverdueQuery {
+  /** Epoch milliseconds, service clock. */
+  readonly now: number
+  readonly limit: number
+  /** The sweeping node. */
+  readonly nodeId: string
+  /** This node's answered Spends still being settled: never overdue. */
+  readonly answered: ReadonlyArray<number>
+  /**
+   * Set once the sweeping node has itself been seen alive for a whole lease: another node's Spends are
+   * overdue too when that node has not been seen since this time (presumed dead), or never was. Unset, only
+   * this node's own Spends are judged (after an outage every node gets a lease to be seen again).
+   */
+  readonly othersSilentSince: number | undefined
+}
+
 /** An app the account holder connected by signing in (OAuth), as its access token shows it. */
 export interface ConnectedApp {
   readonly accountId: string
@@ -96,6 +120,10 @@ export interface ConnectedApp {
   readonly pendingTerms: string | null
 }
 
+/**
+ * Every step ends in time (`src/services/storage.ts`): with its result, or `LedgerUnreachable` when the
+ * Ledger cannot be reached, fails, or does not answer.
+ */
 export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   /**
    * Records a Spend, or refuses it with nothing recorded: `InsufficientCredits` when the Balance cannot
@@ -119,8 +147,12 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   ) => Effect.Effect<number, LedgerUnreachable>
   /** Marks a Spend's call as answered: the sweeper leaves it alone. Idempotent. */
   readonly settle: (spendId: number) => Effect.Effect<void, LedgerUnreachable>
-  /** Spends still open after their `settleBy` (at `now`, epoch milliseconds), oldest first, at most `limit`. */
-  readonly overdue: (now: number, limit: number) => Effect.Effect<ReadonlyArray<number>, LedgerUnreachable>
+  /** Open Spends a sweeper may refund now (`OverdueQuery`), oldest first, at most `limit`. */
+  readonly overdue: (query: OverdueQuery) => Effect.Effect<ReadonlyArray<number>, LedgerUnreachable>
+  /** Notes that a node is alive at `now` (epoch milliseconds, its service clock). */
+  readonly heartbeat: (nodeId: string, now: number) => Effect.Effect<void, LedgerUnreachable>
+  /** Forgets nodes not seen since `before` that hold no open Spend; returns how many. */
+  readonly forgetNodes: (before: number) => Effect.Effect<number, LedgerUnreachable>
   /**
    * The one Ledger read a connected app's call makes to confirm its approval (VAL-3): the access token
    * (by its SHA-256) with its connection, when neither is revoked or disconnected; none otherwise. Expiry

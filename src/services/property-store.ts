@@ -1,6 +1,7 @@
 /** The property store: parcels with their county-record facts, recorded sales, listings and permits. */
 import { Context, type Effect } from "effect"
 import type { ListingRecord, ParcelRecord, ParsedFile, PermitRecord, SaleRecord } from "../property/records.js"
+import type { StorageUnavailable } from "./storage.js"
 
 export interface ImportReport {
   readonly file: string
@@ -30,7 +31,8 @@ export class PropertyStore extends Context.Tag("propscore/PropertyStore")<Proper
   readonly importParsed: (parsed: ParsedFile, format: string) => Effect.Effect<ImportReport>
   /** Every parcel and sale, for the scoring engine's index. */
   readonly loadAll: Effect.Effect<PropertyData>
-  readonly history: (parcelId: string) => Effect.Effect<PropertyHistoryRecords | undefined>
+  /** A parcel's records (on the request path of a history call: it fails in time, typed). */
+  readonly history: (parcelId: string) => Effect.Effect<PropertyHistoryRecords | undefined, StorageUnavailable>
   readonly parcelCount: Effect.Effect<number>
   /** Changes whenever parcels or sales are added or updated. */
   readonly version: Effect.Effect<string>

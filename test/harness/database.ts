@@ -16,6 +16,7 @@ import pg from "pg"
 import { inject } from "vitest"
 import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "../../src/db/client.js"
 import { withMigrations } from "../../src/db/database.js"
+import type { DatabaseHealth } from "../../src/db/health.js"
 import { DatabaseFaultsTag, faultProxy, type ProxyTarget } from "./fault-proxy.js"
 
 interface Endpoint {
@@ -86,12 +87,14 @@ const endpoint = () => {
 export const usingRealServer = () => process.env.TEST_DATABASE_URL !== undefined
 
 /** A fresh migrated database: `SqlClient`/`PgClient`. */
-export const TestDatabase: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient> = withMigrations(
+export const TestDatabase: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | DatabaseHealth> = withMigrations(
   Layer.unwrapScoped(Effect.map(endpoint(), ({ connections, target }) => pgClientLayer(target, connections)))
 )
 
 /** A fresh migrated database reached through a proxy the test can cut (`DatabaseFaultsTag`). */
-export const FaultyTestDatabase: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | DatabaseFaultsTag> = Layer
+export const FaultyTestDatabase: Layer.Layer<
+  SqlClient.SqlClient | PgClient.PgClient | DatabaseHealth | DatabaseFaultsTag
+> = Layer
   .unwrapScoped(
     Effect.gen(function*() {
       const { connections, proxyTarget, target } = yield* endpoint()

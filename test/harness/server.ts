@@ -11,7 +11,10 @@ import type { HistoryAnswer } from "../../schema/history.js"
 import { ServicesFromSql } from "../../src/app.js"
 import { AppConfig } from "../../src/config.js"
 import { HttpAppLive, nodeServer } from "../../src/http/server.js"
+import { SettlementLive } from "../../src/operations/settlement.js"
 import { Accounts } from "../../src/services/accounts.js"
+import type { IdempotencyStore } from "../../src/services/idempotency.js"
+import type { Ledger } from "../../src/services/ledger.js"
 import { FaultyTestDatabase, TestDatabase } from "./database.js"
 import { fakeScoringLayer, type ScriptEntry } from "./fake-scoring.js"
 import { NoSignIn } from "./no-sign-in.js"
@@ -21,10 +24,11 @@ export const TEST_BASE_URL = "http://propscore.test"
 export const TestConfig = Layer.succeed(AppConfig, AppConfig.make({ port: 0, publicBaseUrl: TEST_BASE_URL }))
 
 /** The HTTP app on port 0 with the given services; exposes the `HttpServer` to find its address. */
-export const serverWith = <ROut, E>(services: Layer.Layer<ROut, E, AppConfig>) =>
+export const serverWith = <ROut, E>(services: Layer.Layer<ROut | Ledger | IdempotencyStore, E, AppConfig>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(nodeServer(0)),
-    Layer.provideMerge(services),
+    // The node's Settlement over the services' Ledger and idempotency store, as a serving process has.
+    Layer.provideMerge(SettlementLive.pipe(Layer.provideMerge(services))),
     // Only what `services` left out: a server of fakes has no account store.
     Layer.provide(NoSignIn),
     Layer.provideMerge(TestConfig)

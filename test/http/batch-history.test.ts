@@ -1,9 +1,12 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { makeCredentialsMemory } from "../../layers/credentials/memory.js"
+import { LedgerControl } from "../../layers/ledger/memory.js"
 import type { HistoryAnswer } from "../../schema/history.js"
 import { OutsideCoverage } from "../../schema/problems.js"
+import { sweepAbandoned } from "../../src/operations/sweeper.js"
 import { Ledger } from "../../src/services/ledger.js"
+import { clockAhead } from "../harness/clock.js"
 import type { ScriptEntry } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { fakeServices, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
@@ -11,7 +14,11 @@ import { fakeServices, request, serverWith, TEST_BASE_URL } from "../harness/ser
 const script: Record<string, ScriptEntry> = {
   "good": { answer: { _tag: "Outcome", outcome } },
   "outside": { answer: { _tag: "Failure", error: new OutsideCoverage({ detail: "outside" }) } },
-  "broken": { answer: { _tag: "Defect", message: "scoring crashed" } }
+  "crashing": { answer: { _tag: "Defect", message: "scoring crashed" } },
+  // An answer the valuation arithmetic cannot read: a defect outside the scoring step.
+  "malformed": {
+    answer: { _tag: "Outcome", outcome: { ...outcome, model: undefined as never, comps: undefined as never } }
+  }
 }
 const story: HistoryAnswer = {
   property_id: "demo-000042",
@@ -21,7 +28,7 @@ const story: HistoryAnswer = {
   listing: { status: "unknown" },
   permits: []
 }
-const callers = Array.from({ length: 8 }, (_, i) => ({ accountId: `acct_b${i}`, tier: "public" as const }))
+const callers = Array.from({ length: 10 }, (_, i) => ({ accountId: `acct_b${i}`, tier: "public" as const }))
 const credentials = makeCredentialsMemory(callers)
 const key = (i: number) => credentials.keys[i]!.apiKey
 const accounts = Object.fromEntries(callers.map((c, i) => [c.accountId, { balance: i === 2 ? 2 : 10 }]))
@@ -76,16 +83,47 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
       expect(yield* balance(2)).toBe(2)
     }))
 
-  it.effect("BAT-9: a refusal outside the covered reasons stops the batch: 503 spend-indeterminate, no results, all refunded", () =>
+  it.effect("BAT-8 ERR-3: a crash of the scoring engine is that entry's covered upstream-unavailable, refunded; the batch goes on", () =>
     Effect.gen(function*() {
       const response = yield* request("/v1/predict/batch", {
         key: key(3),
-        body: { properties: [{ address: "good" }, { address: "outside" }, { address: "broken" }, { address: "good" }] }
+        body: { properties: [{ address: "good" }, { address: "crashing" }, { address: "good" }] }
+      })
+      expect(response.status).toBe(200)
+      expect(response.body.results.map((entry: { status?: number }) => entry.status ?? 200)).toEqual([200, 502, 200])
+      expect(response.body.results[1].type).toBe(`${TEST_BASE_URL}/docs/errors/upstream-unavailable`)
+      expect(yield* balance(3)).toBe(8)
+    }))
+
+  it.effect("BAT-9: a failure outside the scoring step stops the batch: 503 spend-indeterminate, no results, all refunded", () =>
+    Effect.gen(function*() {
+      const response = yield* request("/v1/predict/batch", {
+        key: key(8),
+        body: {
+          properties: [{ address: "good" }, { address: "outside" }, { address: "malformed" }, { address: "good" }]
+        }
       })
       expect(response.status).toBe(503)
       expect(response.body.type).toBe(`${TEST_BASE_URL}/docs/errors/spend-indeterminate`)
       expect(response.body).not.toHaveProperty("results")
-      expect(yield* balance(3)).toBe(10)
+      expect(yield* balance(8)).toBe(10)
+    }))
+
+  it.effect("BAT-9: a covered entry whose refund the Ledger cannot record stops the batch: 503 spend-indeterminate, never a 500", () =>
+    Effect.gen(function*() {
+      const control = yield* LedgerControl
+      yield* control.setFaults({ failRefund: true })
+      const response = yield* request("/v1/predict/batch", {
+        key: key(9),
+        body: { properties: [{ address: "good" }, { address: "outside" }, { address: "good" }] }
+      })
+      yield* control.setFaults({ failRefund: false })
+      expect(response.status).toBe(503)
+      expect(response.body.type).toBe(`${TEST_BASE_URL}/docs/errors/spend-indeterminate`)
+      expect(response.body).not.toHaveProperty("results")
+      // What the stop could not return now is returned by the sweeper once the call's deadline has passed.
+      yield* sweepAbandoned.pipe(Effect.withClock(clockAhead(Duration.minutes(10))))
+      expect(yield* balance(9)).toBe(10)
     }))
 
   it.effect("BAT-6 IDEM-4: a replayed batch is not charged again", () =>

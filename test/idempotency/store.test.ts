@@ -12,7 +12,7 @@ const predict = (body: object) => `POST /v1/predict ${JSON.stringify(body)}`
 const batch = (body: object) => `POST /v1/predict/batch ${JSON.stringify(body)}`
 
 /** The States table, run against one store. `account` makes an Account id the store accepts. */
-const statesTable = (account: Effect.Effect<string, never, any>) => {
+const statesTable = (account: Effect.Effect<string, unknown, any>) => {
   const claim = (accountId: string, key: string, fingerprint: string, now: number) =>
     Effect.flatMap(
       IdempotencyStore,

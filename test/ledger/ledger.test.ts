@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { Ledger, utcDay } from "../../src/services/ledger.js"
+import { STORAGE_SILENCE_LIMIT } from "../../src/services/storage.js"
 import { TestDatabase } from "../harness/database.js"
 import { reconciles } from "../harness/ledger.js"
 
@@ -13,11 +14,15 @@ const spendOf = (
   accountId: string,
   units = 1,
   operation: "predict" | "batch" | "history" = "predict",
-  settleBy = 60_000
+  settleBy = 60_000,
+  nodeId = "node_self"
 ) =>
-  Effect.flatMap(Ledger, (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32), settleBy }))
+  Effect.flatMap(
+    Ledger,
+    (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32), settleBy, nodeId })
+  )
 
-/** Open spends, settling and refunding what is left: the same on both Ledgers. */
+/** Open spends, which of them a sweeper may refund, settling and refunding what is left: the same on both Ledgers. */
 const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
   Effect.gen(function*() {
     const accountId = yield* account
@@ -25,14 +30,24 @@ const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
     const answered = yield* spendOf(accountId, 1, "predict", 1_000)
     const died = yield* spendOf(accountId, 3, "batch", 2_000)
     const ours = (ids: ReadonlyArray<number>) => ids.filter((id) => id === answered.spendId || id === died.spendId)
+    const overdue = (now: number, options: { answered?: ReadonlyArray<number>; othersSilentSince?: number } = {}) =>
+      ledger.overdue({
+        now,
+        limit: 100,
+        nodeId: "node_self",
+        answered: options.answered ?? [],
+        othersSilentSince: options.othersSilentSince
+      })
     // Nothing is overdue before its settle-by time.
-    expect(ours(yield* ledger.overdue(1_000, 100))).toEqual([])
-    expect(ours(yield* ledger.overdue(1_500, 100))).toEqual([answered.spendId])
+    expect(ours(yield* overdue(1_000))).toEqual([])
+    expect(ours(yield* overdue(1_500))).toEqual([answered.spendId])
+    // BAT-10: a Spend its node answered and is still settling is never overdue.
+    expect(ours(yield* overdue(1_500, { answered: [answered.spendId] }))).toEqual([])
     yield* ledger.settle(answered.spendId)
     yield* ledger.settle(answered.spendId)
     // A sweeper that listed it just before it was settled leaves an answered Spend alone.
     expect(yield* ledger.refundRemaining(answered.spendId, "abandoned-request", "sweeper")).toBe(0)
-    expect(ours(yield* ledger.overdue(5_000, 100))).toEqual([died.spendId])
+    expect(ours(yield* overdue(5_000))).toEqual([died.spendId])
     // Part refunded by its call, the rest by two sweepers racing: each Credit comes back once.
     yield* ledger.refund({ spendId: died.spendId, amount: 1, reason: "outside-coverage", traceId: "x" })
     const racing = yield* Effect.all(
@@ -40,9 +55,38 @@ const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
       { concurrency: 2 }
     )
     expect(racing.sort()).toEqual([0, 2])
-    expect(ours(yield* ledger.overdue(5_000, 100))).toEqual([])
+    expect(ours(yield* overdue(5_000))).toEqual([])
     expect(yield* ledger.refundRemaining(died.spendId, "abandoned-request", "sweeper")).toBe(0)
     expect(yield* reconciles(accountId)).toBe(9)
+  })
+
+/**
+ * Another node's overdue Spends: left alone while it is seen alive, or while the sweeping node has not been
+ * seen for a lease itself; refunded once it has gone silent, or if it never said it was alive.
+ */
+const otherNodesRule = (account: Effect.Effect<string, unknown, any>) =>
+  Effect.gen(function*() {
+    const accountId = yield* account
+    const ledger = yield* Ledger
+    const live = yield* spendOf(accountId, 1, "predict", 1_000, "node_live")
+    const silent = yield* spendOf(accountId, 1, "predict", 1_000, "node_silent")
+    const unknown = yield* spendOf(accountId, 1, "predict", 1_000, "node_never_seen")
+    yield* ledger.heartbeat("node_silent", 500)
+    yield* ledger.heartbeat("node_live", 4_000)
+    // An older beat arriving late never moves a node back in time.
+    yield* ledger.heartbeat("node_live", 100)
+    const ids = [live.spendId, silent.spendId, unknown.spendId]
+    const theirs = (found: ReadonlyArray<number>) => found.filter((id) => ids.includes(id)).sort((a, b) => a - b)
+    const overdue = (othersSilentSince: number | undefined) =>
+      ledger.overdue({ now: 5_000, limit: 100, nodeId: "node_self", answered: [], othersSilentSince })
+    expect(theirs(yield* overdue(undefined))).toEqual([])
+    expect(theirs(yield* overdue(3_000))).toEqual([silent.spendId, unknown.spendId])
+    // A node is forgotten once it is old news and holds no open Spend.
+    expect(yield* ledger.forgetNodes(1_000)).toBe(0)
+    for (const id of ids) yield* ledger.refundRemaining(id, "abandoned-request", "sweeper")
+    expect(yield* ledger.forgetNodes(1_000)).toBeGreaterThanOrEqual(1)
+    expect(theirs(yield* overdue(3_000))).toEqual([])
+    expect(yield* reconciles(accountId)).toBe(10)
   })
 
 /** The statement the Portal reads: newest first, keyset pages, kind and time filters, and daily totals. */
@@ -57,7 +101,8 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
         operation: "batch",
         units: 2,
         traceId: `${i}`.repeat(32),
-        settleBy: 60_000
+        settleBy: 60_000,
+        nodeId: "node_self"
       })
       yield* ledger.settle(spend.spendId)
       spends.push(spend.spendId)
@@ -188,6 +233,9 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
   it.effect("SVC-4: a Spend stays open until settled or refunded in full; what is left is refunded once", () =>
     openSpendsRule(newAccount(10)))
 
+  it.effect("SVC-4 BAT-10: another node's overdue Spends are refunded only once that node has gone silent", () =>
+    otherNodesRule(newAccount(10)))
+
   it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
     statementRule(newAccount(20)))
 
@@ -220,6 +268,9 @@ describe("the in-memory Ledger", () => {
   it.effect("SVC-4: a Spend stays open until settled or refunded in full; what is left is refunded once", () =>
     openSpendsRule(Effect.succeed("acct_open")).pipe(Effect.provide(LedgerMemory({ acct_open: { balance: 10 } }))))
 
+  it.effect("SVC-4 BAT-10: another node's overdue Spends are refunded only once that node has gone silent", () =>
+    otherNodesRule(Effect.succeed("acct_nodes")).pipe(Effect.provide(LedgerMemory({ acct_nodes: { balance: 10 } }))))
+
   it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
     statementRule(Effect.succeed("acct_statement")).pipe(
       Effect.provide(LedgerMemory({ acct_statement: { balance: 20 } }))
@@ -247,13 +298,16 @@ describe("the in-memory Ledger", () => {
       expect(yield* reconciles("acct_a")).toBe(4)
     }).pipe(Effect.provide(memory)))
 
-  it.effect("a stalled Ledger never answers", () =>
+  it.effect("ERR-5: a stalled Ledger gives up at the storage silence limit with ledger-unreachable, recording nothing", () =>
     Effect.gen(function*() {
       const control = yield* LedgerControl
       yield* control.setFaults({ stalled: true })
-      const fiber = yield* Effect.fork(spendOf("acct_a"))
-      yield* TestClock.adjust("1 hour")
+      const fiber = yield* Effect.fork(Effect.flip(spendOf("acct_a")))
+      yield* TestClock.adjust(Duration.toMillis(STORAGE_SILENCE_LIMIT) - 1)
       expect(fiber.unsafePoll()).toBeNull()
-      yield* Fiber.interrupt(fiber)
+      yield* TestClock.adjust(1)
+      expect(yield* Fiber.join(fiber)).toMatchObject({ _tag: "LedgerUnreachable" })
+      yield* control.setFaults({ stalled: false })
+      expect(yield* reconciles("acct_a")).toBe(5)
     }).pipe(Effect.provide(memory)))
 })

@@ -27,6 +27,7 @@ import { newAccessToken } from "../../src/domain/oauth-token.js"
 import { HttpAppLive, nodeServer } from "../../src/http/server.js"
 import { ClientMetadataFetcherLive } from "../../src/oauth/clients.js"
 import { purgeExpiredSignIns } from "../../src/operations/housekeeping.js"
+import { SettlementLive } from "../../src/operations/settlement.js"
 import { disconnect, listConnections, setLogin } from "../../src/operations/sign-in.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { Connections } from "../../src/services/connections.js"
@@ -90,7 +91,7 @@ const SignInServer = Layer.unwrapEffect(
     ).pipe(Layer.provideMerge(FaultyTestDatabase), Layer.merge(fakeScoringLayer(script, {})))
     return HttpAppLive.pipe(
       Layer.provideMerge(nodeServer(port)),
-      Layer.provideMerge(services),
+      Layer.provideMerge(SettlementLive.pipe(Layer.provideMerge(services))),
       Layer.provideMerge(config)
     )
   }))

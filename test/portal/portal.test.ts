@@ -66,7 +66,8 @@ const spends = (accountId: string, count: number, tracePrefix: string) =>
         operation: "predict",
         units: 1,
         traceId,
-        settleBy: Date.now() + 60_000
+        settleBy: Date.now() + 60_000,
+        nodeId: "node_portal_test"
       })
       yield* ledger.settle(spend.spendId)
       ids.push(spend.spendId)

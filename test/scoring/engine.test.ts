@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer, TestClock } from "effect"
 import { ScoringLocal } from "../../layers/scoring/local.js"
+import { scoreAddress } from "../../src/operations/upstream.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
@@ -116,9 +117,10 @@ describe("the local Scoring layer", () => {
         TestClock.setTime(Date.parse(`${asOf}T12:00:00Z`)),
         Effect.gen(function*() {
           const scoring = yield* Scoring
-          const unavailable = yield* Effect.flip(scoring.score("1 Fault Drill Way, Cedar Grove"))
+          // Through the scoring step as the operations call it (src/operations/upstream.ts).
+          const unavailable = yield* Effect.flip(scoreAddress("1 Fault Drill Way, Cedar Grove", undefined))
           expect(unavailable._tag).toBe("UpstreamUnavailable")
-          const stalled = yield* Effect.fork(Effect.flip(scoring.score("2 Fault Drill Way, Cedar Grove")))
+          const stalled = yield* Effect.fork(Effect.flip(scoreAddress("2 Fault Drill Way, Cedar Grove", undefined)))
           yield* TestClock.adjust("9 seconds")
           expect(stalled.unsafePoll()).toBeNull()
           yield* TestClock.adjust("1 second")
