@@ -13,6 +13,29 @@ import { ScoredCall } from "./scored-call.js"
 
 const parseOptions = { errors: "all", onExcessProperty: "error" } as const
 
+/**
+ * How deeply a request body may nest arrays and objects. The deepest body the interface accepts nests 4
+ * (a batch's `properties`, an entry, its `overrides`); anything past this is refused before it is decoded.
+ */
+export const MAX_JSON_DEPTH = 32
+
+/** Whether a parsed JSON value nests arrays and objects deeper than `limit` (iterative: no recursion). */
+export const nestsDeeperThan = (value: unknown, limit: number): boolean => {
+  const stack: Array<readonly [unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!
+    if (typeof current !== "object" || current === null) continue
+    if (depth + 1 > limit) return true
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
+const tooDeep = () => {
+  const detail = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`
+  return new InvalidRequest({ detail: `The body ${detail}.`, errors: [{ pointer: "", detail }] })
+}
+
 /** RFC 6901 JSON Pointer for a decoding path. */
 export const jsonPointer = (path: ReadonlyArray<PropertyKey>): string =>
   path.map((segment) => "/" + String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("")
@@ -69,14 +92,19 @@ const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
     Either.mapLeft(decode(input), (error) => fieldErrors(error, input, base))
 }
 
+/** Every body is judged for its depth first: a hostile nesting is a 400, never a stack overflow. */
+const shallow = <A, E>(decode: (body: unknown) => Effect.Effect<A, E>) => (body: unknown) =>
+  nestsDeeperThan(body, MAX_JSON_DEPTH) ? Effect.fail(tooDeep()) : decode(body)
+
 const decodeScoredCallEither = decodeWith(ScoredCall)
 
 /** A Scored Call body (`POST /v1/predict`). */
-export const decodeScoredCall = (body: unknown): Effect.Effect<ScoredCall, InvalidRequest> =>
+export const decodeScoredCall: (body: unknown) => Effect.Effect<ScoredCall, InvalidRequest> = shallow((body) =>
   Either.match(decodeScoredCallEither(body), {
     onLeft: (errors) => Effect.fail(invalid(errors)),
     onRight: Effect.succeed
   })
+)
 
 const decodeBatchEither = decodeWith(BatchRequest)
 
@@ -97,17 +125,22 @@ export const decodeBatchRequest = (body: unknown): Effect.Effect<BatchRequest, I
       })
     )
   }
-  return Either.match(decodeBatchEither(body), {
+  return decodeBatchEntries(body)
+}
+
+const decodeBatchEntries = shallow((body) =>
+  Either.match(decodeBatchEither(body), {
     onLeft: (errors) => Effect.fail(invalid(errors)),
     onRight: Effect.succeed
   })
-}
+)
 
 const decodeHistoryEither = decodeWith(HistoryRequest)
 
 /** A history request (`POST /v1/history`): exactly one of `address` or `property_id` (HIS-1). */
-export const decodeHistoryRequest = (body: unknown): Effect.Effect<HistoryRequest, InvalidRequest> =>
+export const decodeHistoryRequest: (body: unknown) => Effect.Effect<HistoryRequest, InvalidRequest> = shallow((body) =>
   Either.match(decodeHistoryEither(body), { onLeft: (errors) => Effect.fail(invalid(errors)), onRight: Effect.succeed })
+)
 
 const decodeKey = Schema.decodeUnknownEither(IdempotencyKey)
 

@@ -3,15 +3,13 @@
  * included), not blank or white space only. A valid key is used exactly as sent, never trimmed.
  */
 import { Schema } from "effect"
-
-// C0 controls, DEL and the C1 controls.
-const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/
+import { hasControlCharacters } from "./text.js"
 
 export const IdempotencyKey = Schema.String.pipe(
   Schema.filter((key) => {
     if (key.length === 0 || key.trim().length === 0) return "must not be blank"
     if (key.length > 255) return "must be at most 255 characters"
-    if (controlCharacter.test(key)) return "must not contain control characters"
+    if (hasControlCharacters(key)) return "must not contain control characters"
     return true
   }),
   Schema.brand("IdempotencyKey"),

@@ -224,6 +224,24 @@ export class RequestTooLarge extends problem<RequestTooLarge>()("RequestTooLarge
   credits: "none"
 }, { limit_bytes: Schema.Int }) {}
 
+export class RequestTimeout extends problem<RequestTimeout>()("RequestTimeout", {
+  slug: "request-timeout",
+  status: 408,
+  title: "The request was not received in time",
+  description:
+    "The client did not send the request's headers within 20 seconds, or the whole request within 60 seconds. The connection is closed. Nothing is charged.",
+  credits: "none"
+}) {}
+
+export class RequestHeadersTooLarge extends problem<RequestHeadersTooLarge>()("RequestHeadersTooLarge", {
+  slug: "request-headers-too-large",
+  status: 431,
+  title: "Request headers too large",
+  description:
+    "The request line and headers together are larger than the server accepts (16 KiB). The connection is closed. Nothing is charged.",
+  credits: "none"
+}) {}
+
 export class NotFound extends problem<NotFound>()("NotFound", {
   slug: "not-found",
   status: 404,
@@ -270,6 +288,8 @@ export const problemClasses = [
   DuplicateRequestInFlight,
   BatchTooLarge,
   RequestTooLarge,
+  RequestHeadersTooLarge,
+  RequestTimeout,
   UnsupportedMediaType,
   IdempotencyKeyConflict,
   UnscorableAddress,

@@ -1,6 +1,8 @@
 /** Reading an HTML form's body (`application/x-www-form-urlencoded`), bounded, one value per name. */
-import { HttpIncomingMessage, type HttpServerRequest } from "@effect/platform"
-import { Data, Effect, Option } from "effect"
+import type { HttpServerRequest } from "@effect/platform"
+import { Data, Effect } from "effect"
+import { hasControlCharacters } from "../../schema/text.js"
+import { readBodyText } from "./body.js"
 
 export const MAX_FORM_BYTES = 64 * 1024
 
@@ -8,8 +10,7 @@ export class FormRefused extends Data.TaggedError("FormRefused")<{ readonly mess
 
 /** The raw body, at most MAX_FORM_BYTES. */
 export const readBody = (request: HttpServerRequest.HttpServerRequest) =>
-  request.text.pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_FORM_BYTES)),
+  readBodyText(request, MAX_FORM_BYTES).pipe(
     Effect.mapError(() => new FormRefused({ message: `The body could not be read (at most ${MAX_FORM_BYTES} bytes).` }))
   )
 
@@ -26,6 +27,9 @@ export const readForm = (request: HttpServerRequest.HttpServerRequest) =>
     const form: Record<string, string> = {}
     for (const [name, value] of params) {
       if (name in form) return yield* new FormRefused({ message: `${name} is sent more than once.` })
+      if (hasControlCharacters(name) || hasControlCharacters(value)) {
+        return yield* new FormRefused({ message: `${name} must not contain control characters.` })
+      }
       form[name] = value
     }
     return form

@@ -17,6 +17,7 @@ import {
   originValidationResponse
 } from "@modelcontextprotocol/server"
 import { Effect, FiberRef, Option, Runtime } from "effect"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../schema/decode.js"
 import { InvalidRequest } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
@@ -31,6 +32,14 @@ import { CurrentTraceId } from "./trace.js"
 interface CallerInfo {
   readonly caller: Caller
   readonly traceId: string
+}
+
+/** A JSON-RPC message with a tool call's arguments left out. */
+const withoutToolArguments = (message: unknown): unknown => {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return message
+  const params = (message as { params?: unknown }).params
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return message
+  return { ...message, params: { ...params, arguments: null } }
 }
 
 export const McpRoutes = HttpApiBuilder.Router.use((router) =>
@@ -71,6 +80,12 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         // One message per request: a JSON-RPC batch (2025-03-26 allowed them) would run many paid tool
         // calls on one rate count and one trace id, so it is refused like any other bad body.
         const parsedBody = yield* readJsonBody(request)
+        // A tool's arguments are judged by its operation (a too-deep one is that tool's invalid-request
+        // error); the rest of the message is held to the same depth as any request body.
+        if (nestsDeeperThan(withoutToolArguments(parsedBody), MAX_JSON_DEPTH)) {
+          const detail = `The message nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`
+          return yield* new InvalidRequest({ detail, errors: [{ pointer: "", detail }] })
+        }
         if (Array.isArray(parsedBody)) {
           const detail = "JSON-RPC batches are not accepted on /mcp: send one message per request."
           return yield* new InvalidRequest({ detail, errors: [{ pointer: "", detail }] })

@@ -2,8 +2,8 @@
  * The endpoint middleware of the pipeline, in the order a request meets them: authentication (401 before
  * anything else about the request is judged), then the JSON body (415, 413, malformed JSON).
  */
-import { HttpApiMiddleware, HttpApiSecurity, HttpIncomingMessage, HttpServerRequest, OpenApi } from "@effect/platform"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest, OpenApi } from "@effect/platform"
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import {
   CallNotStarted,
   InvalidKey,
@@ -16,6 +16,7 @@ import { type Credentials, CurrentCaller } from "../services/credentials.js"
 import type { Ledger } from "../services/ledger.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import { authenticateAndCount } from "./authenticate.js"
+import { readBodyText } from "./body.js"
 import { documented } from "./documented.js"
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
@@ -68,13 +69,11 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest) =>
     }
     const declaredLength = Number(request.headers["content-length"] ?? 0)
     if (declaredLength > MAX_BODY_BYTES) return yield* tooLarge()
-    const text = yield* request.text.pipe(
-      HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
-      Effect.mapError((error) =>
-        String((error as { cause?: { message?: string } }).cause?.message).includes("maxBytes")
-          ? tooLarge()
-          : notJson("The request body could not be read.")
-      )
+    const text = yield* readBodyText(request, MAX_BODY_BYTES).pipe(
+      Effect.catchTags({
+        BodyTooLarge: () => Effect.fail(tooLarge()),
+        BodyUnreadable: () => Effect.fail(notJson("The request body could not be read."))
+      })
     )
     if (text.trim() === "") return yield* notJson("The request has no body; send a JSON object.")
     return yield* Effect.try({

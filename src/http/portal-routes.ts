@@ -13,6 +13,7 @@ import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } fro
 import { stringify } from "csv-stringify/sync"
 import { Chunk, Clock, Effect, Either, Option, Stream } from "effect"
 import type { LedgerUnreachable } from "../../schema/problems.js"
+import { hasControlCharacters } from "../../schema/text.js"
 import { AppConfig } from "../config.js"
 import { csrfTokenFor, newFormNonce, sameSecret } from "../domain/portal-session.js"
 import {
@@ -210,7 +211,12 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         Effect.provide(services)
       )
 
-    const routeParam = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
+    // An id with control characters names nothing (and never reaches the database).
+    const routeParam = (name: string) =>
+      Effect.map(HttpRouter.params, (params) => {
+        const value = params[name] ?? ""
+        return hasControlCharacters(value) ? "" : value
+      })
 
     // Assets ------------------------------------------------------------------------------------------------
     const asset = (body: string, contentType: string) =>

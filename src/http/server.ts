@@ -3,13 +3,12 @@
  * the Portal, behind the front door.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
-import { createServer } from "node:http"
 import { ErrorDocsRoutes } from "./error-docs.js"
 import { frontDoor } from "./front-door.js"
 import { ApiLive } from "./handlers.js"
 import { McpRoutes } from "./mcp-route.js"
+import { nodeServer } from "./node-server.js"
 import { OAuthRoutes } from "./oauth-routes.js"
 import { PortalRoutes } from "./portal-routes.js"
 
@@ -26,8 +25,7 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive)
 )
 
-/** A Node HTTP server on `port` (0 picks a free one), logging its address. */
-export const nodeServer = (port: number) => NodeHttpServer.layer(createServer, { port })
+export { nodeServer }
 
 export const HttpServerLive = (port: number) =>
   HttpAppLive.pipe(HttpServer.withLogAddress, Layer.provide(nodeServer(port)))

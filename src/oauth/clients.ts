@@ -7,6 +7,8 @@ import { Context, Data, Effect, Layer } from "effect"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import { request as httpsRequest } from "node:https"
 import { BlockList, isIP } from "node:net"
+import { nestsDeeperThan } from "../../schema/decode.js"
+import { hasControlCharacters } from "../../schema/text.js"
 import { LOOPBACK_HOSTNAMES } from "../config.js"
 
 export const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const
@@ -44,6 +46,7 @@ export const redirectUriProblem = (uri: unknown): string | undefined => {
   if (typeof uri !== "string" || uri.length === 0 || uri.length > 2000) {
     return "a redirect URI must be a non-empty string"
   }
+  if (hasControlCharacters(uri)) return "a redirect URI must not contain control characters"
   let url: URL
   try {
     url = new URL(uri)
@@ -86,6 +89,17 @@ export const validateClientMetadata = (body: unknown): Effect.Effect<ValidClient
       return yield* invalid("The metadata must be a JSON object.")
     }
     const input = body as Record<string, unknown>
+    // Nothing with control characters is stored (PostgreSQL refuses NUL), and nothing nested deeply.
+    if (nestsDeeperThan(input, 4)) return yield* invalid("The metadata nests arrays and objects too deeply.")
+    for (const [member, value] of Object.entries(input)) {
+      if (member === "redirect_uris" || member === "client_name") continue // judged below, more strictly
+      const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value : []
+      if (
+        hasControlCharacters(member) || texts.some((text) => typeof text === "string" && hasControlCharacters(text))
+      ) {
+        return yield* invalid(`${member} must not contain control characters.`)
+      }
+    }
     const redirectUris = input["redirect_uris"]
     if (!Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > 20) {
       return yield* new InvalidClientMetadata({

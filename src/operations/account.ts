@@ -5,7 +5,8 @@
  */
 import { Effect } from "effect"
 import { CallNotStarted, NotFound } from "../../schema/problems.js"
-import { Connections } from "../services/connections.js"
+import { hasControlCharacters } from "../../schema/text.js"
+import { ConnectionNotFound, Connections } from "../services/connections.js"
 import { disconnect } from "./sign-in.js"
 
 const notStarted = () =>
@@ -20,11 +21,14 @@ export const accountConnections = (accountId: string) =>
   )
 
 export const disconnectConnection = (accountId: string, connectionId: string) =>
-  disconnect(accountId, connectionId).pipe(
-    Effect.map((gone) => ({ ...gone, disconnected: true as const })),
-    Effect.catchTags({
-      ConnectionNotFound: () =>
-        Effect.fail(new NotFound({ detail: `This account has no connection ${connectionId}.` })),
-      StorageUnavailable: () => Effect.fail(notStarted())
-    })
-  )
+  // An id with control characters names nothing (and never reaches the database).
+  (hasControlCharacters(connectionId)
+    ? Effect.fail(new ConnectionNotFound({ connectionId }))
+    : disconnect(accountId, connectionId)).pipe(
+      Effect.map((gone) => ({ ...gone, disconnected: true as const })),
+      Effect.catchTags({
+        ConnectionNotFound: () =>
+          Effect.fail(new NotFound({ detail: `This account has no connection ${connectionId}.` })),
+        StorageUnavailable: () => Effect.fail(notStarted())
+      })
+    )

@@ -63,7 +63,10 @@ export const signOut = (token: string) => Effect.flatMap(PortalSessions, (sessio
 
 /** The signed-in Account's view (every page shows its name and whether new Terms wait). */
 export const signedInAccount = (accountId: string) =>
-  Effect.flatMap(Accounts, (accounts) => accounts.show(accountId)).pipe(Effect.orDie)
+  Effect.flatMap(Accounts, (accounts) => accounts.show(accountId)).pipe(
+    // A session's Account exists: sessions are ended with their Account's login.
+    Effect.catchTag("AccountNotFound", Effect.die)
+  )
 
 // ---------------------------------------------------------------------------------------------------------
 // Overview
@@ -121,7 +124,9 @@ export const issueKey = (accountId: string, name: string) =>
       return yield* new InvalidKeyName({ message: "A key's name cannot hold control characters." })
     }
     const accounts = yield* Accounts
-    const issued = yield* accounts.issueKey(accountId, trimmed === "" ? undefined : trimmed).pipe(Effect.orDie)
+    const issued = yield* accounts.issueKey(accountId, trimmed === "" ? undefined : trimmed).pipe(
+      Effect.catchTag("AccountNotFound", Effect.die)
+    )
     return { ...issued, name: trimmed === "" ? null : trimmed }
   })
 

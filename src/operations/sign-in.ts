@@ -13,6 +13,7 @@
  */
 import OAuth2Server from "@node-oauth/oauth2-server"
 import { Clock, Data, Effect, Option, Runtime } from "effect"
+import { hasControlCharacters } from "../../schema/text.js"
 import { AppConfig } from "../config.js"
 import { hashSecret } from "../domain/api-key.js"
 import {
@@ -206,6 +207,10 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
   Effect.gen(function*() {
     const config = yield* AppConfig
     const endpoints = oauthEndpoints(config.publicBaseUrl)
+    // OAuth parameters are printable text (RFC 6749 Appendix A); nothing else is kept or looked up.
+    if (Object.entries(params).some(([name, value]) => [name, ...[value].flat()].some(hasControlCharacters))) {
+      return yield* pageError(400, "The request's parameters must not contain control characters.")
+    }
     const clientId = single(params, "client_id")
     if (!clientId) return yield* pageError(400, "The request does not name its app (client_id is missing).")
     const client = yield* resolveClient(clientId).pipe(Effect.mapError(clientRefusal))
