@@ -17,6 +17,8 @@ export type ScriptedAnswer =
 export interface ScriptEntry {
   readonly answer: ScriptedAnswer
   readonly delay?: Duration.DurationInput
+  /** Waited for before answering: a gate the test opens when it is ready (timing the test controls). */
+  readonly gate?: Effect.Effect<void>
 }
 
 export interface FakeScoringCall {
@@ -35,7 +37,8 @@ export const makeFakeScoring = (script: Record<string, ScriptEntry>, histories: 
         : entry.answer._tag === "Failure"
         ? Effect.fail(entry.answer.error)
         : Effect.die(new Error(entry.answer.message))
-      return entry?.delay === undefined ? result : Effect.zipRight(Effect.sleep(entry.delay), result)
+      const delayed = entry?.delay === undefined ? result : Effect.zipRight(Effect.sleep(entry.delay), result)
+      return entry?.gate === undefined ? delayed : Effect.zipRight(entry.gate, delayed)
     }
     const service = Scoring.of({
       score: (address, overrides) =>
