@@ -56,6 +56,8 @@ export const CONNECT_TIMEOUT = Duration.seconds(5)
  */
 export const CONNECTION_SILENCE_LIMIT = Duration.seconds(60)
 const IDLE_TIMEOUT = Duration.seconds(30)
+/** A timer this late means the process was held (busy or starved) and could not have heard the database. */
+const PROCESS_HELD_MILLIS = 1_000
 const WATCH_INTERVAL_MILLIS = 1_000
 
 /** When the database last sent anything, on any connection of the pool. */
@@ -106,10 +108,15 @@ const watchConnections = (watched: Set<Watched>) => {
   const limit = Duration.toMillis(CONNECTION_SILENCE_LIMIT)
   const silent = (entry: Watched, now: number) =>
     entry.busySince !== undefined && now - Math.max(entry.lastHeard, entry.busySince) >= limit
+  let due = Date.now() + WATCH_INTERVAL_MILLIS
   return setInterval(() => {
     const now = Date.now()
+    const held = now - due > PROCESS_HELD_MILLIS
+    due = now + WATCH_INTERVAL_MILLIS
     const suspects: Array<Watched> = []
     for (const entry of watched) {
+      // The process was held: nobody could have heard the database meanwhile, so silence starts again.
+      if (held && entry.busySince !== undefined) entry.busySince = now
       if (!isBusy(entry.client)) entry.busySince = undefined
       else if (entry.busySince === undefined) entry.busySince = now
       else if (silent(entry, now)) suspects.push(entry)
@@ -135,20 +142,29 @@ const makeGuard = (liveness: Liveness): DatabaseHealth["Type"]["guard"] => {
     Effect.async<never, StorageUnavailable>((resume) => {
       let timer: ReturnType<typeof setTimeout> | undefined
       let recheck: ReturnType<typeof setImmediate> | undefined
+      let due = started + silenceLimit
+      // Silence is counted only while this process could have heard an answer: a timer that fires late
+      // means the process itself was held (a long synchronous task, a starved CPU), not the database.
+      let listeningSince = started
       const fail = (reason: string) => resume(Effect.fail(new StorageUnavailable({ step, cause: new Error(reason) })))
+      const wait = (delay: number) => {
+        due = Date.now() + delay
+        timer = setTimeout(() => check(false), delay)
+      }
       const check = (readInput: boolean) => {
         const now = Date.now()
+        if (!readInput && now - due > PROCESS_HELD_MILLIS) listeningSince = now
         if (now - started >= stepLimit) return fail(`no result within ${Duration.format(STORAGE_STEP_LIMIT)}`)
-        const silentFor = now - Math.max(started, liveness.lastHeard)
+        const silentFor = now - Math.max(listeningSince, liveness.lastHeard)
         if (silentFor >= silenceLimit) {
           if (readInput) return fail(`no answer from the database for ${Duration.format(STORAGE_SILENCE_LIMIT)}`)
           // Timers run before pending socket reads: look again once input has been read.
           recheck = setImmediate(() => check(true))
           return
         }
-        timer = setTimeout(() => check(false), Math.min(silenceLimit - silentFor, stepLimit - (now - started)))
+        wait(Math.min(silenceLimit - silentFor, stepLimit - (now - started)))
       }
-      timer = setTimeout(() => check(false), silenceLimit)
+      wait(silenceLimit)
       return Effect.sync(() => {
         clearTimeout(timer)
         if (recheck !== undefined) clearImmediate(recheck)

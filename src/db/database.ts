@@ -3,7 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedded.js"
 import { AppConfig } from "../config.js"
 import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "./client.js"
-import { migrate } from "./migrations.js"
+import { migrateIfPending } from "./migrations.js"
 
 export const DatabaseTargetLive = Effect.gen(function*() {
   const config = yield* AppConfig
@@ -14,9 +14,9 @@ export const DatabaseTargetLive = Effect.gen(function*() {
   return { _tag: "Host", host: embedded.socketDir, port: SOCKET_PORT, database: "postgres" } satisfies DatabaseTarget
 })
 
-/** Runs the migrations once the client is up; every process that opens the database does so. */
+/** Runs pending migrations once the client is up; every process that opens the database does so. */
 export const withMigrations = <ROut, E, RIn>(client: Layer.Layer<ROut, E, RIn>) =>
-  Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate)), client)
+  Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrateIfPending)), client)
 
 /** The configured database's client, not yet migrated (the `migrate` command runs them itself). */
 export const DatabaseClientLive = Layer.unwrapScoped(

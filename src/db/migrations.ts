@@ -315,7 +315,7 @@ const spendNodes = Effect.gen(function*() {
     )`
 })
 
-export const migrations = Migrator.fromRecord({
+const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
   "0003_price_book": priceBook,
@@ -329,7 +329,30 @@ export const migrations = Migrator.fromRecord({
   "0011_oauth_code_use": oauthCodeUse,
   "0012_oauth_expiry": oauthExpiry,
   "0013_spend_nodes": spendNodes
-})
+}
+
+export const migrations = Migrator.fromRecord(migrationRecord)
+
+const MIGRATIONS_TABLE = "propscore_migrations"
 
 /** Applies every pending migration; returns the ones it applied. */
-export const migrate = Migrator.make({})({ loader: migrations, table: "propscore_migrations" })
+export const migrate = Migrator.make({})({ loader: migrations, table: MIGRATIONS_TABLE })
+
+const newestMigration = Math.max(...Object.keys(migrationRecord).map((key) => Number.parseInt(key, 10)))
+
+/**
+ * Applies pending migrations, if any. The Migrator locks its table in a transaction on every run; on the
+ * embedded database, shared by every process over one session, that transaction holds the serving
+ * process's statements for as long as the process that opened it takes (a command line started on a busy
+ * machine). So whether anything is pending is read first, without a lock: nothing is, almost always.
+ */
+export const migrateIfPending = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const latest = yield* sql<{ latest: number | null }>`
+    SELECT max(migration_id) AS latest FROM ${sql(MIGRATIONS_TABLE)}`.pipe(
+    Effect.map(([row]) => row?.latest ?? 0),
+    // No table yet: a new database.
+    Effect.orElseSucceed(() => 0)
+  )
+  return latest >= newestMigration ? [] : yield* migrate
+})

@@ -252,7 +252,16 @@ describe("propscore command line on the embedded database", () => {
         await new Promise((resolve) => setTimeout(resolve, 250))
         paid = await balance()
       }
-      expect(paid).toBe(before - 2)
+      // On a failure, say what became of the requests and what the server logged.
+      const settled = await Promise.race([
+        Promise.all(dying.map(async (request) => {
+          const outcome = await request
+          return outcome instanceof Response ? outcome.status : String(outcome)
+        })),
+        new Promise((resolve) => setTimeout(() => resolve("still running"), 10))
+      ])
+      expect(paid, `the requests: ${JSON.stringify(settled)}; the server logged: ${server.stderr().slice(-3000)}`)
+        .toBe(before - 2)
       await server.crash()
       for (const request of dying) expect(await request).toBeInstanceOf(Error)
       expect(await balance()).toBe(before - 2)

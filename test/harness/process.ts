@@ -54,6 +54,8 @@ export interface RunningServer {
   readonly baseUrl: string
   /** Everything the server printed on stdout up to now. */
   stdout: () => string
+  /** Everything the server logged (stderr) up to now. */
+  stderr: () => string
   stop: () => Promise<void>
   /** Kills the process at once, as a crash would (SIGKILL: nothing is cleaned up). */
   crash: () => Promise<void>
@@ -89,6 +91,7 @@ export const startServer = async (
     process: child,
     baseUrl,
     stdout: () => stdout,
+    stderr: () => stderr,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve()
