@@ -11,7 +11,7 @@ import { Ledger, type LedgerEntry, type MeteredOperation, utcDay } from "../../s
 import { STORAGE_SILENCE_LIMIT } from "../../src/services/storage.js"
 
 /** The members an entry that pays for no call (a grant, a refund) leaves empty. */
-const noCall = { operation: null, units: null } as const
+const noCall = { operation: null, units: null, subjects: [] } as const
 
 export interface LedgerFaults {
   /** Every call fails with `ledger-unreachable` and records nothing. */
@@ -110,7 +110,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
         return { spent, left: spent ? spent.amount - refunded : 0 }
       })
 
-    const appendRefund = (spendId: number, amount: number, reason: string, traceId: string) =>
+    const appendRefund = (spendId: number, amount: number, reason: string, traceId: string, subject?: string) =>
       Effect.gen(function*() {
         const { left, spent } = yield* leftOf(spendId)
         if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${spendId}`))
@@ -124,7 +124,8 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           amount,
           refundOf: spendId,
           traceId,
-          detail: reason
+          detail: reason,
+          subjects: subject === undefined ? [] : [subject]
         })
         return {
           refundId: entry.id,
@@ -178,7 +179,8 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
             traceId: request.traceId,
             operation: request.operation,
             units: request.units,
-            detail: null
+            detail: null,
+            subjects: request.subjects
           })
           yield* Ref.update(state, (s) => ({
             ...s,
@@ -190,7 +192,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       refund: (request) =>
         Effect.zipRight(
           guard("failRefund"),
-          appendRefund(request.spendId, request.amount, request.reason, request.traceId)
+          appendRefund(request.spendId, request.amount, request.reason, request.traceId, request.subject)
         ),
       refundRemaining: (spendId, reason, traceId) =>
         Effect.gen(function*() {

@@ -22,6 +22,7 @@ interface EntryRow {
   readonly operation: LedgerEntry["operation"]
   readonly units: number | null
   readonly detail: string | null
+  readonly subjects: ReadonlyArray<string> | null
 }
 
 const toEntry = (row: EntryRow): LedgerEntry => ({
@@ -34,7 +35,8 @@ const toEntry = (row: EntryRow): LedgerEntry => ({
   createdAt: row.created_at,
   operation: row.operation,
   units: row.units,
-  detail: row.detail
+  detail: row.detail,
+  subjects: row.subjects ?? []
 })
 
 const unreachable = (error: unknown) =>
@@ -58,7 +60,8 @@ export const LedgerPg = Layer.effect(
         )
       )
     const entryColumns = sql.literal(
-      "id, account_id, kind, amount, refund_of, trace_id, created_at, operation, units, COALESCE(reason, note) AS detail"
+      "id, account_id, kind, amount, refund_of, trace_id, created_at, operation, units, COALESCE(reason, note) AS detail, " +
+        "subjects"
     )
 
     // One statement, one round trip: the price from the price book, the debit guarded by the balance and
@@ -81,8 +84,9 @@ export const LedgerPg = Layer.effect(
               OR CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost <= a.daily_spend_cap)
           RETURNING a.balance, price.cost
         ), entry AS (
-          INSERT INTO ledger_entries (account_id, kind, amount, operation, units, trace_id)
-          SELECT ${request.accountId}, 'spend', cost, ${request.operation}, ${request.units}, ${request.traceId} FROM debited
+          INSERT INTO ledger_entries (account_id, kind, amount, operation, units, trace_id, subjects)
+          SELECT ${request.accountId}, 'spend', cost, ${request.operation}, ${request.units}, ${request.traceId},
+            ${request.subjects}::text[] FROM debited
           RETURNING id, amount
         ), opened AS (
           INSERT INTO open_spends (spend_id, settle_by, node_id) SELECT id, ${request.settleBy}, ${request.nodeId} FROM entry
@@ -136,8 +140,9 @@ export const LedgerPg = Layer.effect(
     const appendRefund = (request: Parameters<Ledger["Type"]["refund"]>[0], accountId: string) =>
       Effect.gen(function*() {
         const [entry] = yield* sql<{ id: number }>`
-          INSERT INTO ledger_entries (account_id, kind, amount, refund_of, trace_id, reason)
-          VALUES (${accountId}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason})
+          INSERT INTO ledger_entries (account_id, kind, amount, refund_of, trace_id, reason, subjects)
+          VALUES (${accountId}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason},
+            ${request.subject === undefined ? null : [request.subject]}::text[])
           RETURNING id`
         // A refund gives room back under the daily cap on the day it is made.
         const [updated] = yield* sql<{ balance: number }>`

@@ -315,6 +315,12 @@ const spendNodes = Effect.gen(function*() {
     )`
 })
 
+// What each Spend paid for, as the call named it (an address, or a property_id), for the usage pages.
+const spendSubjects = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE ledger_entries ADD COLUMN subjects text[]`
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -328,7 +334,8 @@ const migrationRecord = {
   "0010_idempotency_window_end": idempotencyWindowEnd,
   "0011_oauth_code_use": oauthCodeUse,
   "0012_oauth_expiry": oauthExpiry,
-  "0013_spend_nodes": spendNodes
+  "0013_spend_nodes": spendNodes,
+  "0014_spend_subjects": spendSubjects
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -261,11 +261,19 @@ export const revokeKeyPage = (ctx: PageContext, key: KeyView) =>
 
 const kindLabel: Record<LedgerEntry["kind"], string> = { spend: "Spend", refund: "Refund", grant: "Grant" }
 
+/** What an entry was for: the property's address as the call sent it (the first of a batch's, and how many more). */
+const subjectOf = (entry: LedgerEntry) =>
+  entry.subjects.length === 0
+    ? ""
+    : ` — ${entry.subjects[0]}${entry.subjects.length > 1 ? ` and ${entry.subjects.length - 1} more` : ""}`
+
 const entryDescription = (entry: LedgerEntry) =>
   entry.kind === "spend"
-    ? `${entry.operation ?? "call"}${entry.units !== null && entry.units !== 1 ? ` × ${entry.units}` : ""}`
+    ? `${entry.operation ?? "call"}${entry.units !== null && entry.units !== 1 ? ` × ${entry.units}` : ""}${
+      subjectOf(entry)
+    }`
     : entry.kind === "refund"
-    ? `of spend #${entry.refundOf}${entry.detail ? `: ${entry.detail}` : ""}`
+    ? `of spend #${entry.refundOf}${entry.detail ? `: ${entry.detail}` : ""}${subjectOf(entry)}`
     : entry.detail ?? ""
 
 const usageLink = (filter: UsageFilter, extra: Record<string, string> = {}, base: string = paths.usage) => {

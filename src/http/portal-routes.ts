@@ -376,7 +376,8 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
       "units",
       "refund_of",
       "detail",
-      "trace_id"
+      "trace_id",
+      "addresses"
     ]
     const csvRow = (entry: LedgerEntry) => [
       entry.id,
@@ -387,7 +388,9 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
       entry.units ?? "",
       entry.refundOf ?? "",
       entry.detail ?? "",
-      entry.traceId ?? ""
+      entry.traceId ?? "",
+      // Each property's address as the call sent it, in the order sent.
+      entry.subjects.join(" | ")
     ]
     const encoder = new TextEncoder()
 

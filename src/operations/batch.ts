@@ -34,20 +34,21 @@ export const batch = (input: MeteredInput) =>
     const request = yield* acceptBatch(input.body)
     const metering = yield* meteredRequest(input, {
       operation: "batch",
-      units: request.properties.length,
-      path: "/v1/predict/batch"
+      path: "/v1/predict/batch",
+      subjects: request.properties.map((call) => call.address)
     })
     const ledger = yield* Ledger
     const config = yield* AppConfig
 
     /** BAT-8 BAT-3: a covered failure's own one-Credit Refund, and the Problem Detail a single call would answer. */
-    const refundedEntry = (spend: Spend, reason: CoveredReason) =>
+    const refundedEntry = (spend: Spend, call: ScoredCall, reason: CoveredReason) =>
       Effect.map(
         ledger.refund({
           spendId: spend.spendId,
           amount: 1,
           reason: problemMeta(reason._tag)!.slug,
-          traceId: input.traceId
+          traceId: input.traceId,
+          subject: call.address
         }),
         () => {
           // BAT-4: the call's one trace id is in the header, not in the entries.
@@ -62,7 +63,7 @@ export const batch = (input: MeteredInput) =>
     const entryOf = (spend: Spend) => (call: ScoredCall) =>
       scoreAddress(call.address, call.overrides).pipe(
         Effect.map((outcome) => scoredEntry(scoredAnswer(outcome, call))),
-        Effect.catchIf(isCoveredReason, (reason) => refundedEntry(spend, reason))
+        Effect.catchIf(isCoveredReason, (reason) => refundedEntry(spend, call, reason))
       )
 
     return yield* metered(

@@ -7,7 +7,11 @@ import { recordedHistory } from "./upstream.js"
 export const history = (input: MeteredInput) =>
   Effect.gen(function*() {
     const query = yield* decodeHistoryRequest(input.body)
-    const request = yield* meteredRequest(input, { operation: "history", units: 1, path: "/v1/history" })
+    const request = yield* meteredRequest(input, {
+      operation: "history",
+      path: "/v1/history",
+      subjects: [query.address ?? query.property_id!]
+    })
     return yield* metered(
       request,
       () =>

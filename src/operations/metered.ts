@@ -66,6 +66,8 @@ export interface MeteredRequest {
   readonly idempotencyKey: IdempotencyKey | undefined
   /** The endpoint and the canonical body: what makes two requests "the same". */
   readonly fingerprint: string
+  /** What the call is about, one per unit (each property's address as sent), for the Ledger's entry. */
+  readonly subjects: ReadonlyArray<string>
 }
 
 /**
@@ -103,16 +105,22 @@ export type MeteringError =
  */
 export const meteredRequest = (
   input: MeteredInput,
-  call: { readonly operation: MeteredOperation; readonly units: number; readonly path: string }
+  call: {
+    readonly operation: MeteredOperation
+    readonly path: string
+    /** One per unit the call is charged for. */
+    readonly subjects: ReadonlyArray<string>
+  }
 ) =>
   Effect.map(decodeIdempotencyKey(input.idempotencyKeyHeader), (idempotencyKey): MeteredRequest => ({
     accountId: input.caller.accountId,
     pendingTerms: input.caller.pendingTerms,
     operation: call.operation,
-    units: call.units,
+    units: call.subjects.length,
     traceId: input.traceId,
     idempotencyKey,
-    fingerprint: `POST ${call.path} ${canonicalJson(input.body)}`
+    fingerprint: `POST ${call.path} ${canonicalJson(input.body)}`,
+    subjects: call.subjects
   }))
 
 /** JSON with sorted keys: two bodies equal as JSON values get one fingerprint. */
@@ -218,7 +226,8 @@ const recordSpend = Effect.fn("Metering.spend")(function*(request: MeteredReques
     units: request.units,
     traceId: request.traceId,
     settleBy,
-    nodeId: settlement.nodeId
+    nodeId: settlement.nodeId,
+    subjects: request.subjects
   })
 })
 

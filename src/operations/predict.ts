@@ -11,7 +11,11 @@ import { scoreAddress } from "./upstream.js"
 export const predict = (input: MeteredInput) =>
   Effect.gen(function*() {
     const call = yield* acceptScoredCall(input.body)
-    const request = yield* meteredRequest(input, { operation: "predict", units: 1, path: "/v1/predict" })
+    const request = yield* meteredRequest(input, {
+      operation: "predict",
+      path: "/v1/predict",
+      subjects: [call.address]
+    })
     return yield* metered(
       request,
       () =>

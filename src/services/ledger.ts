@@ -24,6 +24,8 @@ export interface SpendRequest {
   readonly settleBy: number
   /** The node (service process) whose call this is; its heartbeats tell other nodes it is alive. */
   readonly nodeId: string
+  /** What the call is about, one per unit: each property's address as sent (or its property_id). */
+  readonly subjects: ReadonlyArray<string>
 }
 
 export interface Spend {
@@ -40,6 +42,8 @@ export interface RefundRequest {
   readonly amount: number
   readonly reason: string
   readonly traceId: string
+  /** The property the refunded Credit was for, when it was one of several (a batch entry). */
+  readonly subject?: string | undefined
 }
 
 export interface Refund {
@@ -62,6 +66,8 @@ export interface LedgerEntry {
   readonly units: number | null
   /** A refund's reason (a problem slug, or the sweeper's), a grant's note; null on spends. */
   readonly detail: string | null
+  /** What a Spend paid for (each property's address as sent), or the property a refund was for; or none. */
+  readonly subjects: ReadonlyArray<string>
 }
 
 /** Which of an Account's entries to read, newest first (the Portal's usage pages and CSV export). */

@@ -19,7 +19,16 @@ const spendOf = (
 ) =>
   Effect.flatMap(
     Ledger,
-    (ledger) => ledger.spend({ accountId, operation, units, traceId: "t".repeat(32), settleBy, nodeId })
+    (ledger) =>
+      ledger.spend({
+        accountId,
+        operation,
+        units,
+        traceId: "t".repeat(32),
+        settleBy,
+        nodeId,
+        subjects: Array.from({ length: units }, (_, i) => `${i + 1} Main St`)
+      })
   )
 
 /** Open spends, which of them a sweeper may refund, settling and refunding what is left: the same on both Ledgers. */
@@ -102,7 +111,8 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
         units: 2,
         traceId: `${i}`.repeat(32),
         settleBy: 60_000,
-        nodeId: "node_self"
+        nodeId: "node_self",
+        subjects: ["1 Main St", "2 Main St"]
       })
       yield* ledger.settle(spend.spendId)
       spends.push(spend.spendId)

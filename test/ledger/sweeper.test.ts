@@ -22,7 +22,8 @@ const request = {
   units: 1,
   traceId: "t",
   idempotencyKey: "crash-key" as IdempotencyKey,
-  fingerprint: "POST /v1/predict {}"
+  fingerprint: "POST /v1/predict {}",
+  subjects: ["1 Main St"]
 }
 const keyless = { ...request, idempotencyKey: undefined }
 const answer: StoredResponse = { status: 200, body: { ok: true } }
@@ -46,7 +47,8 @@ const diedElsewhere = (keyed: boolean) =>
       units: 1,
       traceId: "t",
       settleBy: deadline,
-      nodeId: "node_crashed"
+      nodeId: "node_crashed",
+      subjects: ["1 Main St"]
     })
   })
 

@@ -187,7 +187,7 @@ describe.skipIf(!available)("the Portal in Chromium", () => {
         page.getByRole("link", { name: "Export CSV" }).click()
       ])
       const csv = fs.readFileSync((await download.path())!, "utf8")
-      expect(csv).toMatch(new RegExp(`,spend,-1,predict,1,,,${traceId}\\n`))
+      expect(csv).toMatch(new RegExp(`,spend,-1,predict,1,,,${traceId},"3 Pine Ct, Riverton"\\n`))
 
       await page.getByRole("link", { name: "Overview", exact: true }).click()
       expect(await page.locator("main").textContent()).toContain("24 Credits")

@@ -67,7 +67,8 @@ const spends = (accountId: string, count: number, tracePrefix: string) =>
         units: 1,
         traceId,
         settleBy: Date.now() + 60_000,
-        nodeId: "node_portal_test"
+        nodeId: "node_portal_test",
+        subjects: [`${i + 1} Pine Ct, Riverton`]
       })
       yield* ledger.settle(spend.spendId)
       ids.push(spend.spendId)
@@ -350,7 +351,7 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       yield* reconciles(holder.accountId)
     }))
 
-  it.effect("usage lists the Ledger entries with trace ids, newest first, paged, filtered by kind and date, with a 30-day chart", () =>
+  it.effect("usage lists the Ledger entries with trace ids and addresses, newest first, paged, filtered by kind and date, with a 30-day chart", () =>
     Effect.gen(function*() {
       const holder = yield* signedIn(100)
       const ids = yield* spends(holder.accountId, 60, "ab")
@@ -370,8 +371,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const firstRows = rowsOf(first.text)
       expect(firstRows).toHaveLength(USAGE_PAGE_SIZE)
       expect(firstRows.map((r) => r.id)).toEqual([...firstRows.map((r) => r.id)].sort((a, b) => b - a))
-      // The newest spend, with its trace id.
+      // The newest spend, with its trace id and the address it was spent on.
       expect(first.text).toContain(`ab${(59).toString(16).padStart(30, "0")}`)
+      expect(first.text).toContain("predict — 60 Pine Ct, Riverton")
       const older = /href="(\/portal\/usage\?before=\d+)" rel="next"/.exec(first.text)![1]!
       const second = yield* promise(() => browser.get(older.replace(/&amp;/g, "&")))
       const secondRows = rowsOf(second.text)
@@ -403,7 +405,7 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       yield* reconciles(holder.accountId)
     }))
 
-  it.effect("the CSV export holds every matching entry (read in batches), newest first, with trace ids", () =>
+  it.effect("the CSV export holds every matching entry (read in batches), newest first, with trace ids and the address each Credit was spent on", () =>
     Effect.gen(function*() {
       const holder = yield* signedIn(10)
       yield* spends(holder.accountId, 2, "cd")
@@ -421,7 +423,7 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
         new RegExp(`^attachment; filename="propscore-usage-${holder.accountId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`)
       )
       const lines = all.text.trimEnd().split("\n")
-      expect(lines[0]).toBe("entry_id,time_utc,kind,credits,operation,units,refund_of,detail,trace_id")
+      expect(lines[0]).toBe("entry_id,time_utc,kind,credits,operation,units,refund_of,detail,trace_id,addresses")
       expect(lines).toHaveLength(1 + 2100 + 2 + 1)
       const entryIds = lines.slice(1).map((line) => Number(line.split(",")[0]))
       expect(new Set(entryIds).size).toBe(entryIds.length)
@@ -431,7 +433,9 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
         "\n"
       ).slice(1)
       expect(spent).toHaveLength(2)
-      expect(spent[0]).toMatch(new RegExp(`^\\d+,\\d{4}-\\d{2}-\\d{2}T[^,]+Z,spend,-1,predict,1,,,cd0{29}1$`))
+      expect(spent[0]).toMatch(
+        new RegExp(`^\\d+,\\d{4}-\\d{2}-\\d{2}T[^,]+Z,spend,-1,predict,1,,,cd0{29}1,"2 Pine Ct, Riverton"$`)
+      )
       expect((yield* promise(() => holder.browser.get("/portal/usage.csv?to=yesterday"))).status).toBe(400)
       yield* reconciles(holder.accountId)
     }))
