@@ -1,5 +1,6 @@
 /** `POST /v1/history`: the request (exactly one of `address` or `property_id`, HIS-1) and its answer. */
 import { Schema } from "effect"
+import { AddressMatch } from "./address-match.js"
 import { Address } from "./scored-call.js"
 
 export const PropertyId = Schema.String.pipe(
@@ -59,6 +60,7 @@ export const HistoryAnswer = Schema.Struct({
   chain_of_title: Schema.Array(TitleTransfer),
   flips: Schema.Array(Flip),
   listing: Listing,
-  permits: Schema.Array(Permit)
+  permits: Schema.Array(Permit),
+  match: Schema.optionalWith(AddressMatch, { exact: true })
 }).annotations({ identifier: "HistoryAnswer" })
 export type HistoryAnswer = typeof HistoryAnswer.Type

@@ -98,9 +98,9 @@ export class UnscorableAddress extends problem<UnscorableAddress>()("UnscorableA
   status: 422,
   title: "The address could not be scored",
   description:
-    "The address lies inside the covered area but no scorable property was found for it. A covered reason: the Credit is refunded.",
+    "The address lies inside the covered area but no scorable property was found for it: the street or the house number is not on record, or the address has no house number (a post office box, an intersection, a ZIP code alone). `suggestions`, when present, lists up to five recorded addresses close to it (the nearest house numbers on the street, or the streets spelt closest); send one of them if it is the property. A covered reason: the Credit is refunded.",
   credits: "refunded"
-}) {}
+}, { suggestions: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }) }) {}
 
 export class AmbiguousAddress extends problem<AmbiguousAddress>()("AmbiguousAddress", {
   slug: "ambiguous-address",

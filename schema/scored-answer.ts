@@ -1,5 +1,6 @@
 /** The Scored answer (200 from `POST /v1/predict`) and its parts, as CONTRACT.md names them. */
 import { Schema } from "effect"
+import { AddressMatch } from "./address-match.js"
 import { PropertyType } from "./overrides.js"
 
 export const FactOrigin = Schema.Literal("county-record", "caller-stated")
@@ -27,7 +28,8 @@ export type Facts = typeof Facts.Type
 export const SubjectProperty = Schema.Struct({
   property_id: Schema.String,
   address: Schema.String,
-  facts: Facts
+  facts: Facts,
+  match: Schema.optionalWith(AddressMatch, { exact: true })
 }).annotations({ identifier: "SubjectProperty" })
 
 export const quantileLevels = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"] as const

@@ -1,6 +1,7 @@
 /** The Scored Call body: `POST /v1/predict`, each batch entry, and what `POST /v1/validate` judges. */
 import { Schema } from "effect"
 import { Overrides } from "./overrides.js"
+import { hasControlCharacters } from "./text.js"
 
 export const Condition = Schema.Literal("turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down")
   .annotations({
@@ -12,10 +13,21 @@ export const Condition = Schema.Literal("turn_key", "light_rehab", "moderate_reh
   })
 export type Condition = typeof Condition.Type
 
-/** A street address: 1 to 200 characters once surrounding white space is trimmed. */
+/**
+ * A street address: 1 to 200 characters once surrounding white space is trimmed, with a letter or a digit,
+ * no control characters. Whether it names a property is the scoring step's to say (a covered 422).
+ */
 export const Address = Schema.Trim.pipe(
   Schema.filter((address) =>
-    address.length === 0 ? "must not be empty" : address.length > 200 ? "must be at most 200 characters" : true
+    address.length === 0
+      ? "must not be empty"
+      : address.length > 200
+      ? "must be at most 200 characters"
+      : hasControlCharacters(address)
+      ? "must not contain control characters"
+      : !/[\p{L}\p{N}]/u.test(address)
+      ? "must contain a street address (letters and numbers)"
+      : true
   )
 ).annotations({ identifier: "Address", description: "Full street address." })
 

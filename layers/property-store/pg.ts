@@ -27,6 +27,7 @@ interface ParcelRow {
   readonly id: string
   readonly market: string
   readonly street: string
+  readonly recorded_address: string | null
   readonly unit: string
   readonly city: string | null
   readonly state: string | null
@@ -52,6 +53,7 @@ const parcelRow = (parcel: ParcelRecord): ParcelRow => ({
   id: parcel.id,
   market: parcel.market,
   street: parcel.street,
+  recorded_address: nullable(parcel.recordedAddress),
   unit: parcel.unit,
   city: nullable(parcel.city),
   state: nullable(parcel.state),
@@ -77,6 +79,7 @@ const toParcel = (row: ParcelRow): ParcelRecord => ({
   id: row.id,
   market: row.market,
   street: row.street,
+  recordedAddress: optional(row.recorded_address),
   unit: row.unit,
   city: optional(row.city),
   state: optional(row.state),

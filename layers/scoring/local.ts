@@ -44,25 +44,26 @@ export const ScoringLocal = Layer.scoped(
       score: (address, overrides) =>
         Effect.gen(function*() {
           const scoring = yield* engine
-          const parcel = yield* scoring.locate(address)
-          if (parcel.source === FAULT_DRILL_SOURCE) {
+          const located = yield* scoring.locate(address)
+          if (located.parcel.source === FAULT_DRILL_SOURCE) {
             // The demo county's fault drill: a failing and a stalled scoring step (docs/demo-county.md).
-            if (parcel.id === "demo-fault-timeout") yield* Effect.never
+            if (located.parcel.id === "demo-fault-timeout") yield* Effect.never
             return yield* Effect.die(new Error("fault drill: scoring failed on purpose"))
           }
           const today = isoDay(yield* Clock.currentTimeMillis)
-          return yield* scoring.valueParcel(parcel, overrides, today)
+          return yield* scoring.valueParcel(located, overrides, today)
         }),
       history: (query) =>
         Effect.gen(function*() {
           const scoring = yield* engine
-          const parcel =
-            yield* ("address" in query ? scoring.locate(query.address) : scoring.parcelById(query.propertyId))
+          const { match, parcel } = "address" in query
+            ? yield* scoring.locate(query.address)
+            : { parcel: yield* scoring.parcelById(query.propertyId), match: undefined }
           const records = yield* store.history(parcel.id).pipe(
             Effect.mapError(() => new UpstreamUnavailable({ detail: "The property's records could not be read." }))
           )
           if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
-          return propertyHistory(records)
+          return { ...propertyHistory(records), ...(match === undefined ? {} : { match }) }
         })
     })
   })

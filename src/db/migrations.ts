@@ -315,6 +315,12 @@ const spendNodes = Effect.gen(function*() {
     )`
 })
 
+// The street line as the source file spelt it, for showing a match against the record.
+const recordedAddress = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE parcels ADD COLUMN recorded_address text`
+})
+
 // What each Spend paid for, as the call named it (an address, or a property_id), for the usage pages.
 const spendSubjects = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -335,7 +341,8 @@ const migrationRecord = {
   "0011_oauth_code_use": oauthCodeUse,
   "0012_oauth_expiry": oauthExpiry,
   "0013_spend_nodes": spendNodes,
-  "0014_spend_subjects": spendSubjects
+  "0014_spend_subjects": spendSubjects,
+  "0015_recorded_address": recordedAddress
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -140,6 +140,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       id,
       market: borough.market,
       street: address.street,
+      // As the file spells it, without the apartment some rows carry after a comma.
+      recordedAddress: rawAddress.split(",")[0]!.trim().replace(/\s+/g, " "),
       unit: address.unit || apartment,
       city: borough.city,
       state: "NY",

@@ -123,17 +123,20 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
         reject("latitude and longitude must both be given and valid")
         continue
       }
-      const normalized = normalizeAddress(
-        [address, row["city"], [row["state"], row["zip_code"]].filter(Boolean).join(" ")].filter(Boolean).join(", ")
-      )
+      const normalized = normalizeAddress(address)
+      // The locality as its columns give it (in one spelling): not read back from the address, so that a
+      // state or postcode of another country's form (`VIC 3067`) is kept.
+      const column = (name: string) => (row[name] ?? "").trim().toUpperCase().replace(/\s+/g, " ") || undefined
+      const zipCode = column("zip_code")?.replace(/^(\d{5})-\d{4}$/, "$1")
       parcels.push({
         id: parcelId,
         market,
         street: normalized.street,
+        recordedAddress: address.replace(/\s+/g, " "),
         unit: normalized.unit || (row["unit"] ?? "").trim().toUpperCase(),
-        city: normalized.city,
-        state: normalized.state,
-        zipCode: normalized.zip,
+        city: column("city") ?? normalized.city,
+        state: column("state") ?? normalized.state,
+        zipCode: zipCode ?? normalized.zip,
         neighborhood: (row["neighborhood"] ?? "").trim() || undefined,
         propertyType: type === "" ? undefined : (type as PropertyType),
         bedrooms: value("bedrooms"),

@@ -8,6 +8,8 @@ export interface ParcelRecord {
   readonly market: string
   /** Normalised street line (`22 BLUE HERON DR`). */
   readonly street: string
+  /** The street line as the source recorded it (`22 Blue Heron Drive`), when it was kept. */
+  readonly recordedAddress?: string | undefined
   readonly unit: string
   readonly city?: string | undefined
   readonly state?: string | undefined

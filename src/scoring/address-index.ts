@@ -1,15 +1,69 @@
 /**
- * Address matching over the imported parcels. The outcome is typed: one property; several (with up to five
- * candidate addresses); an address outside every imported area; or inside the covered area but unknown.
+ * Address matching over the imported parcels, for addresses as people type them: with or without commas,
+ * abbreviations either way, a unit where a house has none, the neighbourhood as the town, a directional on
+ * the other side, a typo in the street name. A wrong parcel is worse than a refusal (the caller would pay
+ * for someone else's house), so every relaxation has a guard:
+ *
+ * - a street-name typo is corrected only when exactly one street of the locality is that close (one edit
+ *   for names of up to 5 letters, two beyond; never in a name with digits) and the house number exists on
+ *   it; several close streets are `Ambiguous`, ranked;
+ * - a house number that does not exist on the street is never moved to a neighbour: `Unknown`, with the
+ *   nearest numbers that exist as suggestions;
+ * - a street type or directional that differs from the record is accepted only when no street of that
+ *   spelling exists in the locality; a different directional never;
+ * - a unit given for a parcel without units is ignored (and said so); where units exist, the unit decides,
+ *   and an address without one is ambiguous (even where one record at it has no unit).
+ *
+ * The outcome says how the address matched: `exact` (every part as recorded), `normalized` (abbreviations,
+ * order, the neighbourhood as the town, a part left out or ignored) or `corrected` (a spelling fixed), with
+ * the notes.
  */
-import { formatAddress, normalizeAddress } from "../property/address.js"
+import { distance } from "fastest-levenshtein"
+import { formatAddress } from "../property/address.js"
 import type { ParcelRecord } from "../property/records.js"
+import {
+  DIRECTIONALS,
+  HOUSE_NUMBER,
+  ORDINALS,
+  parseStreetLine,
+  STREET_TYPE_NAMES,
+  STREET_TYPES,
+  type StreetParts,
+  streetParts,
+  takeUnit,
+  tokenize,
+  UNIT_DESIGNATORS,
+  unitKey
+} from "../property/street-address.js"
+
+/** What was done to the address to match it: a part corrected, added from the record, or ignored. */
+export type MatchNote =
+  | {
+    readonly kind: "corrected"
+    readonly part: "street_name" | "street_type" | "town"
+    readonly sent: string
+    readonly used: string
+  }
+  | { readonly kind: "ignored"; readonly part: "unit" | "directional"; readonly sent: string }
+  | {
+    readonly kind: "normalized"
+    readonly part: "street_type" | "directional" | "town" | "zip_code"
+    readonly sent: string
+    readonly used: string
+  }
+
+export type MatchMethod = "exact" | "normalized" | "corrected"
 
 export type AddressMatch =
-  | { readonly _tag: "Found"; readonly parcel: ParcelRecord }
+  | {
+    readonly _tag: "Found"
+    readonly parcel: ParcelRecord
+    readonly method: MatchMethod
+    readonly notes: ReadonlyArray<MatchNote>
+  }
   | { readonly _tag: "Ambiguous"; readonly candidates: ReadonlyArray<string> }
   | { readonly _tag: "OutsideCoverage" }
-  | { readonly _tag: "Unknown"; readonly hint: string }
+  | { readonly _tag: "Unknown"; readonly hint: string; readonly suggestions: ReadonlyArray<string> }
 
 export const MAX_CANDIDATES = 5
 
@@ -22,44 +76,700 @@ export const parcelDisplayAddress = (parcel: ParcelRecord) =>
     zip: parcel.zipCode
   })
 
+/** A locality phrase in one spelling: words of a town, a neighbourhood or a market (`FLUSHING NORTH`). */
+const phraseOf = (text: string) =>
+  tokenize(text.replace(/\([^)]*\)/g, " ").replace(/[-/]/g, " ")).filter((t) => t !== ",").join(" ")
+
+/**
+ * The phrases a neighbourhood is known by: its name, each of its parts (`BEDFORD PARK/NORWOOD`,
+ * `FLUSHING-NORTH`), and a name without a directional word (`FLUSHING`).
+ */
+const neighbourhoodPhrases = (name: string): Array<string> => {
+  const phrases = new Set<string>([phraseOf(name)])
+  for (const part of name.replace(/\([^)]*\)/g, " ").split(/[/-]/)) {
+    const phrase = phraseOf(part)
+    if (phrase === "") continue
+    phrases.add(phrase)
+    const words = phrase.split(" ")
+    if (words.length >= 2 && DIRECTIONALS.has(words.at(-1)!)) phrases.add(words.slice(0, -1).join(" "))
+    if (words.length >= 2 && DIRECTIONALS.has(words[0]!)) phrases.add(words.slice(1).join(" "))
+  }
+  // A lone directional (`NORTH` of `FLUSHING-NORTH`) names no place.
+  return [...phrases].filter((p) => p !== "" && !DIRECTIONALS.has(p))
+}
+
+const US_STATE_CODES = new Set([
+  "AL",
+  "AK",
+  "AS",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "DC",
+  "FM",
+  "FL",
+  "GA",
+  "GU",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MH",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "MP",
+  "OH",
+  "OK",
+  "OR",
+  "PW",
+  "PA",
+  "PR",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VI",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY"
+])
+
+/** One street as recorded in one place: its parcels by house number. */
+interface Street {
+  readonly parts: StreetParts
+  readonly zip: string
+  readonly numbers: Map<string, Array<ParcelRecord>>
+}
+
+interface Indexed {
+  readonly parcel: ParcelRecord
+  /** The locality phrases the parcel is in (its town, neighbourhood, market), shared between parcels. */
+  readonly localities: ReadonlySet<string>
+}
+
+/** What a typed address says, read with the index's knowledge of the localities it covers. */
+interface Parsed {
+  readonly number: string
+  readonly street: StreetParts
+  /** The street's words as typed (after cleaning), for notes. */
+  readonly streetWords: ReadonlyArray<string>
+  readonly unit: string
+  readonly zip: string | undefined
+  readonly state: string | undefined
+  /** A known locality phrase. */
+  readonly locality: string | undefined
+  /** The locality as typed, when it was corrected. */
+  readonly localityTypo: string | undefined
+  /** Words that name a place this index does not know. */
+  readonly unknownLocality: string | undefined
+  /** What reading the address corrected (a misspelt street type). */
+  readonly notes: ReadonlyArray<MatchNote>
+}
+
+type Refusal = { readonly _tag: "Refusal"; readonly hint: string }
+
+/** One edit apart: a letter added, dropped or changed, or two neighbouring letters swapped (`RAOD`). */
+const oneEditApart = (a: string, b: string) => {
+  if (distance(a, b) <= 1) return true
+  if (a.length !== b.length) return false
+  const differ = [...a].flatMap((letter, i) => (letter === b[i] ? [] : [i]))
+  return differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]!] &&
+    a[differ[1]!] === b[differ[0]!]
+}
+
+/** The largest edit distance a street name of this length may be corrected across; 0: never. */
+const allowedEdits = (name: string) => {
+  const letters = name.replace(/[^A-Z]/g, "").length
+  return letters <= 3 ? 0 : letters <= 5 ? 1 : 2
+}
+
+/** The numbers in a street name (`BRIGHTON 3` → `3`): a correction never changes them (2ND is not 3RD). */
+const numbersOf = (name: string) => name.replace(/[^0-9 ]/g, " ").trim().split(/\s+/).join(" ")
+
 export class AddressIndex {
-  private readonly byStreet = new Map<string, Array<ParcelRecord>>()
+  private readonly byName = new Map<string, Array<Street>>()
+  private readonly parcels = new Map<ParcelRecord, Indexed>()
+  /** Street names by locality key (`Z:10312`, `L:ANNADALE`, `*`) and by length, for corrections. */
+  private readonly names = new Map<string, Map<number, Set<string>>>()
+  private readonly phrases = new Set<string>()
+  private readonly phrasesByLength = new Map<number, Array<string>>()
   private readonly zips = new Set<string>()
-  private readonly cities = new Set<string>()
+  private readonly states = new Set<string>()
+  /** The towns (or markets) each locality phrase lies in. */
+  private readonly towns = new Map<string, Set<string>>()
 
   constructor(parcels: Iterable<ParcelRecord>) {
+    const interned = new Map<string, ReadonlySet<string>>()
+    const streets = new Map<string, Street>()
     for (const parcel of parcels) {
-      const list = this.byStreet.get(parcel.street)
-      if (list) list.push(parcel)
-      else this.byStreet.set(parcel.street, [parcel])
-      if (parcel.zipCode) this.zips.add(parcel.zipCode)
-      if (parcel.city) this.cities.add(parcel.city)
+      const line = parseStreetLine(parcel.street)
+      if (line === undefined) continue
+      const hood = parcel.neighborhood ?? ""
+      const localityKey = `${parcel.city ?? ""}|${hood}|${parcel.market}`
+      let localities = interned.get(localityKey)
+      if (localities === undefined) {
+        const set = new Set<string>()
+        if (parcel.city) set.add(phraseOf(parcel.city))
+        if (hood) { for (const phrase of neighbourhoodPhrases(hood)) set.add(phrase) }
+        set.add(phraseOf(parcel.market))
+        set.delete("")
+        localities = set
+        interned.set(localityKey, set)
+        const town = phraseOf(parcel.city ?? parcel.market)
+        for (const phrase of set) {
+          this.addPhrase(phrase)
+          const towns = this.towns.get(phrase)
+          if (towns) towns.add(town)
+          else this.towns.set(phrase, new Set([town]))
+        }
+      }
+      this.parcels.set(parcel, { parcel, localities })
+      const zip = parcel.zipCode ?? ""
+      if (zip) this.zips.add(zip)
+      if (parcel.state) this.states.add(parcel.state.toUpperCase())
+      const parts = line.street
+      const key = `${parts.name}|${parts.type}|${parts.directional}|${parts.directionalAfter}|${zip}|${
+        parcel.city ?? ""
+      }`
+      let street = streets.get(key)
+      if (street === undefined) {
+        street = { parts, zip, numbers: new Map() }
+        streets.set(key, street)
+        const list = this.byName.get(parts.name)
+        if (list) list.push(street)
+        else this.byName.set(parts.name, [street])
+      }
+      const atNumber = street.numbers.get(line.number)
+      if (atNumber) atNumber.push(parcel)
+      else street.numbers.set(line.number, [parcel])
+      for (const area of ["*", ...(zip ? [`Z:${zip}`] : []), ...[...localities].map((p) => `L:${p}`)]) {
+        this.addName(area, parts.name)
+      }
     }
+  }
+
+  private addPhrase(phrase: string) {
+    if (this.phrases.has(phrase)) return
+    this.phrases.add(phrase)
+    const list = this.phrasesByLength.get(phrase.length)
+    if (list) list.push(phrase)
+    else this.phrasesByLength.set(phrase.length, [phrase])
+  }
+
+  private addName(area: string, name: string) {
+    let byLength = this.names.get(area)
+    if (byLength === undefined) {
+      byLength = new Map()
+      this.names.set(area, byLength)
+    }
+    const set = byLength.get(name.length)
+    if (set) set.add(name)
+    else byLength.set(name.length, new Set([name]))
+  }
+
+  /** A known locality phrase within one edit (two for long ones) of `phrase`, when exactly one is. */
+  private closeLocality(phrase: string): string | undefined {
+    const edits = phrase.length >= 10 ? 2 : phrase.length >= 5 ? 1 : 0
+    if (edits === 0) return undefined
+    const found: Array<string> = []
+    for (let length = phrase.length - edits; length <= phrase.length + edits; length++) {
+      for (const known of this.phrasesByLength.get(length) ?? []) {
+        if (distance(known, phrase) <= edits) found.push(known)
+      }
+    }
+    return found.length === 1 ? found[0] : undefined
+  }
+
+  /** Reads a typed address against what the index covers. */
+  private parse(raw: string): Parsed | Refusal {
+    const tokens = tokenize(raw)
+    const words = tokens.filter((token) => token !== ",")
+    if (!words.some((word) => /[A-Z0-9]/.test(word))) {
+      return { _tag: "Refusal", hint: "The address has no street address in it: send a house number and a street." }
+    }
+    const joined = ` ${words.join(" ")} `
+    if (/ (P ?O ?BOX|POB|BOX) \d/.test(joined) || / POST OFFICE BOX /.test(joined)) {
+      return { _tag: "Refusal", hint: "A post office box is not a property: send the street address of the house." }
+    }
+    if (/[&@]/.test(raw) || (!HOUSE_NUMBER.test(words[0] ?? "") && / (AND|AT) /.test(joined))) {
+      return {
+        _tag: "Refusal",
+        hint: "An intersection names no one property: send the house number and street of the property."
+      }
+    }
+    // Where the commas were: a segment boundary after word i.
+    const commaAfter = new Set<number>()
+    let wordIndex = -1
+    for (const token of tokens) {
+      if (token === ",") commaAfter.add(wordIndex)
+      else wordIndex++
+    }
+    const isZip = (word: string) => /^\d{5}(-?\d{4})?$/.test(word) || (/^\d{4}$/.test(word) && this.zips.has(word))
+    let end = words.length
+    // A unit written after the town (`…, Riverton ZZ 99103, Apt 2`): taken from the end first.
+    let trailingUnit = ""
+    const designator = words[end - 2]
+    const unitValue = words[end - 1] ?? ""
+    // (`FL 32101` is Florida and a ZIP code, not a floor.)
+    if (
+      end >= 5 && designator !== undefined && UNIT_DESIGNATORS.has(designator) && /\d/.test(unitValue) &&
+      !isZip(unitValue)
+    ) {
+      trailingUnit = words[end - 1]!
+      end -= 2
+    }
+    let zip: string | undefined
+    let state: string | undefined
+    // A state code also spells a street type (`CT`, `LA`), a directional (`NE`) or a unit (`MA`): taken as a
+    // state when the index knows it, or when a comma stands before it.
+    const isState = (word: string, at: number) =>
+      this.states.has(word) || (US_STATE_CODES.has(word) && commaAfter.has(at - 1))
+    for (let pass = 0; pass < 2; pass++) {
+      const last = words[end - 1]
+      if (zip === undefined && last !== undefined && end > 2 && isZip(last)) {
+        zip = last.slice(0, last.length === 4 ? 4 : 5)
+        end--
+      }
+      const maybeState = words[end - 1]
+      if (state === undefined && maybeState !== undefined && end > 2 && isState(maybeState, end - 1)) {
+        state = maybeState
+        end--
+      }
+    }
+    // The locality: the longest run of last words that is a place the index knows (exactly, else within an
+    // edit or two when exactly one place is that close).
+    let locality: string | undefined
+    let localityTypo: string | undefined
+    let localityStart = end
+    // A place never spans a comma: `101 Street East, New York` is not in East New York. (Without commas
+    // the longest place wins; where that is the wrong reading, street and place do not meet: a refusal.)
+    const spansComma = (start: number) => [...commaAfter].some((i) => i >= start && i < end - 1)
+    for (let length = Math.min(5, end - 2); length >= 1 && locality === undefined; length--) {
+      const start = end - length
+      const phrase = words.slice(start, end).join(" ").replace(/[-/]/g, " ")
+      if (!this.phrases.has(phrase) || spansComma(start)) continue
+      locality = phrase
+      localityStart = start
+    }
+    for (let length = Math.min(3, end - 2); length >= 1 && locality === undefined; length--) {
+      const phrase = words.slice(end - length, end).join(" ")
+      // Only words that cannot be part of the street (no street type, no number) may be a corrected town.
+      if (words.slice(end - length, end).some((w) => /\d/.test(w) || STREET_TYPES.has(w))) continue
+      const close = this.closeLocality(phrase)
+      if (close !== undefined) {
+        locality = close
+        localityTypo = phrase
+        localityStart = end - length
+      }
+    }
+    let streetWords = words.slice(0, localityStart)
+    // A place the index does not know: the words after the last comma (past the street), or else the words
+    // after the last street type.
+    let unknownLocality: string | undefined
+    if (locality === undefined) {
+      const lastComma = Math.max(-1, ...[...commaAfter].filter((i) => i >= 1 && i < localityStart - 1))
+      const afterComma = lastComma >= 1 ? streetWords.slice(lastComma + 1) : []
+      const typeAt = streetWords.findLastIndex((w, i) => i >= 2 && STREET_TYPES.has(w))
+      const tail = afterComma.length > 0 && !afterComma.some((w) => /\d/.test(w))
+        ? afterComma
+        : typeAt >= 2
+        ? streetWords.slice(typeAt + 1).filter((w) => !DIRECTIONALS.has(w))
+        : []
+      const tailIsUnit = tail.length > 0 && takeUnit(["X", ...tail]).unit !== ""
+      if (tail.length > 0 && !tailIsUnit && tail.every((w) => /^[A-Z]+$/.test(w) && !DIRECTIONALS.has(w))) {
+        unknownLocality = tail.join(" ")
+        streetWords = streetWords.slice(0, streetWords.length - tail.length)
+      }
+    }
+    // The house number (with a fraction: `12 1/2`), then the unit, then the street.
+    let number = streetWords[0]
+    if (number === undefined || !HOUSE_NUMBER.test(number)) {
+      return {
+        _tag: "Refusal",
+        hint: zip !== undefined && streetWords.length === 0
+          ? "A ZIP code alone names no property: send the house number and street."
+          : "The address has no house number: send it as the first part, e.g. \"12 Elm St\"."
+      }
+    }
+    let rest = streetWords.slice(1)
+    if (/^\d+\/\d+$/.test(rest[0] ?? "")) {
+      number = `${number} ${rest[0]}`
+      rest = rest.slice(1)
+    }
+    const taken = takeUnit(rest)
+    let unit = taken.unit || trailingUnit
+    let street = taken.words
+    // A bare unit after its own comma: `12 Elm St, 2A, Riverton`.
+    if (unit === "" && street.length >= 2) {
+      const lastWord = street.at(-1)!
+      const commaBefore = commaAfter.has(streetWords.length - 2)
+      if (commaBefore && /\d/.test(lastWord) && !HOUSE_NUMBER.test(street[0] ?? "")) {
+        unit = lastWord
+        street = street.slice(0, -1)
+      }
+    }
+    if (street.length === 0) {
+      return {
+        _tag: "Refusal",
+        hint: /^\d{5}(-\d{4})?$/.test(number) && rest.length === 0
+          ? "A ZIP code alone names no property: send the house number and street."
+          : "The address has no street name after its house number."
+      }
+    }
+    // A misspelt street type (`Stret`): within one edit of exactly one type, and in its place.
+    const notes: Array<MatchNote> = []
+    const typeAt = DIRECTIONALS.has(street.at(-1)!) && street.length >= 3 ? street.length - 2 : street.length - 1
+    const typeWord = street[typeAt]!
+    if (typeAt >= 1 && !STREET_TYPES.has(typeWord) && /^[A-Z]{4,}$/.test(typeWord)) {
+      // Compared with each type's usual spelling first (`STREET`), then with every spelling on the list
+      // (which holds misspellings of its own, `STREME` for a stream).
+      const typesWithin = (spellings: Iterable<readonly [string, string]>) => {
+        const found = new Set<string>()
+        for (const [spelling, abbreviation] of spellings) {
+          if (
+            spelling.length >= 4 && Math.abs(spelling.length - typeWord.length) <= 1 && oneEditApart(spelling, typeWord)
+          ) {
+            found.add(abbreviation)
+          }
+        }
+        return found
+      }
+      const usual = typesWithin([...STREET_TYPE_NAMES].map(([abbreviation, name]) => [name, abbreviation] as const))
+      const types = usual.size > 0 ? usual : typesWithin(STREET_TYPES)
+      if (types.size === 1) {
+        const [type] = types
+        notes.push({ kind: "corrected", part: "street_type", sent: typeWord, used: type! })
+        street = [...street.slice(0, typeAt), type!, ...street.slice(typeAt + 1)]
+      }
+    }
+    return {
+      notes,
+      number,
+      street: streetParts(street),
+      streetWords: street,
+      unit,
+      zip,
+      state,
+      locality,
+      localityTypo,
+      unknownLocality
+    }
+  }
+
+  /** Whether a street's place fits what the address says of its place. */
+  private streetIn(street: Street, parsed: Parsed) {
+    return parsed.zip === undefined || street.zip === "" || street.zip === parsed.zip
+  }
+
+  private parcelIn(parcel: ParcelRecord, parsed: Parsed, locality: string | undefined) {
+    if (parsed.state !== undefined && parcel.state !== undefined && parcel.state.toUpperCase() !== parsed.state) {
+      return false
+    }
+    return locality === undefined || this.parcels.get(parcel)!.localities.has(locality)
+  }
+
+  /** Street names close to `name` among the streets of an area (`Z:…`, `L:…` or `*`), nearest first. */
+  private closeNames(area: string, name: string, edits: number): Array<{ name: string; edits: number }> {
+    const byLength = this.names.get(area)
+    if (byLength === undefined || edits === 0) return []
+    const numbers = numbersOf(name)
+    const found: Array<{ name: string; edits: number }> = []
+    for (let length = name.length - edits; length <= name.length + edits; length++) {
+      for (const known of byLength.get(length) ?? []) {
+        if (known === name || numbersOf(known) !== numbers) continue
+        const d = distance(known, name)
+        if (d <= edits) found.push({ name: known, edits: d })
+      }
+    }
+    return found.sort((a, b) => a.edits - b.edits || a.name.localeCompare(b.name))
   }
 
   match(raw: string): AddressMatch {
-    const address = normalizeAddress(raw)
-    let candidates = this.byStreet.get(address.street) ?? []
-    if (address.zip) candidates = candidates.filter((p) => p.zipCode === undefined || p.zipCode === address.zip)
-    if (address.city) candidates = candidates.filter((p) => p.city === undefined || p.city === address.city)
-    if (address.state) candidates = candidates.filter((p) => p.state === undefined || p.state === address.state)
-    if (address.unit) candidates = candidates.filter((p) => p.unit === address.unit)
-    else if (candidates.some((p) => p.unit === "")) candidates = candidates.filter((p) => p.unit === "")
-
-    if (candidates.length === 1) return { _tag: "Found", parcel: candidates[0]! }
-    if (candidates.length > 1) {
-      return {
-        _tag: "Ambiguous",
-        candidates: candidates.map(parcelDisplayAddress).sort().slice(0, MAX_CANDIDATES)
-      }
+    const parsed = this.parse(raw)
+    if ("_tag" in parsed) return { _tag: "Unknown", hint: parsed.hint, suggestions: [] }
+    if (parsed.zip !== undefined && !this.zips.has(parsed.zip)) return { _tag: "OutsideCoverage" }
+    if (parsed.state !== undefined && this.states.size > 0 && !this.states.has(parsed.state)) {
+      return { _tag: "OutsideCoverage" }
     }
-    const covered = address.zip ? this.zips.has(address.zip) : address.city ? this.cities.has(address.city) : undefined
-    if (covered === false) return { _tag: "OutsideCoverage" }
+    if (parsed.unknownLocality !== undefined && parsed.zip === undefined) return { _tag: "OutsideCoverage" }
+    const notes: Array<MatchNote> = [...parsed.notes]
+    if (parsed.localityTypo !== undefined) {
+      notes.push({ kind: "corrected", part: "town", sent: parsed.localityTypo, used: parsed.locality! })
+    }
+    // The place first as given; a neighbourhood that holds no such street is widened to the town it lies
+    // in (people use neighbourhood names the record does not), only for a street spelt as recorded.
+    const exact = this.onStreet(parsed, parsed.street.name, parsed.locality, notes)
+    if (exact !== undefined) return exact
+    const area = parsed.zip !== undefined
+      ? `Z:${parsed.zip}`
+      : parsed.locality !== undefined
+      ? `L:${parsed.locality}`
+      : "*"
+    const attempt = this.corrected(parsed, area, parsed.locality, notes)
+    if (attempt.match !== undefined) return attempt.match
+    // A misspelt street in a neighbourhood the record does not use: the same correction within the one
+    // town the neighbourhood lies in (a close name unique in the neighbourhood may not be in the town).
+    const towns = parsed.locality === undefined ? [] : [...(this.towns.get(parsed.locality) ?? [])]
+    if (towns.length === 1 && towns[0] !== parsed.locality && !attempt.known) {
+      const town = towns[0]!
+      const wider = this.corrected(parsed, parsed.zip !== undefined ? area : `L:${town}`, town, [
+        ...notes,
+        { kind: "normalized", part: "town", sent: parsed.locality!, used: town }
+      ])
+      if (wider.match !== undefined) return wider.match
+    }
+    const suggestions = [
+      ...this.nearNumbers(parsed, parsed.street.name),
+      ...attempt.close.flatMap(({ name }) => this.nearNumbers(parsed, name))
+    ].slice(0, MAX_CANDIDATES)
     return {
       _tag: "Unknown",
-      hint: covered === undefined
+      hint: attempt.known
+        ? "No property with this house number was found on this street; the numbers nearest to it are suggested."
+        : parsed.locality === undefined && parsed.zip === undefined
         ? "No covered property has this street address; add the town or ZIP code if it is in a covered area."
-        : "The address is in a covered area, but no property with this street address was found there."
+        : "The address is in a covered area, but no property with this street address was found there.",
+      suggestions
     }
   }
+
+  /**
+   * The street name corrected within `area`: the one closest street of the area that has the house number,
+   * or the equally close ones as candidates. `known`: the name is a street of the area (never corrected).
+   */
+  private corrected(
+    parsed: Parsed,
+    area: string,
+    locality: string | undefined,
+    notes: ReadonlyArray<MatchNote>
+  ): {
+    readonly match: AddressMatch | undefined
+    readonly known: boolean
+    readonly close: ReadonlyArray<{ name: string; edits: number }>
+  } {
+    // A street that exists is never exchanged for a neighbour: its missing house number is the answer.
+    const known = this.names.get(area)?.get(parsed.street.name.length)?.has(parsed.street.name) === true
+    const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
+    // A misspelt ordinal word (`Secod Ave` for `Second Ave`, recorded `2 AVE`) is another close name.
+    if (!known) {
+      const words = parsed.street.name.split(" ")
+      words.forEach((word, i) => {
+        const ordinals = [...ORDINALS].filter(([spelled]) => word.length >= 5 && oneEditApart(spelled, word))
+        if (ordinals.length !== 1) return
+        const name = [...words.slice(0, i), ordinals[0]![1], ...words.slice(i + 1)].join(" ")
+        if (this.names.get(area)?.get(name.length)?.has(name)) close.push({ name, edits: 1 })
+      })
+      close.sort((a, b) => a.edits - b.edits || a.name.localeCompare(b.name))
+    }
+    // The closest street, when no other is as close: it must have the house number (else a refusal, never
+    // a farther street that has it). Streets equally close are candidates, ranked.
+    const closest = close.filter(({ edits }) => edits === close[0]?.edits)
+    if (closest.length === 1) {
+      const corrected = this.onStreet(parsed, closest[0]!.name, locality, [
+        ...notes,
+        { kind: "corrected", part: "street_name", sent: parsed.street.name, used: closest[0]!.name }
+      ])
+      if (corrected !== undefined) return { match: corrected, known, close }
+    }
+    if (closest.length > 1) {
+      const candidates = closest.flatMap(({ name }) => this.parcelsOn(parsed, name, locality).parcels)
+      if (candidates.length > 0) return { match: ambiguous(candidates), known, close }
+    }
+    return { match: undefined, known, close }
+  }
+
+  /**
+   * The parcels at the house number on the streets named `name` that fit the address, with what fitting
+   * them took (a type or directional from the record, a locality widened).
+   */
+  private parcelsOn(parsed: Parsed, name: string, locality: string | undefined) {
+    const streets = (this.byName.get(name) ?? []).filter((street) => this.streetIn(street, parsed))
+    const notes: Array<MatchNote> = []
+    // A directional given where the record has none is ignored only when no street of the name has one
+    // (`West Broadway` is not `Broadway`).
+    const namesHaveDirectionals = streets.some((street) => street.parts.directional !== "")
+    const fitting = (street: Street) => {
+      const { directional, type } = parsed.street
+      if (type !== "" && street.parts.type !== type) return false
+      if (directional !== "" && street.parts.directional !== directional) {
+        return street.parts.directional === "" && !namesHaveDirectionals
+      }
+      return true
+    }
+    let chosen = streets.filter(fitting)
+    // A type or directional typed differently from the record, when no street of the place is spelt so.
+    if (chosen.length === 0) {
+      const inPlace = streets.filter((street) =>
+        [...street.numbers.values()].some((list) => list.some((p) => this.parcelIn(p, parsed, locality)))
+      )
+      const { directional, type } = parsed.street
+      const sameDirectional = inPlace.filter((street) =>
+        directional === "" || street.parts.directional === directional ||
+        (street.parts.directional === "" && !namesHaveDirectionals)
+      )
+      const variants = new Set(sameDirectional.map((street) => `${street.parts.type}|${street.parts.directional}`))
+      if (variants.size === 1 && type !== "" && sameDirectional[0]!.parts.type !== type) {
+        chosen = sameDirectional
+        notes.push({
+          kind: "corrected",
+          part: "street_type",
+          sent: type,
+          used: sameDirectional[0]!.parts.type || "none"
+        })
+      }
+    }
+    const parcels: Array<ParcelRecord> = []
+    for (const street of chosen) {
+      for (const parcel of street.numbers.get(parsed.number) ?? []) {
+        if (this.parcelIn(parcel, parsed, locality)) parcels.push(parcel)
+      }
+    }
+    return { parcels, notes }
+  }
+
+  private onStreet(
+    parsed: Parsed,
+    name: string,
+    locality: string | undefined,
+    notes: ReadonlyArray<MatchNote>
+  ): AddressMatch | undefined {
+    let { notes: fitNotes, parcels } = this.parcelsOn(parsed, name, locality)
+    const widened: Array<MatchNote> = []
+    if (parcels.length === 0 && locality !== undefined && name === parsed.street.name) {
+      // Only within the town the named place lies in: a neighbourhood of another town never widens to it.
+      const townsOfLocality = this.towns.get(locality) ?? new Set<string>()
+      const anywhere = this.parcelsOn(parsed, name, undefined)
+      const inTown = anywhere.parcels.filter((p) => townsOfLocality.has(phraseOf(p.city ?? p.market)))
+      if (inTown.length > 0 && !townsOfLocality.has(locality)) {
+        parcels = inTown
+        fitNotes = anywhere.notes
+        widened.push({
+          kind: "normalized",
+          part: "town",
+          sent: locality,
+          used: phraseOf(inTown[0]!.city ?? inTown[0]!.market)
+        })
+      }
+    }
+    if (parcels.length === 0) return undefined
+    const all = [...notes, ...fitNotes, ...widened]
+    const chosen = this.byUnit(parcels, parsed, all)
+    if (chosen._tag !== "Found") return chosen
+    return found(chosen.parcel, parsed, all)
+  }
+
+  /** Which of the parcels at one street address the unit names. */
+  private byUnit(
+    parcels: ReadonlyArray<ParcelRecord>,
+    parsed: Parsed,
+    notes: Array<MatchNote>
+  ): AddressMatch | { readonly _tag: "Found"; readonly parcel: ParcelRecord } {
+    const units = parcels.filter((p) => p.unit !== "")
+    const whole = parcels.filter((p) => p.unit === "")
+    if (parsed.unit !== "") {
+      if (units.length === 0) {
+        if (whole.length === 1) {
+          notes.push({ kind: "ignored", part: "unit", sent: parsed.unit })
+          return { _tag: "Found", parcel: whole[0]! }
+        }
+        return ambiguous(whole)
+      }
+      const wanted = unitKey(parsed.unit)
+      const named = units.filter((p) => unitKey(p.unit) === wanted)
+      if (named.length === 1) return { _tag: "Found", parcel: named[0]! }
+      if (named.length > 1) return ambiguous(named)
+      return {
+        _tag: "Unknown",
+        hint: `No unit ${parsed.unit} is recorded at this address; the units that are are suggested.`,
+        suggestions: units.map(parcelDisplayAddress).sort(naturally).slice(0, MAX_CANDIDATES)
+      }
+    }
+    // Without a unit, a lone record without one is the property only where no units are recorded: beside
+    // units it is the building's own record or a unit whose number was not recorded, and either is a guess.
+    if (whole.length === 1 && units.length === 0) return { _tag: "Found", parcel: whole[0]! }
+    return ambiguous([...whole, ...units])
+  }
+
+  /** Addresses on a street with the house numbers nearest to the one asked for. */
+  private nearNumbers(parsed: Parsed, name: string): Array<string> {
+    const wanted = Number.parseInt(parsed.number, 10)
+    const near: Array<{ parcel: ParcelRecord; gap: number }> = []
+    for (const street of this.byName.get(name) ?? []) {
+      if (!this.streetIn(street, parsed)) continue
+      for (const [number, parcels] of street.numbers) {
+        const parcel = parcels.find((p) => this.parcelIn(p, parsed, parsed.locality) && p.unit === "") ??
+          parcels.find((p) => this.parcelIn(p, parsed, parsed.locality))
+        if (parcel) near.push({ parcel, gap: Math.abs(Number.parseInt(number, 10) - wanted) })
+      }
+    }
+    return near.sort((a, b) => a.gap - b.gap).slice(0, MAX_CANDIDATES).map(({ parcel }) => parcelDisplayAddress(parcel))
+  }
+}
+
+const naturally = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true })
+
+const ambiguous = (parcels: ReadonlyArray<ParcelRecord>): AddressMatch => ({
+  _tag: "Ambiguous",
+  candidates: [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
+})
+
+/** The match of one parcel, with how it matched. */
+const found = (parcel: ParcelRecord, parsed: Parsed, notes: ReadonlyArray<MatchNote>): AddressMatch => {
+  const recorded = parseStreetLine(parcel.street)!.street
+  const all = [...notes]
+  if (parsed.street.type === "" && recorded.type !== "") {
+    all.push({ kind: "normalized", part: "street_type", sent: "", used: recorded.type })
+  }
+  if (parsed.street.directional === "" && recorded.directional !== "") {
+    all.push({ kind: "normalized", part: "directional", sent: "", used: recorded.directional })
+  } else if (parsed.street.directional !== "" && recorded.directional === "") {
+    all.push({ kind: "ignored", part: "directional", sent: parsed.street.directional })
+  } else if (parsed.street.directional !== "" && parsed.street.directionalAfter !== recorded.directionalAfter) {
+    all.push({ kind: "normalized", part: "directional", sent: parsed.street.directional, used: recorded.directional })
+  }
+  const method: MatchMethod = all.some((note) => note.kind === "corrected")
+    ? "corrected"
+    : all.length > 0 || !spelledAsRecorded(parsed, parcel)
+    ? "normalized"
+    : "exact"
+  return { _tag: "Found", parcel, method, notes: all }
+}
+
+/** Whether every part the address gave is spelt as on the record (case, spacing and punctuation aside). */
+const spelledAsRecorded = (parsed: Parsed, parcel: ParcelRecord) => {
+  const recordedLine = tokenize(parcel.recordedAddress ?? parcel.street).filter((t) => t !== ",").join(" ")
+  const typedLine = [parsed.number, ...parsed.streetWords].join(" ")
+  if (typedLine !== recordedLine) return false
+  if (parsed.unit !== "" && unitKey(parsed.unit) !== unitKey(parcel.unit)) return false
+  if (parsed.zip !== undefined && parsed.zip !== parcel.zipCode) return false
+  if (parsed.locality !== undefined && parcel.city !== undefined && parsed.locality !== phraseOf(parcel.city)) {
+    return false
+  }
+  return true
 }

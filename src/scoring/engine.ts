@@ -4,6 +4,7 @@
  * facts the valuation needs, value the subject as of a date, and rank its comparable sales.
  */
 import { Either } from "effect"
+import type { AddressMatch } from "../../schema/address-match.js"
 import type { Overrides } from "../../schema/overrides.js"
 import {
   AmbiguousAddress,
@@ -12,12 +13,13 @@ import {
   UnknownProperty,
   UnscorableAddress
 } from "../../schema/problems.js"
+import { formatAddress } from "../property/address.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
 import type { ComparableSale } from "../valuation/comps.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
-import { AddressIndex, parcelDisplayAddress } from "./address-index.js"
+import { AddressIndex, type AddressMatch as IndexMatch, parcelDisplayAddress } from "./address-index.js"
 import { fitModel, type Model, type ModelOptions, type Sale as ModelSale, type Subject } from "./model.js"
 
 export const countyFactsOf = (parcel: ParcelRecord): CountyFacts => ({
@@ -66,6 +68,30 @@ const milesBetween = (a: { latitude: number; longitude: number }, b: { latitude:
   return 2 * 3958.8 * Math.asin(Math.sqrt(h))
 }
 
+/** A parcel found for a call, with how its address matched (none when it was named by its id). */
+export interface Located {
+  readonly parcel: ParcelRecord
+  readonly match?: AddressMatch | undefined
+}
+
+/** The parcel's address as its record spells it: the recorded street line, unit and locality. */
+export const recordedAddress = (parcel: ParcelRecord) =>
+  formatAddress({
+    street: parcel.recordedAddress ?? parcel.street,
+    unit: parcel.unit,
+    city: parcel.city,
+    state: parcel.state,
+    zip: parcel.zipCode
+  })
+
+/** How a typed address matched, for the answer. */
+const addressMatch = (sent: string, found: Extract<IndexMatch, { _tag: "Found" }>): AddressMatch => ({
+  method: found.method,
+  address_sent: sent,
+  recorded_address: recordedAddress(found.parcel),
+  notes: found.notes.map((note) => ({ ...note }))
+})
+
 export type EngineScoreError = AmbiguousAddress | OutsideCoverage | UnscorableAddress | MissingValuationFact
 
 export class ScoringEngine {
@@ -93,12 +119,12 @@ export class ScoringEngine {
     return new ScoringEngine(data, fitModel(sales, options.model ?? {}))
   }
 
-  /** Finds the one property an address names. */
-  locate(address: string): Either.Either<ParcelRecord, AmbiguousAddress | OutsideCoverage | UnscorableAddress> {
+  /** Finds the one property an address names, and how its address matched. */
+  locate(address: string): Either.Either<Located, AmbiguousAddress | OutsideCoverage | UnscorableAddress> {
     const match = this.index.match(address)
     switch (match._tag) {
       case "Found":
-        return Either.right(match.parcel)
+        return Either.right({ parcel: match.parcel, match: addressMatch(address, match) })
       case "Ambiguous":
         return Either.left(
           new AmbiguousAddress({
@@ -111,13 +137,18 @@ export class ScoringEngine {
       case "OutsideCoverage":
         return Either.left(new OutsideCoverage({ detail: "The address lies outside every covered area." }))
       case "Unknown":
-        return Either.left(new UnscorableAddress({ detail: match.hint }))
+        return Either.left(
+          new UnscorableAddress({
+            detail: match.hint,
+            ...(match.suggestions.length > 0 ? { suggestions: match.suggestions } : {})
+          })
+        )
     }
   }
 
   /** Values a property as of `asOf` (YYYY-MM-DD), its facts replaced by the overrides. */
   valueParcel(
-    parcel: ParcelRecord,
+    { match, parcel }: Located,
     overrides: Overrides | undefined,
     asOf: string
   ): Either.Either<ScoringOutcome, EngineScoreError> {
@@ -179,7 +210,12 @@ export class ScoringEngine {
       }
     })
     return Either.right({
-      subject: { propertyId: parcel.id, address: parcelDisplayAddress(parcel), record },
+      subject: {
+        propertyId: parcel.id,
+        address: parcelDisplayAddress(parcel),
+        record,
+        ...(match === undefined ? {} : { match })
+      },
       model: {
         quantiles: valuation.quantiles,
         mean: valuation.mean,
@@ -194,7 +230,7 @@ export class ScoringEngine {
     overrides: Overrides | undefined,
     asOf: string
   ): Either.Either<ScoringOutcome, EngineScoreError> {
-    return Either.flatMap(this.locate(address), (parcel) => this.valueParcel(parcel, overrides, asOf))
+    return Either.flatMap(this.locate(address), (located) => this.valueParcel(located, overrides, asOf))
   }
 
   parcelById(propertyId: string): Either.Either<ParcelRecord, UnknownProperty> {

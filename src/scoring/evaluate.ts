@@ -115,7 +115,7 @@ export const evaluate = (
   for (const { parcel, sale } of test) {
     const entry = market(parcel.market)
     entry.test++
-    const outcome = engine.valueParcel(parcel, undefined, sale.saleDate)
+    const outcome = engine.valueParcel({ parcel }, undefined, sale.saleDate)
     const base = baseline(parcel)
     if (base !== undefined) entry.baseline.push({ actual: sale.price, predicted: base })
     const address = outcome._tag === "Right" ? outcome.right.subject.address : parcel.street

@@ -3,6 +3,7 @@
  * model's distribution (or its withholding), the comp band, the repair budget, the rehab-adjusted ARV, the
  * MAO with its cost stack, the as-is similar band and the listed comps.
  */
+import type { AddressMatch } from "../../schema/address-match.js"
 import { type Comp, quantileLevels, type ScoredAnswer, type ValueDistribution } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { asIsSimilarBand, type ComparableSale, compBand, type ModelEstimate } from "./comps.js"
@@ -18,6 +19,8 @@ export interface ScoringOutcome {
     /** The normalised matched address. */
     readonly address: string
     readonly record: CountyFacts
+    /** How the address the call sent matched the property's. */
+    readonly match?: AddressMatch | undefined
   }
   /** The model's distribution for the subject's effective facts. */
   readonly model: ModelEstimate
@@ -74,7 +77,8 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     subject_property: {
       property_id: outcome.subject.propertyId,
       address: outcome.subject.address,
-      facts: factsWithOrigins(outcome.subject.record, call.overrides)
+      facts: factsWithOrigins(outcome.subject.record, call.overrides),
+      ...(outcome.subject.match === undefined ? {} : { match: outcome.subject.match })
     },
     ...(withheld ? {} : {
       pricing_model_arv_estimate: Math.round(distribution["0.5"] / 1000) * 1000,

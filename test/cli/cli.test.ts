@@ -208,6 +208,19 @@ describe("propscore command line on the embedded database", () => {
     expect(usage.stderr).toContain("--rate-limit must be a whole number from 1 to 2147483647")
   }, 60_000)
 
+  it("REQ-1: score takes an address typed the messy way and says how it matched the recorded one", async () => {
+    const scored = await json(["score", "3 pine court.  riverton"])
+    expect(scored.code).toBe(0)
+    expect(scored.value.subject_property.address).toBe("3 PINE CT, RIVERTON, ZZ 99103")
+    expect(scored.value.subject_property.match).toMatchObject({
+      method: "normalized",
+      address_sent: "3 pine court.  riverton"
+    })
+    const misspelt = await json(["score", "3 Pine Cuort, Riverton"])
+    expect(misspelt.value.subject_property.match.method).toBe("corrected")
+    expect(misspelt.value.subject_property.match.notes.length).toBeGreaterThan(0)
+  }, 120_000)
+
   it(
     "with the server stopped the commands open the database themselves; a restart keeps the demo account",
     async () => {

@@ -1,38 +1,72 @@
 import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
 import type { ParcelRecord } from "../../src/property/records.js"
-import { AddressIndex } from "../../src/scoring/address-index.js"
+import { AddressIndex, type AddressMatch } from "../../src/scoring/address-index.js"
 
-const parcel = (id: string, street: string, city: string, zipCode: string, unit = ""): ParcelRecord => ({
+const parcel = (
+  id: string,
+  street: string,
+  where: { city: string; zip: string; hood?: string; state?: string; market?: string },
+  unit = ""
+): ParcelRecord => ({
   id,
-  market: "Test",
+  market: where.market ?? "Test",
   street,
   unit,
-  city,
-  state: "ZZ",
-  zipCode,
+  city: where.city,
+  state: where.state ?? "ZZ",
+  zipCode: where.zip,
+  neighborhood: where.hood,
   synthetic: true,
   source: "test"
 })
 
+const riverton = { city: "RIVERTON", zip: "99103" }
+const maple = { city: "MAPLE FALLS", zip: "99101" }
+
 const index = new AddressIndex([
-  parcel("a", "12 MAPLE ST", "MAPLE FALLS", "99101"),
-  parcel("b", "12 MAPLE ST", "RIVERTON", "99103"),
-  parcel("c", "4 OAK AVE", "RIVERTON", "99103"),
-  parcel("d", "300 SEAVIEW AVE", "RIVERTON", "99103", "4B"),
-  parcel("e", "300 SEAVIEW AVE", "RIVERTON", "99103", "5C")
+  parcel("a", "12 MAPLE ST", maple),
+  parcel("b", "12 MAPLE ST", riverton),
+  parcel("c", "4 OAK AVE", riverton),
+  parcel("d", "300 SEAVIEW AVE", riverton, "4B"),
+  parcel("e", "300 SEAVIEW AVE", riverton, "5C")
 ])
+
+/** Staten Island as the NYC files record it: boroughs as towns, neighbourhoods beside them. */
+const si = (hood: string, zip: string) => ({ city: "STATEN ISLAND", zip, hood, state: "NY", market: "Staten Island" })
+const statenIsland = new AddressIndex([
+  parcel("sycamore-525", "525 SYCAMORE ST", si("ANNADALE", "10312")),
+  parcel("sycamore-527", "527 SYCAMORE ST", si("ANNADALE", "10312")),
+  parcel("amboy-4716", "4716 AMBOY RD", si("ANNADALE", "10312")),
+  parcel("fingal-21", "21 FINGAL ST", si("ANNADALE", "10312")),
+  parcel("drumgoole-300", "300 DRUMGOOLE RD W", si("ELTINGVILLE", "10312")),
+  parcel("drumgoole-e-300", "300 DRUMGOOLE RD E", si("ELTINGVILLE", "10312")),
+  parcel("drumgoole-w-310", "310 DRUMGOOLE RD W", si("ELTINGVILLE", "10312")),
+  parcel("hylan-7000", "7000 HYLAN BLVD", si("TOTTENVILLE", "10307")),
+  parcel("main-1", "1 MAIN ST", si("TOTTENVILLE", "10307")),
+  parcel("first-18", "18 1ST AVE", si("GREAT KILLS", "10308")),
+  parcel("second-18", "18 2ND AVE", si("GREAT KILLS", "10308")),
+  parcel("bathgate-193", "193 BATHGATE ST", si("ANNADALE", "10312")),
+  parcel("bathgate-s-193", "193 BATHGATE ST", si("GREAT KILLS", "10308")),
+  parcel("barlow-10", "10 BARLOW AVE", si("GREAT KILLS", "10308")),
+  parcel("barrow-10", "10 BARROW AVE", si("GREAT KILLS", "10308")),
+  parcel("condo-1a", "100 OCEAN TER", si("TOTTENVILLE", "10307"), "1A"),
+  parcel("condo-2b", "100 OCEAN TER", si("TOTTENVILLE", "10307"), "2B"),
+  // A condo building where one sale's record lacks its unit (the NYC files have these).
+  parcel("tower-3c", "200 RIVERSIDE BLVD", si("TOTTENVILLE", "10307"), "3C"),
+  parcel("tower-unrecorded", "200 RIVERSIDE BLVD", si("TOTTENVILLE", "10307"))
+])
+
+const idOf = (match: AddressMatch) => (match._tag === "Found" ? match.parcel.id : match._tag)
 
 describe("address matching", () => {
   it("one property: spelled any way, with or without town or ZIP", () => {
     for (
       const address of ["4 Oak Avenue", "4 OAK AVE, Riverton", "4 Oak Ave., Riverton, ZZ 99103", "4 oak ave 99103"]
     ) {
-      const match = index.match(address)
-      expect(match._tag, address).toBe("Found")
-      if (match._tag === "Found") expect(match.parcel.id).toBe("c")
+      expect(idOf(index.match(address)), address).toBe("c")
     }
-    const unit = index.match("300 Seaview Avenue Apt 5C, Riverton")
-    expect(unit._tag === "Found" && unit.parcel.id).toBe("e")
+    expect(idOf(index.match("300 Seaview Avenue Apt 5C, Riverton"))).toBe("e")
   })
 
   it("several properties: ambiguous, with the candidates' addresses", () => {
@@ -50,5 +84,209 @@ describe("address matching", () => {
     expect(index.match("1 Main St, Springfield")._tag).toBe("OutsideCoverage")
     expect(index.match("99 Nowhere Rd, Riverton, ZZ 99103")._tag).toBe("Unknown")
     expect(index.match("99 Nowhere Rd")._tag).toBe("Unknown")
+  })
+})
+
+describe("addresses as people type them (Staten Island)", () => {
+  const resolves = (address: string, id: string, method?: "exact" | "normalized" | "corrected") => {
+    const match = statenIsland.match(address)
+    expect(idOf(match), address).toBe(id)
+    if (method !== undefined && match._tag === "Found") expect(match.method, address).toBe(method)
+    return match
+  }
+
+  it("punctuation does not matter: commas, none, one; ZIP+4; periods; case", () => {
+    resolves("525 Sycamore Street, Staten Island, NY 10312", "sycamore-525", "normalized")
+    resolves("525 SYCAMORE ST, STATEN ISLAND, NY 10312", "sycamore-525", "exact")
+    resolves("525 sycamore street staten island ny 10312", "sycamore-525")
+    resolves("525 Sycamore Street Staten Island, NY 10312", "sycamore-525")
+    resolves("525 Sycamore St., Staten Island, N.Y. 10312-4410", "sycamore-525")
+    resolves("525 sycamore st 10312", "sycamore-525")
+  })
+
+  it("units: a unit on a house with none resolves and says so; on a condo the unit decides, and none is ambiguous", () => {
+    for (
+      const address of [
+        "525 Sycamore St Apt 2, Staten Island NY",
+        "525 Sycamore St #2 10312",
+        "525 Sycamore St Unit 1 Staten Island"
+      ]
+    ) {
+      const match = resolves(address, "sycamore-525")
+      expect(match._tag === "Found" && match.notes).toContainEqual({
+        kind: "ignored",
+        part: "unit",
+        sent: expect.any(String)
+      })
+    }
+    resolves("100 Ocean Terrace Apt 2B, Staten Island NY", "condo-2b")
+    resolves("100 Ocean Ter #1A 10307", "condo-1a")
+    expect(statenIsland.match("100 Ocean Terrace, Staten Island NY")).toEqual({
+      _tag: "Ambiguous",
+      candidates: ["100 OCEAN TER UNIT 1A, STATEN ISLAND, NY 10307", "100 OCEAN TER UNIT 2B, STATEN ISLAND, NY 10307"]
+    })
+    // One record without a unit beside the units is not the building: the address alone stays ambiguous.
+    expect(statenIsland.match("200 Riverside Blvd, Staten Island NY")).toEqual({
+      _tag: "Ambiguous",
+      candidates: ["200 RIVERSIDE BLVD UNIT 3C, STATEN ISLAND, NY 10307", "200 RIVERSIDE BLVD, STATEN ISLAND, NY 10307"]
+    })
+    resolves("200 Riverside Blvd Apt 3C, Staten Island NY", "tower-3c")
+    const wrongUnit = statenIsland.match("100 Ocean Ter Apt 9Z, Staten Island NY")
+    expect(wrongUnit._tag).toBe("Unknown")
+    expect(wrongUnit._tag === "Unknown" && wrongUnit.suggestions).toHaveLength(2)
+  })
+
+  it("the neighbourhood as the town", () => {
+    resolves("525 Sycamore Street, Annadale, NY", "sycamore-525", "normalized")
+    resolves("7000 Hylan Blvd Tottenville NY", "hylan-7000")
+    // People's neighbourhood names differ from the record's: within the same town the street decides.
+    resolves("4716 Amboy Road, Great Kills, NY", "amboy-4716")
+  })
+
+  it("directionals before or after the name, spelled out or not; a different directional is never taken", () => {
+    const moved = resolves("300 West Drumgoole Road, Staten Island, NY", "drumgoole-300", "normalized")
+    expect(moved._tag === "Found" && moved.notes).toContainEqual(expect.objectContaining({ part: "directional" }))
+    resolves("300 Drumgoole Rd W 10312", "drumgoole-300", "exact")
+    resolves("300 W Drumgoole Rd, Staten Island", "drumgoole-300")
+    resolves("300 East Drumgoole Road 10312", "drumgoole-e-300")
+    expect(statenIsland.match("310 East Drumgoole Road 10312")._tag).toBe("Unknown")
+    expect(statenIsland.match("300 Drumgoole Road 10312")._tag).toBe("Ambiguous")
+  })
+
+  it("ordinals as words or numbers, and abbreviations both ways", () => {
+    resolves("18 First Avenue, Staten Island NY 10308", "first-18")
+    resolves("18 1st Ave 10308", "first-18")
+    resolves("18 Second Av, Great Kills", "second-18")
+    resolves("7000 Hylan Boulevard 10307", "hylan-7000")
+  })
+
+  it("a typo in the street name or type is corrected when exactly one street of the locality is that close", () => {
+    const typo = resolves("525 Sycamre Street, Staten Island, NY 10312", "sycamore-525", "corrected")
+    expect(typo._tag === "Found" && typo.notes).toContainEqual({
+      kind: "corrected",
+      part: "street_name",
+      sent: "SYCAMRE",
+      used: "SYCAMORE"
+    })
+    resolves("525 Sycamore Stret, Annadale NY", "sycamore-525", "corrected")
+    resolves("4716 Amboy Raod 10312", "amboy-4716")
+    resolves("21 Fingall Street 10312", "fingal-21", "corrected")
+    // A typo and a neighbourhood the record does not use (Amboy Rd is recorded in Annadale): corrected over
+    // the streets of the one town Great Kills lies in.
+    const both = resolves("4716 Amboy Raod Apt 2, Great Kills NY", "amboy-4716", "corrected")
+    expect(both._tag === "Found" && both.notes).toContainEqual({
+      kind: "normalized",
+      part: "town",
+      sent: "GREAT KILLS",
+      used: "STATEN ISLAND"
+    })
+    // Two streets that close: ambiguous, never a guess.
+    expect(statenIsland.match("10 Barpow Ave 10308")._tag).toBe("Ambiguous")
+    // Numbers are never corrected: 1ST is not 2ND.
+    expect(statenIsland.match("18 3rd Ave 10308")._tag).toBe("Unknown")
+  })
+
+  it("an invented house number on a real street never resolves to a neighbour: unknown, with the nearest numbers", () => {
+    const match = statenIsland.match("526 Sycamore St, Staten Island NY 10312")
+    expect(match._tag).toBe("Unknown")
+    expect(match._tag === "Unknown" && match.suggestions).toEqual([
+      "525 SYCAMORE ST, STATEN ISLAND, NY 10312",
+      "527 SYCAMORE ST, STATEN ISLAND, NY 10312"
+    ])
+    // A typo'd street with a house number it does not have: never the close street.
+    expect(statenIsland.match("999 Sycamre St 10312")._tag).toBe("Unknown")
+  })
+
+  it("bad input: no street, a lone ZIP, a PO box, an intersection, emoji are refused as unscorable, never a parcel", () => {
+    for (
+      const address of ["10312", "PO Box 123, Staten Island NY", "Main St & 2nd Ave", "🏠🏠🏠", "Sycamore Street", "12"]
+    ) {
+      expect(statenIsland.match(address)._tag, address).toBe("Unknown")
+    }
+    const zipAlone = statenIsland.match("10312-4410")
+    expect(zipAlone._tag === "Unknown" && zipAlone.hint).toMatch(/ZIP code alone/)
+  })
+
+  it("the same town is found from the ZIP, the town, a neighbourhood or a typo in the town", () => {
+    resolves("1 Main St, Totenville NY", "main-1", "corrected")
+    resolves("1 Main St, Staten Isand, NY 10307", "main-1")
+    expect(statenIsland.match("193 Bathgate St, Staten Island NY")._tag).toBe("Ambiguous")
+    resolves("193 Bathgate St, Annadale NY", "bathgate-193")
+    resolves("193 Bathgate St 10308", "bathgate-s-193")
+  })
+})
+
+describe("never a wrong parcel", () => {
+  const streets = ["MAPLE", "MAPEL", "MAPLES", "OAK", "OAKS", "ELM", "ELMS", "BIRCH", "BIRCHWOOD", "CEDAR", "CEDARS"]
+  const types = ["ST", "AVE", "RD", "LN"]
+  const towns = [{ city: "RIVERTON", zip: "99103" }, { city: "MAPLE FALLS", zip: "99101" }]
+  const parcels: Array<ParcelRecord> = []
+  for (const [t, town] of towns.entries()) {
+    for (const [s, name] of streets.entries()) {
+      for (const type of types.slice(0, 1 + ((s + t) % types.length))) {
+        for (const number of [1, 2, 3, 10, 11, 12, 100]) {
+          if ((number + s + t) % 5 === 0) continue
+          parcels.push(parcel(`${t}-${name}-${type}-${number}`, `${number} ${name} ${type}`, town))
+        }
+      }
+    }
+  }
+  const wide = new AddressIndex(parcels)
+
+  /** A typed variant of an address: case, commas, type spelled out, a typo, a unit, the town or ZIP. */
+  const variant = (p: ParcelRecord) =>
+    fc.record({
+      lower: fc.boolean(),
+      commas: fc.boolean(),
+      spellType: fc.boolean(),
+      typo: fc.option(fc.nat(20), { nil: undefined }),
+      unit: fc.boolean(),
+      place: fc.constantFrom("town", "zip", "both", "none")
+    }).map((v) => {
+      const [number, name, type] = p.street.split(" ") as [string, string, string]
+      let street = name
+      if (v.typo !== undefined && street.length > 4) {
+        const at = v.typo % street.length
+        street = street.slice(0, at) + street.slice(at + 1)
+      }
+      const full: Record<string, string> = { ST: "Street", AVE: "Avenue", RD: "Road", LN: "Lane" }
+      const line = `${number} ${street} ${v.spellType ? full[type] : type}${v.unit ? " Apt 2" : ""}`
+      const place = v.place === "town"
+        ? [p.city!]
+        : v.place === "zip"
+        ? [p.zipCode!]
+        : v.place === "both"
+        ? [p.city!, `ZZ ${p.zipCode}`]
+        : []
+      const text = [line, ...place].join(v.commas ? ", " : " ")
+      return v.lower ? text.toLowerCase() : text
+    })
+
+  it("no typed variant of a parcel ever resolves to another parcel", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...parcels), fc.integer(), (p, seed) => {
+        const [typed] = fc.sample(variant(p), { numRuns: 1, seed })
+        // A typo that spells another street exactly names that street: not a variant of this parcel.
+        const typedName = typed!.toUpperCase().split(/[ ,]+/)[1]!
+        fc.pre(typedName === p.street.split(" ")[1] || !streets.includes(typedName))
+        const match = wide.match(typed!)
+        return match._tag !== "Found" || match.parcel.id === p.id
+      }),
+      { numRuns: 3_000 }
+    )
+  })
+
+  it("an address whose house number does not exist never resolves", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...streets),
+        fc.constantFrom(...types),
+        fc.integer({ min: 4, max: 99 }),
+        (name, type, n) => {
+          fc.pre(n !== 10 && n !== 11 && n !== 12)
+          return wide.match(`${n} ${name} ${type}, Riverton`)._tag !== "Found"
+        }
+      )
+    )
   })
 })

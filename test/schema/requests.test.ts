@@ -23,14 +23,20 @@ describe("Scored Call body", () => {
     expect(pointersOf(run(decodeScoredCall({ property_id: "p-1" }))).sort()).toEqual(["/address", "/property_id"])
   })
 
-  it("REQ-1: the address is required, a string of 1 to 200 characters once trimmed", () => {
+  it("REQ-1: the address is required, a string of 1 to 200 characters once trimmed, with a letter or digit and no control characters", () => {
     expect(pointersOf(run(decodeScoredCall({})))).toEqual(["/address"])
+    const addressLike = fc.string({ minLength: 1, maxLength: 200 }).filter((s) =>
+      s.trim().length > 0 && /[\p{L}\p{N}]/u.test(s) && !/[\u0000-\u001f\u007f-\u009f]/.test(s)
+    )
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim().length > 0), (address) => {
+      fc.property(addressLike, (address) => {
         const decoded = run(decodeScoredCall({ address: ` ${address} ` }))
         expect(Either.getOrThrow(decoded).address).toBe(address.trim())
       })
     )
+    for (const address of ["🏠🏠", "—", "12 Main St\u0000", "12\tMain St", "!!!"]) {
+      expect(pointersOf(run(decodeScoredCall({ address }))), address).toEqual(["/address"])
+    }
     fc.assert(
       fc.property(fc.string({ minLength: 201, maxLength: 400 }).filter((s) => s.trim().length > 200), (address) => {
         expect(pointersOf(run(decodeScoredCall({ address })))).toEqual(["/address"])

@@ -20,7 +20,7 @@ describe("the demo county's documented addresses", () => {
   })
 
   it("HIS-2: 3 Pine Dr, Maple Falls shows a flip and its renovation permit", () => {
-    const parcel = Either.getOrThrow(engine.locate("3 Pine Dr, Maple Falls"))
+    const { parcel } = Either.getOrThrow(engine.locate("3 Pine Dr, Maple Falls"))
     const history = propertyHistory({
       parcel,
       sales: county.sales.filter((sale) => sale.parcelId === parcel.id),
@@ -57,7 +57,7 @@ describe("the demo county's documented addresses", () => {
   })
 
   it("the fault-drill parcels are there to be found", () => {
-    expect(Either.getOrThrow(engine.locate("1 Fault Drill Way, Cedar Grove")).id).toBe("demo-fault-unavailable")
-    expect(Either.getOrThrow(engine.locate("2 Fault Drill Way, Cedar Grove")).id).toBe("demo-fault-timeout")
+    expect(Either.getOrThrow(engine.locate("1 Fault Drill Way, Cedar Grove")).parcel.id).toBe("demo-fault-unavailable")
+    expect(Either.getOrThrow(engine.locate("2 Fault Drill Way, Cedar Grove")).parcel.id).toBe("demo-fault-timeout")
   })
 })

@@ -1,0 +1,28 @@
+/**
+ * How a typed address was matched to the property on record: an additive member of the Scored answer's
+ * `subject_property` and of the history answer, present whenever the property was found by its address.
+ */
+import { Schema } from "effect"
+
+/** One thing done to the address to match it. */
+export const MatchNote = Schema.Struct({
+  kind: Schema.Literal("corrected", "normalized", "ignored").annotations({
+    description: "`corrected`: a misspelling fixed; `normalized`: another spelling or order of the same " +
+      "thing, or a part taken from the record; `ignored`: a part the property does not have (a unit on a house)."
+  }),
+  part: Schema.Literal("street_name", "street_type", "directional", "town", "zip_code", "unit"),
+  sent: Schema.String.annotations({ description: "What the address said (\"\" when it left the part out)." }),
+  used: Schema.optionalWith(Schema.String, { exact: true }).annotations({ description: "What the record says." })
+}).annotations({ identifier: "MatchNote" })
+export type MatchNote = typeof MatchNote.Type
+
+export const AddressMatch = Schema.Struct({
+  method: Schema.Literal("exact", "normalized", "corrected").annotations({
+    description: "`exact`: every part as recorded; `normalized`: only spellings, order or omissions differ; " +
+      "`corrected`: a misspelling was fixed (see `notes`)."
+  }),
+  address_sent: Schema.String.annotations({ description: "The address as the request sent it." }),
+  recorded_address: Schema.String.annotations({ description: "The property's address as its record spells it." }),
+  notes: Schema.Array(MatchNote)
+}).annotations({ identifier: "AddressMatch" })
+export type AddressMatch = typeof AddressMatch.Type

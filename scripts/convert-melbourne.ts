@@ -1,0 +1,97 @@
+// Converts the Melbourne housing sales file (suburb, address, rooms, type, price, method, date, postcode,
+// bedrooms, bathrooms, land size and building area in square metres, year built, latitude, longitude) into
+// the generic propscore CSV format (docs/data-format.md): one parcel per address, one sale per sold row.
+// Rows passed in at auction or with only a vendor's bid recorded are not sales. Areas become square feet.
+// Usage: npx tsx scripts/convert-melbourne.ts INPUT.csv OUTPUT_DIR
+import { parse } from "csv-parse/sync"
+import { stringify } from "csv-stringify/sync"
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+const SQUARE_FEET_PER_SQUARE_METRE = 10.7639
+
+const types: Record<string, string> = {
+  "House, Cottage, Villa, Terrace": "single_family",
+  "Unit, Duplex": "condo",
+  "Town House": "townhouse"
+}
+/** Methods that record a sale: sold, sold before auction, sold after auction. */
+const sold = new Set(["Property sold", "Property sold prior", "Sold after auction", "S", "SP", "SA"])
+
+/** `d/m/yy` → `YYYY-MM-DD`. */
+const isoDate = (text: string) => {
+  const [day, month, year] = text.split("/")
+  const fullYear = year!.length === 2 ? `20${year}` : year!
+  return `${fullYear}-${month!.padStart(2, "0")}-${day!.padStart(2, "0")}`
+}
+
+const positive = (text: string | undefined) => (text !== undefined && Number(text) > 0 ? Number(text) : undefined)
+const squareFeet = (squareMetres: string | undefined) => {
+  const metres = positive(squareMetres)
+  return metres === undefined ? "" : String(Math.round(metres * SQUARE_FEET_PER_SQUARE_METRE))
+}
+
+export interface Converted {
+  readonly parcels: Array<Record<string, string>>
+  readonly sales: Array<Record<string, string>>
+}
+
+/** The propscore CSV rows of the Melbourne file's text. */
+export const convertMelbourne = (text: string): Converted => {
+  const rows = parse(text, { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Array<
+    Record<string, string>
+  >
+  const parcels: Array<Record<string, string>> = []
+  const sales: Array<Record<string, string>> = []
+  const ids = new Map<string, string>()
+  for (const row of rows) {
+    // `1/45 Smith St`: unit 1 of number 45.
+    const [, unit = "", line = row["Address"]!] = /^(?:([^/\s]+)\/)?(.*)$/.exec(row["Address"]!.trim()) ?? []
+    const key = `${row["Address"]}|${row["Suburb"]}|${row["Postcode"]}`
+    let id = ids.get(key)
+    if (id === undefined) {
+      id = `mel-${String(ids.size + 1).padStart(5, "0")}`
+      ids.set(key, id)
+      const latitude = row["Lattitude"] ?? ""
+      const longitude = row["Longtitude"] ?? ""
+      const located = latitude !== "" && longitude !== ""
+      parcels.push({
+        property_id: id,
+        market: "Melbourne",
+        address: line.trim(),
+        unit,
+        city: row["Suburb"]!,
+        state: "VIC",
+        zip_code: row["Postcode"]!.replace(/\.0$/, ""),
+        neighborhood: row["Suburb"]!,
+        property_type: types[row["Type"]!] ?? "",
+        bedrooms: positive(row["Bedroom2"])?.toString() ?? positive(row["Rooms"])?.toString() ?? "",
+        bathrooms: positive(row["Bathroom"])?.toString() ?? "",
+        living_area_square_feet: squareFeet(row["BuildingArea"]),
+        lot_size_square_feet: squareFeet(row["Landsize"]),
+        year_built: positive(row["YearBuilt"]) !== undefined && Number(row["YearBuilt"]) >= 1800
+          ? String(Math.round(Number(row["YearBuilt"])))
+          : "",
+        latitude: located ? latitude : "",
+        longitude: located ? longitude : ""
+      })
+    }
+    if (sold.has(row["Method"]!) && positive(row["Price"]) !== undefined && row["Date"]) {
+      sales.push({ property_id: id, sale_date: isoDate(row["Date"]), price: row["Price"]!, document_type: "deed" })
+    }
+  }
+  return { parcels, sales }
+}
+
+const [input, outDir] = process.argv.slice(2)
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("convert-melbourne.ts")) {
+  if (!input || !outDir) {
+    console.error("usage: convert-melbourne.ts INPUT.csv OUTPUT_DIR")
+    process.exit(2)
+  }
+  const { parcels, sales } = convertMelbourne(fs.readFileSync(input, "utf8"))
+  fs.mkdirSync(outDir, { recursive: true })
+  fs.writeFileSync(path.join(outDir, "parcels.csv"), stringify(parcels, { header: true }))
+  fs.writeFileSync(path.join(outDir, "sales.csv"), stringify(sales, { header: true }))
+  console.log(`${parcels.length} parcels and ${sales.length} sales written to ${outDir}`)
+}

@@ -1,0 +1,238 @@
+/**
+ * The parts of a street address as people type them, in one spelling: upper case, no punctuation, USPS
+ * street types and directionals (the tables of the `@sroussey/parse-address` parser, a port of
+ * Geo::StreetAddress::US, with a few common non-US types added), ordinal words as numerals. Nothing here
+ * depends on commas: the locality at the end of an address is found by the address index, which knows
+ * the localities it covers (`src/scoring/address-index.ts`).
+ */
+import { streetTypeMap } from "@sroussey/parse-address/dist/maps/us/street-type.js"
+
+/** Street types: every spelling (USPS Publication 28's common and misspelt forms) → its abbreviation. */
+export const STREET_TYPES: ReadonlyMap<string, string> = (() => {
+  const types = new Map<string, string>()
+  for (const [spelling, abbreviation] of Object.entries(streetTypeMap as Record<string, string>)) {
+    types.set(spelling.toUpperCase(), abbreviation.toUpperCase())
+    types.set(abbreviation.toUpperCase(), abbreviation.toUpperCase())
+  }
+  // Common outside the USPS list (Australian and British usage) and short forms it lacks.
+  const more: Record<string, string> = {
+    CLOSE: "CL",
+    CL: "CL",
+    ESPLANADE: "ESP",
+    ESP: "ESP",
+    PARADE: "PDE",
+    PDE: "PDE",
+    CIRCUIT: "CCT",
+    CCT: "CCT",
+    CR: "CRES",
+    GR: "GRV",
+    BVD: "BLVD",
+    BOULEVARDE: "BLVD",
+    TCE: "TER",
+    WY: "WAY",
+    CONCOURSE: "CNCS",
+    RISE: "RISE",
+    AV: "AVE"
+  }
+  for (const [spelling, abbreviation] of Object.entries(more)) types.set(spelling, abbreviation)
+  return types
+})()
+
+/**
+ * A street type's usual full spelling (`LN` → `LANE`), for showing, for generating variants, and as the
+ * spelling a misspelt type is first compared with: the longest spelling (misspellings are rarely the
+ * longest) that is not a plural of another (`LANES`).
+ */
+export const STREET_TYPE_NAMES: ReadonlyMap<string, string> = (() => {
+  const names = new Map<string, string>()
+  for (const [spelling, abbreviation] of STREET_TYPES) {
+    if (spelling.endsWith("S") && STREET_TYPES.get(spelling.slice(0, -1)) === abbreviation) continue
+    const known = names.get(abbreviation)
+    if (known === undefined || spelling.length > known.length) names.set(abbreviation, spelling)
+  }
+  return names
+})()
+
+export const DIRECTIONALS: ReadonlyMap<string, string> = new Map([
+  ["N", "N"],
+  ["S", "S"],
+  ["E", "E"],
+  ["W", "W"],
+  ["NE", "NE"],
+  ["NW", "NW"],
+  ["SE", "SE"],
+  ["SW", "SW"],
+  ["NORTH", "N"],
+  ["SOUTH", "S"],
+  ["EAST", "E"],
+  ["WEST", "W"],
+  ["NORTHEAST", "NE"],
+  ["NORTHWEST", "NW"],
+  ["SOUTHEAST", "SE"],
+  ["SOUTHWEST", "SW"]
+])
+
+const ORDINAL_WORDS = [
+  "FIRST",
+  "SECOND",
+  "THIRD",
+  "FOURTH",
+  "FIFTH",
+  "SIXTH",
+  "SEVENTH",
+  "EIGHTH",
+  "NINTH",
+  "TENTH",
+  "ELEVENTH",
+  "TWELFTH",
+  "THIRTEENTH",
+  "FOURTEENTH",
+  "FIFTEENTH",
+  "SIXTEENTH",
+  "SEVENTEENTH",
+  "EIGHTEENTH",
+  "NINETEENTH",
+  "TWENTIETH"
+]
+/** `FIRST` → `1`, … `TWENTIETH` → `20`. */
+export const ORDINALS: ReadonlyMap<string, string> = new Map(ORDINAL_WORDS.map((word, i) => [word, String(i + 1)]))
+
+/** Unit designators (USPS secondary unit designators, and `#`). */
+export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
+  "#",
+  "APT",
+  "APARTMENT",
+  "UNIT",
+  "STE",
+  "SUITE",
+  "FL",
+  "FLR",
+  "FLOOR",
+  "RM",
+  "ROOM",
+  "PH",
+  "PENTHOUSE",
+  "NO",
+  "BLDG",
+  "BUILDING",
+  "LOT",
+  "SPC",
+  "SPACE",
+  "DEPT",
+  "BSMT",
+  "BASEMENT",
+  "REAR",
+  "FRNT",
+  "FRONT",
+  "LOWR",
+  "LOWER",
+  "UPPR",
+  "UPPER"
+])
+/** Designators that name a unit without a value (`Rear`, `Basement`). */
+const VALUELESS_DESIGNATORS = new Set(["BSMT", "BASEMENT", "REAR", "FRNT", "FRONT", "LOWR", "LOWER", "UPPR", "UPPER"])
+
+/** Upper case, accents and punctuation gone, `#` its own token; commas kept as tokens of their own. */
+export const tokenize = (raw: string): Array<string> =>
+  raw
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toUpperCase()
+    .replace(/['’`.]/g, "")
+    .replace(/#/g, " # ")
+    .replace(/,/g, " , ")
+    .replace(/[^A-Z0-9#,\-/ ]+/g, " ")
+    .split(/\s+/)
+    .filter((token) => token !== "" && token !== "-")
+
+/** A house number: `12`, `12A`, `12-14` and Queens' `123-45`, `12 1/2` (the fraction kept with it). */
+export const HOUSE_NUMBER = /^\d+[A-Z]?(?:-\d+[A-Z]?)?$/
+
+/** A street name word in one spelling: numeric ordinals as numbers (`67TH` → `67`), `SAINT` → `ST`. */
+const nameWord = (word: string) => {
+  const numeric = /^(\d+)(?:ST|ND|RD|TH)$/.exec(word)
+  if (numeric) return numeric[1]!
+  return ORDINALS.get(word) ?? (word === "SAINT" ? "ST" : word)
+}
+
+/** A street in its parts: the key it is known by is `name` (with `type` and directionals apart). */
+export interface StreetParts {
+  /** The name's words in one spelling (`DRUMGOOLE`, `67`, `ST MARKS`). */
+  readonly name: string
+  /** The street type's abbreviation (`RD`), or "" when none was given. */
+  readonly type: string
+  /** The directional (`W`), before or after the name; "" when none. */
+  readonly directional: string
+  readonly directionalAfter: boolean
+}
+
+/**
+ * The parts of a street's words (after the house number, without unit or locality). The type is the last
+ * word that is a street type, the directionals the first and last words; a name left empty by that (`North
+ * Ave`, Brooklyn's `Avenue N`) keeps those words instead.
+ */
+export const streetParts = (words: ReadonlyArray<string>): StreetParts => {
+  let rest = [...words]
+  let directional = ""
+  let directionalAfter = false
+  let type = ""
+  const last = rest.at(-1)
+  if (rest.length >= 2 && last !== undefined && DIRECTIONALS.has(last)) {
+    directional = DIRECTIONALS.get(last)!
+    directionalAfter = true
+    rest = rest.slice(0, -1)
+  }
+  const typeWord = rest.at(-1)
+  if (rest.length >= 2 && typeWord !== undefined && STREET_TYPES.has(typeWord)) {
+    type = STREET_TYPES.get(typeWord)!
+    rest = rest.slice(0, -1)
+  }
+  const first = rest[0]
+  if (directional === "" && rest.length >= 2 && first !== undefined && DIRECTIONALS.has(first)) {
+    directional = DIRECTIONALS.get(first)!
+    rest = rest.slice(1)
+  }
+  if (rest.length === 0) {
+    return { name: words.map(nameWord).join(" "), type: "", directional: "", directionalAfter: false }
+  }
+  return { name: rest.map(nameWord).join(" "), type, directional, directionalAfter }
+}
+
+/** A street line split into its house number and street parts; undefined when it has no house number. */
+export const parseStreetLine = (
+  line: string
+): { readonly number: string; readonly street: StreetParts } | undefined => {
+  const tokens = tokenize(line).filter((token) => token !== ",")
+  const [number, ...words] = tokens
+  if (number === undefined || !HOUSE_NUMBER.test(number) || words.length === 0) return undefined
+  return { number, street: streetParts(words) }
+}
+
+/** A unit's value in one spelling: `#5B`, `Apt 5B`, `5-B` → `5B`; leading zeros of a number dropped. */
+export const unitKey = (unit: string) =>
+  tokenize(unit)
+    .filter((token) => !UNIT_DESIGNATORS.has(token) || VALUELESS_DESIGNATORS.has(token))
+    .join("")
+    .replace(/[-/]/g, "")
+    .replace(/^0+(?=\d)/, "")
+
+/**
+ * Takes the unit out of a street's words: a designator and its value (`APT 2`, `# 2`, `FL 3`, `REAR`)
+ * wherever it stands after the first word. Returns the words left and the unit (or "").
+ */
+export const takeUnit = (words: ReadonlyArray<string>): { readonly words: Array<string>; readonly unit: string } => {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!
+    if (!UNIT_DESIGNATORS.has(word)) continue
+    const value = words[i + 1]
+    // `Rear`, `Front`, `Upper` are also words of names (`E Front St`): a unit only as the last word.
+    if (VALUELESS_DESIGNATORS.has(word)) {
+      if (i === words.length - 1) return { words: words.slice(0, i), unit: word }
+      continue
+    }
+    // `No` and `Lot` are also words of names: designators only when a number follows.
+    if (value === undefined || ((word === "NO" || word === "LOT") && !/\d/.test(value))) continue
+    return { words: [...words.slice(0, i), ...words.slice(i + 2)], unit: value }
+  }
+  return { words: [...words], unit: "" }
+}
