@@ -10,10 +10,12 @@ export const MatchNote = Schema.Struct({
     description: "`corrected`: a misspelling fixed; `normalized`: another spelling or order of the same " +
       "thing, or a part taken from the record; `ignored`: a part the property does not have (a unit on a house)."
   }),
-  part: Schema.Literal("street_name", "street_type", "directional", "town", "zip_code", "unit"),
+  part: Schema.Literal("street_name", "street_type", "directional", "town", "zip_code", "unit").annotations({
+    description: "Which part of the address."
+  }),
   sent: Schema.String.annotations({ description: "What the address said (\"\" when it left the part out)." }),
   used: Schema.optionalWith(Schema.String, { exact: true }).annotations({ description: "What the record says." })
-}).annotations({ identifier: "MatchNote" })
+}).annotations({ identifier: "MatchNote", description: "One thing done to the address to match it." })
 export type MatchNote = typeof MatchNote.Type
 
 export const AddressMatch = Schema.Struct({
@@ -23,6 +25,10 @@ export const AddressMatch = Schema.Struct({
   }),
   address_sent: Schema.String.annotations({ description: "The address as the request sent it." }),
   recorded_address: Schema.String.annotations({ description: "The property's address as its record spells it." }),
-  notes: Schema.Array(MatchNote)
-}).annotations({ identifier: "AddressMatch" })
+  notes: Schema.Array(MatchNote).annotations({ description: "What was corrected, normalised or ignored." })
+}).annotations({
+  identifier: "AddressMatch",
+  description: "How the address sent was matched to the property on record. When `method` is `corrected`, " +
+    "check `recorded_address` is the property meant."
+})
 export type AddressMatch = typeof AddressMatch.Type

@@ -6,61 +6,90 @@ import { Address } from "./scored-call.js"
 export const PropertyId = Schema.String.pipe(
   Schema.minLength(1, { message: () => "must not be empty" }),
   Schema.maxLength(100, { message: () => "must be at most 100 characters" })
-).annotations({ identifier: "PropertyId" })
+).annotations({
+  identifier: "PropertyId",
+  description: "The property's id, as `subject_property.property_id` of a Scored answer or `property_id` of a " +
+    "comparable sale gives it. Send this or `address`, not both.",
+  examples: ["demo-008004"]
+})
+
+/** The history's address: the same rules as a Scored Call's, and the one-of rule said where it applies. */
+const HistoryAddress = Schema.String.annotations({
+  description: "The property's street address, as for scoring. Send this or `property_id`, not both.",
+  examples: ["3 Pine Dr, Maple Falls"]
+}).pipe(Schema.compose(Address))
 
 export const HistoryRequest = Schema.Struct({
-  address: Schema.optionalWith(Address, { exact: true }),
+  address: Schema.optionalWith(HistoryAddress, { exact: true }),
   property_id: Schema.optionalWith(PropertyId, { exact: true })
 }).pipe(
   Schema.filter((request) =>
     (request.address === undefined) !== (request.property_id === undefined) ||
-    "must carry exactly one of address or property_id"
-  ),
+    "must carry exactly one of address or property_id", { jsonSchema: { minProperties: 1, maxProperties: 1 } }),
   Schema.annotations({
     identifier: "HistoryRequest",
-    description: "Exactly one of `address` or `property_id`.",
+    description: "The property whose recorded history to read: exactly one of `address` or `property_id` " +
+      "(both, or neither, is refused with 400 before any Credit is spent).",
     parseOptions: { onExcessProperty: "error" }
   })
 )
 export type HistoryRequest = typeof HistoryRequest.Type
 
-const IsoDate = Schema.String.annotations({ description: "Calendar date, YYYY-MM-DD." })
+const date = (description: string) => Schema.String.annotations({ description: `${description} (YYYY-MM-DD).` })
+const dollars = (description: string) => Schema.Int.annotations({ description: `${description}, whole dollars.` })
 
 export const TitleTransfer = Schema.Struct({
-  recorded_date: IsoDate,
-  document_type: Schema.String,
-  price: Schema.Int,
-  grantor: Schema.optionalWith(Schema.String, { exact: true }),
-  grantee: Schema.optionalWith(Schema.String, { exact: true })
-})
+  recorded_date: date("When the transfer was recorded"),
+  document_type: Schema.String.annotations({ description: "The recorded document: `deed`, `quitclaim`, …" }),
+  price: dollars("The price recorded; 0 for a transfer without consideration"),
+  grantor: Schema.optionalWith(Schema.String.annotations({ description: "The seller, when recorded." }), {
+    exact: true
+  }),
+  grantee: Schema.optionalWith(Schema.String.annotations({ description: "The buyer, when recorded." }), {
+    exact: true
+  })
+}).annotations({ description: "One recorded transfer of the property." })
+
+const FlipSide = (side: string) =>
+  Schema.Struct({
+    date: date(`When it was ${side}`),
+    price: dollars(`The price it was ${side} for`)
+  }).annotations({ description: `The ${side === "bought" ? "purchase" : "resale"}.` })
 
 export const Flip = Schema.Struct({
-  bought: Schema.Struct({ date: IsoDate, price: Schema.Int }),
-  sold: Schema.Struct({ date: IsoDate, price: Schema.Int }),
-  holding_days: Schema.Int,
-  gross_gain: Schema.Int
-})
+  bought: FlipSide("bought"),
+  sold: FlipSide("sold"),
+  holding_days: Schema.Int.annotations({ description: "Days between the purchase and the resale." }),
+  gross_gain: dollars("The resale price less the purchase price")
+}).annotations({ description: "A resale within 365 days of a purchase at 10% or more above its price." })
 
 export const Listing = Schema.Struct({
-  status: Schema.Literal("active", "pending", "off_market", "unknown"),
-  list_price: Schema.optionalWith(Schema.Int, { exact: true }),
-  listed_date: Schema.optionalWith(IsoDate, { exact: true })
-})
+  status: Schema.Literal("active", "pending", "off_market", "unknown").annotations({
+    description: "`active`, `pending`, `off_market`, or `unknown` when no listing is on record."
+  }),
+  list_price: Schema.optionalWith(dollars("The asking price"), { exact: true }),
+  listed_date: Schema.optionalWith(date("When it was listed"), { exact: true })
+}).annotations({ description: "The property's current listing state." })
 
 export const Permit = Schema.Struct({
-  issued_date: IsoDate,
-  permit_type: Schema.String,
-  description: Schema.String,
-  valuation: Schema.optionalWith(Schema.Int, { exact: true })
-})
+  issued_date: date("When the permit was issued"),
+  permit_type: Schema.String.annotations({ description: "The kind of work, e.g. `alteration`, `new_building`." }),
+  description: Schema.String.annotations({ description: "The work, as recorded." }),
+  valuation: Schema.optionalWith(dollars("The declared cost of the work"), { exact: true })
+}).annotations({ description: "Recorded permit work." })
 
 export const HistoryAnswer = Schema.Struct({
-  property_id: Schema.String,
-  address: Schema.String,
-  chain_of_title: Schema.Array(TitleTransfer),
-  flips: Schema.Array(Flip),
+  property_id: Schema.String.annotations({ description: "The property's id." }),
+  address: Schema.String.annotations({ description: "The property's normalised address." }),
+  chain_of_title: Schema.Array(TitleTransfer).annotations({
+    description: "Every recorded transfer, oldest first."
+  }),
+  flips: Schema.Array(Flip).annotations({ description: "The quick resales found in the chain of title." }),
   listing: Listing,
-  permits: Schema.Array(Permit),
+  permits: Schema.Array(Permit).annotations({ description: "Recorded permit work, oldest first." }),
   match: Schema.optionalWith(AddressMatch, { exact: true })
-}).annotations({ identifier: "HistoryAnswer" })
+}).annotations({
+  identifier: "HistoryAnswer",
+  description: "The property's recorded story: chain of title, flips, listing state and permit work."
+})
 export type HistoryAnswer = typeof HistoryAnswer.Type

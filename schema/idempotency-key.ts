@@ -5,6 +5,13 @@
 import { Schema } from "effect"
 import { hasControlCharacters } from "./text.js"
 
+/** What the key is for, in the words the reference and the MCP tools show. */
+export const idempotencyKeyDescription =
+  "Makes retrying this paid call safe: the same key with the same request within 24 hours returns the stored " +
+  "answer and is not charged again (a replay); the same key with a different request is refused. Use a new key " +
+  "(a UUID, say) for each call you mean, and the same key when retrying it. 1 to 255 characters, no control " +
+  "characters; used exactly as sent."
+
 export const IdempotencyKey = Schema.String.pipe(
   Schema.filter((key) => {
     if (key.length === 0 || key.trim().length === 0) return "must not be blank"
@@ -13,6 +20,6 @@ export const IdempotencyKey = Schema.String.pipe(
     return true
   }),
   Schema.brand("IdempotencyKey"),
-  Schema.annotations({ identifier: "IdempotencyKey" })
+  Schema.annotations({ identifier: "IdempotencyKey", description: idempotencyKeyDescription })
 )
 export type IdempotencyKey = typeof IdempotencyKey.Type

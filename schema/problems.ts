@@ -40,12 +40,16 @@ const problem =
 
 /** One refused field: a JSON Pointer into the request and what is wrong there. */
 export const FieldError = Schema.Struct({
-  /** JSON Pointer into the body; "" for a header or the body as a whole. */
-  pointer: Schema.String,
-  /** Set when the refused value is a request header rather than part of the body. */
-  header: Schema.optionalWith(Schema.String, { exact: true }),
-  detail: Schema.String
-})
+  pointer: Schema.String.annotations({
+    description: "A JSON Pointer to the refused value in the body (`/overrides/bedrooms`); \"\" for a header or " +
+      "the body as a whole."
+  }),
+  header: Schema.optionalWith(
+    Schema.String.annotations({ description: "The refused request header, when a header was refused." }),
+    { exact: true }
+  ),
+  detail: Schema.String.annotations({ description: "What is wrong there." })
+}).annotations({ description: "One refused value." })
 export type FieldError = typeof FieldError.Type
 
 export class InvalidRequest extends problem<InvalidRequest>()("InvalidRequest", {
@@ -55,7 +59,9 @@ export class InvalidRequest extends problem<InvalidRequest>()("InvalidRequest", 
   description:
     "The body, a value in it or a header was refused: malformed JSON, a member of the wrong type or range, an unknown member (including an override that is not one of the six overridable facts), `condition: tear_down`, or an invalid `Idempotency-Key` header. `errors` lists each refusal with a JSON Pointer into the request. Nothing is charged.",
   credits: "none"
-}, { errors: Schema.Array(FieldError) }) {}
+}, {
+  errors: Schema.Array(FieldError).annotations({ description: "Each refusal: where in the request, and why." })
+}) {}
 
 export class InvalidKey extends problem<InvalidKey>()("InvalidKey", {
   slug: "invalid-key",
@@ -73,7 +79,9 @@ export class TermsNotAccepted extends problem<TermsNotAccepted>()("TermsNotAccep
   description:
     "The Terms of Service changed materially since the Account last accepted them. The account holder accepts the current version; replays within the window work again afterwards. Nothing is charged.",
   credits: "none"
-}, { terms_version: Schema.String }) {}
+}, {
+  terms_version: Schema.String.annotations({ description: "The version of the Terms of Service to accept." })
+}) {}
 
 export class DuplicateRequestInFlight extends problem<DuplicateRequestInFlight>()("DuplicateRequestInFlight", {
   slug: "duplicate-request-in-flight",
@@ -82,7 +90,9 @@ export class DuplicateRequestInFlight extends problem<DuplicateRequestInFlight>(
   description:
     "A request with the same `Idempotency-Key` and body is still running. Retry after `Retry-After` seconds; the retry returns the stored result. Nothing is charged.",
   credits: "none"
-}, { retry_after: Schema.Int }) {}
+}, {
+  retry_after: Schema.Int.annotations({ description: "Seconds to wait before retrying (as `Retry-After`)." })
+}) {}
 
 export class IdempotencyKeyConflict extends problem<IdempotencyKeyConflict>()("IdempotencyKeyConflict", {
   slug: "idempotency-key-conflict",
@@ -100,7 +110,14 @@ export class UnscorableAddress extends problem<UnscorableAddress>()("UnscorableA
   description:
     "The address lies inside the covered area but no scorable property was found for it: the street or the house number is not on record, or the address has no house number (a post office box, an intersection, a ZIP code alone). `suggestions`, when present, lists up to five recorded addresses close to it (the nearest house numbers on the street, or the streets spelt closest); send one of them if it is the property. A covered reason: the Credit is refunded.",
   credits: "refunded"
-}, { suggestions: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }) }) {}
+}, {
+  suggestions: Schema.optionalWith(
+    Schema.Array(Schema.String).annotations({
+      description: "Up to five recorded addresses close to the one sent; send one of them if it is the property."
+    }),
+    { exact: true }
+  )
+}) {}
 
 export class AmbiguousAddress extends problem<AmbiguousAddress>()("AmbiguousAddress", {
   slug: "ambiguous-address",
@@ -109,7 +126,11 @@ export class AmbiguousAddress extends problem<AmbiguousAddress>()("AmbiguousAddr
   description:
     "The address matched several properties. `candidates` lists up to five of their addresses; send one of them. A covered reason: the Credit is refunded.",
   credits: "refunded"
-}, { candidates: Schema.Array(Schema.String) }) {}
+}, {
+  candidates: Schema.Array(Schema.String).annotations({
+    description: "Up to five addresses the one sent matched; send the one meant."
+  })
+}) {}
 
 export class OutsideCoverage extends problem<OutsideCoverage>()("OutsideCoverage", {
   slug: "outside-coverage",
@@ -126,7 +147,11 @@ export class MissingValuationFact extends problem<MissingValuationFact>()("Missi
   description:
     "The county record lacks a fact the valuation needs and no override supplied it. `missing` names the facts; `lot_size_square_feet` and `property_type` can be supplied through `overrides`. The Credit is refunded.",
   credits: "refunded"
-}, { missing: Schema.Array(Schema.String) }) {}
+}, {
+  missing: Schema.Array(Schema.String).annotations({
+    description: "The facts still missing; supply them as `overrides` (e.g. `living_area_square_feet`)."
+  })
+}) {}
 
 export class UnknownProperty extends problem<UnknownProperty>()("UnknownProperty", {
   slug: "unknown-property",
@@ -161,7 +186,9 @@ export class RateLimited extends problem<RateLimited>()("RateLimited", {
   description:
     "Requests are counted per Account across every endpoint. Wait `Retry-After` seconds (equal to `retry_after`) before retrying; the original `Idempotency-Key` stays valid. Nothing is charged.",
   credits: "none"
-}, { retry_after: Schema.Int }) {}
+}, {
+  retry_after: Schema.Int.annotations({ description: "Seconds to wait before retrying (as `Retry-After`)." })
+}) {}
 
 export class SpendCapExceeded extends problem<SpendCapExceeded>()("SpendCapExceeded", {
   slug: "spend-cap-exceeded",
@@ -170,7 +197,9 @@ export class SpendCapExceeded extends problem<SpendCapExceeded>()("SpendCapExcee
   description:
     "The Account's optional daily spend cap (Credits per UTC day, set by the operator) would be exceeded by this call. It resets at midnight UTC; there is no `Retry-After`. Nothing is charged.",
   credits: "none"
-}, { spend_cap: Schema.Int }) {}
+}, {
+  spend_cap: Schema.Int.annotations({ description: "The Account's daily cap, in Credits per UTC day." })
+}) {}
 
 export class InsufficientCredits extends problem<InsufficientCredits>()("InsufficientCredits", {
   slug: "insufficient-credits",
@@ -179,7 +208,10 @@ export class InsufficientCredits extends problem<InsufficientCredits>()("Insuffi
   description:
     "The Account's Balance is smaller than the call's cost. A batch is never split: top up and retry it unchanged. Nothing is charged.",
   credits: "none"
-}, { balance: Schema.Int, required: Schema.Int }) {}
+}, {
+  balance: Schema.Int.annotations({ description: "The Credits the Account holds." }),
+  required: Schema.Int.annotations({ description: "The Credits the call needs." })
+}) {}
 
 export class LedgerUnreachable extends problem<LedgerUnreachable>()("LedgerUnreachable", {
   slug: "ledger-unreachable",
@@ -214,7 +246,10 @@ export class BatchTooLarge extends problem<BatchTooLarge>()("BatchTooLarge", {
   description:
     "`properties` holds more items than the cap. `limit` is the cap and `submitted` the number sent. Nothing is charged.",
   credits: "none"
-}, { limit: Schema.Int, submitted: Schema.Int }) {}
+}, {
+  limit: Schema.Int.annotations({ description: "The most properties a batch may hold." }),
+  submitted: Schema.Int.annotations({ description: "The properties the batch held." })
+}) {}
 
 export class RequestTooLarge extends problem<RequestTooLarge>()("RequestTooLarge", {
   slug: "request-too-large",
@@ -222,7 +257,9 @@ export class RequestTooLarge extends problem<RequestTooLarge>()("RequestTooLarge
   title: "The request body is too large",
   description: "Request bodies are limited to 1 MiB (`limit_bytes`). Nothing is charged.",
   credits: "none"
-}, { limit_bytes: Schema.Int }) {}
+}, {
+  limit_bytes: Schema.Int.annotations({ description: "The largest body accepted, in bytes." })
+}) {}
 
 export class RequestTimeout extends problem<RequestTimeout>()("RequestTimeout", {
   slug: "request-timeout",
@@ -257,7 +294,9 @@ export class MethodNotAllowed extends problem<MethodNotAllowed>()("MethodNotAllo
   description:
     "The path exists but does not answer this HTTP method. The `Allow` header (and `allow`) lists the ones it does.",
   credits: "none"
-}, { allow: Schema.Array(Schema.String) }) {}
+}, {
+  allow: Schema.Array(Schema.String).annotations({ description: "The methods the path answers (as `Allow`)." })
+}) {}
 
 export class UnsupportedMediaType extends problem<UnsupportedMediaType>()("UnsupportedMediaType", {
   slug: "unsupported-media-type",

@@ -3,119 +3,197 @@ import { Schema } from "effect"
 import { AddressMatch } from "./address-match.js"
 import { PropertyType } from "./overrides.js"
 
-export const FactOrigin = Schema.Literal("county-record", "caller-stated")
+export const FactOrigin = Schema.Literal("county-record", "caller-stated").annotations({
+  description: "`county-record`: from the property's record; `caller-stated`: from the call's `overrides`."
+})
 export type FactOrigin = typeof FactOrigin.Type
 
-const fact = <S extends Schema.Schema.Any>(value: S) =>
-  Schema.optionalWith(Schema.Struct({ value, origin: FactOrigin }), { exact: true })
+const fact = <A, I>(value: Schema.Schema<A, I>, description: string) =>
+  Schema.optionalWith(
+    Schema.Struct({
+      value: value.annotations({ description: "The fact's value." }),
+      origin: FactOrigin
+    }).annotations({ description: `${description} Left out when unknown.` }),
+    { exact: true }
+  )
 
 /** A fact with no usable value is left out, never null, 0 or "" (ANS-4). */
 export const Facts = Schema.Struct({
-  bedrooms: fact(Schema.Int),
-  bathrooms: fact(Schema.Int),
-  partial_bathrooms: fact(Schema.Int),
-  living_area_square_feet: fact(Schema.Int),
-  lot_size_square_feet: fact(Schema.Int),
-  year_built: fact(Schema.Int),
-  property_type: fact(PropertyType),
-  latitude: fact(Schema.Number),
-  longitude: fact(Schema.Number),
-  neighborhood: fact(Schema.String),
-  zip_code: fact(Schema.String)
-}).annotations({ identifier: "Facts" })
+  bedrooms: fact(Schema.Int, "Bedrooms."),
+  bathrooms: fact(Schema.Int, "Full bathrooms."),
+  partial_bathrooms: fact(Schema.Int, "Half bathrooms (never overridden, never added to `bathrooms`)."),
+  living_area_square_feet: fact(Schema.Int, "Finished living area in square feet."),
+  lot_size_square_feet: fact(Schema.Int, "Lot size in square feet."),
+  year_built: fact(Schema.Int, "Year built."),
+  property_type: fact(PropertyType, "Kind of property."),
+  latitude: fact(Schema.Number, "Latitude in decimal degrees."),
+  longitude: fact(Schema.Number, "Longitude in decimal degrees."),
+  neighborhood: fact(Schema.String, "Neighbourhood, as the record names it."),
+  zip_code: fact(Schema.String, "ZIP or postal code.")
+}).annotations({
+  identifier: "Facts",
+  description: "The property's facts, each with where it came from."
+})
 export type Facts = typeof Facts.Type
 
 export const SubjectProperty = Schema.Struct({
-  property_id: Schema.String,
-  address: Schema.String,
+  property_id: Schema.String.annotations({ description: "The property's id (what history takes as `property_id`)." }),
+  address: Schema.String.annotations({ description: "The normalised address of the property scored." }),
   facts: Facts,
   match: Schema.optionalWith(AddressMatch, { exact: true })
-}).annotations({ identifier: "SubjectProperty" })
+}).annotations({
+  identifier: "SubjectProperty",
+  description: "The property actually scored: check `address` (and `match`) to be sure it is the one meant."
+})
 
 export const quantileLevels = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"] as const
 export type QuantileLevel = typeof quantileLevels[number]
 
+const quantile = (level: string) =>
+  Schema.Int.annotations({ description: `The ${level} quantile of the predicted value, whole dollars.` })
+
 export const ValueDistribution = Schema.Struct({
-  "0.05": Schema.Int,
-  "0.1": Schema.Int,
-  "0.25": Schema.Int,
-  "0.5": Schema.Int,
-  "0.75": Schema.Int,
-  "0.9": Schema.Int,
-  "0.95": Schema.Int
-}).annotations({ identifier: "ValueDistribution", description: "Quantile level → whole dollars, non-decreasing." })
+  "0.05": quantile("5%"),
+  "0.1": quantile("10%"),
+  "0.25": quantile("25%"),
+  "0.5": quantile("50% (median)"),
+  "0.75": quantile("75%"),
+  "0.9": quantile("90%"),
+  "0.95": quantile("95%")
+}).annotations({
+  identifier: "ValueDistribution",
+  description: "The pricing model's predicted value at each quantile level, whole dollars, non-decreasing: " +
+    "the true value is below `0.1` one time in ten and below `0.9` nine times in ten."
+})
 export type ValueDistribution = typeof ValueDistribution.Type
 
 export const CompBand = Schema.Struct({
-  low: Schema.Int,
-  middle: Schema.Int,
-  high: Schema.Int,
-  comp_count: Schema.Int,
-  method: Schema.Literal("price_per_square_foot", "sale_price")
-}).annotations({ identifier: "CompBand" })
+  low: Schema.Int.annotations({ description: "The weighted 25th percentile, whole dollars." }),
+  middle: Schema.Int.annotations({ description: "The weighted median, whole dollars." }),
+  high: Schema.Int.annotations({ description: "The weighted 75th percentile, whole dollars." }),
+  comp_count: Schema.Int.annotations({ description: "How many comparable sales the band is built from (3 or more)." }),
+  method: Schema.Literal("price_per_square_foot", "sale_price").annotations({
+    description: "`price_per_square_foot`: the sales' prices per square foot applied to this property's living " +
+      "area; `sale_price`: their prices as they are."
+  })
+}).annotations({
+  identifier: "CompBand",
+  description: "The value range the comparable sales imply (not the model). Absent with fewer than 3 usable sales."
+})
 export type CompBand = typeof CompBand.Type
 
 export const MaxAllowableOffer = Schema.Struct({
-  price: Schema.Int,
-  clamped: Schema.Boolean
-}).annotations({ identifier: "MaxAllowableOffer" })
+  price: Schema.Int.annotations({ description: "The most to pay, whole dollars, rounded to the nearest thousand." }),
+  clamped: Schema.Boolean.annotations({
+    description: "True when no price of $1,000 or more clears the margin: `price` is then a floor, not an offer."
+  })
+}).annotations({
+  identifier: "MaxAllowableOffer",
+  description: "The maximum allowable offer: the price a cash flip buyer on hard-money financing can pay and " +
+    "still make `target_margin` of the repaired value."
+})
+
+const line = (description: string) => Schema.Int.annotations({ description: `${description}, whole dollars.` })
 
 export const CostStack = Schema.Struct({
-  down_payment: Schema.Int,
-  loan: Schema.Int,
-  rehab_budget: Schema.Int,
-  interest: Schema.Int,
-  points: Schema.Int,
-  closing_costs: Schema.Int,
-  target_profit: Schema.Int
-}).annotations({ identifier: "CostStack" })
+  down_payment: line("10% of the offer, paid in cash"),
+  loan: line("90% of the offer, borrowed"),
+  rehab_budget: line("The repairs"),
+  interest: line("11% a year on the loan and the repairs for a 6-month hold"),
+  points: line("2% of the loan, the lender's fee"),
+  closing_costs: line("2% of the offer to buy plus 8% of the repaired value to sell"),
+  target_profit: line("`target_margin` of the repaired value")
+}).annotations({
+  identifier: "CostStack",
+  description: "What the offer is built from. `down_payment + loan` is the offer; unless `clamped`, the seven " +
+    "lines add up to `rehab_adjusted_arv` give or take rounding."
+})
 export type CostStack = typeof CostStack.Type
 
 export const AsIsSimilarBand = Schema.Struct({
-  low_per_square_foot: Schema.Number,
-  median_per_square_foot: Schema.Number,
-  high_per_square_foot: Schema.Number,
+  low_per_square_foot: Schema.Number.annotations({ description: "The lowest price per square foot, dollars." }),
+  median_per_square_foot: Schema.Number.annotations({ description: "The median price per square foot, dollars." }),
+  high_per_square_foot: Schema.Number.annotations({ description: "The highest price per square foot, dollars." }),
   basis: Schema.Struct({
-    comps_used: Schema.Int,
-    comps_listed: Schema.Int,
-    description: Schema.String
-  })
-}).annotations({ identifier: "AsIsSimilarBand" })
+    comps_used: Schema.Int.annotations({ description: "Comparable sales with a price and a living area." }),
+    comps_listed: Schema.Int.annotations({ description: "Comparable sales listed in `comps`." }),
+    description: Schema.String.annotations({ description: "Which sales the band covers, in words." })
+  }).annotations({ description: "Which sales the band covers." })
+}).annotations({
+  identifier: "AsIsSimilarBand",
+  description: "The price per square foot of the listed comparable sales as they sold, for reference; it feeds " +
+    "nothing else."
+})
 export type AsIsSimilarBand = typeof AsIsSimilarBand.Type
 
 export const Comp = Schema.Struct({
-  property_id: Schema.String,
-  address: Schema.String,
-  sale_date: Schema.String,
-  sale_price: Schema.Int,
-  distance_miles: Schema.optionalWith(Schema.Number, { exact: true }),
+  property_id: Schema.String.annotations({ description: "The sold property's id (history takes it)." }),
+  address: Schema.String.annotations({ description: "The sold property's address." }),
+  sale_date: Schema.String.annotations({ description: "When it sold (YYYY-MM-DD)." }),
+  sale_price: Schema.Int.annotations({ description: "What it sold for, whole dollars." }),
+  distance_miles: Schema.optionalWith(
+    Schema.Number.annotations({ description: "Distance from the property scored, miles (when both are located)." }),
+    { exact: true }
+  ),
   facts: Facts,
-  similarity: Schema.Number
-}).annotations({ identifier: "Comp" })
+  similarity: Schema.Number.annotations({ description: "How alike the two properties are, 0 to 1 (1: alike)." })
+}).annotations({
+  identifier: "Comp",
+  description: "A comparable sale. The property's own earlier sale is never one."
+})
 export type Comp = typeof Comp.Type
 
 const optional = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 /** A batch entry that scored: the Scored answer minus `comps` (BAT-2). */
 export const ScoredEntry = Schema.Struct({
-  model_estimate_available: Schema.Boolean,
+  model_estimate_available: Schema.Boolean.annotations({
+    description: "False when the pricing model disagreed with the comparable sales and its estimate was " +
+      "withheld (the comp band, offer and cost stack are still given)."
+  }),
   subject_property: SubjectProperty,
-  pricing_model_arv_estimate: optional(Schema.Int),
+  pricing_model_arv_estimate: optional(Schema.Int.annotations({
+    description: "The pricing model's value, the median of `value_distribution` rounded to the nearest thousand " +
+      "dollars. Absent when the estimate is withheld."
+  })),
   value_distribution: optional(ValueDistribution),
-  valuation_mean: optional(Schema.Int),
-  effective_sample_size: optional(Schema.Number),
+  valuation_mean: optional(Schema.Int.annotations({
+    description: "The mean of the model's predicted value, whole dollars. Absent when the estimate is withheld."
+  })),
+  effective_sample_size: optional(Schema.Number.annotations({
+    description: "How many sales' worth of evidence the model had (Kish's effective sample size); low means " +
+      "thin evidence and a wide distribution. Absent when the estimate is withheld."
+  })),
   comp_band: optional(CompBand),
-  rehab_budget: optional(Schema.Int),
-  rehab_adjusted_arv: optional(Schema.Int),
-  target_margin: optional(Schema.Number),
+  rehab_budget: optional(Schema.Int.annotations({
+    description: "The repair budget the arithmetic used, whole dollars: the call's `rehab_budget`, else the " +
+      "midpoint of the `condition` bracket, else 0."
+  })),
+  rehab_adjusted_arv: optional(Schema.Int.annotations({
+    description: "The repaired value (after-repair value), whole dollars: the comp band's middle lifted toward " +
+      "its high in proportion to the repair budget. Absent without a comp band."
+  })),
+  target_margin: optional(Schema.Number.annotations({
+    description: "The margin the offer was solved at: the call's, else 0.2. Absent without a comp band."
+  })),
   max_allowable_offer: optional(MaxAllowableOffer),
   cost_stack: optional(CostStack),
   as_is_similar_band: optional(AsIsSimilarBand)
-}).annotations({ identifier: "ScoredEntry" })
+}).annotations({
+  identifier: "ScoredEntry",
+  description: "A scored property: the Scored answer without `comps`."
+})
 export type ScoredEntry = typeof ScoredEntry.Type
 
 export const ScoredAnswer = Schema.Struct({
   ...ScoredEntry.fields,
-  comps: optional(Schema.Array(Comp))
-}).annotations({ identifier: "ScoredAnswer" })
+  comps: optional(
+    Schema.Array(Comp).annotations({
+      description: "Up to 10 comparable sales, most relevant first. Absent when there were none."
+    })
+  )
+}).annotations({
+  identifier: "ScoredAnswer",
+  description: "The valuation of one property and the maximum allowable offer, with the evidence behind them."
+})
 export type ScoredAnswer = typeof ScoredAnswer.Type

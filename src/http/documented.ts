@@ -21,11 +21,13 @@ export const documented = <A>(cls: ProblemClass<A>): Schema.Schema<A, unknown> =
   const meta = problemMeta(cls._tag)!
   const { _tag: _, detail: __, ...extensions } = cls.fields
   const wire = Schema.Struct({
-    type: Schema.String.annotations({ description: `\`{docs_base}/errors/${meta.slug}\`` }),
-    title: Schema.String,
-    status: Schema.Literal(meta.status),
-    detail: Schema.String,
-    trace_id: Schema.String,
+    type: Schema.String.annotations({
+      description: `The problem's documentation page, \`{docs_base}/errors/${meta.slug}\`.`
+    }),
+    title: Schema.String.annotations({ description: "The problem's short summary, the same for every occurrence." }),
+    status: Schema.Literal(meta.status).annotations({ description: "The HTTP status." }),
+    detail: Schema.String.annotations({ description: "What went wrong with this request." }),
+    trace_id: Schema.String.annotations({ description: "The request's trace id, as the `trace-id` header." }),
     ...extensions
   }).annotations({ identifier: `Problem.${meta.slug}`, title: meta.title, description: meta.description })
   return Schema.transformOrFail(wire, Schema.declare((_: unknown): _ is A => false), {

@@ -1,17 +1,29 @@
 /**
  * The four MCP tools (interface "Agent tools"): each re-enters the same operation as its REST endpoint,
- * with the same decoding, errors, terms check, idempotency and Credits. Their argument schemas are the
- * REST request schemas of `schema/` (plus `idempotency_key` for the paid ones), turned into JSON Schema;
- * the SDK does not validate the arguments itself, so a bad argument is judged by the operation and
- * answered with the same `invalid-request` Problem Detail as REST, as a tool error.
+ * with the same decoding, errors, terms check, idempotency and Credits. What a host and its model are given
+ * is built for them: input schemas that are plain objects with every member inline and described (the
+ * schemas of `schema/`, `$ref`s inlined, no top-level combinator), an output schema per tool, annotations,
+ * descriptions that say what a call costs, what comes back and how to act on each refusal, and `instructions`.
+ * The SDK does not validate the arguments itself, so a bad argument is judged by the operation and answered
+ * with the same `invalid-request` Problem Detail as REST, as a tool error.
  */
-import { type CallToolResult, McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server"
-import { Effect, JSONSchema, Schema } from "effect"
-import { BatchRequest } from "../../schema/batch.js"
-import { HistoryRequest } from "../../schema/history.js"
+import {
+  type CallToolResult,
+  McpServer,
+  type StandardSchemaWithJSON,
+  type ToolAnnotations
+} from "@modelcontextprotocol/server"
+import { Effect, Schema } from "effect"
+import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
+import { examples } from "../../schema/examples.js"
+import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
+import { plainJsonSchema } from "../../schema/json-schema.js"
+import { operations, type OperationText, safeRetries, withRecovery } from "../../schema/operations.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { InvalidRequest, isProblem, type Problem } from "../../schema/problems.js"
+import { ScoredAnswer } from "../../schema/scored-answer.js"
 import { ScoredCall } from "../../schema/scored-call.js"
+import { ValidationAnswer } from "../../schema/validate.js"
 import type { AppConfig } from "../config.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
@@ -24,49 +36,151 @@ import type { IdempotencyStore } from "../services/idempotency.js"
 import type { Ledger } from "../services/ledger.js"
 import type { Scoring } from "../services/scoring.js"
 
+type Json = Record<string, unknown>
+
 const IdempotencyKeyArgument = Schema.optional(Schema.String.annotations({
-  description:
-    "Makes retries safe, like the Idempotency-Key header: a replay within 24 hours returns the stored answer, not charged."
+  description: "Makes retrying safe, like the REST `Idempotency-Key` header: up to 255 characters, unique per " +
+    "intended call (a UUID). The same key with the same arguments within 24 hours returns the stored answer, " +
+    "not charged again; with other arguments it is refused (`idempotency-key-conflict`).",
+  examples: ["6f1c2d9e-5b7a-4e0f-9a44-1d2b3c4d5e6f"]
 }))
 
 /**
- * The arguments' JSON Schema for `tools/list`, with a validation that accepts anything: the operation
- * decides, so MCP and REST refuse a bad body with the same Problem Detail.
+ * A JSON Schema for the SDK, with a validation that accepts any object: the operation decides, so MCP and
+ * REST refuse a bad body with the same Problem Detail. Outputs are the operations' own answers, encoded by
+ * the same schemas; they are not judged again here (a test holds them to the output schemas).
  */
-const toolArguments = <A, I>(
-  schema: Schema.Schema<A, I>
-): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> => {
-  const { $schema: _, ...generated } = JSONSchema.make(schema) as unknown as Record<string, unknown>
-  // MCP wants an object schema at the root (validate's is a choice of two objects).
-  const jsonSchema = { type: "object", ...generated }
+const asToolSchema = (jsonSchema: Json): StandardSchemaWithJSON<Json, Json> => ({
+  "~standard": {
+    version: 1,
+    vendor: "propscore",
+    validate: (value: unknown) =>
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? { value: value as Json }
+        : { issues: [{ message: "The arguments must be a JSON object." }] },
+    jsonSchema: { input: () => jsonSchema, output: () => jsonSchema }
+  }
+})
+
+/** A tool's input schema: the request schema's members and `idempotency_key`, with an example. */
+const toolInput = (fields: Schema.Struct.Fields, description: string, example: object): Json => ({
+  ...plainJsonSchema(Schema.Struct({ ...fields, idempotency_key: IdempotencyKeyArgument })),
+  description,
+  examples: [example]
+})
+
+/** `validate_request` takes either shape: one property's members, or a batch's `properties`, all optional. */
+const validateInput = (): Json => {
+  const single = plainJsonSchema(ScoredCall) as { properties: Record<string, Json> }
+  const envelope = plainJsonSchema(BatchRequest) as { properties: Record<string, Json> }
   return {
-    "~standard": {
-      version: 1,
-      vendor: "propscore",
-      validate: (value: unknown) =>
-        typeof value === "object" && value !== null && !Array.isArray(value)
-          ? { value: value as Record<string, unknown> }
-          : { issues: [{ message: "The arguments must be a JSON object." }] },
-      jsonSchema: { input: () => jsonSchema, output: () => jsonSchema }
+    type: "object",
+    properties: {
+      ...single.properties,
+      address: {
+        ...single.properties["address"],
+        description: `${single.properties["address"]!["description"]} Send this (with the other members of one ` +
+          "property) to check one property, or `properties` to check a batch, not both."
+      },
+      properties: {
+        ...envelope.properties["properties"],
+        description: "To check a batch instead of one property: 1 to 100 properties, each with the members above."
+      }
+    },
+    additionalProperties: false,
+    description: "One property's members (`address`, …), or a batch's `properties`.",
+    examples: [examples.validate.request, examples.batch.request]
+  }
+}
+
+/** Errors are not the output schema's: said once, in every tool's description. */
+const ON_ERROR = "A refusal comes back as a tool error (`isError: true`) whose text is an RFC 9457 Problem Detail " +
+  "as JSON (`type`, `title`, `status`, `detail`, `trace_id` and members such as `candidates`); the output schema " +
+  "describes answers only."
+
+const paidDescription = (operation: OperationText) =>
+  `${withRecovery(operation)}\n\n${safeRetries} Pass it as \`idempotency_key\`.\n\n${ON_ERROR}`
+
+interface ToolDefinition {
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: StandardSchemaWithJSON<Json, Json>
+  readonly outputSchema: StandardSchemaWithJSON<Json, Json>
+  readonly annotations: ToolAnnotations
+}
+
+/** A paid tool spends Credits (not read-only), destroys nothing, and is idempotent only with a key. */
+const paid = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const
+
+/** The four tools as a host lists them (built once; the servers of every request share them). */
+export const toolDefinitions: Record<string, ToolDefinition> = {
+  score_property: {
+    title: operations.predict.summary,
+    description: paidDescription(operations.predict),
+    inputSchema: asToolSchema(toolInput(ScoredCall.fields, "One property to score.", examples.predict.request)),
+    outputSchema: asToolSchema(plainJsonSchema(ScoredAnswer)),
+    annotations: { title: operations.predict.summary, ...paid }
+  },
+  score_property_batch: {
+    title: operations.batch.summary,
+    description: paidDescription(operations.batch),
+    inputSchema: asToolSchema(toolInput(BatchRequest.fields, "Up to 100 properties to score.", examples.batch.request)),
+    outputSchema: asToolSchema(plainJsonSchema(BatchAnswer)),
+    annotations: { title: operations.batch.summary, ...paid }
+  },
+  property_history: {
+    title: operations.history.summary,
+    description: paidDescription(operations.history),
+    inputSchema: asToolSchema(
+      toolInput(
+        HistoryRequest.from.fields,
+        "The property, by exactly one of `address` or `property_id`.",
+        examples.history.request
+      )
+    ),
+    outputSchema: asToolSchema(plainJsonSchema(HistoryAnswer)),
+    annotations: { title: operations.history.summary, ...paid }
+  },
+  validate_request: {
+    title: operations.validate.summary,
+    description: `${withRecovery(operations.validate)}\n\n${ON_ERROR}`,
+    inputSchema: asToolSchema(validateInput()),
+    outputSchema: asToolSchema(plainJsonSchema(ValidationAnswer)),
+    annotations: {
+      title: operations.validate.summary,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false
     }
   }
 }
 
-const scoredCallArguments = toolArguments(
-  Schema.Struct({ ...ScoredCall.fields, idempotency_key: IdempotencyKeyArgument })
-)
-const batchArguments = toolArguments(Schema.Struct({ ...BatchRequest.fields, idempotency_key: IdempotencyKeyArgument }))
-const historyArguments = toolArguments(
-  Schema.Struct({ ...HistoryRequest.from.fields, idempotency_key: IdempotencyKeyArgument })
-)
-const validateArguments = toolArguments(Schema.Union(ScoredCall, BatchRequest))
+/** What a host passes to its model about this server as a whole (`initialize`'s `instructions`). */
+export const SERVER_INSTRUCTIONS = [
+  "propscore values US-style residential properties for real-estate investors: from a street address, the " +
+  "property's recorded facts, comparable sales, a value distribution, the repaired value and the maximum " +
+  "allowable offer (MAO) a cash flip buyer can pay at a target margin, with its cost stack; and a property's " +
+  "recorded history (transfers, flips, listing, permits).",
+  "Costs: `score_property` and `property_history` one Credit each, `score_property_batch` one per property; " +
+  "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
+  "`subject_property.address` in each answer: it is the property that was valued.",
+  "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +
+  "retrying that call; a retry is then never charged twice.",
+  "Refusals come back as tool errors carrying a Problem Detail; each tool's description says how to act on " +
+  "them (e.g. `ambiguous-address`: call again with one of `candidates`)."
+].join("\n\n")
 
-/** What a tool answers: the JSON as text and as structured content; a problem is a tool error. */
-const toolResult = (body: unknown, isError: boolean): CallToolResult => ({
-  content: [{ type: "text", text: JSON.stringify(body) }],
-  structuredContent: body as Record<string, unknown>,
-  ...(isError ? { isError: true } : {})
-})
+/**
+ * What a tool answers: an answer as text and as structured content (it conforms to the output schema); a
+ * problem is a tool error whose text is the Problem Detail's JSON, without structured content. The output
+ * schema describes answers only, and the official TypeScript client (1.x) validates structured content
+ * against it even on a tool error, so a Problem Detail there would reach the model as a protocol error.
+ */
+const toolResult = (body: unknown, isError: boolean): CallToolResult =>
+  isError
+    ? { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }
+    : { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> }
 
 /** What the operations behind the tools need. */
 export type ToolServices = Ledger | IdempotencyStore | Scoring | AppConfig | Settlement
@@ -128,30 +242,19 @@ async (args: Record<string, unknown>) => {
 
 /** A server with the four tools, for one request of one caller. */
 export const mcpServerFor = (context: ToolContext) => {
-  const server = new McpServer({ name: "propscore", version: "1.0.0" })
-  server.registerTool("score_property", {
-    title: "Score a property",
-    description:
-      "POST /v1/predict: a rehab-aware valuation of one street address and the maximum allowable offer. One Credit, " +
-      "refunded when the address cannot be scored for a covered reason.",
-    inputSchema: scoredCallArguments
-  }, meteredTool(context, predict))
-  server.registerTool("score_property_batch", {
-    title: "Score up to 100 properties",
-    description:
-      "POST /v1/predict/batch: one Credit per property submitted; an entry that fails for a covered reason is refunded.",
-    inputSchema: batchArguments
-  }, meteredTool(context, batch))
-  server.registerTool("property_history", {
-    title: "A property's recorded history",
-    description:
-      "POST /v1/history: chain of title, flips, listing state and permits, by exactly one of address or property_id. One Credit.",
-    inputSchema: historyArguments
-  }, meteredTool(context, history))
-  server.registerTool("validate_request", {
-    title: "Check a request for free",
-    description: "POST /v1/validate: judges a Scored Call body or a batch envelope without scoring it. Free.",
-    inputSchema: validateArguments
-  }, async (args: Record<string, unknown>) => answerOf(context, context.traceId, validate(args)))
+  // The tool list never changes while the server runs: no `notifications/tools/list_changed` is ever sent.
+  const server = new McpServer({ name: "propscore", version: "1.0.0" }, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: SERVER_INSTRUCTIONS
+  })
+  const handlers = {
+    score_property: meteredTool(context, predict),
+    score_property_batch: meteredTool(context, batch),
+    property_history: meteredTool(context, history),
+    validate_request: async (args: Json) => answerOf(context, context.traceId, validate(args))
+  }
+  for (const [name, definition] of Object.entries(toolDefinitions)) {
+    server.registerTool(name, definition, handlers[name as keyof typeof handlers])
+  }
   return server
 }

@@ -94,7 +94,7 @@ layer(TestServer, { timeout: "120 seconds", excludeTestServices: true })("hostil
         expect(response.status, response.text).toBe(200)
         const { result } = jsonRpcMessage(response.text)
         expect(result.isError).toBe(true)
-        expect(result.structuredContent).toMatchObject({
+        expect(JSON.parse(result.content[0].text)).toMatchObject({
           type: `${TEST_BASE_URL}/docs/errors/invalid-request`,
           status: 400
         })

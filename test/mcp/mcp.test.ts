@@ -63,6 +63,12 @@ interface McpClient {
   close: () => Promise<void>
 }
 
+/** A tool error's Problem Detail: the JSON of its text (no `structuredContent`, which is for answers). */
+const problemOf = (result: ToolResult) => {
+  expect(result.structuredContent).toBeUndefined()
+  return JSON.parse(result.content[0]!.text!)
+}
+
 const call = (client: McpClient, name: string, args: Record<string, unknown>) =>
   Effect.promise(() => client.callTool({ name, arguments: args }))
 
@@ -120,7 +126,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
 
           const refused = yield* call(client, "score_property", { address: "outside" })
           expect(refused.isError).toBe(true)
-          expect(refused.structuredContent).toMatchObject({
+          expect(problemOf(refused)).toMatchObject({
             type: `${TEST_BASE_URL}/docs/errors/outside-coverage`,
             status: 422,
             trace_id: expect.stringMatching(/^[0-9a-f]{32}$/)
@@ -135,18 +141,18 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           const client = yield* connect(generation, apiKey)
           const bad = yield* call(client, "score_property", { address: "42 Elm St", condition: "tear_down" })
           expect(bad.isError).toBe(true)
-          expect(bad.structuredContent).toMatchObject({
+          expect(problemOf(bad)).toMatchObject({
             type: `${TEST_BASE_URL}/docs/errors/invalid-request`,
             status: 400
           })
           const both = yield* call(client, "property_history", { address: "42 Elm St", property_id: "p-42" })
-          expect(both.structuredContent).toMatchObject({ status: 400 })
+          expect(problemOf(both)).toMatchObject({ status: 400 })
           const badKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: 123 })
-          expect(badKey.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/idempotency_key" }] })
+          expect(problemOf(badKey)).toMatchObject({ status: 400, errors: [{ pointer: "/idempotency_key" }] })
           const blankKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "   " })
-          expect(blankKey.structuredContent).toMatchObject({ status: 400 })
+          expect(problemOf(blankKey)).toMatchObject({ status: 400 })
           const invalid = yield* call(client, "validate_request", { address: "" })
-          expect(invalid.structuredContent).toMatchObject({ status: 400, errors: [{ pointer: "/address" }] })
+          expect(problemOf(invalid)).toMatchObject({ status: 400, errors: [{ pointer: "/address" }] })
           expect(yield* reconciles(accountId)).toBe(3)
           yield* Effect.promise(() => client.close())
         }))

@@ -1,0 +1,97 @@
+/**
+ * What each operation does, in words written once for the reference (OpenAPI, `/docs`) and for the MCP tools
+ * a model reads: what it costs, what comes back, and how to act on each refusal. The transports add only
+ * their own part (the `Idempotency-Key` header, or the `idempotency_key` argument).
+ */
+
+/** How to act on a refusal, by problem slug: the part of an operation's text a caller acts on. */
+export const recovery = {
+  "ambiguous-address":
+    "`ambiguous-address`: the address matched several properties; `candidates` lists up to five. Call again " +
+    "with the one meant (ask the user if unsure). Refunded.",
+  "unscorable-address":
+    "`unscorable-address`: no property with that street address is on record (or it has no house number). " +
+    "`suggestions`, when present, lists recorded addresses close to it: confirm one with the user before " +
+    "calling again. Refunded.",
+  "outside-coverage": "`outside-coverage`: the address is outside every covered area; do not retry. Refunded.",
+  "missing-valuation-fact":
+    "`missing-valuation-fact`: the record lacks a fact the valuation needs (`missing` names it); call again " +
+    "with it in `overrides` if the user knows it. Refunded.",
+  "unknown-property": "`unknown-property`: no property has that `property_id`. Refunded.",
+  "upstream": "`upstream-unavailable` / `upstream-timeout`: scoring failed this once; retry later with the same " +
+    "idempotency key. Refunded.",
+  "invalid-request": "`invalid-request`: `errors` points at each refused value; fix them and call again. Not charged.",
+  "credits":
+    "`insufficient-credits` (the Balance is too low), `spend-cap-exceeded`, `rate-limited` (wait `retry_after` " +
+    "seconds) and `terms-not-accepted` (the account holder must accept the Terms of Service) are not charged; " +
+    "tell the user rather than retrying at once."
+} as const
+
+export interface OperationText {
+  /** One line: the OpenAPI summary, the MCP tool's title. */
+  readonly summary: string
+  /** What it does, what it costs and what comes back. */
+  readonly description: string
+  /** How to act on its refusals (slugs of `recovery`). */
+  readonly refusals: ReadonlyArray<keyof typeof recovery>
+}
+
+const SAFE_RETRIES = "A call with the same idempotency key and the same request within 24 hours returns the stored " +
+  "answer and is not charged again: use one key per intended call, and the same key when retrying it."
+
+export const operations = {
+  predict: {
+    summary: "Score one property (one Credit)",
+    description:
+      "Values one property from its street address and prices the maximum allowable offer (MAO) for a cash flip " +
+      "buyer on hard-money financing. The answer holds the property as recorded (`subject_property`: check it is " +
+      "the one meant; `match` says how the address was read), the pricing model's value distribution and " +
+      "estimate, the comparable sales' band (`comp_band`), the repaired value (`rehab_adjusted_arv`), the " +
+      "`max_allowable_offer` with its `cost_stack`, and up to 10 comparable sales. Costs one Credit, refunded " +
+      "when the property cannot be found or scored.",
+    refusals: [
+      "ambiguous-address",
+      "unscorable-address",
+      "outside-coverage",
+      "missing-valuation-fact",
+      "upstream",
+      "invalid-request",
+      "credits"
+    ]
+  },
+  batch: {
+    summary: "Score up to 100 properties (one Credit each)",
+    description:
+      "Scores 1 to 100 properties in one call, one Credit each, all charged up front. `results` has one entry per " +
+      "property in the order sent: a scored entry (the single-property answer without `comps`), or, for a " +
+      "property that failed for a covered reason, its Problem Detail (it has `type` and `status`), whose Credit " +
+      "is refunded; act on each such entry as on the single call's refusal. Any other failure stops the whole " +
+      "batch (503 `spend-indeterminate`) and refunds all of it; retry it unchanged.",
+    refusals: ["invalid-request", "credits", "upstream"]
+  },
+  history: {
+    summary: "A property's recorded history (one Credit)",
+    description:
+      "The property's recorded story: every recorded transfer (`chain_of_title`), quick resales (`flips`), its " +
+      "listing state and recorded permit work. Name the property by exactly one of `address` or `property_id` " +
+      "(a Scored answer's `subject_property.property_id`, or a comparable sale's). Costs one Credit, refunded " +
+      "when the property cannot be found.",
+    refusals: ["ambiguous-address", "unscorable-address", "outside-coverage", "unknown-property", "invalid-request"]
+  },
+  validate: {
+    summary: "Check a request without spending (free)",
+    description:
+      "Judges a request exactly as scoring would, without scoring it or spending anything: send either one " +
+      "property's members (`address`, …) or a batch's `properties`. Answers `{\"valid\": true}`, or the same " +
+      "refusal the paid call would give (`invalid-request` with `errors` pointing at each refused value, " +
+      "`batch-too-large`). Whether the address names a property on record is only known by scoring it.",
+    refusals: ["invalid-request"]
+  }
+} satisfies Record<string, OperationText>
+
+/** The operation's description followed by how to act on each of its refusals, as one text. */
+export const withRecovery = (operation: OperationText) =>
+  [operation.description, "", "If it fails:", ...operation.refusals.map((slug) => `- ${recovery[slug]}`)].join("\n")
+
+/** What repeating a paid call does, for the transports to append. */
+export const safeRetries = SAFE_RETRIES
