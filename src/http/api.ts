@@ -8,7 +8,11 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, type HttpMethod, OpenApi } from
 import { JSONSchema, Schema } from "effect"
 import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
 import { ConnectionList, Disconnected } from "../../schema/connections.js"
+import { examples } from "../../schema/examples.js"
 import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
+import { idempotencyKeyDescription } from "../../schema/idempotency-key.js"
+import { dataKeywords, withoutGeneratedText } from "../../schema/json-schema.js"
+import { operations, type OperationText, safeRetries, withRecovery } from "../../schema/operations.js"
 import {
   AmbiguousAddress,
   BatchTooLarge,
@@ -39,9 +43,37 @@ import { Authentication, JsonBody } from "./middleware.js"
 /** Request bodies documented in `components.schemas`, by name. */
 const documentedBodies: Record<string, Schema.Schema.Any> = { ScoredCall, BatchRequest, HistoryRequest }
 
-const jsonBody = (schema: object) => ({
-  requestBody: { required: true, content: { "application/json": { schema } } }
+/** A paid operation's text for the reference: its words from `schema/operations.ts` and the REST header. */
+const paidDescription = (operation: OperationText) =>
+  `${withRecovery(operation)}\n\n${safeRetries} Send the key as the \`Idempotency-Key\` header; a replay ` +
+  "answers with `Idempotent-Replayed: true`."
+
+type Example = { readonly summary: string; readonly value: unknown }
+
+const jsonBody = (schema: object, bodyExamples: Record<string, Example>) => ({
+  requestBody: { required: true, content: { "application/json": { schema, examples: bodyExamples } } }
 })
+
+/** The `Idempotency-Key` header, declared on every paid operation. */
+const idempotencyKeyHeader = {
+  parameters: [{
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description: idempotencyKeyDescription,
+    schema: { type: "string", minLength: 1, maxLength: 255 }
+  }]
+}
+
+/** The demo county's example request and the answer it gets, for the reference (`npm run examples`). */
+const exampleOf = (name: "predict" | "batch" | "history", summary: string) => ({
+  request: { [name]: { summary, value: examples[name].request } },
+  answer: { [name]: { summary: "The answer the demo county gives it", value: examples[name].answer } }
+})
+
+const predictExample = exampleOf("predict", "A light rehab in the demo county, with a 20% target margin")
+const batchExample = exampleOf("batch", "Two addresses: one scored, one matching several properties")
+const historyExample = exampleOf("history", "A demo county house that was flipped")
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 
@@ -51,14 +83,19 @@ export const ValidateGroup = HttpApiGroup.make("validate")
       .addSuccess(ValidationAnswer)
       .addError(documented(InvalidRequest))
       .addError(documented(BatchTooLarge))
-      .annotate(OpenApi.Summary, "Check a request without spending")
+      .annotate(OpenApi.Summary, operations.validate.summary)
       .annotate(
         OpenApi.Description,
-        "Judges a Scored Call body, or a batch envelope `{properties: [...]}`, exactly as predict or batch would, " +
-          "and answers `{valid: true}` or the same 400 or 413. Free; works at a zero Balance and during a Ledger " +
-          "outage. `Idempotency-Key` is ignored."
+        `${withRecovery(operations.validate)}\n\nFree: works at a zero Balance and during a Ledger outage; ` +
+          "an `Idempotency-Key` header is ignored."
       )
-      .annotate(OpenApi.Override, jsonBody({ anyOf: [ref("ScoredCall"), ref("BatchRequest")] }))
+      .annotate(
+        OpenApi.Override,
+        jsonBody({ anyOf: [ref("ScoredCall"), ref("BatchRequest")] }, {
+          single: { summary: "One property's request, as predict takes it", value: examples.validate.request },
+          batch: { summary: "A batch envelope, as batch takes it", value: examples.batch.request }
+        })
+      )
   )
   .middleware(JsonBody)
   .middleware(Authentication)
@@ -86,15 +123,68 @@ const alternatives = (schema: any): Array<unknown> => {
   })
 }
 
+const problemExamples = {
+  "ambiguous-address": {
+    summary: "The address matched several properties: call again with one of `candidates`",
+    value: examples.problems["ambiguous-address"]
+  },
+  "unscorable-address": {
+    summary: "No such house number on record: `suggestions` lists the nearest recorded ones",
+    value: examples.problems["unscorable-address"]
+  }
+}
+
+/** Examples of each operation's answers, by operation id: its 200, and the refusals a caller acts on. */
+const responseExamples: Record<string, { readonly ok: Record<string, Example>; readonly refused?: boolean }> = {
+  "predict.predict": { ok: predictExample.answer, refused: true },
+  "batch.batch": { ok: batchExample.answer },
+  "history.history": { ok: historyExample.answer, refused: true },
+  "validate.validate": { ok: { valid: { summary: "The request is valid", value: examples.validate.answer } } }
+}
+
+/**
+ * A member that only points at a named schema gets that schema's description beside the `$ref` (OpenAPI 3.1
+ * allows it), so every member reads with words of its own wherever it is shown.
+ */
+const describeRefMembers = (node: unknown, schemas: Record<string, any>): unknown => {
+  if (Array.isArray(node)) return node.map((item) => describeRefMembers(item, schemas))
+  if (typeof node !== "object" || node === null) return node
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (dataKeywords.has(key)) return [key, value]
+      if (key !== "properties" || typeof value !== "object" || value === null || Array.isArray(value)) {
+        return [key, describeRefMembers(value, schemas)]
+      }
+      const members = Object.entries(value as Record<string, any>).map(([name, member]) => {
+        const target = typeof member?.$ref === "string"
+          ? schemas[decodeURIComponent(member.$ref.slice(member.$ref.lastIndexOf("/") + 1))]
+          : undefined
+        const described = target?.description !== undefined && member.description === undefined
+          ? { ...member, description: target.description }
+          : member
+        return [name, describeRefMembers(described, schemas)]
+      })
+      return [key, Object.fromEntries(members)]
+    })
+  )
+}
+
 /**
  * Brings the generated document in line with what the service answers: request bodies from `schema/`,
  * every error response as `application/problem+json` (never `HttpApi`'s own decode error, which the
- * service does not send), and the 500 every operation may answer.
+ * service does not send), the 500 every operation may answer, the demo county's examples, and only the
+ * descriptions `schema/` wrote (never the ones Effect generates from its filters).
  */
 const patchOpenApi = (spec: Record<string, any>) => {
-  const schemas: Record<string, unknown> = { ...spec.components?.schemas }
-  for (const name of decodeErrorComponents) delete schemas[name]
-  for (const [name, schema] of Object.entries(documentedBodies)) schemas[name] = componentSchema(schema, schemas)
+  const generated: Record<string, unknown> = { ...spec.components?.schemas }
+  for (const name of decodeErrorComponents) delete generated[name]
+  for (const [name, schema] of Object.entries(documentedBodies)) {
+    generated[name] = componentSchema(schema, generated)
+  }
+  const schemas = describeRefMembers(withoutGeneratedText(generated), generated as Record<string, any>) as Record<
+    string,
+    unknown
+  >
   const internalError = componentSchema(documented(InternalError), schemas)
   const paths: Record<string, any> = {}
   for (const [path, operations] of Object.entries<Record<string, any>>(spec.paths)) {
@@ -122,7 +212,14 @@ const patchOpenApi = (spec: Record<string, any>) => {
         description: "Internal error",
         content: { "application/problem+json": { schema: internalError } }
       }
-      paths[path][method] = { ...operation, responses }
+      const exampled = responseExamples[operation.operationId]
+      if (exampled !== undefined) {
+        const ok = responses["200"]?.content?.["application/json"]
+        if (ok !== undefined) ok.examples = exampled.ok
+        const refused = responses["422"]?.content?.["application/problem+json"]
+        if (exampled.refused === true && refused !== undefined) refused.examples = problemExamples
+      }
+      paths[path][method] = withoutGeneratedText({ ...operation, responses })
     }
   }
   return { ...spec, paths, components: { ...spec.components, schemas } }
@@ -181,15 +278,9 @@ export const PredictGroup = HttpApiGroup.make("predict")
       .addSuccess(ScoredAnswer)
       .pipe(withMeteringErrors, withCoveredReasons)
       .addError(documented(MissingValuationFact))
-      .annotate(OpenApi.Summary, "Score one address (one Credit)")
-      .annotate(
-        OpenApi.Description,
-        "Scores one address: county-record facts, comparable sales, the pricing model's distribution, the comp band, " +
-          "the rehab-adjusted ARV and the maximum allowable offer with its cost stack. One Credit, spent before scoring " +
-          "and refunded for the covered reasons. Send `Idempotency-Key` to make retries safe: a replay within 24 hours " +
-          "returns the stored answer with `Idempotent-Replayed: true` and is not charged."
-      )
-      .annotate(OpenApi.Override, jsonBody(ref("ScoredCall")))
+      .annotate(OpenApi.Summary, operations.predict.summary)
+      .annotate(OpenApi.Description, paidDescription(operations.predict))
+      .annotate(OpenApi.Override, { ...jsonBody(ref("ScoredCall"), predictExample.request), ...idempotencyKeyHeader })
   )
   .middleware(JsonBody)
   .middleware(Authentication)
@@ -201,14 +292,9 @@ export const BatchGroup = HttpApiGroup.make("batch")
       .pipe(withMeteringErrors)
       .addError(documented(BatchTooLarge))
       .addError(documented(SpendIndeterminate))
-      .annotate(OpenApi.Summary, "Score up to 100 addresses (one Credit each)")
-      .annotate(
-        OpenApi.Description,
-        "One Spend for the whole batch; results in submission order. A property failing for a covered reason becomes " +
-          "its Problem Detail with its own one-Credit Refund; any other refusal stops the batch with 503 " +
-          "`spend-indeterminate` and refunds every Credit of it."
-      )
-      .annotate(OpenApi.Override, jsonBody(ref("BatchRequest")))
+      .annotate(OpenApi.Summary, operations.batch.summary)
+      .annotate(OpenApi.Description, paidDescription(operations.batch))
+      .annotate(OpenApi.Override, { ...jsonBody(ref("BatchRequest"), batchExample.request), ...idempotencyKeyHeader })
   )
   .middleware(JsonBody)
   .middleware(Authentication)
@@ -219,12 +305,12 @@ export const HistoryGroup = HttpApiGroup.make("history")
       .addSuccess(HistoryAnswer)
       .pipe(withMeteringErrors, withCoveredReasons)
       .addError(documented(UnknownProperty))
-      .annotate(OpenApi.Summary, "A property's recorded history (one Credit)")
-      .annotate(
-        OpenApi.Description,
-        "Chain of title, flips, listing state and recorded permit work. Exactly one of `address` or `property_id`."
-      )
-      .annotate(OpenApi.Override, jsonBody(ref("HistoryRequest")))
+      .annotate(OpenApi.Summary, operations.history.summary)
+      .annotate(OpenApi.Description, paidDescription(operations.history))
+      .annotate(OpenApi.Override, {
+        ...jsonBody(ref("HistoryRequest"), historyExample.request),
+        ...idempotencyKeyHeader
+      })
   )
   .middleware(JsonBody)
   .middleware(Authentication)

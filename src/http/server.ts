@@ -4,6 +4,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
+import { docsCss } from "./docs-style.js"
 import { ErrorDocsRoutes } from "./error-docs.js"
 import { frontDoor } from "./front-door.js"
 import { ApiLive } from "./handlers.js"
@@ -12,11 +13,25 @@ import { nodeServer } from "./node-server.js"
 import { OAuthRoutes } from "./oauth-routes.js"
 import { PortalRoutes } from "./portal-routes.js"
 
+/**
+ * The reference's settings. `showToolbar` and `authentication` are settings of the bundled Scalar that
+ * `ScalarConfig` does not name yet: "never" hides Scalar's own developer toolbar, which it otherwise shows on
+ * localhost; the API key scheme is preselected, so "Test Request" asks for the key (the demo account's is
+ * printed by the first `npm start`) and sends the example body as it is.
+ */
+const scalarConfig = {
+  layout: "modern",
+  defaultOpenAllTags: true,
+  showToolbar: "never",
+  authentication: { preferredSecurityScheme: "apiKey" },
+  customCss: docsCss
+} as HttpApiScalar.ScalarConfig
+
 /** The whole HTTP application; needs an `HttpServer`, `AppConfig` and the services. */
 export const HttpAppLive = HttpApiBuilder.serve().pipe(
   // Inside the router, so that it sees every failure before anything is sent.
   Layer.provide(HttpApiBuilder.middleware(frontDoor, { withContext: true })),
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: scalarConfig })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorDocsRoutes),
   Layer.provide(McpRoutes),
