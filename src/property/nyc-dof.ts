@@ -161,10 +161,22 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     if (sales.has(sourceKey)) duplicateRows++
     // Arm's length: not nominal, not one deed over several parcels (a package price), and not one of
     // several prices recorded for the same parcel on the same day (split deeds, partial interests).
-    const armsLength = price >= NOMINAL_PRICE_LIMIT &&
-      (parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price))?.size ?? 0) < 2 &&
-      (pricesPerParcelDay.get(`${boroughCode}-${block}-${lot}|${apartment}|${saleDate}`)?.size ?? 0) < 2
-    sales.set(sourceKey, { parcelId: id, saleDate, price, documentType: "deed", armsLength, sourceKey })
+    const notArmsLengthBecause = price < NOMINAL_PRICE_LIMIT
+      ? `nominal price (under $${NOMINAL_PRICE_LIMIT.toLocaleString("en-US")})`
+      : (parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price))?.size ?? 0) >= 2
+      ? "one deed and price over several parcels (a package sale)"
+      : (pricesPerParcelDay.get(`${boroughCode}-${block}-${lot}|${apartment}|${saleDate}`)?.size ?? 0) >= 2
+      ? "several prices recorded for the parcel on one day (split deeds or partial interests)"
+      : undefined
+    sales.set(sourceKey, {
+      parcelId: id,
+      saleDate,
+      price,
+      documentType: "deed",
+      armsLength: notArmsLengthBecause === undefined,
+      notArmsLengthBecause,
+      sourceKey
+    })
   }
   return {
     file,

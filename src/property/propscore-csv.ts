@@ -175,6 +175,11 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
         grantor: (row["grantor"] ?? "").trim() || undefined,
         grantee: (row["grantee"] ?? "").trim() || undefined,
         armsLength: stated === "" ? price.value >= NOMINAL_PRICE_LIMIT : stated === "true",
+        notArmsLengthBecause: stated === "false"
+          ? "arms_length is false in the file"
+          : stated === "" && price.value < NOMINAL_PRICE_LIMIT
+          ? `nominal price (under $${NOMINAL_PRICE_LIMIT.toLocaleString("en-US")})`
+          : undefined,
         sourceKey: `propscore-csv:${parcelId}:${saleDate}:${price.value}:${documentType}`
       })
     } else if (kind === "listings") {

@@ -41,6 +41,11 @@ export interface SaleRecord {
   readonly grantor?: string | undefined
   readonly grantee?: string | undefined
   readonly armsLength: boolean
+  /**
+   * For a sale that is not arm's-length, the rule that judged it so, in words (set by the importer that
+   * applied it; `evaluate` reports it). Not stored: only the judgement is.
+   */
+  readonly notArmsLengthBecause?: string | undefined
   /** Identifies the recorded sale across files and re-imports. */
   readonly sourceKey: string
 }

@@ -7,7 +7,7 @@
 import type { ParcelRecord, ParsedFile, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import { median } from "../valuation/weighted.js"
-import { ScoringEngine } from "./engine.js"
+import { recordedAddress, ScoringEngine } from "./engine.js"
 import { type Accuracy, accuracy, coverage80 } from "./metrics.js"
 import type { ModelOptions } from "./model.js"
 
@@ -42,11 +42,17 @@ export interface MarketReport {
   }
 }
 
+/**
+ * One sale on or after the split, as `evaluate` treated it: `scored` (its quantiles), `refused` (the engine's
+ * reason), or `excluded` as not arm's-length (the rule that judged it so), so an outside tool can check every
+ * choice.
+ */
 export interface Prediction {
   readonly market: string
   readonly address: string
   readonly sale_date: string
   readonly sale_price: number
+  readonly status: "scored" | "refused" | "excluded"
   readonly quantiles?: Readonly<Record<string, number>> | undefined
   readonly reason?: string | undefined
 }
@@ -87,16 +93,26 @@ export const evaluate = (
     ...(options.model ? { model: options.model } : {})
   })
   const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
-  const armsLength = data.sales.flatMap((sale) => {
+  const recorded = data.sales.flatMap((sale) => {
     const parcel = parcels.get(sale.parcelId)
-    return parcel && sale.armsLength && sale.price > 0 ? [{ parcel, sale }] : []
+    return parcel ? [{ parcel, sale }] : []
   })
-  const train = armsLength.filter(({ sale }) => sale.saleDate < splitDate)
-  const test = armsLength.filter(({ sale }) =>
+  const isArmsLength = ({ sale }: { sale: SaleRecord }) => sale.armsLength && sale.price > 0
+  const inTest = ({ sale }: { sale: SaleRecord }) =>
     sale.saleDate >= splitDate && (options.until === undefined || sale.saleDate < options.until)
-  )
+  const train = recorded.filter((entry) => isArmsLength(entry) && entry.sale.saleDate < splitDate)
+  const test = recorded.filter((entry) => isArmsLength(entry) && inTest(entry))
   const baseline = baselineOf(train)
-  const predictions: Array<Prediction> = []
+  const predictions: Array<Prediction> = recorded.filter((entry) => !isArmsLength(entry) && inTest(entry)).map((
+    { parcel, sale }
+  ) => ({
+    market: parcel.market,
+    address: recordedAddress(parcel),
+    sale_date: sale.saleDate,
+    sale_price: sale.price,
+    status: "excluded",
+    reason: `not arm's-length: ${sale.notArmsLengthBecause ?? (sale.price > 0 ? "recorded as such" : "no price")}`
+  }))
   const byMarket = new Map<
     string,
     {
@@ -118,21 +134,30 @@ export const evaluate = (
     const outcome = engine.valueParcel({ parcel }, undefined, sale.saleDate)
     const base = baseline(parcel)
     if (base !== undefined) entry.baseline.push({ actual: sale.price, predicted: base })
-    const address = outcome._tag === "Right" ? outcome.right.subject.address : parcel.street
+    const address = recordedAddress(parcel)
     if (outcome._tag === "Left") {
       predictions.push({
         market: parcel.market,
         address,
         sale_date: sale.saleDate,
         sale_price: sale.price,
+        status: "refused",
         reason: outcome.left.detail
       })
       continue
     }
     const q = outcome.right.model.quantiles
     entry.scored.push({ actual: sale.price, predicted: q["0.5"], q10: q["0.1"], q90: q["0.9"] })
-    predictions.push({ market: parcel.market, address, sale_date: sale.saleDate, sale_price: sale.price, quantiles: q })
+    predictions.push({
+      market: parcel.market,
+      address,
+      sale_date: sale.saleDate,
+      sale_price: sale.price,
+      status: "scored",
+      quantiles: q
+    })
   }
+  predictions.sort((a, b) => a.sale_date.localeCompare(b.sale_date) || a.address.localeCompare(b.address))
   const markets = [...byMarket.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, entry]): MarketReport => {
     const model = accuracy(entry.scored)
     const base = accuracy(entry.baseline)
@@ -193,17 +218,22 @@ export const formatEvaluation = (report: EvaluationReport) => {
 
 const quantileColumns = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"]
 
-/** The --predictions CSV: one row per test sale. */
+/**
+ * The --predictions CSV: one row per recorded sale on or after the split, whatever became of it (`status`:
+ * scored, refused or excluded, with the `reason`).
+ */
 export const predictionsCsv = (predictions: ReadonlyArray<Prediction>) => {
   const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, "\"\"")}"` : value)
   const rows = predictions.map((p) =>
     [
+      escape(p.market),
       escape(p.address),
       p.sale_date,
       String(p.sale_price),
+      p.status,
       ...quantileColumns.map((level) => (p.quantiles ? String(Math.round(p.quantiles[level]!)) : "")),
       escape(p.reason ?? "")
     ].join(",")
   )
-  return ["address,sale_date,sale_price,q05,q10,q25,q50,q75,q90,q95,reason", ...rows].join("\n") + "\n"
+  return ["market,address,sale_date,sale_price,status,q05,q10,q25,q50,q75,q90,q95,reason", ...rows].join("\n") + "\n"
 }

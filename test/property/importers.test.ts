@@ -89,12 +89,19 @@ describe("NYC DOF sales files", () => {
     const byParcel = Object.fromEntries(parsed.sales.map((sale) => [sale.parcelId, sale]))
     expect(byParcel["nyc-5-5391-65"]).toMatchObject({ price: 1_185_000, saleDate: "2018-03-19", armsLength: true })
     // $0 and nominal transfers stay in the chain of title but are never arm's length.
-    expect(byParcel["nyc-5-6205-65"]).toMatchObject({ price: 0, armsLength: false })
+    // Each says which rule judged it (evaluate's --predictions shows it).
+    expect(byParcel["nyc-5-6205-65"]).toMatchObject({
+      price: 0,
+      armsLength: false,
+      notArmsLengthBecause: "nominal price (under $10,000)"
+    })
     expect(byParcel["nyc-5-5200-20"]).toMatchObject({ price: 5_000, armsLength: false })
     // One price on one day for two parcels of a block is a package sale.
     expect(byParcel["nyc-5-3100-11"]!.armsLength).toBe(false)
+    expect(byParcel["nyc-5-3100-11"]!.notArmsLengthBecause).toMatch(/package sale/)
     expect(byParcel["nyc-5-3100-12"]!.armsLength).toBe(false)
     expect(byParcel["nyc-5-3100-10"]!.armsLength).toBe(true)
+    expect(byParcel["nyc-5-3100-10"]!.notArmsLengthBecause).toBeUndefined()
   })
 
   it("reads a condo's unit from the address", () => {
