@@ -9,10 +9,10 @@
  * or its connection disconnected (AUTH-3), and must have been issued for the resource it is presented to
  * (RFC 8707 audience).
  */
-import { Clock, Effect, FiberRef, Option } from "effect"
+import { Effect, FiberRef } from "effect"
 import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
-import { hashSecret } from "../domain/api-key.js"
 import { isAccessToken } from "../domain/oauth-token.js"
+import { verifyAccessToken } from "../oauth/tokens.js"
 import { type Caller, Credentials } from "../services/credentials.js"
 import { Ledger } from "../services/ledger.js"
 import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
@@ -33,43 +33,39 @@ const counted = (subject: RateSubject) =>
     )
   })
 
-/** A connected app's access token, confirmed by the Ledger for `resource`. */
+/** A connected app's access token, confirmed by the Ledger for `resource` (src/oauth/tokens.ts decides). */
 const connectedApp = (
   token: string,
   resource: string | undefined
-): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> =>
-  Effect.gen(function*() {
-    if (resource === undefined) {
-      return yield* new InvalidKey({
-        detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys."
-      })
-    }
-    const ledger = yield* Ledger
-    const found = yield* ledger.confirmConnection(hashSecret(token)).pipe(
-      Effect.catchTag("LedgerUnreachable", () =>
-        new CallNotStarted({
-          detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged."
-        }))
+): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> => {
+  if (resource === undefined) {
+    return Effect.fail(
+      new InvalidKey({ detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys." })
     )
-    const now = yield* Clock.currentTimeMillis
-    if (Option.isNone(found) || found.value.expiresAt.getTime() <= now) {
-      return yield* new InvalidKey({
-        detail: "The access token is not known, has expired, or its connection was disconnected."
-      })
-    }
-    const app = found.value
-    if (app.resource !== resource) {
-      return yield* new InvalidKey({ detail: `The access token was issued for ${app.resource}, not ${resource}.` })
-    }
-    return {
+  }
+  return verifyAccessToken(token, resource).pipe(
+    Effect.map((app): Caller => ({
       accountId: app.accountId,
       tier: app.tier,
       keyId: app.connectionId,
       connectionId: app.connectionId,
       rateLimitPerMinute: app.rateLimitPerMinute,
       pendingTerms: app.pendingTerms
-    }
-  })
+    })),
+    Effect.catchTags({
+      LedgerUnreachable: () =>
+        new CallNotStarted({
+          detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged."
+        }),
+      InvalidAccessToken: (refusal) =>
+        new InvalidKey({
+          detail: refusal.reason === "other-resource"
+            ? `The access token was issued for ${refusal.issuedFor}, not ${resource}.`
+            : "The access token is not known, has expired, or its connection was disconnected."
+        })
+    })
+  )
+}
 
 /**
  * The caller of a bearer token ("" when none was sent), counted. `resource` is the protected resource the

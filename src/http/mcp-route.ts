@@ -9,7 +9,6 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
-  buildOAuthProtectedResourceMetadata,
   createMcpHandler,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
@@ -21,7 +20,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../schema/decode.js"
 import { InvalidRequest } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
-import { authorizationServerMetadata, oauthEndpoints, SCOPES } from "../operations/sign-in.js"
+import { mcpResourceMetadata, oauthEndpoints, rootResourceMetadata } from "../oauth/metadata.js"
 import type { Caller, Credentials } from "../services/credentials.js"
 import type { Ledger } from "../services/ledger.js"
 import type { RateLimits } from "../services/rate-limits.js"
@@ -104,21 +103,8 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
     // an access token from this service's own authorization server (account sign-in); the API (`/v1`)
     // takes API keys only, so its document names no authorization server.
     const cors = { "access-control-allow-origin": "*", "cache-control": "max-age=300" }
-    const mcpMetadata = buildOAuthProtectedResourceMetadata({
-      oauthMetadata: authorizationServerMetadata(config.publicBaseUrl),
-      resourceServerUrl: new URL(resource),
-      resourceName: "propscore MCP tools",
-      scopesSupported: [...SCOPES],
-      serviceDocumentationUrl: new URL(`${config.publicBaseUrl}/docs`),
-      // The SDK insists on an https issuer outside localhost; an operator serving plain http has chosen to.
-      dangerouslyAllowInsecureIssuerUrl: config.publicBaseUrl.startsWith("http://")
-    })
-    const apiMetadata = {
-      resource: config.publicBaseUrl,
-      bearer_methods_supported: ["header"],
-      resource_name: "propscore API",
-      resource_documentation: `${config.publicBaseUrl}/docs`
-    }
+    const mcpMetadata = mcpResourceMetadata(config.publicBaseUrl)
+    const apiMetadata = rootResourceMetadata(config.publicBaseUrl)
     yield* router.get(
       "/.well-known/oauth-protected-resource",
       Effect.succeed(HttpServerResponse.unsafeJson(apiMetadata, { headers: cors }))
