@@ -83,6 +83,22 @@ const queryParams = (request: HttpServerRequest.HttpServerRequest) => {
   return params
 }
 
+/**
+ * The client id of `Authorization: Basic` (RFC 6749 §2.3.1: form-encoded, then base64), as a client that
+ * registered for client_secret_basic sends it; its secret is ignored (every client is public).
+ */
+const basicClientId = (header: string | undefined): string | undefined => {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? "")
+  if (!match) return undefined
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8")
+  const colon = decoded.indexOf(":")
+  try {
+    return decodeURIComponent((colon === -1 ? decoded : decoded.slice(0, colon)).replace(/\+/g, " ")) || undefined
+  } catch {
+    return undefined
+  }
+}
+
 const malformed = (error: FormRefused) => errorJson(400, "invalid_request", error.message)
 
 /** A handler of refusals that answers them. */
@@ -226,7 +242,8 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = yield* readForm(request)
-        yield* revokeToken({ token: form["token"], clientId: form["client_id"] })
+        const clientId = basicClientId(request.headers["authorization"]) ?? form["client_id"]
+        yield* revokeToken({ token: form["token"], clientId })
         return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store", ...cors } })
       }).pipe(
         Effect.catchTags({ FormRefused: answer(malformed), MalformedRequest: answer(tokenRefusal) }),

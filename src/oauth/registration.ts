@@ -52,10 +52,26 @@ export const resolveClient = (clientId: string) =>
     return client
   })
 
-/** RFC 7591 dynamic registration of a public client. */
+/**
+ * Authentication methods a registration may ask for and is given `none` instead (RFC 7591 §3.2.1 lets the
+ * server replace requested metadata with what it will use): such a client is registered public, with no
+ * secret, and PKCE protects its code. Widely used hosted assistants register asking for
+ * `client_secret_post`. Other methods (private_key_jwt, tls_client_auth, …) stay refused.
+ */
+export const PUBLIC_INSTEAD_OF = ["client_secret_post", "client_secret_basic"] as const
+
+const asPublicClient = (body: unknown): unknown => {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body
+  const method = (body as Record<string, unknown>)["token_endpoint_auth_method"]
+  return (PUBLIC_INSTEAD_OF as ReadonlyArray<unknown>).includes(method)
+    ? { ...body, token_endpoint_auth_method: "none" }
+    : body
+}
+
+/** RFC 7591 dynamic registration of a public client; the answer says `token_endpoint_auth_method: none`. */
 export const registerClient = (body: unknown) =>
   Effect.gen(function*() {
-    const valid = yield* validateClientMetadata(body)
+    const valid = yield* validateClientMetadata(asPublicClient(body))
     const clientId = newClientId()
     const issuedAt = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const connections = yield* Connections

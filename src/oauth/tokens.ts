@@ -81,6 +81,14 @@ const refusalOf = (
 export const exchangeToken = (form: Record<string, string>, headers: Record<string, string>) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
+    const grantType = form["grant_type"]
+    if (grantType === undefined || grantType === "") {
+      return yield* new MalformedRequest({ reason: "grant_type is required." })
+    }
+    // client_credentials and the rest: no grant but these two is run, whoever asks (RFC 6749 §5.2).
+    if (!(SUPPORTED_GRANT_TYPES as ReadonlyArray<string>).includes(grantType)) {
+      return yield* new UnsupportedGrantType({ grantType })
+    }
     const requested = form["resource"]
     if (requested !== undefined && tokenAudience(config.publicBaseUrl, requested) === undefined) {
       return yield* new InvalidTarget({ resource: requested })
@@ -91,6 +99,9 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
     const connections = yield* Connections
 
     const model: OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel = {
+      // Every client is public: a client_secret (in the form or the Authorization header) is ignored, not
+      // checked. None was issued, so there is nothing to compare it with; the code is bound to the client's
+      // PKCE verifier and a refresh token to its client id, and rotates.
       getClient: (clientId) =>
         run(
           resolveClient(clientId).pipe(
