@@ -24,11 +24,12 @@ const sameResource = (a: string, b: string) => a.replace(/\/$/, "") === b.replac
 
 /**
  * The audience of the tokens a `resource` parameter asks for (RFC 8707): `<base>/mcp`, the one resource
- * that takes them; none when it names anything else.
+ * that takes them, when it names `<base>/mcp` or the service root (what a client that discovered sign-in
+ * from the root's protected-resource document asks for); none when it names anything else.
  */
 export const tokenAudience = (base: string, requested: string): string | undefined => {
   const { resource } = oauthEndpoints(base)
-  return sameResource(requested, resource) ? resource : undefined
+  return sameResource(requested, resource) || sameResource(requested, base) ? resource : undefined
 }
 
 /** RFC 8414 authorization server metadata. */
@@ -65,10 +66,16 @@ export const mcpResourceMetadata = (base: string) =>
     dangerouslyAllowInsecureIssuerUrl: base.startsWith("http://")
   })
 
-/** RFC 9728 metadata of the service root (the API, `/v1`): it takes API keys only. */
+/**
+ * RFC 9728 metadata of the service root, where the API's 401 points and where a client falls back when it
+ * finds no document for `/mcp`. It names this authorization server so such a client can sign in; the
+ * tokens it gets are for `/mcp` (tokenAudience), and `/v1` keeps taking API keys only.
+ */
 export const rootResourceMetadata = (base: string) => ({
   resource: base,
+  authorization_servers: [oauthEndpoints(base).issuer],
+  scopes_supported: [...SCOPES],
   bearer_methods_supported: ["header"],
-  resource_name: "propscore API",
+  resource_name: "propscore",
   resource_documentation: `${base}/docs`
 })
