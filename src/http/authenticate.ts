@@ -61,11 +61,18 @@ const connectedApp = (
         new InvalidKey({
           detail: refusal.reason === "other-resource"
             ? `The access token was issued for ${refusal.issuedFor}, not ${resource}.`
-            : "The access token is not known, has expired, or its connection was disconnected."
+            : refusal.reason === "expired"
+            ? "The access token has expired: refresh it, or sign in again."
+            : "The access token is not known: it was revoked, its connection was disconnected, or it was never issued. Sign in again."
         })
     })
   )
 }
+
+const notAcceptedOnMcp = new InvalidKey({
+  detail:
+    "The bearer token was not accepted: it is neither a current access token from account sign-in nor a current API key. Sign in again."
+})
 
 /**
  * The caller of a bearer token ("" when none was sent), counted. `resource` is the protected resource the
@@ -78,7 +85,9 @@ export const authenticateAndCount = (token: string, resource?: string) =>
       ? Effect.fail(new InvalidKey({ detail: "Send the API key as `Authorization: Bearer <API_KEY>`." }))
       : isAccessToken(token)
       ? connectedApp(token, resource)
-      : credentials.authenticate(token)
+      : resource === undefined
+      ? credentials.authenticate(token)
+      : credentials.authenticate(token).pipe(Effect.catchTag("InvalidKey", () => Effect.fail(notAcceptedOnMcp)))
     return yield* caller.pipe(
       Effect.tap((caller) => counted(subjectOf(caller))),
       Effect.tapErrorTag("InvalidKey", () => counted({ _tag: "Unauthenticated" }))

@@ -15,6 +15,7 @@ import {
   type Problem
 } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
+import { bearerToken } from "./authenticate.js"
 import { problemResponse } from "./problem-response.js"
 import { CurrentRateCount, type RateCountCell, rateLimitHeaders } from "./rate-limit-headers.js"
 import { methodsFor } from "./routes.js"
@@ -68,7 +69,8 @@ export const frontDoor = (app: HttpApp.Default) =>
               traceId,
               docsBaseUrl: config.docsBaseUrl,
               publicBaseUrl: config.publicBaseUrl,
-              path
+              path,
+              bearerPresented: bearerToken(request.headers["authorization"]) !== ""
             }))
       ),
       Effect.locally(CurrentTraceId, traceId),
