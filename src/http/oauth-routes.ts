@@ -7,8 +7,8 @@
  * - `POST /oauth/token`: authorization-code and refresh-token grants (form-encoded, OAuth JSON errors).
  * - `POST /oauth/revoke`: RFC 7009 token revocation.
  *
- * The machine endpoints answer any origin (CORS), since browser-based assistants call them; the consent
- * page is same-origin HTML and cannot be framed.
+ * The machine endpoints answer any origin (CORS, added by the front door: ./cors.ts), since browser-based
+ * assistants call them; the consent page is same-origin HTML and cannot be framed.
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
@@ -27,15 +27,8 @@ import { consentPage, errorPage } from "./consent-page.js"
 import { type FormRefused, readBody, readForm } from "./form.js"
 import { seeOther as redirect } from "./html.js"
 
-const cors = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "authorization, content-type, mcp-protocol-version",
-  "access-control-max-age": "600"
-}
-
 const oauthJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store", ...cors, ...headers } })
+  HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store", ...headers } })
 
 const errorJson = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
   oauthJson(status, { error, error_description: description }, headers)
@@ -167,18 +160,6 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
         Effect.provide(services)
       )
 
-    const preflight = HttpServerResponse.empty({ status: 204, headers: cors })
-    for (
-      const path of [
-        "/.well-known/oauth-authorization-server",
-        "/oauth/register",
-        "/oauth/token",
-        "/oauth/revoke"
-      ] as const
-    ) {
-      yield* router.options(path, Effect.succeed(preflight))
-    }
-
     yield* router.get(
       "/.well-known/oauth-authorization-server",
       Effect.succeed(oauthJson(200, metadata, { "cache-control": "max-age=300" }))
@@ -244,7 +225,7 @@ export const OAuthRoutes = HttpApiBuilder.Router.use((router) =>
         const form = yield* readForm(request)
         const clientId = basicClientId(request.headers["authorization"]) ?? form["client_id"]
         yield* revokeToken({ token: form["token"], clientId })
-        return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store", ...cors } })
+        return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store" } })
       }).pipe(
         Effect.catchTags({ FormRefused: answer(malformed), MalformedRequest: answer(tokenRefusal) }),
         machine
