@@ -9,10 +9,10 @@
  * or its connection disconnected (AUTH-3), and must have been issued for the resource it is presented to
  * (RFC 8707 audience).
  */
-import { Clock, Effect, FiberRef, Option } from "effect"
+import { Effect, FiberRef } from "effect"
 import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
-import { hashSecret } from "../domain/api-key.js"
 import { isAccessToken } from "../domain/oauth-token.js"
+import { verifyAccessToken } from "../oauth/tokens.js"
 import { type Caller, Credentials } from "../services/credentials.js"
 import { Ledger } from "../services/ledger.js"
 import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
@@ -33,43 +33,46 @@ const counted = (subject: RateSubject) =>
     )
   })
 
-/** A connected app's access token, confirmed by the Ledger for `resource`. */
+/** A connected app's access token, confirmed by the Ledger for `resource` (src/oauth/tokens.ts decides). */
 const connectedApp = (
   token: string,
   resource: string | undefined
-): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> =>
-  Effect.gen(function*() {
-    if (resource === undefined) {
-      return yield* new InvalidKey({
-        detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys."
-      })
-    }
-    const ledger = yield* Ledger
-    const found = yield* ledger.confirmConnection(hashSecret(token)).pipe(
-      Effect.catchTag("LedgerUnreachable", () =>
-        new CallNotStarted({
-          detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged."
-        }))
+): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> => {
+  if (resource === undefined) {
+    return Effect.fail(
+      new InvalidKey({ detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys." })
     )
-    const now = yield* Clock.currentTimeMillis
-    if (Option.isNone(found) || found.value.expiresAt.getTime() <= now) {
-      return yield* new InvalidKey({
-        detail: "The access token is not known, has expired, or its connection was disconnected."
-      })
-    }
-    const app = found.value
-    if (app.resource !== resource) {
-      return yield* new InvalidKey({ detail: `The access token was issued for ${app.resource}, not ${resource}.` })
-    }
-    return {
+  }
+  return verifyAccessToken(token, resource).pipe(
+    Effect.map((app): Caller => ({
       accountId: app.accountId,
       tier: app.tier,
       keyId: app.connectionId,
       connectionId: app.connectionId,
       rateLimitPerMinute: app.rateLimitPerMinute,
       pendingTerms: app.pendingTerms
-    }
-  })
+    })),
+    Effect.catchTags({
+      LedgerUnreachable: () =>
+        new CallNotStarted({
+          detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged."
+        }),
+      InvalidAccessToken: (refusal) =>
+        new InvalidKey({
+          detail: refusal.reason === "other-resource"
+            ? `The access token was issued for ${refusal.issuedFor}, not ${resource}.`
+            : refusal.reason === "expired"
+            ? "The access token has expired: refresh it, or sign in again."
+            : "The access token is not known: it was revoked, its connection was disconnected, or it was never issued. Sign in again."
+        })
+    })
+  )
+}
+
+const notAcceptedOnMcp = new InvalidKey({
+  detail:
+    "The bearer token was not accepted: it is neither a current access token from account sign-in nor a current API key. Sign in again."
+})
 
 /**
  * The caller of a bearer token ("" when none was sent), counted. `resource` is the protected resource the
@@ -82,7 +85,9 @@ export const authenticateAndCount = (token: string, resource?: string) =>
       ? Effect.fail(new InvalidKey({ detail: "Send the API key as `Authorization: Bearer <API_KEY>`." }))
       : isAccessToken(token)
       ? connectedApp(token, resource)
-      : credentials.authenticate(token)
+      : resource === undefined
+      ? credentials.authenticate(token)
+      : credentials.authenticate(token).pipe(Effect.catchTag("InvalidKey", () => Effect.fail(notAcceptedOnMcp)))
     return yield* caller.pipe(
       Effect.tap((caller) => counted(subjectOf(caller))),
       Effect.tapErrorTag("InvalidKey", () => counted({ _tag: "Unauthenticated" }))

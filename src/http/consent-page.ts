@@ -3,7 +3,7 @@
  * readable on a phone, labelled fields. It cannot be framed (clickjacking) and is never cached.
  */
 import { HttpServerResponse } from "@effect/platform"
-import type { ConsentView } from "../operations/sign-in.js"
+import type { ConsentView } from "../oauth/authorization.js"
 import { type Html, html, pageSecurityHeaders } from "./html.js"
 
 const style = html`

@@ -1,8 +1,8 @@
 /**
  * The front door wraps every request, whatever route it reaches or fails to reach: it fixes the trace id,
  * renders every failure as a Problem Detail (unknown route 404, wrong method 405, a defect 500 logged with
- * its trace id and never leaking a stack), and puts `trace-id` on every response (SVC-7) and the rate-limit
- * headers on every counted one.
+ * its trace id and never leaking a stack), and puts `trace-id` on every response (SVC-7), the rate-limit
+ * headers on every counted one, and the CORS headers (./cors.ts) on the paths browsers may fetch.
  */
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
@@ -15,6 +15,8 @@ import {
   type Problem
 } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
+import { bearerToken } from "./authenticate.js"
+import { corsHeaders, corsPolicyOf, mcpAllowlists, preflightResponse } from "./cors.js"
 import { problemResponse } from "./problem-response.js"
 import { CurrentRateCount, type RateCountCell, rateLimitHeaders } from "./rate-limit-headers.js"
 import { methodsFor } from "./routes.js"
@@ -59,7 +61,14 @@ export const frontDoor = (app: HttpApp.Default) =>
     const traceId = traceIdFor(request.headers["traceparent"])
     const path = new URL(request.url, "http://localhost").pathname
     const rateCount: RateCountCell = { current: undefined }
-    const response = yield* app.pipe(
+    const cors = corsPolicyOf(path)
+    const allowlists = mcpAllowlists(config.publicBaseUrl)
+    const handled = request.method === "OPTIONS" && cors !== undefined
+      ? Effect.succeed(
+        preflightResponse(cors, new URL(request.url, config.publicBaseUrl), request.headers, allowlists)
+      )
+      : app
+    const response = yield* handled.pipe(
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause)
           ? Effect.failCause(cause)
@@ -68,15 +77,19 @@ export const frontDoor = (app: HttpApp.Default) =>
               traceId,
               docsBaseUrl: config.docsBaseUrl,
               publicBaseUrl: config.publicBaseUrl,
-              path
+              path,
+              bearerPresented: bearerToken(request.headers["authorization"]) !== ""
             }))
       ),
       Effect.locally(CurrentTraceId, traceId),
       Effect.locally(CurrentRateCount, rateCount),
       Effect.annotateLogs("trace_id", traceId)
     )
-    const counted = rateCount.current === undefined
+    const shared = cors === undefined
       ? response
-      : HttpServerResponse.setHeaders(response, rateLimitHeaders(rateCount.current))
+      : HttpServerResponse.setHeaders(response, corsHeaders(cors, request.headers["origin"], allowlists))
+    const counted = rateCount.current === undefined
+      ? shared
+      : HttpServerResponse.setHeaders(shared, rateLimitHeaders(rateCount.current))
     return HttpServerResponse.setHeader(counted, "trace-id", traceId)
   })

@@ -8,24 +8,18 @@
  * Also the protected-resource metadata (RFC 9728) the 401 challenge points at, for `/mcp` and the API.
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import {
-  buildOAuthProtectedResourceMetadata,
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse
-} from "@modelcontextprotocol/server"
+import { createMcpHandler } from "@modelcontextprotocol/server"
 import { Effect, FiberRef, Option, Runtime } from "effect"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../schema/decode.js"
 import { InvalidRequest } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
-import { authorizationServerMetadata, oauthEndpoints, SCOPES } from "../operations/sign-in.js"
+import { mcpResourceMetadata, oauthEndpoints, rootResourceMetadata } from "../oauth/metadata.js"
 import type { Caller, Credentials } from "../services/credentials.js"
 import type { Ledger } from "../services/ledger.js"
 import type { RateLimits } from "../services/rate-limits.js"
 import { authenticateAndCount, bearerToken } from "./authenticate.js"
+import { mcpAllowlists, mcpRebindingRefusal } from "./cors.js"
 import { readJsonBody } from "./middleware.js"
 import { CurrentTraceId } from "./trace.js"
 
@@ -49,9 +43,7 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
     const run = Runtime.runPromise(runtime)
     const authentication = yield* Effect.context<Credentials | RateLimits | Ledger>()
     const resource = oauthEndpoints(config.publicBaseUrl).resource
-    const publicHost = new URL(config.publicBaseUrl).hostname
-    const allowedHosts = [...new Set([publicHost, ...localhostAllowedHostnames()])]
-    const allowedOrigins = [...new Set([publicHost, ...localhostAllowedOrigins()])]
+    const allowlists = mcpAllowlists(config.publicBaseUrl)
 
     const handler = createMcpHandler((context) => {
       const info = context.authInfo?.extra as unknown as CallerInfo
@@ -70,9 +62,8 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         })
         // DNS rebinding: a page on another site must not reach this server through a name it controls.
         // The SDK's own checks answer 403 with a JSON-RPC error, before anything else is looked at.
-        const rejected = hostHeaderValidationResponse(web, allowedHosts) ??
-          originValidationResponse(web, allowedOrigins)
-        if (rejected) return HttpServerResponse.fromWeb(rejected)
+        const rejected = mcpRebindingRefusal(url, request.headers, allowlists)
+        if (rejected) return rejected
 
         const token = bearerToken(request.headers["authorization"])
         const caller = yield* authenticateAndCount(token, resource).pipe(Effect.provide(authentication))
@@ -101,31 +92,18 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
     )
 
     // RFC 9728: what a client reads after a 401 to learn how to authenticate. `/mcp` takes an API key or
-    // an access token from this service's own authorization server (account sign-in); the API (`/v1`)
-    // takes API keys only, so its document names no authorization server.
-    const cors = { "access-control-allow-origin": "*", "cache-control": "max-age=300" }
-    const mcpMetadata = buildOAuthProtectedResourceMetadata({
-      oauthMetadata: authorizationServerMetadata(config.publicBaseUrl),
-      resourceServerUrl: new URL(resource),
-      resourceName: "propscore MCP tools",
-      scopesSupported: [...SCOPES],
-      serviceDocumentationUrl: new URL(`${config.publicBaseUrl}/docs`),
-      // The SDK insists on an https issuer outside localhost; an operator serving plain http has chosen to.
-      dangerouslyAllowInsecureIssuerUrl: config.publicBaseUrl.startsWith("http://")
-    })
-    const apiMetadata = {
-      resource: config.publicBaseUrl,
-      bearer_methods_supported: ["header"],
-      resource_name: "propscore API",
-      resource_documentation: `${config.publicBaseUrl}/docs`
-    }
+    // an access token from this service's own authorization server (account sign-in); the root document
+    // names that server too, for clients that fall back to it (src/oauth/metadata.ts).
+    const cached = { "cache-control": "max-age=300" }
+    const mcpMetadata = mcpResourceMetadata(config.publicBaseUrl)
+    const apiMetadata = rootResourceMetadata(config.publicBaseUrl)
     yield* router.get(
       "/.well-known/oauth-protected-resource",
-      Effect.succeed(HttpServerResponse.unsafeJson(apiMetadata, { headers: cors }))
+      Effect.succeed(HttpServerResponse.unsafeJson(apiMetadata, { headers: cached }))
     )
     yield* router.get(
       "/.well-known/oauth-protected-resource/mcp",
-      Effect.succeed(HttpServerResponse.unsafeJson(mcpMetadata, { headers: cors }))
+      Effect.succeed(HttpServerResponse.unsafeJson(mcpMetadata, { headers: cached }))
     )
   })
 )

@@ -14,6 +14,8 @@ export interface ProblemContext {
   readonly publicBaseUrl: string
   /** The request path: `/mcp` gets its own protected-resource metadata URL. */
   readonly path: string
+  /** The request presented a bearer token (RFC 6750 §3.1: a 401 then says `error="invalid_token"`). */
+  readonly bearerPresented?: boolean
 }
 
 /** Where a 401 points (RFC 9728): the `/mcp` resource's document on `/mcp`, the API's elsewhere. */
@@ -22,14 +24,25 @@ export const protectedResourceMetadataUrl = (publicBaseUrl: string, path: string
     new URL(path === "/mcp" || path.startsWith("/mcp/") ? `${publicBaseUrl}/mcp` : publicBaseUrl)
   )
 
+/** An auth-param's quoted-string as RFC 6750 §3 allows it in `error_description`: printable ASCII, no `"` or `\`. */
+const quotable = (text: string) => text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, "")
+
+/**
+ * The challenge of a 401 (AUTH-4): where to learn how to authenticate (RFC 9728). A request that presented
+ * a bearer token is also told the token was refused (RFC 6750 §3.1), so a client refreshes it or signs in
+ * again; a request with none gets the bare challenge (RFC 6750 §3.1: no error code then).
+ */
+const bearerChallenge = (problem: Problem, context: ProblemContext) => {
+  const metadata = `resource_metadata="${protectedResourceMetadataUrl(context.publicBaseUrl, context.path)}"`
+  return context.bearerPresented
+    ? `Bearer ${metadata}, error="invalid_token", error_description="${quotable(problem.detail)}"`
+    : `Bearer ${metadata}`
+}
+
 const problemHeaders = (problem: Problem, context: ProblemContext): Record<string, string> => {
   switch (problem._tag) {
     case "InvalidKey":
-      return {
-        "www-authenticate": `Bearer resource_metadata="${
-          protectedResourceMetadataUrl(context.publicBaseUrl, context.path)
-        }"`
-      }
+      return { "www-authenticate": bearerChallenge(problem, context) }
     case "RateLimited":
     case "DuplicateRequestInFlight":
       return { "retry-after": String(problem.retry_after) }

@@ -1,14 +1,14 @@
 /**
  * Housekeeping of the sign-in tables, off the request path: on start and every minute, on every node.
  * Authorization requests go once expired. Codes and tokens go 30 days past their expiry: until then a used
- * code or a rotated refresh token presented again is recognised and revokes its grant (sign-in.ts), so
+ * code or a rotated refresh token presented again is recognised and revokes its grant (src/oauth/tokens.ts), so
  * that window is kept as long as a refresh token lives when it is issued. A replay later than that is
  * refused as unknown, without the revocation. Grant revocations go after the same 30 days: they matter
  * only to a token request racing the revocation.
  */
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { REFRESH_TOKEN_LIFETIME_SECONDS } from "../oauth/tokens.js"
 import { Connections } from "../services/connections.js"
-import { REFRESH_TOKEN_LIFETIME_SECONDS } from "./sign-in.js"
 import { PURGE_BATCH, purgeInBatches } from "./sweeper.js"
 
 export const HOUSEKEEPING_INTERVAL = Duration.minutes(1)
