@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { binFeatures, featureCuts } from "../../src/scoring/learner/binning.js"
-import { fitGbt, gbtModelFromJson, type GbtModelJson } from "../../src/scoring/learner/gbt.js"
+import { fitGbt, gbtModelFromJson, type GbtModelJson, quantileInPlace } from "../../src/scoring/learner/gbt.js"
 
 /** A seeded generator for the synthetic data sets (mulberry32). */
 const randomNumbers = (seed: number) => {
@@ -61,6 +61,27 @@ describe("binning", () => {
     const binned = binFeatures([Float64Array.from([1, NaN, 2, 3])], 4, 64)
     expect(binned.features[0]!.numericBins).toBe(3)
     expect(Array.from(binned.bins)).toEqual([0, 3, 1, 2])
+  })
+})
+
+describe("quantiles", () => {
+  it("quantileInPlace agrees with sorting (R's type 7 interpolation)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1e9, max: 1e9, noNaN: true }), { minLength: 1, maxLength: 200 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (values, level) => {
+          const sorted = [...values].sort((left, right) => left - right)
+          const position = level * (sorted.length - 1)
+          const lower = sorted[Math.floor(position)]!
+          const upper = sorted[Math.ceil(position)]!
+          const expected = lower + (position - Math.floor(position)) * (upper - lower)
+          const actual = quantileInPlace(Float64Array.from(values), 0, values.length, level)
+          return Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected))
+        }
+      ),
+      { numRuns: 500 }
+    )
   })
 })
 
@@ -158,6 +179,11 @@ describe("gradient-boosted trees", () => {
     expect(model.predict([NaN])).toBeCloseTo(50, 0)
     expect(model.predict([0.1])).toBeCloseTo(1, 0)
     expect(model.predict([0.9])).toBeCloseTo(9, 0)
+    // "Missing or not" splits have an infinite threshold, which JSON writes as null.
+    expect(model.nodeThreshold).toContain(Infinity)
+    const restored = gbtModelFromJson(JSON.parse(JSON.stringify(model)) as GbtModelJson)
+    expect(restored.nodeThreshold).toContain(Infinity)
+    expect(restored.predict([NaN])).toBe(model.predict([NaN]))
   })
 
   it("VAL-model: a missing value never seen in training goes with the larger side of each split", () => {

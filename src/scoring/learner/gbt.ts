@@ -132,17 +132,18 @@ const seededRandom = (seed: number) => {
   }
 }
 
-/** Puts the k-th smallest of values[start, end) at index start + k (quickselect, median-of-three pivots). */
-const selectInPlace = (values: Float64Array, start: number, end: number, k: number) => {
+/** Puts the `rank`-th smallest of values[start, end) at index start + rank (quickselect, median-of-three pivots). */
+const selectInPlace = (values: Float64Array, start: number, end: number, rank: number) => {
   let low = start
   let high = end - 1
-  const target = start + k
+  const target = start + rank
   while (high > low) {
-    const middle = (low + high) >>> 1
-    const a = values[low]!
-    const b = values[middle]!
-    const c = values[high]!
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b)
+    const lowValue = values[low]!
+    const middleValue = values[(low + high) >>> 1]!
+    const highValue = values[high]!
+    const pivot = lowValue < middleValue
+      ? (middleValue < highValue ? middleValue : lowValue < highValue ? highValue : lowValue)
+      : (lowValue < highValue ? lowValue : middleValue < highValue ? highValue : middleValue)
     let left = low
     let right = high
     while (left <= right) {
@@ -212,6 +213,7 @@ export const fitGbt = (
   const settings: GbtOptions = { ...defaultGbtOptions, ...options }
   checkOptions(settings)
   const rowCount = target.length
+  if (rowCount === 0) throw new Error("gbt: no rows")
   for (let row = 0; row < rowCount; row++) {
     if (!Number.isFinite(target[row]!)) throw new Error(`gbt: target ${row} is ${target[row]}`)
   }
