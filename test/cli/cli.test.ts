@@ -195,17 +195,23 @@ describe("propscore command line on the embedded database", () => {
     120_000
   )
 
-  it("an operator error prints a JSON error object and exits 1", async () => {
+  it("an operator error prints a JSON error object and exits 1; a usage error exits 2", async () => {
     const result = await propscore(["accounts", "show", "acct_missing", "--json"], env)
     expect(result.code).toBe(1)
     expect(JSON.parse(result.stdout.trim())).toEqual({
       error: { code: "AccountNotFound", message: "No account has the id acct_missing" }
     })
-    // A value out of range is a usage error, refused before anything runs.
+    // A value out of range is a usage error, refused before anything runs: exit 2, and with --json its one
+    // JSON document on stdout.
     const usage = await propscore(["accounts", "update", "acct_missing", "--rate-limit", "0", "--json"], env)
-    expect(usage.code).toBe(1)
-    expect(usage.stdout.trim()).toBe("")
-    expect(usage.stderr).toContain("--rate-limit must be a whole number from 1 to 2147483647")
+    expect(usage.code).toBe(2)
+    expect(JSON.parse(usage.stdout.trim())).toEqual({
+      error: {
+        code: "usage",
+        message: "propscore accounts update: --rate-limit must be a whole number from 1 to 2147483647. " +
+          "Run propscore accounts update --help."
+      }
+    })
   }, 60_000)
 
   it("REQ-1: score takes an address typed the messy way and says how it matched the recorded one", async () => {

@@ -2,7 +2,7 @@ import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { cli, commandTree, exitCode } from "../../src/cli/main.js"
+import { cli, colorWanted, commandTree, exitCode } from "../../src/cli/main.js"
 import type { CommandNode } from "../../src/cli/usage.js"
 
 /**
@@ -117,6 +117,27 @@ describe("propscore help", () => {
       const styled = yield* runCli(["accounts", "create", "--help"], { color: true })
       expect(styled.stdout).toContain(ESC)
     }))
+
+  it("help is styled only on a terminal and only while NO_COLOR is unset or empty", () => {
+    const tty = process.stdout.isTTY
+    const noColor = process.env["NO_COLOR"]
+    try {
+      process.stdout.isTTY = true
+      delete process.env["NO_COLOR"]
+      expect(colorWanted()).toBe(true)
+      process.env["NO_COLOR"] = ""
+      expect(colorWanted()).toBe(true)
+      process.env["NO_COLOR"] = "1"
+      expect(colorWanted()).toBe(false)
+      process.stdout.isTTY = false
+      delete process.env["NO_COLOR"]
+      expect(colorWanted()).toBe(false)
+    } finally {
+      process.stdout.isTTY = tty
+      if (noColor === undefined) delete process.env["NO_COLOR"]
+      else process.env["NO_COLOR"] = noColor
+    }
+  })
 
   it.effect("every command, subcommand, argument and option has a description", () =>
     Effect.gen(function*() {
