@@ -162,16 +162,24 @@ const accountsCreate = Command.make(
     rateLimit: atLeast("rate-limit", 1).pipe(
       Options.optional,
       Options.withDescription("Requests per minute for this Account, instead of its tier's default")
+    ),
+    terms: Options.choice("terms", ["accepted", "pending"]).pipe(
+      Options.withDefault("accepted" as const),
+      Options.withDescription(
+        "Whether the Terms of Service current now count as accepted by the holder (accepted: they agreed to " +
+          "them with you, e.g. signed offline; the default) or the holder accepts them in the Portal first (pending)"
+      )
     )
   },
-  ({ credits, json: asJson, name, rateLimit, tier }) =>
+  ({ credits, json: asJson, name, rateLimit, terms, tier }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
       const account = yield* accounts.create({
         name,
         tier,
         credits: Option.getOrUndefined(credits),
-        rateLimitPerMinute: Option.getOrUndefined(rateLimit)
+        rateLimitPerMinute: Option.getOrUndefined(rateLimit),
+        terms
       })
       yield* report(asJson, account, describeAccount(account))
     })
