@@ -1,11 +1,12 @@
 /**
- * The HTTP server: the API, its OpenAPI document and reference, the error pages, the sign-in routes and
- * the Portal, behind the front door.
+ * The HTTP server: the API, its OpenAPI document and reference, the error pages, the front page and
+ * health, the sign-in routes and the Portal, behind the front door.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { ErrorDocsRoutes } from "./error-docs.js"
 import { frontDoor } from "./front-door.js"
+import { FrontPageRoutes } from "./front-page.js"
 import { ApiLive } from "./handlers.js"
 import { McpRoutes } from "./mcp-route.js"
 import { nodeServer } from "./node-server.js"
@@ -19,6 +20,7 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorDocsRoutes),
+  Layer.provide(FrontPageRoutes),
   Layer.provide(McpRoutes),
   Layer.provide(OAuthRoutes),
   Layer.provide(PortalRoutes),
