@@ -7,6 +7,7 @@ import {
   AccountNotFound,
   Accounts,
   type AccountView,
+  type CreateAccountInput,
   EmailTaken,
   KeyNotFound,
   NoTermsPublished,
@@ -89,14 +90,20 @@ export const AccountsPg = Layer.effect(
         return updated[0].balance
       })
 
-    const create = (
-      input: { name: string; tier: Tier; credits?: number | undefined; rateLimitPerMinute?: number | undefined }
-    ) =>
+    const create = (input: CreateAccountInput) =>
       Effect.gen(function*() {
         const id = newAccountId()
-        yield* sql`
-          INSERT INTO accounts (id, name, tier, rate_limit_per_minute)
-          VALUES (${id}, ${input.name}, ${input.tier}, ${input.rateLimitPerMinute ?? null})`
+        const rateLimit = input.rateLimitPerMinute ?? null
+        yield* input.terms === "accepted"
+          // The version current at this very statement: the holder agreed to the Terms as they stand now.
+          ? sql`
+            INSERT INTO accounts (id, name, tier, rate_limit_per_minute, accepted_terms_version, accepted_terms_at)
+            SELECT ${id}, ${input.name}, ${input.tier}, ${rateLimit}, current.version,
+                   CASE WHEN current.version IS NULL THEN NULL ELSE now() END
+            FROM (SELECT (SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1) AS version) AS current`
+          : sql`
+            INSERT INTO accounts (id, name, tier, rate_limit_per_minute)
+            VALUES (${id}, ${input.name}, ${input.tier}, ${rateLimit})`
         if (input.credits !== undefined && input.credits > 0) {
           yield* grant(id, input.credits, "initial grant")
         }
@@ -253,7 +260,8 @@ export const AccountsPg = Layer.effect(
             yield* sql`SELECT pg_advisory_xact_lock(${DEMO_LOCK})`
             const any = yield* sql`SELECT 1 FROM accounts LIMIT 1`
             if (any.length > 0) return undefined
-            const id = yield* create({ name: "Demo account", tier: "public", credits })
+            // The demo works at once, even on a database where Terms were published before the first start.
+            const id = yield* create({ name: "Demo account", tier: "public", credits, terms: "accepted" })
             return yield* issueKey(id, "demo")
           })
         ).pipe(store, Effect.catchTag("AccountNotFound", Effect.die))

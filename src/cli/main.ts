@@ -3,10 +3,19 @@
  * Every subcommand takes `--json`, and then prints exactly one JSON object on stdout (logs go to stderr).
  * It reads the server's configuration and works while the server runs, on the embedded database too.
  */
-import { Args, Command, Options } from "@effect/cli"
-import { Console, Duration, Effect, Layer, Option, Schema } from "effect"
+import {
+  Args,
+  CliConfig,
+  Command,
+  CommandDescriptor as Descriptor,
+  HelpDoc,
+  Options,
+  ValidationError
+} from "@effect/cli"
+import { Cause, Console, Duration, Effect, Either, Exit, identity, Layer, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
+import { stripVTControlCharacters } from "node:util"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { problemBody } from "../../schema/problem-detail.js"
@@ -25,8 +34,14 @@ import { Accounts, type AccountView } from "../services/accounts.js"
 import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
+import { type CommandNode, group, leaf, plainText, stopsAtGroup, UsageError, usageMessage } from "./usage.js"
 
-const json = Options.boolean("json").pipe(Options.withDescription("Print one JSON object on stdout"))
+const json = Options.boolean("json").pipe(
+  Options.withDescription("Print exactly one JSON object on stdout and nothing else there (logs go to stderr)")
+)
+
+const accountArgument = Args.text({ name: "ACCOUNT_ID" }).pipe(Args.withDescription("The account's id (acct_…)"))
+const accountOption = (what: string) => Options.text("account").pipe(Options.withDescription(what))
 
 /** A command's result: the JSON object, or a human line. */
 const report = (asJson: boolean, value: object, human: string) => Console.log(asJson ? JSON.stringify(value) : human)
@@ -46,6 +61,8 @@ const atLeast = (name: string, min: number) =>
 
 /** The largest value the database's integer columns hold. */
 const MAX_DATABASE_INTEGER = 2_147_483_647
+
+const tierOption = (what: string) => Options.choice("tier", ["public", "reseller"]).pipe(Options.withDescription(what))
 
 const failWith = (asJson: boolean) => (error: { readonly _tag: string; readonly message: string }) =>
   Effect.zipRight(
@@ -139,41 +156,52 @@ const accountsCreate = Command.make(
   "create",
   {
     json,
-    name: Options.text("name"),
-    tier: Options.choice("tier", ["public", "reseller"]),
-    credits: atLeast("credits", 0).pipe(Options.optional),
-    rateLimit: atLeast("rate-limit", 1).pipe(Options.optional, Options.withDescription("Requests per minute"))
+    name: Options.text("name").pipe(Options.withDescription("The account holder's name (a person or a company)")),
+    tier: tierOption("The price tier: its default rate limit is 60 (public) or 300 (reseller) requests a minute"),
+    credits: atLeast("credits", 0).pipe(Options.optional, Options.withDescription("Credits granted at once")),
+    rateLimit: atLeast("rate-limit", 1).pipe(
+      Options.optional,
+      Options.withDescription("Requests per minute for this Account, instead of its tier's default")
+    ),
+    terms: Options.choice("terms", ["accepted", "pending"]).pipe(
+      Options.withDefault("accepted" as const),
+      Options.withDescription(
+        "Whether the Terms of Service current now count as accepted by the holder (accepted: they agreed to " +
+          "them with you, e.g. signed offline; the default) or the holder accepts them in the Portal first (pending)"
+      )
+    )
   },
-  ({ credits, json: asJson, name, rateLimit, tier }) =>
+  ({ credits, json: asJson, name, rateLimit, terms, tier }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
       const account = yield* accounts.create({
         name,
         tier,
         credits: Option.getOrUndefined(credits),
-        rateLimitPerMinute: Option.getOrUndefined(rateLimit)
+        rateLimitPerMinute: Option.getOrUndefined(rateLimit),
+        terms
       })
       yield* report(asJson, account, describeAccount(account))
     })
-)
+).pipe(Command.withDescription("Create an account; prints its account_id"))
 
 const accountsShow = Command.make(
   "show",
-  { json, accountId: Args.text({ name: "ACCOUNT_ID" }) },
+  { json, accountId: accountArgument },
   ({ accountId, json: asJson }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
       const account = yield* accounts.show(accountId).pipe(Effect.catchAll(failWith(asJson)))
       yield* report(asJson, account, describeAccount(account))
     })
-)
+).pipe(Command.withDescription("Show an account: balance, tier, rate limit, daily spend cap, terms"))
 
 const accountsUpdate = Command.make(
   "update",
   {
     json,
-    accountId: Args.text({ name: "ACCOUNT_ID" }),
-    tier: Options.choice("tier", ["public", "reseller"]).pipe(Options.optional),
+    accountId: accountArgument,
+    tier: tierOption("The new price tier").pipe(Options.optional),
     rateLimit: atLeast("rate-limit", 1).pipe(
       Options.optional,
       Options.withDescription("Requests per minute for this Account, instead of its tier's default")
@@ -207,8 +235,8 @@ const accountsSetLogin = Command.make(
   "set-login",
   {
     json,
-    accountId: Args.text({ name: "ACCOUNT_ID" }),
-    email: Options.text("email"),
+    accountId: accountArgument,
+    email: Options.text("email").pipe(Options.withDescription("The email the holder signs in with")),
     passwordStdin: Options.boolean("password-stdin").pipe(
       Options.withDescription("Read the password from standard input")
     )
@@ -229,14 +257,20 @@ const accountsSetLogin = Command.make(
   Command.withDescription("Set the email and password the account holder signs in with (assistant sign-in, the Portal)")
 )
 
+const accountsSubcommands = [accountsCreate, accountsShow, accountsUpdate, accountsSetLogin] as const
+
 const accountsCommand = Command.make("accounts").pipe(
-  Command.withSubcommands([accountsCreate, accountsShow, accountsUpdate, accountsSetLogin]),
+  Command.withSubcommands(accountsSubcommands),
   Command.withDescription("Create, show and change accounts")
 )
 
 const keysIssue = Command.make(
   "issue",
-  { json, accountId: Options.text("account"), name: Options.text("name").pipe(Options.optional) },
+  {
+    json,
+    accountId: accountOption("The account the key is for"),
+    name: Options.text("name").pipe(Options.optional, Options.withDescription("A label for the key"))
+  },
   ({ accountId, json: asJson, name }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
@@ -245,27 +279,29 @@ const keysIssue = Command.make(
       )
       yield* report(asJson, key, `Issued key ${key.key_id} for ${key.account_id}. Shown once:\n\n  ${key.api_key}\n`)
     })
-)
+).pipe(Command.withDescription("Issue an API key; prints key_id and api_key (the key is shown once)"))
 
 const keysRevoke = Command.make(
   "revoke",
-  { json, keyId: Args.text({ name: "KEY_ID" }) },
+  { json, keyId: Args.text({ name: "KEY_ID" }).pipe(Args.withDescription("The key's id (as keys issue printed it)")) },
   ({ json: asJson, keyId }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
       const revoked = yield* accounts.revokeKey(keyId).pipe(Effect.catchAll(failWith(asJson)))
       yield* report(asJson, revoked, `Revoked key ${revoked.key_id} at ${revoked.revoked_at}.`)
     })
-)
+).pipe(Command.withDescription("Revoke an API key; running servers refuse it within about a second"))
+
+const keysSubcommands = [keysIssue, keysRevoke] as const
 
 const keysCommand = Command.make("keys").pipe(
-  Command.withSubcommands([keysIssue, keysRevoke]),
+  Command.withSubcommands(keysSubcommands),
   Command.withDescription("Issue and revoke API keys")
 )
 
 const connectionsList = Command.make(
   "list",
-  { json, accountId: Args.text({ name: "ACCOUNT_ID" }) },
+  { json, accountId: accountArgument },
   ({ accountId, json: asJson }) =>
     Effect.gen(function*() {
       const connections = yield* listConnections(accountId).pipe(Effect.catchAll(failWith(asJson)))
@@ -278,7 +314,13 @@ const connectionsList = Command.make(
 
 const connectionsDisconnect = Command.make(
   "disconnect",
-  { json, accountId: Args.text({ name: "ACCOUNT_ID" }), connectionId: Args.text({ name: "CONNECTION_ID" }) },
+  {
+    json,
+    accountId: accountArgument,
+    connectionId: Args.text({ name: "CONNECTION_ID" }).pipe(
+      Args.withDescription("The connection's id (as connections list prints it)")
+    )
+  },
   ({ accountId, connectionId, json: asJson }) =>
     Effect.gen(function*() {
       const gone = yield* disconnect(accountId, connectionId).pipe(Effect.catchAll(failWith(asJson)))
@@ -290,52 +332,74 @@ const connectionsDisconnect = Command.make(
     })
 ).pipe(Command.withDescription("Disconnect an app: its next call fails 401, with no spend"))
 
+const connectionsSubcommands = [connectionsList, connectionsDisconnect] as const
+
 const connectionsCommand = Command.make("connections").pipe(
-  Command.withSubcommands([connectionsList, connectionsDisconnect]),
+  Command.withSubcommands(connectionsSubcommands),
   Command.withDescription("Apps connected to accounts by sign-in")
 )
 
 const creditsGrant = Command.make(
   "grant",
-  { json, accountId: Options.text("account"), amount: atLeast("amount", 1) },
+  {
+    json,
+    accountId: accountOption("The account to credit"),
+    amount: atLeast("amount", 1).pipe(Options.withDescription("How many Credits to add"))
+  },
   ({ accountId, amount, json: asJson }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
       const granted = yield* accounts.grantCredits(accountId, amount).pipe(Effect.catchAll(failWith(asJson)))
       yield* report(asJson, granted, `Granted ${amount} Credits to ${accountId}; balance ${granted.balance}.`)
     })
-)
+).pipe(Command.withDescription("Grant Credits to an account (appended to its Ledger)"))
+
+const creditsSubcommands = [creditsGrant] as const
 
 const creditsCommand = Command.make("credits").pipe(
-  Command.withSubcommands([creditsGrant]),
+  Command.withSubcommands(creditsSubcommands),
   Command.withDescription("Grant Credits")
 )
 
 const termsPublish = Command.make("publish", {
   json,
   version: Options.text("terms-version").pipe(
-    Options.withDescription("The version's name (also accepted as --version)")
+    Options.withDescription(
+      "The new version's name, e.g. 2026-11. Written --version V as well: under terms publish, --version is " +
+        "this option, not the program's version"
+    )
   )
 }, ({ json: asJson, version }) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const published = yield* accounts.publishTerms(version).pipe(Effect.catchAll(failWith(asJson)))
     yield* report(asJson, published, `Published Terms of Service ${published.version} (a material change).`)
-  }))
+  })).pipe(
+    Command.withDescription(
+      "Publish a Terms of Service version (a material change): accounts that have not accepted it get 403 " +
+        "terms-not-accepted on Metered Calls"
+    )
+  )
 
 const termsAccept = Command.make(
   "accept",
-  { json, accountId: Options.text("account") },
+  { json, accountId: accountOption("The account that accepts") },
   ({ accountId, json: asJson }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
       const accepted = yield* accounts.acceptTerms(accountId).pipe(Effect.catchAll(failWith(asJson)))
       yield* report(asJson, accepted, `${accepted.account_id} accepted Terms of Service ${accepted.accepted_version}.`)
     })
+).pipe(
+  Command.withDescription(
+    "Record an account's acceptance of the current Terms version (the holder can also accept in the Portal)"
+  )
 )
 
+const termsSubcommands = [termsPublish, termsAccept] as const
+
 const termsCommand = Command.make("terms").pipe(
-  Command.withSubcommands([termsPublish, termsAccept]),
+  Command.withSubcommands(termsSubcommands),
   Command.withDescription("Publish and accept Terms of Service versions")
 )
 
@@ -343,8 +407,10 @@ const dataImport = Command.make(
   "import",
   {
     json,
-    format: Options.choice("format", ["nyc-dof", "propscore-csv"]),
-    files: Args.text({ name: "PATH" }).pipe(Args.atLeast(1))
+    format: Options.choice("format", ["nyc-dof", "propscore-csv"]).pipe(
+      Options.withDescription("The files' format: NYC Department of Finance sales, or docs/data-format.md")
+    ),
+    files: Args.text({ name: "PATH" }).pipe(Args.atLeast(1), Args.withDescription("The files to import"))
   },
   ({ files, format, json: asJson }) =>
     Effect.gen(function*() {
@@ -375,8 +441,10 @@ const dataDemo = Command.make("demo", { json }, ({ json: asJson }) =>
     Command.withDescription("Load the synthetic demo county (deterministic; labelled synthetic)")
   )
 
+const dataSubcommands = [dataImport, dataDemo] as const
+
 const dataCommand = Command.make("data").pipe(
-  Command.withSubcommands([dataImport, dataDemo]),
+  Command.withSubcommands(dataSubcommands),
   Command.withDescription("Import property data")
 )
 
@@ -384,10 +452,21 @@ const evaluateCommand = Command.make(
   "evaluate",
   {
     json,
-    splitDate: Options.text("split-date").pipe(Options.withDefault("2019-01-01")),
-    predictions: Options.file("predictions").pipe(Options.optional),
-    format: Options.choice("format", ["nyc-dof", "propscore-csv"]).pipe(Options.withDefault("nyc-dof" as const)),
-    files: Args.text({ name: "FILE" }).pipe(Args.atLeast(1))
+    splitDate: Options.text("split-date").pipe(
+      Options.withDefault("2019-01-01"),
+      Options.withDescription(
+        "YYYY-MM-DD: fit on the sales before it, value the sales on or after it (default 2019-01-01)"
+      )
+    ),
+    predictions: Options.file("predictions").pipe(
+      Options.optional,
+      Options.withDescription("Also write a CSV row per test sale to this file")
+    ),
+    format: Options.choice("format", ["nyc-dof", "propscore-csv"]).pipe(
+      Options.withDefault("nyc-dof" as const),
+      Options.withDescription("The files' format (default nyc-dof)")
+    ),
+    files: Args.text({ name: "FILE" }).pipe(Args.atLeast(1), Args.withDescription("The sales files to evaluate on"))
   },
   ({ files, format, json: asJson, predictions, splitDate }) =>
     Effect.gen(function*() {
@@ -407,11 +486,17 @@ const scoreCommand = Command.make(
   "score",
   {
     json,
-    address: Args.text({ name: "ADDRESS" }),
+    address: Args.text({ name: "ADDRESS" }).pipe(Args.withDescription("The street address, as a caller would send it")),
     condition: Options.choice("condition", ["turn_key", "light_rehab", "moderate_rehab", "major_rehab", "tear_down"])
-      .pipe(Options.optional),
-    rehabBudget: Options.integer("rehab-budget").pipe(Options.optional),
-    targetMargin: Options.float("target-margin").pipe(Options.optional)
+      .pipe(Options.optional, Options.withDescription("The repair bracket (omitted: turn_key)")),
+    rehabBudget: Options.integer("rehab-budget").pipe(
+      Options.optional,
+      Options.withDescription("The repair budget in whole dollars (wins over --condition)")
+    ),
+    targetMargin: Options.float("target-margin").pipe(
+      Options.optional,
+      Options.withDescription("The margin the offer is solved at, a fraction (default 0.2)")
+    )
   },
   ({ address, condition, json: asJson, rehabBudget, targetMargin }) =>
     Effect.gen(function*() {
@@ -449,8 +534,29 @@ const adminCommands = Command.make("propscore").pipe(
     dataCommand.pipe(Command.provide(AdminLive)),
     evaluateCommand,
     scoreCommand.pipe(Command.provide(AdminLive))
-  ])
+  ]),
+  Command.withDescription(
+    "The operator's command line: serve the API; manage accounts, API keys, Credits and Terms of Service; " +
+      "import property data; score and evaluate with the local engine"
+  )
 )
+
+/** The same commands as a tree, for the hints of usage errors. */
+const commandTree: CommandNode = group(adminCommands, [
+  leaf(serve),
+  leaf(migrateCommand),
+  group(accountsCommand, accountsSubcommands.map(leaf)),
+  group(keysCommand, keysSubcommands.map(leaf)),
+  group(connectionsCommand, connectionsSubcommands.map(leaf)),
+  group(creditsCommand, creditsSubcommands.map(leaf)),
+  group(termsCommand, termsSubcommands.map(leaf)),
+  group(dataCommand, dataSubcommands.map(leaf)),
+  leaf(evaluateCommand),
+  leaf(scoreCommand)
+])
+
+/** The command tree, for tests that every command and option is described. */
+export { commandTree }
 
 const run = Command.run(adminCommands, { name: "propscore", version: "0.1.0" })
 
@@ -470,4 +576,59 @@ export const normalizeArgs = (argv: ReadonlyArray<string>): Array<string> => {
   ]
 }
 
-export const cli = (argv: ReadonlyArray<string>) => run(normalizeArgs(argv))
+/** Whether help may be styled: standard output is a terminal and NO_COLOR is unset or empty (no-color.org). */
+export const colorWanted = () => process.stdout.isTTY === true && !process.env["NO_COLOR"]
+
+/** The same console, with ANSI escape sequences taken out of what it logs (@effect/cli styles its help). */
+const withoutAnsi = (console: Console.Console): Console.Console =>
+  Object.assign(Object.create(console) as Console.Console, {
+    log: (...args: ReadonlyArray<unknown>) =>
+      console.log(...args.map((arg) => (typeof arg === "string" ? stripVTControlCharacters(arg) : arg)))
+  })
+
+/** A usage error: said in plain words on stderr, or as `{"error": {"code": "usage", …}}` with --json; exit 2. */
+const usageFailure = (asJson: boolean, message: string) =>
+  Effect.zipRight(
+    asJson ? Console.log(JSON.stringify({ error: { code: "usage", message } })) : Console.error(message),
+    Effect.fail(new UsageError(message))
+  )
+
+/**
+ * The command line. The words are parsed once first, so that a usage error is answered here in plain words
+ * (@effect/cli would print its own styled text and fail with its internal error); then @effect/cli runs
+ * them, its help unstyled unless `color` (default: `colorWanted()`). A command's own output never holds
+ * escape sequences (JSON escapes them), so taking them out of what is logged only ever touches the help.
+ */
+export const cli = (argv: ReadonlyArray<string>, options: { readonly color?: boolean } = {}) => {
+  const args = normalizeArgs(argv)
+  const words = args.slice(2)
+  const asJson = words.includes("--json")
+  return Effect.gen(function*() {
+    const parsed = yield* Effect.either(
+      Descriptor.parse(adminCommands.descriptor, [commandTree.name, ...words], CliConfig.defaultConfig)
+    )
+    if (Either.isLeft(parsed)) return yield* usageFailure(asJson, usageMessage(commandTree, words, parsed.left))
+    const directive = parsed.right
+    if (directive._tag === "UserDefined" && directive.leftover.length > 0) {
+      const unknown = ValidationError.invalidValue(HelpDoc.p(`Received unknown argument: '${directive.leftover[0]}'`))
+      return yield* usageFailure(asJson, usageMessage(commandTree, words, unknown))
+    }
+    // A command that only groups others (or none at all) does nothing: say which ones it has.
+    if (directive._tag === "UserDefined" && stopsAtGroup(commandTree, words)) {
+      return yield* usageFailure(asJson, usageMessage(commandTree, words))
+    }
+    const console = yield* Effect.console
+    return yield* run(args).pipe(
+      (options.color ?? colorWanted()) ? identity : Effect.withConsole(withoutAnsi(console)),
+      // Anything @effect/cli still refuses has been printed by it; it is a usage error all the same.
+      Effect.catchIf(ValidationError.isValidationError, (error) => Effect.fail(new UsageError(plainText(error.error))))
+    )
+  })
+}
+
+/** The process's exit code: 0 on success (or an interruption), 2 for a usage error, 1 for any other failure. */
+export const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return 0
+  const failure = Cause.failureOption(exit.cause)
+  return Option.isSome(failure) && failure.value instanceof UsageError ? 2 : 1
+}

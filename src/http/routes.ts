@@ -1,5 +1,6 @@
 /** The route table, read from the API definition: which methods a path answers (404 versus 405). */
 import { Api, extraRoutes } from "./api.js"
+import { frontPageRoutes } from "./front-page.js"
 import { portalRoutes } from "./portal-routes.js"
 
 interface RoutePattern {
@@ -21,7 +22,12 @@ const apiRoutes = Object.values(
   .flatMap((group) => Object.values(group.endpoints))
   .map(({ method, path }) => ({ method, path }))
 
-const routes: ReadonlyArray<RoutePattern> = [...apiRoutes, ...extraRoutes, ...portalRoutes].map(({ method, path }) => ({
+const routes: ReadonlyArray<RoutePattern> = [
+  ...apiRoutes,
+  ...extraRoutes,
+  ...frontPageRoutes,
+  ...portalRoutes
+].map(({ method, path }) => ({
   method,
   pattern: toPattern(path)
 }))

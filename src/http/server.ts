@@ -1,12 +1,13 @@
 /**
- * The HTTP server: the API, its OpenAPI document and reference, the error pages, the sign-in routes and
- * the Portal, behind the front door.
+ * The HTTP server: the API, its OpenAPI document and reference, the error pages, the front page and
+ * health, the sign-in routes and the Portal, behind the front door.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { docsCss } from "./docs-style.js"
 import { ErrorDocsRoutes } from "./error-docs.js"
 import { frontDoor } from "./front-door.js"
+import { FrontPageRoutes } from "./front-page.js"
 import { ApiLive } from "./handlers.js"
 import { McpRoutes } from "./mcp-route.js"
 import { nodeServer } from "./node-server.js"
@@ -34,6 +35,7 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: scalarConfig })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorDocsRoutes),
+  Layer.provide(FrontPageRoutes),
   Layer.provide(McpRoutes),
   Layer.provide(OAuthRoutes),
   Layer.provide(PortalRoutes),

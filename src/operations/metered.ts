@@ -152,12 +152,20 @@ const inBackground = (cleanup: Effect.Effect<unknown, unknown>, wait: Duration.D
     (fiber) => Effect.ignore(Effect.timeout(Effect.interruptible(Fiber.await(fiber)), wait))
   )
 
+/** The Portal's Terms page (src/http/portal-pages.ts `paths.terms`; a test holds the two together). */
+export const PORTAL_TERMS_PATH = "/portal/terms"
+
+/** What the 403 says: what changed, that nothing was charged, and where the Terms are accepted. */
+export const termsNotAcceptedDetail = (accountId: string, version: string) =>
+  `The Terms of Service changed (version ${version}) and this Account has not accepted them yet; nothing was ` +
+  `charged. The account holder accepts them in the Portal at ${PORTAL_TERMS_PATH}, or the operator records ` +
+  `the acceptance with \`propscore terms accept --account ${accountId}\`. Then the call (and any replay) works again.`
+
 /** AUTH-5 IDEM-8: consent first, before the Idempotency-Key is looked at, so not even a replay answers. */
 const requireAcceptedTerms = Effect.fn("Metering.terms")(function*(request: MeteredRequest) {
   if (request.pendingTerms === null) return
   return yield* new TermsNotAccepted({
-    detail: `The Terms of Service changed (version ${request.pendingTerms}) and this Account has not accepted ` +
-      "them yet. Nothing was charged; once they are accepted, the call (and any replay) works again.",
+    detail: termsNotAcceptedDetail(request.accountId, request.pendingTerms),
     terms_version: request.pendingTerms
   })
 })

@@ -87,6 +87,12 @@ export interface CreateAccountInput {
   readonly tier: Tier
   readonly credits?: number | undefined
   readonly rateLimitPerMinute?: number | undefined
+  /**
+   * Whether the Terms of Service version current at creation counts as accepted by the holder (`accepted`:
+   * they agreed to it with the operator) or is still theirs to accept (`pending`, the default: nothing is
+   * accepted on anyone's behalf unless the caller says so). With no version published it changes nothing.
+   */
+  readonly terms?: "accepted" | "pending" | undefined
 }
 
 /** What the operator can change on an Account; a member left out stays as it is, null clears it. */

@@ -52,81 +52,105 @@ describe("propscore command line on the embedded database", () => {
     expect(await response.json()).toEqual({ valid: true })
   })
 
-  it("accounts, keys, credits and terms work while the server runs, each printing one JSON object", async () => {
-    const created = await json([
-      "accounts",
-      "create",
-      "--name",
-      "Acme Flips",
-      "--tier",
-      "reseller",
-      "--credits",
-      "25",
-      "--rate-limit",
-      "500"
-    ])
-    expect(created.code).toBe(0)
-    expect(created.value).toMatchObject({
-      name: "Acme Flips",
-      tier: "reseller",
-      balance: 25,
-      rate_limit_per_minute: 500
-    })
-    const accountId: string = created.value.account_id
-
-    const granted = await json(["credits", "grant", "--account", accountId, "--amount", "75"])
-    expect(granted.value).toEqual({ account_id: accountId, granted: 75, balance: 100 })
-
-    const issued = await json(["keys", "issue", "--account", accountId])
-    expect(issued.value).toMatchObject({
-      account_id: accountId,
-      key_id: expect.any(String),
-      api_key: expect.stringMatching(/^ps_/)
-    })
-    expect((await validate(issued.value.api_key)).status).toBe(200)
-
-    const updated = await json(["accounts", "update", accountId, "--rate-limit", "120", "--daily-spend-cap", "50"])
-    expect(updated.value).toMatchObject({ tier: "reseller", rate_limit_per_minute: 120, daily_spend_cap: 50 })
-    const toTier = await json(["accounts", "update", accountId, "--tier-rate-limit", "--no-daily-spend-cap"])
-    expect(toTier.value).toMatchObject({ rate_limit_per_minute: null, daily_spend_cap: null })
-
-    const predict = (key: string) =>
-      fetch(`${server.baseUrl}/v1/predict`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ address: "3 Pine Ct, Riverton" })
+  it(
+    "AUTH-5: accounts, keys, credits and terms work while the server runs, each printing one JSON object",
+    async () => {
+      const created = await json([
+        "accounts",
+        "create",
+        "--name",
+        "Acme Flips",
+        "--tier",
+        "reseller",
+        "--credits",
+        "25",
+        "--rate-limit",
+        "500"
+      ])
+      expect(created.code).toBe(0)
+      expect(created.value).toMatchObject({
+        name: "Acme Flips",
+        tier: "reseller",
+        balance: 25,
+        rate_limit_per_minute: 500
       })
-    // The running server sees a published version or an acceptance within its refresh interval.
-    const eventually = async (key: string, expected: number) => {
-      let status = 0
-      for (let attempt = 0; attempt < 30 && status !== expected; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200))
-        status = (await predict(key)).status
-      }
-      return status
-    }
-    expect((await predict(issued.value.api_key)).status).toBe(200)
-    const published = await json(["terms", "publish", "--version", "2026-11"])
-    expect(published.value).toMatchObject({ version: "2026-11" })
-    const shown = await json(["accounts", "show", accountId])
-    expect(shown.value.terms).toEqual({ current_version: "2026-11", accepted_version: null, accepted: false })
-    expect(await eventually(issued.value.api_key, 403)).toBe(403)
-    const accepted = await json(["terms", "accept", "--account", accountId])
-    expect(accepted.value).toEqual({ account_id: accountId, accepted_version: "2026-11" })
-    expect(await eventually(issued.value.api_key, 200)).toBe(200)
-    // The demo account accepts too, for the tests below.
-    await json(["terms", "accept", "--account", demoAccountId])
+      const accountId: string = created.value.account_id
 
-    const revoked = await json(["keys", "revoke", issued.value.key_id])
-    expect(revoked.value).toMatchObject({ key_id: issued.value.key_id, revoked_at: expect.any(String) })
-    // The running server picks the revocation up within its refresh interval (about a second).
-    let status = 200
-    for (let attempt = 0; attempt < 30 && status !== 401; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      status = (await validate(issued.value.api_key)).status
-    }
-    expect(status).toBe(401)
-  }, 120_000)
+      const granted = await json(["credits", "grant", "--account", accountId, "--amount", "75"])
+      expect(granted.value).toEqual({ account_id: accountId, granted: 75, balance: 100 })
+
+      const issued = await json(["keys", "issue", "--account", accountId])
+      expect(issued.value).toMatchObject({
+        account_id: accountId,
+        key_id: expect.any(String),
+        api_key: expect.stringMatching(/^ps_/)
+      })
+      expect((await validate(issued.value.api_key)).status).toBe(200)
+
+      const updated = await json(["accounts", "update", accountId, "--rate-limit", "120", "--daily-spend-cap", "50"])
+      expect(updated.value).toMatchObject({ tier: "reseller", rate_limit_per_minute: 120, daily_spend_cap: 50 })
+      const toTier = await json(["accounts", "update", accountId, "--tier-rate-limit", "--no-daily-spend-cap"])
+      expect(toTier.value).toMatchObject({ rate_limit_per_minute: null, daily_spend_cap: null })
+
+      const predict = (key: string) =>
+        fetch(`${server.baseUrl}/v1/predict`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ address: "3 Pine Ct, Riverton" })
+        })
+      // The running server sees a published version or an acceptance within its refresh interval.
+      const eventually = async (key: string, expected: number) => {
+        let status = 0
+        for (let attempt = 0; attempt < 30 && status !== expected; attempt++) {
+          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200))
+          status = (await predict(key)).status
+        }
+        return status
+      }
+      expect((await predict(issued.value.api_key)).status).toBe(200)
+      const published = await json(["terms", "publish", "--version", "2026-11"])
+      expect(published.value).toMatchObject({ version: "2026-11" })
+      const shown = await json(["accounts", "show", accountId])
+      expect(shown.value.terms).toEqual({ current_version: "2026-11", accepted_version: null, accepted: false })
+      expect(await eventually(issued.value.api_key, 403)).toBe(403)
+      const accepted = await json(["terms", "accept", "--account", accountId])
+      expect(accepted.value).toEqual({ account_id: accountId, accepted_version: "2026-11" })
+      expect(await eventually(issued.value.api_key, 200)).toBe(200)
+      // The demo account accepts too, for the tests below.
+      await json(["terms", "accept", "--account", demoAccountId])
+
+      // AUTH-5: an account the operator creates now counts the current Terms as accepted (the holder agreed to
+      // them with the operator), unless it is made --terms pending for the holder to accept in the Portal.
+      const signedOffline = await json(["accounts", "create", "--name", "Signed offline", "--tier", "public"])
+      expect(signedOffline.value.terms).toEqual({
+        current_version: "2026-11",
+        accepted_version: "2026-11",
+        accepted: true
+      })
+      const selfServe = await json([
+        "accounts",
+        "create",
+        "--name",
+        "Self serve",
+        "--tier",
+        "public",
+        "--terms",
+        "pending"
+      ])
+      expect(selfServe.value.terms).toEqual({ current_version: "2026-11", accepted_version: null, accepted: false })
+
+      const revoked = await json(["keys", "revoke", issued.value.key_id])
+      expect(revoked.value).toMatchObject({ key_id: issued.value.key_id, revoked_at: expect.any(String) })
+      // The running server picks the revocation up within its refresh interval (about a second).
+      let status = 200
+      for (let attempt = 0; attempt < 30 && status !== 401; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        status = (await validate(issued.value.api_key)).status
+      }
+      expect(status).toBe(401)
+    },
+    120_000
+  )
 
   it(
     "AUTH-3: accounts set-login stores the holder's sign-in (password on stdin, never echoed); connections list shows the connected apps with their dates",
@@ -195,17 +219,23 @@ describe("propscore command line on the embedded database", () => {
     120_000
   )
 
-  it("an operator error prints a JSON error object and exits 1", async () => {
+  it("an operator error prints a JSON error object and exits 1; a usage error exits 2", async () => {
     const result = await propscore(["accounts", "show", "acct_missing", "--json"], env)
     expect(result.code).toBe(1)
     expect(JSON.parse(result.stdout.trim())).toEqual({
       error: { code: "AccountNotFound", message: "No account has the id acct_missing" }
     })
-    // A value out of range is a usage error, refused before anything runs.
+    // A value out of range is a usage error, refused before anything runs: exit 2, and with --json its one
+    // JSON document on stdout.
     const usage = await propscore(["accounts", "update", "acct_missing", "--rate-limit", "0", "--json"], env)
-    expect(usage.code).toBe(1)
-    expect(usage.stdout.trim()).toBe("")
-    expect(usage.stderr).toContain("--rate-limit must be a whole number from 1 to 2147483647")
+    expect(usage.code).toBe(2)
+    expect(JSON.parse(usage.stdout.trim())).toEqual({
+      error: {
+        code: "usage",
+        message: "propscore accounts update: --rate-limit must be a whole number from 1 to 2147483647. " +
+          "Run propscore accounts update --help."
+      }
+    })
   }, 60_000)
 
   it("REQ-1: score takes an address typed the messy way and says how it matched the recorded one", async () => {

@@ -110,3 +110,20 @@ layer(AccountsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds
       expect(yield* accounts.ensureDemoAccount(1000)).toBeUndefined()
     }))
 })
+
+layer(AccountsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds" })(
+  "the demo account after a Terms publish",
+  (it) => {
+    it.effect("AUTH-5: on a database where Terms were published before the first start, the demo account has accepted them", () =>
+      Effect.gen(function*() {
+        const accounts = yield* Accounts
+        yield* accounts.publishTerms("before-first-start")
+        const demo = yield* accounts.ensureDemoAccount(1000)
+        expect((yield* accounts.show(demo!.account_id)).terms).toEqual({
+          current_version: "before-first-start",
+          accepted_version: "before-first-start",
+          accepted: true
+        })
+      }))
+  }
+)
