@@ -23,7 +23,7 @@ export const recovery = {
   "invalid-request": "`invalid-request`: `errors` points at each refused value; fix them and call again. Not charged.",
   "credits":
     "`insufficient-credits` (the Balance is too low), `spend-cap-exceeded`, `rate-limited` (wait `retry_after` " +
-    "seconds) and `terms-not-accepted` (the account holder must accept the Terms of Service) are not charged; " +
+    "seconds) and `terms-not-accepted` (the account holder must accept the Terms of Service at `/portal/terms`) are not charged; " +
     "tell the user rather than retrying at once."
 } as const
 

@@ -77,7 +77,7 @@ export class TermsNotAccepted extends problem<TermsNotAccepted>()("TermsNotAccep
   status: 403,
   title: "The Terms of Service must be accepted",
   description:
-    "The Terms of Service changed materially since the Account last accepted them. The account holder accepts the current version; replays within the window work again afterwards. Nothing is charged.",
+    "The Terms of Service changed materially since the Account last accepted them. The account holder accepts the current version on the Portal's Terms page (`/portal/terms`), or the operator records an acceptance (`propscore terms accept --account <id>`); replays within the window work again afterwards. Nothing is charged.",
   credits: "none"
 }, {
   terms_version: Schema.String.annotations({ description: "The version of the Terms of Service to accept." })
