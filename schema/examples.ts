@@ -68,23 +68,23 @@ export const examples = {
           "notes": []
         }
       },
-      "pricing_model_arv_estimate": 234000,
+      "pricing_model_arv_estimate": 244000,
       "value_distribution": {
-        "0.05": 201461,
-        "0.1": 208251,
-        "0.25": 220112,
-        "0.5": 234084,
-        "0.75": 248943,
-        "0.9": 263121,
-        "0.95": 271990
+        "0.05": 193429,
+        "0.1": 215456,
+        "0.25": 232659,
+        "0.5": 243776,
+        "0.75": 257512,
+        "0.9": 285627,
+        "0.95": 291182
       },
-      "valuation_mean": 235060,
-      "effective_sample_size": 12.03,
+      "valuation_mean": 244913,
+      "effective_sample_size": 11.13,
       "comp_band": {
         "low": 233497,
         "middle": 258824,
         "high": 269529,
-        "comp_count": 127,
+        "comp_count": 94,
         "method": "price_per_square_foot"
       },
       "rehab_budget": 31500,
@@ -729,23 +729,23 @@ export const examples = {
               "notes": []
             }
           },
-          "pricing_model_arv_estimate": 234000,
+          "pricing_model_arv_estimate": 244000,
           "value_distribution": {
-            "0.05": 201461,
-            "0.1": 208251,
-            "0.25": 220112,
-            "0.5": 234084,
-            "0.75": 248943,
-            "0.9": 263121,
-            "0.95": 271990
+            "0.05": 193429,
+            "0.1": 215456,
+            "0.25": 232659,
+            "0.5": 243776,
+            "0.75": 257512,
+            "0.9": 285627,
+            "0.95": 291182
           },
-          "valuation_mean": 235060,
-          "effective_sample_size": 12.03,
+          "valuation_mean": 244913,
+          "effective_sample_size": 11.13,
           "comp_band": {
             "low": 233497,
             "middle": 258824,
             "high": 269529,
-            "comp_count": 127,
+            "comp_count": 94,
             "method": "price_per_square_foot"
           },
           "rehab_budget": 0,

@@ -17,10 +17,12 @@ import { formatAddress } from "../property/address.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
-import type { ComparableSale } from "../valuation/comps.js"
+import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
+import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import { AddressIndex, type AddressMatch as IndexMatch, parcelDisplayAddress } from "./address-index.js"
 import { fitModel, type Model, type ModelOptions, type Sale as ModelSale, type Subject } from "./model.js"
+import { defaultStackOptions, StackedModel, type StackOptions } from "./stack.js"
 
 export const countyFactsOf = (parcel: ParcelRecord): CountyFacts => ({
   bedrooms: parcel.bedrooms,
@@ -54,6 +56,8 @@ export const modelSale = (parcel: ParcelRecord, sale: SaleRecord): ModelSale | u
     unit: parcel.unit || undefined,
     latitude: parcel.latitude,
     longitude: parcel.longitude,
+    bedrooms: parcel.bedrooms,
+    bathrooms: parcel.bathrooms,
     price: sale.price,
     date: sale.saleDate,
     armsLength: sale.armsLength
@@ -98,7 +102,7 @@ export class ScoringEngine {
   readonly index: AddressIndex
   readonly parcels: ReadonlyMap<string, ParcelRecord>
 
-  private constructor(data: PropertyData, readonly model: Model) {
+  private constructor(data: PropertyData, readonly model: Model, readonly stack: StackedModel) {
     this.index = new AddressIndex(data.parcels)
     this.parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
   }
@@ -106,7 +110,11 @@ export class ScoringEngine {
   /** Fits the pricing model on every usable recorded sale (optionally only those before a date). */
   static build(
     data: PropertyData,
-    options: { readonly salesBefore?: string; readonly model?: Partial<ModelOptions> } = {}
+    options: {
+      readonly salesBefore?: string
+      readonly model?: Partial<ModelOptions>
+      readonly stack?: Partial<StackOptions>
+    } = {}
   ): ScoringEngine {
     const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
     const sales: Array<ModelSale> = []
@@ -116,7 +124,8 @@ export class ScoringEngine {
       const usable = parcel && modelSale(parcel, sale)
       if (usable) sales.push(usable)
     }
-    return new ScoringEngine(data, fitModel(sales, options.model ?? {}))
+    const comps = fitModel(sales, options.model ?? {})
+    return new ScoringEngine(data, comps, StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }))
   }
 
   /** Finds the one property an address names, and how its address matched. */
@@ -182,9 +191,11 @@ export class ScoringEngine {
       yearBuilt: facts.year_built,
       unit: parcel.unit || undefined,
       latitude: facts.latitude,
-      longitude: facts.longitude
+      longitude: facts.longitude,
+      bedrooms: facts.bedrooms,
+      bathrooms: facts.bathrooms
     }
-    const valuation = this.model.value(subject, asOf)
+    const valuation = this.stack.value(subject, asOf)
     if ("reason" in valuation) {
       return Either.left(new UnscorableAddress({ detail: `The property could not be valued: ${valuation.reason}.` }))
     }
@@ -192,7 +203,7 @@ export class ScoringEngine {
     const subjectPoint = facts.latitude !== undefined && facts.longitude !== undefined
       ? { latitude: facts.latitude, longitude: facts.longitude }
       : undefined
-    const comps: Array<ComparableSale> = valuation.comps.map((comp) => {
+    const comps: Array<ComparableSale> = latestSalePerParcel(valuation.comps.map((comp) => {
       const compParcel = this.parcels.get(comp.sale.parcelKey)!
       const point = compParcel.latitude !== undefined && compParcel.longitude !== undefined
         ? { latitude: compParcel.latitude, longitude: compParcel.longitude }
@@ -208,7 +219,7 @@ export class ScoringEngine {
         similarity: maxWeight > 0 ? comp.weight / maxWeight : 0,
         weight: comp.weight
       }
-    })
+    }))
     return Either.right({
       subject: {
         propertyId: parcel.id,
@@ -219,7 +230,9 @@ export class ScoringEngine {
       model: {
         quantiles: valuation.quantiles,
         mean: valuation.mean,
-        effectiveSampleSize: valuation.effectiveSampleSize
+        // Over one sale per parcel, as the band and the listed comps are.
+        effectiveSampleSize: kishEffectiveSampleSize(comps.map((comp) => comp.weight)),
+        parts: valuation.parts
       },
       comps
     })

@@ -10,6 +10,7 @@ import { median } from "../valuation/weighted.js"
 import { recordedAddress, ScoringEngine } from "./engine.js"
 import { type Accuracy, accuracy, coverage80 } from "./metrics.js"
 import type { ModelOptions } from "./model.js"
+import type { StackOptions } from "./stack.js"
 
 /** Several parsed files as one store: a parcel's latest record, each recorded sale once. */
 export const scratchStore = (files: ReadonlyArray<ParsedFile>): PropertyData => {
@@ -34,6 +35,10 @@ export interface MarketReport {
   readonly ppe10: number | null
   readonly ppe20: number | null
   readonly coverage_80: number | null
+  /** Each part of the stack alone, on the same sales (the learner where its market has one). */
+  readonly comps_alone: { readonly mdape: number | null; readonly ppe10: number | null }
+  readonly learner_alone: { readonly mdape: number | null; readonly ppe10: number | null; readonly scored: number }
+  readonly comps_weight: number | null
   readonly baseline: {
     readonly mdape: number | null
     readonly ppe10: number | null
@@ -86,11 +91,16 @@ const baselineOf = (train: ReadonlyArray<{ parcel: ParcelRecord; sale: SaleRecor
 export const evaluate = (
   data: PropertyData,
   splitDate: string,
-  options: { readonly until?: string; readonly model?: Partial<ModelOptions> } = {}
+  options: {
+    readonly until?: string
+    readonly model?: Partial<ModelOptions>
+    readonly stack?: Partial<StackOptions>
+  } = {}
 ): { report: EvaluationReport; predictions: Array<Prediction> } => {
   const engine = ScoringEngine.build(data, {
     salesBefore: splitDate,
-    ...(options.model ? { model: options.model } : {})
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.stack ? { stack: options.stack } : {})
   })
   const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
   const recorded = data.sales.flatMap((sale) => {
@@ -120,11 +130,19 @@ export const evaluate = (
       test: number
       scored: Array<{ actual: number; predicted: number; q10: number; q90: number }>
       baseline: Array<{ actual: number; predicted: number }>
+      comps: Array<{ actual: number; predicted: number }>
+      learner: Array<{ actual: number; predicted: number }>
+      compsWeight: number | null
     }
   >()
   const market = (name: string) => {
     let entry = byMarket.get(name)
-    if (!entry) byMarket.set(name, entry = { train: 0, test: 0, scored: [], baseline: [] })
+    if (!entry) {
+      byMarket.set(
+        name,
+        entry = { train: 0, test: 0, scored: [], baseline: [], comps: [], learner: [], compsWeight: null }
+      )
+    }
     return entry
   }
   for (const { parcel } of train) market(parcel.market).train++
@@ -148,6 +166,12 @@ export const evaluate = (
     }
     const q = outcome.right.model.quantiles
     entry.scored.push({ actual: sale.price, predicted: q["0.5"], q10: q["0.1"], q90: q["0.9"] })
+    const parts = outcome.right.model.parts
+    if (parts !== undefined) {
+      entry.comps.push({ actual: sale.price, predicted: parts.comps })
+      if (parts.learner !== undefined) entry.learner.push({ actual: sale.price, predicted: parts.learner })
+      entry.compsWeight = parts.compsWeight
+    }
     predictions.push({
       market: parcel.market,
       address,
@@ -170,6 +194,13 @@ export const evaluate = (
       ppe10: orNull(model, "ppe10"),
       ppe20: orNull(model, "ppe20"),
       coverage_80: coverage80(entry.scored) ?? null,
+      comps_alone: { mdape: orNull(accuracy(entry.comps), "mdape"), ppe10: orNull(accuracy(entry.comps), "ppe10") },
+      learner_alone: {
+        mdape: orNull(accuracy(entry.learner), "mdape"),
+        ppe10: orNull(accuracy(entry.learner), "ppe10"),
+        scored: entry.learner.length
+      },
+      comps_weight: entry.compsWeight,
       baseline: {
         mdape: orNull(base, "mdape"),
         ppe10: orNull(base, "ppe10"),
@@ -193,6 +224,9 @@ export const formatEvaluation = (report: EvaluationReport) => {
     "PPE10",
     "PPE20",
     "cover80",
+    "comps MdAPE",
+    "learner MdAPE",
+    "comps weight",
     "base MdAPE",
     "base PPE10",
     "base PPE20"
@@ -206,6 +240,9 @@ export const formatEvaluation = (report: EvaluationReport) => {
     percent(m.ppe10),
     percent(m.ppe20),
     percent(m.coverage_80),
+    percent(m.comps_alone.mdape),
+    percent(m.learner_alone.mdape),
+    m.comps_weight === null ? "-" : m.comps_weight.toFixed(2),
     percent(m.baseline.mdape),
     percent(m.baseline.ppe10),
     percent(m.baseline.ppe20)

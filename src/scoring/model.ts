@@ -25,6 +25,9 @@ export type Sale = {
   /** coordinates, where the data has them: then location is distance in miles rather than tax blocks */
   latitude?: number | undefined
   longitude?: number | undefined
+  /** rooms, where the data has them (the learner reads them; the comps do not) */
+  bedrooms?: number | undefined
+  bathrooms?: number | undefined
   price: number
   date: string // yyyy-mm-dd
   armsLength: boolean
@@ -46,6 +49,8 @@ export type Subject = {
   unit?: string | undefined
   latitude?: number | undefined
   longitude?: number | undefined
+  bedrooms?: number | undefined
+  bathrooms?: number | undefined
 }
 
 export const QUANTILE_LEVELS = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"] as const
@@ -68,6 +73,9 @@ export type Valuation = {
   comps: Array<Comp> // sorted by weight, descending
   /** "sqft": subject living area known (size-adjusted comps); "price": no living area (condos in the 2019 DOF file) */
   basis: Basis
+  /** the comps' centre and scale on the log scale (the quantiles are exp(center + scale·z)) */
+  center: number
+  scale: number
 }
 export type NoValue = { reason: string }
 type Basis = "sqft" | "price"
@@ -861,6 +869,16 @@ export class Model {
     return gap <= o.resaleMonths * (365.25 / 12) && gap >= o.resaleMinMonths * (365.25 / 12)
   }
 
+  /**
+   * The market index (log) of the subject's market and property group at a date: the month effects of the
+   * market's regression, flat outside the months it was fitted on (it never extrapolates).
+   */
+  marketIndex(subject: { market: string; propertyType: PropertyType }, date: string): number {
+    const key = `${subject.market}|${groupOf(subject.propertyType)}`
+    const h = this.hedonic.sqft.get(key) ?? this.hedonic.price.get(key)
+    return h ? timeEffect(h, monthIndex(date)) : 0
+  }
+
   /** Log-scale centre and scale only (used by calibration). */
   predictLog(
     subject: Subject,
@@ -899,7 +917,7 @@ export class Model {
       }
     })
     comps.sort((a, b) => b.weight - a.weight)
-    return { quantiles, mean, effectiveSampleSize: ess, comps, basis }
+    return { quantiles, mean, effectiveSampleSize: ess, comps, basis, center, scale }
   }
 
   /**

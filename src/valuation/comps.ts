@@ -1,8 +1,8 @@
 /** What the scoring step returns for a subject, and the bands the valuation derives from its comps. */
 import type { AsIsSimilarBand, CompBand, QuantileLevel } from "../../schema/scored-answer.js"
 import type { CountyFacts } from "./facts.js"
-import { MIN_COMPS_FOR_BAND } from "./policy.js"
-import { median, weightedQuantile } from "./weighted.js"
+import { MAX_COMP_WEIGHT_SHARE, MIN_COMPS_FOR_BAND, MIN_EFFECTIVE_COMPS_FOR_BAND } from "./policy.js"
+import { kishEffectiveSampleSize, median, weightedQuantile } from "./weighted.js"
 
 /** A comparable sale as the scoring step ranked it. */
 export interface ComparableSale {
@@ -26,6 +26,12 @@ export interface ModelEstimate {
   readonly quantiles: Readonly<Record<QuantileLevel, number>>
   readonly mean: number
   readonly effectiveSampleSize: number
+  /** What each part of the stacked model said (its medians in dollars) and the comps' weight; for evaluation. */
+  readonly parts?: {
+    readonly comps: number
+    readonly learner?: number | undefined
+    readonly compsWeight: number
+  } | undefined
 }
 
 const usablePrice = (comp: ComparableSale) => Number.isFinite(comp.timeAdjustedPrice) && comp.timeAdjustedPrice > 0
@@ -36,22 +42,62 @@ const livingArea = (comp: ComparableSale) => {
 }
 
 /**
+ * One comparable sale per parcel: its latest sale (a parcel sold three times is one piece of evidence, not
+ * three). The kept sale keeps its own weight; the order of `comps` is kept.
+ */
+export const latestSalePerParcel = (comps: ReadonlyArray<ComparableSale>): Array<ComparableSale> => {
+  const latest = new Map<string, ComparableSale>()
+  for (const comp of comps) {
+    const kept = latest.get(comp.propertyId)
+    if (
+      kept === undefined || comp.saleDate > kept.saleDate ||
+      (comp.saleDate === kept.saleDate && comp.weight > kept.weight)
+    ) latest.set(comp.propertyId, comp)
+  }
+  const kept = new Set(latest.values())
+  // The same entry listed twice is kept once.
+  return comps.filter((comp) => kept.delete(comp))
+}
+
+/**
+ * Weights with no one above `maxShare` of their total (water-filling: the largest are lowered to a common
+ * ceiling t with t = maxShare · Σ min(w, t)); with fewer than 1/maxShare weights, all become equal.
+ */
+export const cappedWeights = (weights: ReadonlyArray<number>, maxShare: number): Array<number> => {
+  const positive = weights.map((weight) => (weight > 0 && Number.isFinite(weight) ? weight : 0))
+  const descending = [...positive].sort((a, b) => b - a)
+  let rest = descending.reduce((sum, weight) => sum + weight, 0)
+  for (let capped = 0; capped < descending.length; capped++) {
+    if (capped * maxShare >= 1) break
+    const ceiling = (maxShare * rest) / (1 - maxShare * capped)
+    if (descending[capped]! <= ceiling) return positive.map((weight) => Math.min(weight, ceiling))
+    rest -= descending[capped]!
+  }
+  // Fewer weights than 1/maxShare: no ceiling satisfies the share, so every sale counts the same.
+  return positive.map((weight) => (weight > 0 ? 1 : 0))
+}
+
+/**
  * The comp band (ANS-7): weighted 25th/50th/75th percentiles of the comps' time-adjusted prices,
  * size-normalised (price per square foot times the subject's living area) when the subject and at least
- * three comps have a living area. Absent with fewer than three priced comps.
+ * three comps have a living area. One sale per parcel (its latest); no sale above MAX_COMP_WEIGHT_SHARE of
+ * the weight. Absent with fewer than three priced comps, or when the capped weights are worth fewer than
+ * MIN_EFFECTIVE_COMPS_FOR_BAND sales.
  */
 export const compBand = (
   comps: ReadonlyArray<ComparableSale>,
   subjectLivingArea: number | undefined
 ): CompBand | undefined => {
-  const priced = comps.filter(usablePrice)
+  const priced = latestSalePerParcel(comps).filter(usablePrice)
   if (priced.length < MIN_COMPS_FOR_BAND) return undefined
   const sized = subjectLivingArea === undefined ? [] : priced.filter((comp) => livingArea(comp) !== undefined)
   const bySize = subjectLivingArea !== undefined && sized.length >= MIN_COMPS_FOR_BAND
   const used = bySize ? sized : priced
-  const pairs = used.map((comp) => ({
+  const weights = cappedWeights(used.map((comp) => comp.weight), MAX_COMP_WEIGHT_SHARE)
+  if (kishEffectiveSampleSize(weights) < MIN_EFFECTIVE_COMPS_FOR_BAND - 1e-9) return undefined
+  const pairs = used.map((comp, i) => ({
     value: bySize ? (comp.timeAdjustedPrice / livingArea(comp)!) * subjectLivingArea! : comp.timeAdjustedPrice,
-    weight: comp.weight
+    weight: weights[i]!
   }))
   const low = weightedQuantile(pairs, 0.25)
   const middle = weightedQuantile(pairs, 0.5)

@@ -38,3 +38,16 @@ export const WITHHOLD_ABOVE_BAND = 1.15
 
 /** A comp band needs at least this many comparable sales with a usable price. */
 export const MIN_COMPS_FOR_BAND = 3
+
+/**
+ * No one comparable sale carries more than this share of the comp band's weight (or 1/n of it when there
+ * are fewer than 1/share comps): the weight above it is spread over the others in proportion.
+ */
+export const MAX_COMP_WEIGHT_SHARE = 0.2
+
+/**
+ * The band is withheld when its capped weights are worth fewer than this many equally weighted sales
+ * (Kish's effective sample size): the contract's minimum of three comparable sales, counted as evidence
+ * rather than rows. With the cap, any three distinct parcels qualify; duplicates of one parcel never do.
+ */
+export const MIN_EFFECTIVE_COMPS_FOR_BAND = 3

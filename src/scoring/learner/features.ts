@@ -1,0 +1,142 @@
+/**
+ * The record facts as the learner reads them: one row of numbers per property (NaN where the record has no
+ * value). Location is the coordinates where the market has them, and otherwise the tax block, ZIP code and
+ * neighbourhood; the neighbourhood, ZIP code and building class are given as their smoothed mean log price
+ * (and log price per square foot) in the training sales, so that the trees can split them as ordered values.
+ * Time is the month of the sale (or of the valuation date): trees cannot extrapolate, so a date after the
+ * training data is valued at the last month the data shows, never beyond it.
+ */
+import type { PropertyType } from "../model.js"
+
+/** What the learner reads of a property (a sale's parcel, or a subject with its overrides). */
+export interface LearnerFacts {
+  readonly neighborhood: string
+  readonly zip: string
+  readonly block: number
+  readonly buildingClass?: string | undefined
+  readonly propertyType: PropertyType
+  readonly livingArea?: number | undefined
+  readonly lotSize?: number | undefined
+  readonly yearBuilt?: number | undefined
+  readonly latitude?: number | undefined
+  readonly longitude?: number | undefined
+  readonly bedrooms?: number | undefined
+  readonly bathrooms?: number | undefined
+}
+
+export interface LearnerSale extends LearnerFacts {
+  readonly price: number
+  readonly date: string
+}
+
+export const featureNames = [
+  "log_living_area",
+  "log_lot_size",
+  "year_built",
+  "property_type",
+  "building_class_level",
+  "neighborhood_level",
+  "neighborhood_level_per_foot",
+  "zip_level",
+  "tax_block",
+  "latitude",
+  "longitude",
+  "bedrooms",
+  "bathrooms",
+  "month"
+] as const
+
+const PROPERTY_TYPE_CODE: Record<PropertyType, number> = {
+  single_family: 0,
+  townhouse: 1,
+  two_family: 2,
+  three_family: 3,
+  condo: 4,
+  manufactured: 5
+}
+
+/** Months since January 2000, with the day as a fraction. */
+export const monthOf = (isoDate: string) =>
+  (Number(isoDate.slice(0, 4)) - 2000) * 12 + Number(isoDate.slice(5, 7)) - 1 + (Number(isoDate.slice(8, 10)) - 1) / 31
+
+/** How many training sales a level's mean counts as, when it is shrunk toward the market's mean. */
+const SMOOTHING_SALES = 10
+
+interface Levels {
+  readonly overall: number
+  readonly byKey: ReadonlyMap<string, number>
+}
+
+/** Smoothed means of `value` by `key`: (Σ value + m·overall) / (n + m). */
+const levelsOf = <A>(items: ReadonlyArray<A>, key: (item: A) => string | undefined, value: (item: A) => number) => {
+  let total = 0
+  let count = 0
+  const sums = new Map<string, { sum: number; count: number }>()
+  for (const item of items) {
+    const v = value(item)
+    if (!Number.isFinite(v)) continue
+    total += v
+    count++
+    const k = key(item)
+    if (k === undefined || k === "") continue
+    const entry = sums.get(k) ?? { sum: 0, count: 0 }
+    entry.sum += v
+    entry.count++
+    sums.set(k, entry)
+  }
+  const overall = count > 0 ? total / count : Number.NaN
+  const byKey = new Map(
+    [...sums].map(([k, { count: n, sum }]) => [k, (sum + SMOOTHING_SALES * overall) / (n + SMOOTHING_SALES)])
+  )
+  return { overall, byKey } satisfies Levels
+}
+
+const levelOf = (levels: Levels, key: string | undefined) =>
+  key === undefined || key === "" ? Number.NaN : levels.byKey.get(key) ?? Number.NaN
+
+const positiveLog = (value: number | undefined) => (value !== undefined && value > 0 ? Math.log(value) : Number.NaN)
+const orMissing = (value: number | undefined) => (value === undefined ? Number.NaN : value)
+
+/** Turns facts into learner rows, with levels learnt from one market's training sales. */
+export interface FeatureEncoder {
+  readonly featureCount: number
+  /** The first and last month of the training sales: a date outside is read as the nearest of them. */
+  readonly firstMonth: number
+  readonly lastMonth: number
+  readonly row: (facts: LearnerFacts, date: string) => Float64Array
+}
+
+export const fitFeatureEncoder = (sales: ReadonlyArray<LearnerSale>): FeatureEncoder => {
+  const logPrice = (sale: LearnerSale) => Math.log(sale.price)
+  const logPricePerFoot = (sale: LearnerSale) =>
+    sale.livingArea !== undefined && sale.livingArea > 0 ? Math.log(sale.price / sale.livingArea) : Number.NaN
+  const neighborhood = levelsOf(sales, (sale) => sale.neighborhood, logPrice)
+  const neighborhoodPerFoot = levelsOf(sales, (sale) => sale.neighborhood, logPricePerFoot)
+  const zip = levelsOf(sales, (sale) => sale.zip, logPrice)
+  const buildingClass = levelsOf(sales, (sale) => sale.buildingClass, logPrice)
+  let firstMonth = Number.POSITIVE_INFINITY
+  let lastMonth = Number.NEGATIVE_INFINITY
+  for (const sale of sales) {
+    const month = monthOf(sale.date)
+    if (month < firstMonth) firstMonth = month
+    if (month > lastMonth) lastMonth = month
+  }
+  const row = (facts: LearnerFacts, date: string) =>
+    Float64Array.from([
+      positiveLog(facts.livingArea),
+      positiveLog(facts.lotSize),
+      orMissing(facts.yearBuilt),
+      PROPERTY_TYPE_CODE[facts.propertyType],
+      levelOf(buildingClass, facts.buildingClass),
+      levelOf(neighborhood, facts.neighborhood),
+      levelOf(neighborhoodPerFoot, facts.neighborhood),
+      levelOf(zip, facts.zip),
+      facts.block > 0 ? facts.block : Number.NaN,
+      orMissing(facts.latitude),
+      orMissing(facts.longitude),
+      orMissing(facts.bedrooms),
+      orMissing(facts.bathrooms),
+      Math.min(Math.max(monthOf(date), firstMonth), lastMonth)
+    ])
+  return { featureCount: featureNames.length, firstMonth, lastMonth, row }
+}

@@ -1,0 +1,250 @@
+/**
+ * The valuation: the comparable-sales model and the learner (gradient-boosted trees on the record facts),
+ * stacked. Their errors are partly independent, so a weighted mean of the two log values beats each.
+ *
+ * Fitted out of time, per market, when the engine is built:
+ * 1. the calibration window is the last `windowMonths` of the training sales; a learner is fitted on the
+ *    sales before it and values each sale in it, and the comps model values each as of its own date from
+ *    earlier sales only (never its own parcel);
+ * 2. the weight of the comps is the one (in steps of 0.05) that minimizes the mean absolute log error over
+ *    the window, shrunk toward an even blend when the window is small;
+ * 3. the quantiles are recalibrated on the same window: the blend's residuals, in units of the comps'
+ *    local scale, give the z-values that turn centre and scale into the reported quantiles;
+ * 4. the learner that serves is fitted again on every training sale of the market.
+ * Without a learner (too few sales) or a window (too few recent sales) the comps model serves alone, with
+ * its own calibration.
+ */
+import { type FeatureEncoder, fitFeatureEncoder, type LearnerFacts, monthOf } from "./learner/features.js"
+import { fitGbt, type GbtModel, type GbtOptions } from "./learner/gbt.js"
+import {
+  type Model,
+  type NoValue,
+  QUANTILE_LEVELS,
+  type QuantileLevel,
+  type Sale,
+  type Subject,
+  type Valuation
+} from "./model.js"
+
+export interface StackOptions {
+  /** Months at the end of the training sales that calibrate the blend and the quantiles. */
+  readonly windowMonths: number
+  /** Fewest training sales a market needs for a learner; fewest window sales for a blend of its own. */
+  readonly minLearnerSales: number
+  readonly minWindowSales: number
+  /** The window's weight is shrunk toward 0.5 as if this many more sales had shown an even blend. */
+  readonly blendPseudoCount: number
+  /** The most recent sales a learner is fitted on, per market (a bound on build time at scale). */
+  readonly maxLearnerSales: number
+  readonly learner: Partial<GbtOptions>
+}
+
+export const defaultStackOptions: StackOptions = {
+  windowMonths: 3,
+  minLearnerSales: 500,
+  minWindowSales: 100,
+  blendPseudoCount: 20,
+  maxLearnerSales: 300_000,
+  learner: { trees: 400, learningRate: 0.05, maxDepth: 6, minLeaf: 20, subsample: 0.8, maxBins: 64, l2: 1 }
+}
+
+/** The comps model's market index (log) at a date: the learner fits prices with it taken out. */
+type MarketIndex = (subject: Subject, date: string) => number
+
+interface Learner {
+  readonly encoder: FeatureEncoder
+  readonly trees: GbtModel
+}
+
+interface Blend {
+  /** The comps' share of the log value; the learner has the rest. */
+  readonly compsWeight: number
+  /** z-values at QUANTILE_LEVELS, and a 101-point sample of the residuals for the mean. */
+  readonly z: ReadonlyArray<number>
+  readonly sample: ReadonlyArray<number>
+  readonly windowSales: number
+}
+
+/** What the stack's parts said, for `evaluate` (each part's accuracy beside the stack's). */
+export interface StackParts {
+  readonly comps: number
+  readonly learner?: number | undefined
+  readonly compsWeight: number
+}
+
+const learnerFacts = (subject: Subject): LearnerFacts => ({
+  neighborhood: subject.neighborhood,
+  zip: subject.zip,
+  block: subject.block,
+  buildingClass: subject.buildingClass,
+  propertyType: subject.propertyType,
+  livingArea: subject.livingArea,
+  lotSize: subject.lotSize,
+  yearBuilt: subject.yearBuilt,
+  latitude: subject.latitude,
+  longitude: subject.longitude,
+  bedrooms: subject.bedrooms,
+  bathrooms: subject.bathrooms
+})
+
+const fitLearner = (sales: ReadonlyArray<Sale>, index: MarketIndex, options: StackOptions): Learner => {
+  const recent = sales.length > options.maxLearnerSales
+    ? [...sales].sort((a, b) => a.date.localeCompare(b.date)).slice(-options.maxLearnerSales)
+    : sales
+  const encoder = fitFeatureEncoder(recent)
+  const columns = Array.from({ length: encoder.featureCount }, () => new Float64Array(recent.length))
+  const target = new Float64Array(recent.length)
+  recent.forEach((sale, row) => {
+    const values = encoder.row(sale, sale.date)
+    for (let feature = 0; feature < values.length; feature++) columns[feature]![row] = values[feature]!
+    target[row] = Math.log(sale.price) - index(sale, sale.date)
+  })
+  return { encoder, trees: fitGbt(columns, target, { ...options.learner, loss: "squared" }) }
+}
+
+const quantileOfSorted = (sorted: ReadonlyArray<number>, level: number) => {
+  const position = (sorted.length - 1) * level
+  const below = Math.floor(position)
+  const above = Math.min(below + 1, sorted.length - 1)
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below)
+}
+
+const groupBy = <A>(items: ReadonlyArray<A>, key: (item: A) => string) => {
+  const groups = new Map<string, Array<A>>()
+  for (const item of items) {
+    const k = key(item)
+    const group = groups.get(k)
+    if (group) group.push(item)
+    else groups.set(k, [item])
+  }
+  return groups
+}
+
+interface WindowValuation {
+  readonly market: string
+  readonly logPrice: number
+  readonly comps: number
+  readonly learner: number
+  readonly scale: number
+}
+
+/** The comps' weight minimizing the median absolute log error, shrunk toward an even blend. */
+const blendWeight = (rows: ReadonlyArray<WindowValuation>, pseudoCount: number) => {
+  let best = 0.5
+  let bestError = Number.POSITIVE_INFINITY
+  for (let step = 0; step <= 20; step++) {
+    const weight = step / 20
+    const errors = rows.map((row) => Math.abs(row.logPrice - (weight * row.comps + (1 - weight) * row.learner)))
+      .sort((a, b) => a - b)
+    const error = quantileOfSorted(errors, 0.5)
+    if (error < bestError - 1e-12) {
+      bestError = error
+      best = weight
+    }
+  }
+  return (rows.length * best + pseudoCount * 0.5) / (rows.length + pseudoCount)
+}
+
+const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number): Blend => {
+  const residuals = rows.map((row) =>
+    (row.logPrice - (compsWeight * row.comps + (1 - compsWeight) * row.learner)) / row.scale
+  ).sort((a, b) => a - b)
+  return {
+    compsWeight,
+    z: QUANTILE_LEVELS.map((level) => quantileOfSorted(residuals, Number(level))),
+    sample: Array.from({ length: 101 }, (_, j) => quantileOfSorted(residuals, (j + 0.5) / 101)),
+    windowSales: rows.length
+  }
+}
+
+export class StackedModel {
+  private constructor(
+    readonly comps: Model,
+    private readonly learners: ReadonlyMap<string, Learner>,
+    private readonly blends: ReadonlyMap<string, Blend>
+  ) {}
+
+  static fit(comps: Model, sales: ReadonlyArray<Sale>, options: StackOptions = defaultStackOptions): StackedModel {
+    const clean = sales.filter((sale) => sale.armsLength && sale.price > 0 && !comps.isOutlier(sale))
+    const index: MarketIndex = (subject, date) => comps.marketIndex(subject, date)
+    const learners = new Map<string, Learner>()
+    const blends = new Map<string, Blend>()
+    const pooled: Array<WindowValuation> = []
+    const perMarket = new Map<string, Array<WindowValuation>>()
+    for (const [market, marketSales] of groupBy(clean, (sale) => sale.market)) {
+      if (marketSales.length < options.minLearnerSales) continue
+      const lastMonth = Math.max(...marketSales.map((sale) => Math.floor(monthOf(sale.date))))
+      const windowStart = lastMonth - options.windowMonths + 1
+      const before = marketSales.filter((sale) => monthOf(sale.date) < windowStart)
+      const window = marketSales.filter((sale) => monthOf(sale.date) >= windowStart)
+      if (before.length >= options.minLearnerSales && window.length > 0) {
+        // Each window month is valued by a learner fitted on the sales before that month, as the comps value
+        // each sale from the sales before it: both parts' errors are then those of a model of the same age.
+        const rows: Array<WindowValuation> = []
+        for (let month = windowStart; month <= lastMonth; month++) {
+          const early = fitLearner(marketSales.filter((sale) => monthOf(sale.date) < month), index, options)
+          for (const sale of window) {
+            if (Math.floor(monthOf(sale.date)) !== month) continue
+            const valued = comps.predictLog(sale, sale.date)
+            if ("reason" in valued) continue
+            rows.push({
+              market,
+              logPrice: Math.log(sale.price),
+              comps: valued.center,
+              learner: early.trees.predict(early.encoder.row(learnerFacts(sale), sale.date)) + index(sale, sale.date),
+              scale: valued.scale
+            })
+          }
+        }
+        perMarket.set(market, rows)
+        for (const row of rows) pooled.push(row)
+      }
+      learners.set(market, fitLearner(marketSales, index, options))
+    }
+    const pooledBlend = pooled.length >= options.minWindowSales
+      ? blendOf(pooled, blendWeight(pooled, options.blendPseudoCount))
+      : undefined
+    for (const market of learners.keys()) {
+      const rows = perMarket.get(market) ?? []
+      if (rows.length >= options.minWindowSales) {
+        blends.set(market, blendOf(rows, blendWeight(rows, options.blendPseudoCount)))
+      } else if (pooledBlend !== undefined) {
+        blends.set(market, pooledBlend)
+      }
+    }
+    return new StackedModel(comps, learners, blends)
+  }
+
+  /** The learner's log value of a subject as of a date, where its market has a learner. */
+  learnerValue(subject: Subject, asOf: string): number | undefined {
+    const learner = this.learners.get(subject.market)
+    return learner && learner.trees.predict(learner.encoder.row(learnerFacts(subject), asOf)) +
+        this.comps.marketIndex(subject, asOf)
+  }
+
+  /** Values the subject as of `asOf`: the comps' valuation, its centre and quantiles from the stack. */
+  value(subject: Subject, asOf: string): (Valuation & { parts: StackParts }) | NoValue {
+    const valuation = this.comps.value(subject, asOf)
+    if ("reason" in valuation) return valuation
+    const blend = this.blends.get(subject.market)
+    const learner = this.learnerValue(subject, asOf)
+    if (blend === undefined || learner === undefined) {
+      return { ...valuation, parts: { comps: valuation.quantiles["0.5"], compsWeight: 1 } }
+    }
+    const center = blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
+    const quantiles = {} as Record<QuantileLevel, number>
+    let previous = 0
+    QUANTILE_LEVELS.forEach((level, j) => {
+      previous = quantiles[level] = Math.max(previous, Math.exp(center + valuation.scale * blend.z[j]!))
+    })
+    let sum = 0
+    for (const u of blend.sample) sum += Math.exp(valuation.scale * u)
+    return {
+      ...valuation,
+      quantiles,
+      mean: Math.exp(center) * (sum / blend.sample.length),
+      center,
+      parts: { comps: valuation.quantiles["0.5"], learner: Math.exp(learner), compsWeight: blend.compsWeight }
+    }
+  }
+}

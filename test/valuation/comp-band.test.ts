@@ -1,0 +1,89 @@
+/**
+ * A comp band no single sale can capture (ANS-7): one sale per parcel, no sale above
+ * MAX_COMP_WEIGHT_SHARE of the weight, and withheld when the capped weights are worth fewer than
+ * MIN_EFFECTIVE_COMPS_FOR_BAND sales. Property-based: duplicating a comp changes nothing; one extreme sale
+ * moves the middle no further than the band's own low or high.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import { cappedWeights, type ComparableSale, compBand, latestSalePerParcel } from "../../src/valuation/comps.js"
+import { MAX_COMP_WEIGHT_SHARE } from "../../src/valuation/policy.js"
+
+const sale = (i: number, price: number, weight: number, saleDate = "2026-05-01"): ComparableSale => ({
+  propertyId: `p-${i}`,
+  address: `${i} OAK AVE`,
+  saleDate,
+  salePrice: price,
+  timeAdjustedPrice: price,
+  facts: { living_area_square_feet: 1_500 },
+  similarity: weight,
+  weight
+})
+
+const comps = fc.array(
+  fc.record({
+    price: fc.integer({ min: 100_000, max: 900_000 }),
+    weight: fc.double({ min: 0.01, max: 1, noNaN: true })
+  }),
+  { minLength: 5, maxLength: 40 }
+).map((rows) => rows.map((row, i) => sale(i, row.price, row.weight)))
+
+describe("the comp band", () => {
+  it("ANS-7: no weight above the share once capped (or all equal when there are too few), order kept", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0.001, max: 1000, noNaN: true }), { minLength: 1, maxLength: 50 }),
+        (weights) => {
+          const capped = cappedWeights(weights, MAX_COMP_WEIGHT_SHARE)
+          const total = capped.reduce((sum, weight) => sum + weight, 0)
+          const limit = Math.max(MAX_COMP_WEIGHT_SHARE, 1 / weights.length)
+          for (const weight of capped) expect(weight / total).toBeLessThanOrEqual(limit + 1e-9)
+          // Never reorders: a heavier sale stays at least as heavy.
+          for (let i = 0; i < weights.length; i++) {
+            for (let j = 0; j < weights.length; j++) {
+              if (weights[i]! >= weights[j]!) expect(capped[i]!).toBeGreaterThanOrEqual(capped[j]! - 1e-9)
+            }
+          }
+        }
+      )
+    )
+  })
+
+  it("ANS-7: a parcel counts once, by its latest sale", () => {
+    const list = [sale(1, 500_000, 1, "2025-01-01"), sale(1, 300_000, 0.5, "2026-01-01"), sale(2, 400_000, 0.7)]
+    expect(latestSalePerParcel(list).map((comp) => [comp.propertyId, comp.saleDate])).toEqual([
+      ["p-1", "2026-01-01"],
+      ["p-2", "2026-05-01"]
+    ])
+  })
+
+  it("ANS-7: duplicating a comp (the same parcel's sale listed again) does not move the band", () => {
+    fc.assert(fc.property(comps, fc.nat(), (list, pick) => {
+      const duplicate = list[pick % list.length]!
+      expect(compBand([...list, duplicate, duplicate], 1_500)).toEqual(compBand(list, 1_500))
+    }))
+  })
+
+  it("ANS-7: one extreme sale, however similar, moves the middle no further than the band's own low or high", () => {
+    fc.assert(fc.property(comps, fc.boolean(), (list, high) => {
+      const before = compBand(list, 1_500)
+      if (before === undefined) return
+      const extreme = sale(999, high ? 50_000_000 : 1_000, 1_000)
+      const after = compBand([...list, extreme], 1_500)!
+      expect(after.middle).toBeGreaterThanOrEqual(before.low)
+      expect(after.middle).toBeLessThanOrEqual(before.high)
+    }))
+  })
+
+  it("ANS-7: one dominant sale cannot set both the low and the middle (the issue's $184k comp)", () => {
+    const list = [sale(0, 184_000, 1), ...[1, 2, 3, 4, 5, 6].map((i) => sale(i, 620_000 + i * 10_000, 0.05))]
+    const band = compBand(list, 1_500)!
+    expect(band.middle).toBeGreaterThan(600_000)
+  })
+
+  it("ANS-7: thin evidence withholds the band: three sales of two parcels are not three comparable sales", () => {
+    const two = [sale(1, 300_000, 1, "2025-01-01"), sale(1, 305_000, 1), sale(2, 310_000, 1)]
+    expect(compBand(two, 1_500)).toBeUndefined()
+    expect(compBand([sale(1, 300_000, 1), sale(2, 310_000, 1), sale(3, 320_000, 1)], 1_500)).toBeDefined()
+  })
+})
