@@ -185,7 +185,8 @@ const monthNumber = (iso: string) => monthIndex(iso) + (+iso.slice(8, 10) - 1) /
 
 type Group = "house" | "condo"
 const groupOf = (t: PropertyType): Group => (t === "condo" ? "condo" : "house")
-const TYPE_CODE: Record<PropertyType, number> = {
+/** Property types as ordered codes (the learner reads them too). */
+export const TYPE_CODE: Record<PropertyType, number> = {
   single_family: 0,
   townhouse: 1,
   two_family: 2,

@@ -4,42 +4,12 @@
  * scoring engine over the synthetic demo county, with the real Ledger.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { AccountsPg } from "../../layers/accounts/pg.js"
-import { CredentialsPg } from "../../layers/credentials/pg.js"
-import { IdempotencyPg } from "../../layers/idempotency/pg.js"
-import { LedgerPg } from "../../layers/ledger/pg.js"
-import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
-import { ScoringLocal } from "../../layers/scoring/local.js"
-import { generateDemoCounty } from "../../src/property/demo-county.js"
+import { Effect } from "effect"
 import { Ledger } from "../../src/services/ledger.js"
-import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
-import { TestDatabase } from "../harness/database.js"
+import { demoCountyServices } from "../harness/demo-county.js"
 import { newAccount, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
 
-const county = generateDemoCounty({ parcels: 3_000 })
-const data: PropertyData = { parcels: county.parcels, sales: county.sales }
-const store = Layer.succeed(
-  PropertyStore,
-  PropertyStore.of({
-    importParsed: () => Effect.die("not used"),
-    loadAll: Effect.succeed(data),
-    history: (parcelId) =>
-      Effect.succeed({
-        parcel: county.parcels.find((parcel) => parcel.id === parcelId)!,
-        sales: county.sales.filter((sale) => sale.parcelId === parcelId),
-        listing: undefined,
-        permits: []
-      }),
-    parcelCount: Effect.succeed(county.parcels.length),
-    version: Effect.succeed("1")
-  })
-)
-
-const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
-  Layer.provideMerge(TestDatabase),
-  Layer.merge(ScoringLocal.pipe(Layer.provide(store)))
-)
+const services = demoCountyServices({ parcels: 3_000 })
 
 const mcpHeaders = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" }
 const jsonRpcResult = (text: string) => {

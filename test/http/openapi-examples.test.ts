@@ -6,46 +6,17 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { Effect, Either, Layer, Schema } from "effect"
-import { AccountsPg } from "../../layers/accounts/pg.js"
-import { CredentialsPg } from "../../layers/credentials/pg.js"
-import { IdempotencyPg } from "../../layers/idempotency/pg.js"
-import { LedgerPg } from "../../layers/ledger/pg.js"
-import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
-import { ScoringLocal } from "../../layers/scoring/local.js"
+import { Effect, Either, Schema } from "effect"
 import { BatchAnswer } from "../../schema/batch.js"
 import { examples } from "../../schema/examples.js"
 import { HistoryAnswer } from "../../schema/history.js"
 import { inlineRefs, isGeneratedText, undescribedMembers } from "../../schema/json-schema.js"
 import { ScoredAnswer } from "../../schema/scored-answer.js"
 import { ValidationAnswer } from "../../schema/validate.js"
-import { generateDemoCounty } from "../../src/property/demo-county.js"
-import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
-import { TestDatabase } from "../harness/database.js"
+import { demoCountyServices } from "../harness/demo-county.js"
 import { newAccount, request, serverWith } from "../harness/server.js"
 
-const county = generateDemoCounty()
-const data: PropertyData = { parcels: county.parcels, sales: county.sales }
-const store = Layer.succeed(
-  PropertyStore,
-  PropertyStore.of({
-    importParsed: () => Effect.die("not used"),
-    loadAll: Effect.succeed(data),
-    history: (parcelId) =>
-      Effect.succeed({
-        parcel: county.parcels.find((parcel) => parcel.id === parcelId)!,
-        sales: county.sales.filter((sale) => sale.parcelId === parcelId),
-        listing: county.listings.find((listing) => listing.parcelId === parcelId),
-        permits: county.permits.filter((permit) => permit.parcelId === parcelId)
-      }),
-    parcelCount: Effect.succeed(county.parcels.length),
-    version: Effect.succeed("1")
-  })
-)
-const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
-  Layer.provideMerge(TestDatabase),
-  Layer.merge(ScoringLocal.pipe(Layer.provide(store)))
-)
+const services = demoCountyServices()
 
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 /** The violations of `value` against a schema of the document (its `$ref`s resolved in the document). */

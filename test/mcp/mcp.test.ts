@@ -1,7 +1,4 @@
 import { expect, layer } from "@effect/vitest"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect, Layer } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
@@ -14,7 +11,8 @@ import { TestDatabase } from "../harness/database.js"
 import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
-import { baseUrl, newAccount, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
+import { connect, type McpClient, type ToolResult } from "../harness/mcp-client.js"
+import { newAccount, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
 
 const script: Record<string, ScriptEntry> = {
   "42 Elm St": { answer: { _tag: "Outcome", outcome } },
@@ -34,34 +32,6 @@ const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, Idempotency
   Layer.provideMerge(TestDatabase),
   Layer.merge(fakeScoringLayer(script, histories))
 )
-
-/** An SDK client of either protocol generation, connected with an API key. */
-const connect = (generation: "2026-07-28" | "2025", apiKey: string) =>
-  Effect.gen(function*() {
-    const url = new URL(`${yield* baseUrl}/mcp`)
-    const requestInit = { headers: { authorization: `Bearer ${apiKey}` } }
-    if (generation === "2026-07-28") {
-      const client = new Client({ name: "propscore-test", version: "1.0.0" }, {
-        versionNegotiation: { mode: { pin: "2026-07-28" } }
-      })
-      yield* Effect.promise(() => client.connect(new StreamableHTTPClientTransport(url, { requestInit })))
-      return client as unknown as McpClient
-    }
-    const client = new LegacyClient({ name: "propscore-test-2025", version: "1.0.0" })
-    yield* Effect.promise(() => client.connect(new LegacyTransport(url, { requestInit })))
-    return client as unknown as McpClient
-  })
-
-interface ToolResult {
-  readonly isError?: boolean
-  readonly structuredContent?: any
-  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
-}
-interface McpClient {
-  listTools: () => Promise<{ tools: ReadonlyArray<{ name: string; inputSchema: any }> }>
-  callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<ToolResult>
-  close: () => Promise<void>
-}
 
 /** A tool error's Problem Detail: the JSON of its text (no `structuredContent`, which is for answers). */
 const problemOf = (result: ToolResult) => {

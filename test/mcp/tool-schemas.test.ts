@@ -6,9 +6,6 @@
  * SDK clients, over the real server with the scripted scoring fake.
  */
 import { expect, layer } from "@effect/vitest"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect, Layer } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
@@ -20,7 +17,8 @@ import { isGeneratedText, undescribedMembers } from "../../schema/json-schema.js
 import { TestDatabase } from "../harness/database.js"
 import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
-import { baseUrl, newAccount, serverWith } from "../harness/server.js"
+import { connect } from "../harness/mcp-client.js"
+import { newAccount, serverWith } from "../harness/server.js"
 
 const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
 const histories = {
@@ -37,38 +35,6 @@ const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, Idempotency
   Layer.provideMerge(TestDatabase),
   Layer.merge(fakeScoringLayer(script, histories))
 )
-
-interface ListedTool {
-  readonly name: string
-  readonly title?: string
-  readonly description?: string
-  readonly inputSchema: any
-  readonly outputSchema?: any
-  readonly annotations?: Record<string, unknown>
-}
-interface McpClient {
-  listTools: () => Promise<{ tools: ReadonlyArray<ListedTool> }>
-  callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<any>
-  getInstructions: () => string | undefined
-  getServerCapabilities: () => any
-  close: () => Promise<void>
-}
-
-const connect = (generation: "2026-07-28" | "2025", apiKey: string) =>
-  Effect.gen(function*() {
-    const url = new URL(`${yield* baseUrl}/mcp`)
-    const requestInit = { headers: { authorization: `Bearer ${apiKey}` } }
-    if (generation === "2026-07-28") {
-      const client = new Client({ name: "propscore-test", version: "1.0.0" }, {
-        versionNegotiation: { mode: { pin: "2026-07-28" } }
-      })
-      yield* Effect.promise(() => client.connect(new StreamableHTTPClientTransport(url, { requestInit })))
-      return client as unknown as McpClient
-    }
-    const client = new LegacyClient({ name: "propscore-test-2025", version: "1.0.0" })
-    yield* Effect.promise(() => client.connect(new LegacyTransport(url, { requestInit })))
-    return client as unknown as McpClient
-  })
 
 /** Every JSON Pointer in `node` where `test` holds of a key and its value. */
 const findAll = (node: unknown, test: (key: string, value: unknown) => boolean, at = ""): Array<string> => {
@@ -233,7 +199,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             expect(refused.isError).toBe(true)
             // The Problem Detail is the text; no structured content a client would hold to the output schema.
             expect(refused.structuredContent).toBeUndefined()
-            expect(JSON.parse(refused.content[0].text)).toMatchObject({ status: 400, type: expect.any(String) })
+            expect(JSON.parse(refused.content[0]!.text!)).toMatchObject({ status: 400, type: expect.any(String) })
           }
           yield* Effect.promise(() => client.close())
         }))

@@ -6,7 +6,7 @@
  * Time is the month of the sale (or of the valuation date): trees cannot extrapolate, so a date after the
  * training data is valued at the last month the data shows, never beyond it.
  */
-import type { PropertyType } from "../model.js"
+import { type PropertyType, TYPE_CODE } from "../model.js"
 
 /** What the learner reads of a property (a sale's parcel, or a subject with its overrides). */
 export interface LearnerFacts {
@@ -45,15 +45,6 @@ export const featureNames = [
   "bathrooms",
   "month"
 ] as const
-
-const PROPERTY_TYPE_CODE: Record<PropertyType, number> = {
-  single_family: 0,
-  townhouse: 1,
-  two_family: 2,
-  three_family: 3,
-  condo: 4,
-  manufactured: 5
-}
 
 /** Months since January 2000, with the day as a fraction. */
 export const monthOf = (isoDate: string) =>
@@ -126,7 +117,7 @@ export const fitFeatureEncoder = (sales: ReadonlyArray<LearnerSale>): FeatureEnc
       positiveLog(facts.livingArea),
       positiveLog(facts.lotSize),
       orMissing(facts.yearBuilt),
-      PROPERTY_TYPE_CODE[facts.propertyType],
+      TYPE_CODE[facts.propertyType],
       levelOf(buildingClass, facts.buildingClass),
       levelOf(neighborhood, facts.neighborhood),
       levelOf(neighborhoodPerFoot, facts.neighborhood),
