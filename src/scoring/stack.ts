@@ -44,7 +44,7 @@ export const defaultStackOptions: StackOptions = {
   minLearnerSales: 500,
   minWindowSales: 100,
   blendPseudoCount: 20,
-  maxLearnerSales: 300_000,
+  maxLearnerSales: 100_000,
   learner: { trees: 400, learningRate: 0.05, maxDepth: 6, minLeaf: 20, subsample: 0.8, maxBins: 64, l2: 1 }
 }
 
@@ -54,6 +54,14 @@ type MarketIndex = (subject: Subject, date: string) => number
 interface Learner {
   readonly encoder: FeatureEncoder
   readonly trees: GbtModel
+}
+
+/** The market's data end and how fast its index moves, for values dated after the data. */
+interface Drift {
+  /** Where the market's data ends: the start of the month after its last training sale (`monthOf` units). */
+  readonly dataEnd: number
+  /** Variance of the index's month-to-month change (log²): the uncertainty a month past the data adds. */
+  readonly monthlyVariance: number
 }
 
 interface Blend {
@@ -73,6 +81,7 @@ export interface StackParts {
 }
 
 const learnerFacts = (subject: Subject): LearnerFacts => ({
+  parcelKey: subject.parcelKey,
   neighborhood: subject.neighborhood,
   zip: subject.zip,
   block: subject.block,
@@ -91,7 +100,7 @@ const fitLearner = (sales: ReadonlyArray<Sale>, index: MarketIndex, options: Sta
   const recent = sales.length > options.maxLearnerSales
     ? [...sales].sort((a, b) => a.date.localeCompare(b.date)).slice(-options.maxLearnerSales)
     : sales
-  const encoder = fitFeatureEncoder(recent)
+  const encoder = fitFeatureEncoder(recent, (sale) => index(sale as Sale, sale.date))
   const columns = Array.from({ length: encoder.featureCount }, () => new Float64Array(recent.length))
   const target = new Float64Array(recent.length)
   recent.forEach((sale, row) => {
@@ -100,6 +109,36 @@ const fitLearner = (sales: ReadonlyArray<Sale>, index: MarketIndex, options: Sta
     target[row] = Math.log(sale.price) - index(sale, sale.date)
   })
   return { encoder, trees: fitGbt(columns, target, { ...options.learner, loss: "squared" }) }
+}
+
+/** The first and last whole month of the sales (a loop: a market may hold a million sales). */
+const monthRange = (sales: ReadonlyArray<Sale>) => {
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  for (const sale of sales) {
+    const month = Math.floor(monthOf(sale.date))
+    if (month < first) first = month
+    if (month > last) last = month
+  }
+  return { first, last }
+}
+
+const isoMonth = (month: number) => {
+  const year = 2000 + Math.floor(month / 12)
+  return `${year}-${String((month % 12) + 1).padStart(2, "0")}-15`
+}
+
+/** The market's data end and the variance of its index's monthly moves over the training months. */
+const driftOf = (comps: Model, sales: ReadonlyArray<Sale>, lastMonth: number): Drift => {
+  const firstMonth = monthRange(sales).first
+  const probe = sales[0]!
+  const moves: Array<number> = []
+  for (let month = firstMonth + 1; month <= lastMonth; month++) {
+    moves.push(comps.marketIndex(probe, isoMonth(month)) - comps.marketIndex(probe, isoMonth(month - 1)))
+  }
+  // The mean square of a monthly move: its variance and its trend alike are what a flat index misses.
+  const meanSquare = moves.reduce((sum, move) => sum + move * move, 0) / Math.max(1, moves.length)
+  return { dataEnd: lastMonth + 1, monthlyVariance: meanSquare }
 }
 
 const quantileOfSorted = (sorted: ReadonlyArray<number>, level: number) => {
@@ -161,7 +200,8 @@ export class StackedModel {
   private constructor(
     readonly comps: Model,
     private readonly learners: ReadonlyMap<string, Learner>,
-    private readonly blends: ReadonlyMap<string, Blend>
+    private readonly blends: ReadonlyMap<string, Blend>,
+    private readonly drifts: ReadonlyMap<string, Drift>
   ) {}
 
   static fit(comps: Model, sales: ReadonlyArray<Sale>, options: StackOptions = defaultStackOptions): StackedModel {
@@ -171,9 +211,11 @@ export class StackedModel {
     const blends = new Map<string, Blend>()
     const pooled: Array<WindowValuation> = []
     const perMarket = new Map<string, Array<WindowValuation>>()
+    const drifts = new Map<string, Drift>()
     for (const [market, marketSales] of groupBy(clean, (sale) => sale.market)) {
       if (marketSales.length < options.minLearnerSales) continue
-      const lastMonth = Math.max(...marketSales.map((sale) => Math.floor(monthOf(sale.date))))
+      const lastMonth = monthRange(marketSales).last
+      drifts.set(market, driftOf(comps, marketSales, lastMonth))
       const windowStart = lastMonth - options.windowMonths + 1
       const before = marketSales.filter((sale) => monthOf(sale.date) < windowStart)
       const window = marketSales.filter((sale) => monthOf(sale.date) >= windowStart)
@@ -212,7 +254,7 @@ export class StackedModel {
         blends.set(market, pooledBlend)
       }
     }
-    return new StackedModel(comps, learners, blends)
+    return new StackedModel(comps, learners, blends, drifts)
   }
 
   /** The learner's log value of a subject as of a date, where its market has a learner. */
@@ -232,13 +274,19 @@ export class StackedModel {
       return { ...valuation, parts: { comps: valuation.quantiles["0.5"], compsWeight: 1 } }
     }
     const center = blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
+    // Past the market's data the index is held flat; each month beyond adds its month-to-month variance.
+    const drift = this.drifts.get(subject.market)
+    const monthsPast = drift === undefined ? 0 : Math.max(0, monthOf(asOf) - drift.dataEnd)
+    const scale = Math.sqrt(
+      valuation.scale * valuation.scale + monthsPast * (drift?.monthlyVariance ?? 0)
+    )
     const quantiles = {} as Record<QuantileLevel, number>
     let previous = 0
     QUANTILE_LEVELS.forEach((level, j) => {
-      previous = quantiles[level] = Math.max(previous, Math.exp(center + valuation.scale * blend.z[j]!))
+      previous = quantiles[level] = Math.max(previous, Math.exp(center + scale * blend.z[j]!))
     })
     let sum = 0
-    for (const u of blend.sample) sum += Math.exp(valuation.scale * u)
+    for (const u of blend.sample) sum += Math.exp(scale * u)
     return {
       ...valuation,
       quantiles,

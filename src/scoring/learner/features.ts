@@ -10,6 +10,8 @@ import { type PropertyType, TYPE_CODE } from "../model.js"
 
 /** What the learner reads of a property (a sale's parcel, or a subject with its overrides). */
 export interface LearnerFacts {
+  /** The parcel: its own recorded sales never count in the local levels of its own row. */
+  readonly parcelKey: string
   readonly neighborhood: string
   readonly zip: string
   readonly block: number
@@ -39,6 +41,9 @@ export const featureNames = [
   "neighborhood_level_per_foot",
   "zip_level",
   "tax_block",
+  "blocks_level_near",
+  "blocks_level_mid",
+  "blocks_level_far",
   "latitude",
   "longitude",
   "bedrooms",
@@ -88,6 +93,64 @@ const levelOf = (levels: Levels, key: string | undefined) =>
 const positiveLog = (value: number | undefined) => (value !== undefined && value > 0 ? Math.log(value) : Number.NaN)
 const orMissing = (value: number | undefined) => (value === undefined ? Number.NaN : value)
 
+/**
+ * Local levels along the tax-block numbers (which run through a borough street by street): the smoothed mean
+ * of a sale's value (detrended log price per square foot) over the training sales within `radius` block
+ * numbers, the parcel's own sales left out. Prefix sums over the sales sorted by block.
+ */
+interface BlockLevels {
+  readonly blocks: Float64Array
+  readonly prefixSum: Float64Array
+  readonly overall: number
+  readonly ownByParcel: ReadonlyMap<string, { readonly sum: number; readonly count: number }>
+}
+
+const blockLevelsOf = (entries: ReadonlyArray<{ block: number; parcelKey: string; value: number }>): BlockLevels => {
+  const usable = entries.filter((entry) => entry.block > 0 && Number.isFinite(entry.value))
+    .sort((a, b) => a.block - b.block)
+  const blocks = Float64Array.from(usable, (entry) => entry.block)
+  const prefixSum = new Float64Array(usable.length + 1)
+  const ownByParcel = new Map<string, { sum: number; count: number }>()
+  usable.forEach((entry, i) => {
+    prefixSum[i + 1] = prefixSum[i]! + entry.value
+    const own = ownByParcel.get(entry.parcelKey) ?? { sum: 0, count: 0 }
+    own.sum += entry.value
+    own.count++
+    ownByParcel.set(entry.parcelKey, own)
+  })
+  const overall = usable.length > 0 ? prefixSum[usable.length]! / usable.length : Number.NaN
+  return { blocks, prefixSum, overall, ownByParcel }
+}
+
+/** The first index whose block is >= `block` (or > it, with `after`). */
+const boundOf = (blocks: Float64Array, block: number, after: boolean) => {
+  let low = 0
+  let high = blocks.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (after ? blocks[middle]! <= block : blocks[middle]! < block) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+const blockLevel = (levels: BlockLevels, block: number, parcelKey: string, radius: number) => {
+  if (!(block > 0) || levels.blocks.length === 0) return Number.NaN
+  const from = boundOf(levels.blocks, block - radius, false)
+  const to = boundOf(levels.blocks, block + radius, true)
+  let sum = levels.prefixSum[to]! - levels.prefixSum[from]!
+  let count = to - from
+  const own = levels.ownByParcel.get(parcelKey)
+  if (own !== undefined) {
+    sum -= own.sum
+    count -= own.count
+  }
+  return count <= 0 ? Number.NaN : (sum + SMOOTHING_SALES * levels.overall) / (count + SMOOTHING_SALES)
+}
+
+/** Block-number radii of the local levels: the block's street, its neighbourhood, its part of the borough. */
+const BLOCK_RADII = [3, 20, 100] as const
+
 /** Turns facts into learner rows, with levels learnt from one market's training sales. */
 export interface FeatureEncoder {
   readonly featureCount: number
@@ -97,7 +160,11 @@ export interface FeatureEncoder {
   readonly row: (facts: LearnerFacts, date: string) => Float64Array
 }
 
-export const fitFeatureEncoder = (sales: ReadonlyArray<LearnerSale>): FeatureEncoder => {
+export const fitFeatureEncoder = (
+  sales: ReadonlyArray<LearnerSale>,
+  /** The market index (log) at a sale's date, taken out of the local levels. */
+  indexAt: (sale: LearnerSale) => number = () => 0
+): FeatureEncoder => {
   const logPrice = (sale: LearnerSale) => Math.log(sale.price)
   const logPricePerFoot = (sale: LearnerSale) =>
     sale.livingArea !== undefined && sale.livingArea > 0 ? Math.log(sale.price / sale.livingArea) : Number.NaN
@@ -105,6 +172,11 @@ export const fitFeatureEncoder = (sales: ReadonlyArray<LearnerSale>): FeatureEnc
   const neighborhoodPerFoot = levelsOf(sales, (sale) => sale.neighborhood, logPricePerFoot)
   const zip = levelsOf(sales, (sale) => sale.zip, logPrice)
   const buildingClass = levelsOf(sales, (sale) => sale.buildingClass, logPrice)
+  const blockLevels = blockLevelsOf(sales.map((sale) => ({
+    block: sale.block,
+    parcelKey: sale.parcelKey,
+    value: logPricePerFoot(sale) - indexAt(sale)
+  })))
   let firstMonth = Number.POSITIVE_INFINITY
   let lastMonth = Number.NEGATIVE_INFINITY
   for (const sale of sales) {
@@ -123,6 +195,7 @@ export const fitFeatureEncoder = (sales: ReadonlyArray<LearnerSale>): FeatureEnc
       levelOf(neighborhoodPerFoot, facts.neighborhood),
       levelOf(zip, facts.zip),
       facts.block > 0 ? facts.block : Number.NaN,
+      ...BLOCK_RADII.map((radius) => blockLevel(blockLevels, facts.block, facts.parcelKey, radius)),
       orMissing(facts.latitude),
       orMissing(facts.longitude),
       orMissing(facts.bedrooms),
