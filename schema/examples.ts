@@ -68,6 +68,11 @@ export const examples = {
           "notes": []
         }
       },
+      "valuation_date": "2026-11-23",
+      "evidence": {
+        "data_through": "2026-10-30",
+        "newest_comparable_sale": "2026-10-23"
+      },
       "pricing_model_arv_estimate": 244000,
       "value_distribution": {
         "0.05": 193429,
@@ -728,6 +733,11 @@ export const examples = {
               "recorded_address": "3 PINE CT, RIVERTON, ZZ 99103",
               "notes": []
             }
+          },
+          "valuation_date": "2026-11-23",
+          "evidence": {
+            "data_through": "2026-10-30",
+            "newest_comparable_sale": "2026-10-23"
           },
           "pricing_model_arv_estimate": 244000,
           "value_distribution": {

@@ -145,6 +145,25 @@ export type Comp = typeof Comp.Type
 
 const optional = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
+export const ValuationEvidence = Schema.Struct({
+  data_through: Schema.String.annotations({
+    description: "The date (YYYY-MM-DD) of the latest arm's-length sale recorded in the property's market: the " +
+      "market's data, and its market index, run through this day and no further."
+  }),
+  newest_comparable_sale: optional(Schema.String.annotations({
+    description: "The sale date (YYYY-MM-DD) of the most recent comparable sale the valuation used, listed in " +
+      "`comps` or not. Absent when it used none."
+  })),
+  note: optional(Schema.String.annotations({
+    description: "Present only when the value is not as of the day of the call: why (the market's data ends " +
+      "more than 31 days before it), in words."
+  }))
+}).annotations({
+  identifier: "ValuationEvidence",
+  description: "How old the evidence behind the value is."
+})
+export type ValuationEvidence = typeof ValuationEvidence.Type
+
 /** A batch entry that scored: the Scored answer minus `comps` (BAT-2). */
 export const ScoredEntry = Schema.Struct({
   model_estimate_available: Schema.Boolean.annotations({
@@ -152,6 +171,12 @@ export const ScoredEntry = Schema.Struct({
       "withheld (the comp band, offer and cost stack are still given)."
   }),
   subject_property: SubjectProperty,
+  valuation_date: Schema.String.annotations({
+    description: "The date (YYYY-MM-DD) the value, the comp band and the offer apply to, counting every sale " +
+      "recorded through it: the day of the call (UTC) when the market's data is current (its latest sale at " +
+      "most 31 days earlier), else `evidence.data_through`, and `evidence.note` says so."
+  }),
+  evidence: ValuationEvidence,
   pricing_model_arv_estimate: optional(Schema.Int.annotations({
     description: "The pricing model's value, the median of `value_distribution` rounded to the nearest thousand " +
       "dollars. Absent when the estimate is withheld."

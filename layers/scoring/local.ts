@@ -51,7 +51,7 @@ export const ScoringLocal = Layer.scoped(
             return yield* Effect.die(new Error("fault drill: scoring failed on purpose"))
           }
           const today = isoDay(yield* Clock.currentTimeMillis)
-          return yield* scoring.valueParcel(located, overrides, today)
+          return yield* scoring.valueForCall(located, overrides, today)
         }),
       history: (query) =>
         Effect.gen(function*() {

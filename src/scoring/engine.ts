@@ -1,7 +1,9 @@
 /**
  * The local scoring engine: the address index and the pricing model over the imported property data.
  * `score` is pure given the data: match the address, apply the overrides to the county record, check the
- * facts the valuation needs, value the subject as of a date, and rank its comparable sales.
+ * facts the valuation needs, value the subject as of a date, and rank its comparable sales. A call is valued
+ * as of its own date when the property's market has current data, else as of the date the market's recorded
+ * sales run through (`valueForCall`, docs/decisions.md "Valuation dates").
  */
 import { Either } from "effect"
 import type { AddressMatch } from "../../schema/address-match.js"
@@ -18,6 +20,7 @@ import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
+import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import { AddressIndex, type AddressMatch as IndexMatch, parcelDisplayAddress } from "./address-index.js"
@@ -102,7 +105,12 @@ export class ScoringEngine {
   readonly index: AddressIndex
   readonly parcels: ReadonlyMap<string, ParcelRecord>
 
-  private constructor(data: PropertyData, readonly model: Model, readonly stack: StackedModel) {
+  private constructor(
+    data: PropertyData,
+    readonly model: Model,
+    readonly stack: StackedModel,
+    private readonly marketDataThrough: ReadonlyMap<string, string>
+  ) {
     this.index = new AddressIndex(data.parcels)
     this.parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
   }
@@ -124,8 +132,25 @@ export class ScoringEngine {
       const usable = parcel && modelSale(parcel, sale)
       if (usable) sales.push(usable)
     }
+    // Per market, the latest arm's-length sale with a price the engine is built on: the day its data runs through.
+    const dataThrough = new Map<string, string>()
+    for (const sale of sales) {
+      if (!sale.armsLength || !(sale.price > 0)) continue
+      const latest = dataThrough.get(sale.market)
+      if (latest === undefined || sale.date > latest) dataThrough.set(sale.market, sale.date)
+    }
     const comps = fitModel(sales, options.model ?? {})
-    return new ScoringEngine(data, comps, StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }))
+    return new ScoringEngine(
+      data,
+      comps,
+      StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }),
+      dataThrough
+    )
+  }
+
+  /** The date (YYYY-MM-DD) of the market's latest recorded arm's-length sale; undefined without any. */
+  dataThrough(market: string): string | undefined {
+    return this.marketDataThrough.get(market)
   }
 
   /** Finds the one property an address names, and how its address matched. */
@@ -155,7 +180,29 @@ export class ScoringEngine {
     }
   }
 
-  /** Values a property as of `asOf` (YYYY-MM-DD), its facts replaced by the overrides. */
+  /**
+   * Values a property for a call made on `callDate` (YYYY-MM-DD), its facts replaced by the overrides: as of
+   * `callDate` when its market's data is current, else as of the day the data runs through. Every sale recorded
+   * through the valuation date counts.
+   */
+  valueForCall(
+    located: Located,
+    overrides: Overrides | undefined,
+    callDate: string
+  ): Either.Either<ScoringOutcome, EngineScoreError> {
+    const dataThrough = this.dataThrough(located.parcel.market)
+    if (dataThrough === undefined) return this.valueParcel(located, overrides, callDate)
+    const valuationDate = valuationDateFor(callDate, dataThrough)
+    return Either.map(
+      this.valueParcel(located, overrides, addDays(valuationDate, 1)),
+      (outcome) => ({ ...outcome, dates: { callDate, valuationDate, dataThrough } })
+    )
+  }
+
+  /**
+   * Values a property as of `asOf` (YYYY-MM-DD) from the sales recorded before it, its facts replaced by the
+   * overrides (what `evaluate` does for a sale on its own date).
+   */
   valueParcel(
     { match, parcel }: Located,
     overrides: Overrides | undefined,
@@ -194,6 +241,12 @@ export class ScoringEngine {
       longitude: facts.longitude,
       bedrooms: facts.bedrooms,
       bathrooms: facts.bathrooms
+    }
+    const dataThrough = this.dataThrough(parcel.market)
+    if (dataThrough === undefined) {
+      return Either.left(
+        new UnscorableAddress({ detail: "The property could not be valued: its market has no sales." })
+      )
     }
     const valuation = this.stack.value(subject, asOf)
     if ("reason" in valuation) {
@@ -234,7 +287,8 @@ export class ScoringEngine {
         effectiveSampleSize: kishEffectiveSampleSize(comps.map((comp) => comp.weight)),
         parts: valuation.parts
       },
-      comps
+      comps,
+      dates: { callDate: asOf, valuationDate: asOf, dataThrough }
     })
   }
 

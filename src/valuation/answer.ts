@@ -4,12 +4,19 @@
  * MAO with its cost stack, the as-is similar band and the listed comps.
  */
 import type { AddressMatch } from "../../schema/address-match.js"
-import { type Comp, quantileLevels, type ScoredAnswer, type ValueDistribution } from "../../schema/scored-answer.js"
+import {
+  type Comp,
+  quantileLevels,
+  type ScoredAnswer,
+  type ValuationEvidence,
+  type ValueDistribution
+} from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { asIsSimilarBand, type ComparableSale, compBand, type ModelEstimate } from "./comps.js"
+import type { ValuationDates } from "./dates.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, recordFacts } from "./facts.js"
 import { maximumAllowableOffer, rehabAdjustedArv, rehabBudgetFor } from "./offer.js"
-import { DEFAULT_TARGET_MARGIN, WITHHOLD_ABOVE_BAND, WITHHOLD_BELOW_BAND } from "./policy.js"
+import { CURRENT_DATA_DAYS, DEFAULT_TARGET_MARGIN, WITHHOLD_ABOVE_BAND, WITHHOLD_BELOW_BAND } from "./policy.js"
 
 export const MAX_LISTED_COMPS = 10
 
@@ -26,6 +33,8 @@ export interface ScoringOutcome {
   readonly model: ModelEstimate
   /** Comparable sales in the scoring step's ranking, the subject's own sales already removed. */
   readonly comps: ReadonlyArray<ComparableSale>
+  /** The date the value applies to and how old the evidence is. */
+  readonly dates: ValuationDates
 }
 
 /** The model's quantiles in whole dollars, made non-decreasing. */
@@ -52,6 +61,22 @@ const toWireComp = (comp: ComparableSale): Comp => ({
   facts: recordFacts(comp.facts),
   similarity: Math.round(comp.similarity * 1000) / 1000
 })
+
+/** The answer's valuation date and the age of its evidence (docs/decisions.md, "Valuation dates"). */
+export const valuationEvidence = (outcome: ScoringOutcome): ValuationEvidence => {
+  const { callDate, dataThrough, valuationDate } = outcome.dates
+  let newest: string | undefined
+  for (const comp of outcome.comps) if (newest === undefined || comp.saleDate > newest) newest = comp.saleDate
+  return {
+    data_through: dataThrough,
+    ...(newest === undefined ? {} : { newest_comparable_sale: newest }),
+    ...(valuationDate === callDate ? {} : {
+      note: `The market's recorded sales end on ${dataThrough}, more than ${CURRENT_DATA_DAYS} days before ` +
+        `${callDate}: the value is as of ${valuationDate}, not the day of the call. The market index is not ` +
+        "carried past its data."
+    })
+  }
+}
 
 export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredAnswer => {
   const facts = effectiveFacts(outcome.subject.record, call.overrides)
@@ -80,6 +105,8 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
       facts: factsWithOrigins(outcome.subject.record, call.overrides),
       ...(outcome.subject.match === undefined ? {} : { match: outcome.subject.match })
     },
+    valuation_date: outcome.dates.valuationDate,
+    evidence: valuationEvidence(outcome),
     ...(withheld ? {} : {
       pricing_model_arv_estimate: Math.round(distribution["0.5"] / 1000) * 1000,
       value_distribution: distribution,

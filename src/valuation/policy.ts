@@ -51,3 +51,10 @@ export const MAX_COMP_WEIGHT_SHARE = 0.2
  * rather than rows. With the cap, any three distinct parcels qualify; duplicates of one parcel never do.
  */
 export const MIN_EFFECTIVE_COMPS_FOR_BAND = 3
+
+/**
+ * A market's data is current when its latest recorded sale is at most this many days before the call's date:
+ * the call is then valued as of its own date. Older data is valued as of the day it runs through, and the
+ * answer says so (docs/decisions.md, "Valuation dates").
+ */
+export const CURRENT_DATA_DAYS = 31

@@ -11,12 +11,21 @@ import { LedgerPg } from "../../layers/ledger/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
+import type { SaleRecord } from "../../src/property/records.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { TestDatabase } from "./database.js"
 
-/** A property store over the demo county (`parcels` of them; the default is the county every first start loads). */
-export const demoCountyStore = (options: { readonly parcels?: number } = {}) => {
-  const county = generateDemoCounty(options.parcels === undefined ? {} : { parcels: options.parcels })
+export interface DemoCountyOptions {
+  /** How many parcels (the default is the county every first start loads). */
+  readonly parcels?: number
+  /** Rewrites the county's recorded sales (e.g. to end them earlier or move them in time). */
+  readonly sales?: (sales: ReadonlyArray<SaleRecord>) => ReadonlyArray<SaleRecord>
+}
+
+/** A property store over the demo county. */
+export const demoCountyStore = (options: DemoCountyOptions = {}) => {
+  const generated = generateDemoCounty(options.parcels === undefined ? {} : { parcels: options.parcels })
+  const county = options.sales === undefined ? generated : { ...generated, sales: options.sales(generated.sales) }
   return Layer.succeed(
     PropertyStore,
     PropertyStore.of({
@@ -36,7 +45,7 @@ export const demoCountyStore = (options: { readonly parcels?: number } = {}) => 
 }
 
 /** The services a server needs, with the real scoring engine over the demo county. */
-export const demoCountyServices = (options: { readonly parcels?: number } = {}) =>
+export const demoCountyServices = (options: DemoCountyOptions = {}) =>
   Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
     Layer.provideMerge(TestDatabase),
     Layer.merge(ScoringLocal.pipe(Layer.provide(demoCountyStore(options))))

@@ -35,5 +35,6 @@ export const outcome: ScoringOutcome = {
     facts: { living_area_square_feet: 1_450 + i * 20 },
     similarity: 1 - i / 10,
     weight: 1 - i / 10
-  }))
+  })),
+  dates: { callDate: "2026-05-20", valuationDate: "2026-05-20", dataThrough: "2026-05-15" }
 }

@@ -5,6 +5,7 @@ import { quantileLevels } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { scoredAnswer, scoredEntry, type ScoringOutcome } from "../../src/valuation/answer.js"
 import type { ComparableSale } from "../../src/valuation/comps.js"
+import { addDays, valuationDateFor } from "../../src/valuation/dates.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, missingValuationFacts } from "../../src/valuation/facts.js"
 
 const propertyType = fc.constantFrom(
@@ -46,11 +47,12 @@ const comp = (i: number): fc.Arbitrary<ComparableSale> =>
     drift: fc.double({ min: 0.9, max: 1.2, noNaN: true }),
     livingArea: fc.option(fc.integer({ min: 400, max: 5_000 }), { nil: undefined }),
     similarity: fc.double({ min: 0, max: 1, noNaN: true }),
-    weight: fc.double({ min: 0.01, max: 5, noNaN: true })
-  }).map(({ drift, livingArea, salePrice, similarity, weight }) => ({
+    weight: fc.double({ min: 0.01, max: 5, noNaN: true }),
+    saleDay: fc.integer({ min: 0, max: 730 })
+  }).map(({ drift, livingArea, saleDay, salePrice, similarity, weight }) => ({
     propertyId: `p-${i}`,
     address: `${i} Comp Street`,
-    saleDate: "2018-06-01",
+    saleDate: addDays("2017-01-01", saleDay),
     salePrice,
     timeAdjustedPrice: Math.round(salePrice * drift),
     facts: livingArea === undefined ? {} : { living_area_square_feet: livingArea },
@@ -73,14 +75,22 @@ const livingAreaRecord = countyFacts.map((facts) => ({
   living_area_square_feet: facts.living_area_square_feet || 1_500
 }))
 
+// The market's data runs through 2018-12-31; the call comes from that day to two years later.
+const dates = fc.integer({ min: 0, max: 730 }).map((late) => {
+  const callDate = addDays("2018-12-31", late)
+  return { callDate, valuationDate: valuationDateFor(callDate, "2018-12-31"), dataThrough: "2018-12-31" }
+})
+
 const outcome: fc.Arbitrary<ScoringOutcome> = fc.record({
   record: livingAreaRecord,
   model,
-  comps
-}).map(({ comps, model, record }) => ({
+  comps,
+  dates
+}).map(({ comps, dates, model, record }) => ({
   subject: { propertyId: "subject-1", address: "1 SUBJECT STREET", record },
   model,
-  comps
+  comps,
+  dates
 }))
 
 const call: fc.Arbitrary<ScoredCall> = fc.record({
@@ -167,6 +177,21 @@ describe("facts", () => {
 })
 
 describe("the Scored answer", () => {
+  it("ANS-2 VER-2: every answer, withheld or not, carries valuation_date and the evidence's age", () => {
+    fc.assert(fc.property(outcome, call, (o, c) => {
+      const answer = scoredAnswer(o, c)
+      expect(answer.valuation_date).toBe(o.dates.valuationDate)
+      expect(answer.evidence.data_through).toBe(o.dates.dataThrough)
+      const newest = o.comps.map((comp) => comp.saleDate).sort().at(-1)
+      expect(answer.evidence.newest_comparable_sale).toBe(newest)
+      expect("newest_comparable_sale" in answer.evidence).toBe(newest !== undefined)
+      // The note is there exactly when the value is not as of the day of the call.
+      expect("note" in answer.evidence).toBe(o.dates.valuationDate !== o.dates.callDate)
+      expect(scoredEntry(answer).valuation_date).toBe(answer.valuation_date)
+      expect(scoredEntry(answer).evidence).toEqual(answer.evidence)
+    }))
+  })
+
   it("ANS-1 ANS-2 ANS-5 ANS-6: the estimate is withheld exactly when its median lies outside the band ±15%", () => {
     fc.assert(fc.property(outcome, call, (o, c) => {
       const answer = scoredAnswer(o, c)
@@ -280,7 +305,8 @@ describe("the Scored answer", () => {
         mean: 200_000,
         effectiveSampleSize: 4
       },
-      comps
+      comps,
+      dates: { callDate: "2018-06-01", valuationDate: "2018-06-01", dataThrough: "2018-05-31" }
     }
     expect(scoredAnswer(base, { address: "x" }).comp_band).toMatchObject({
       middle: 200_000,
