@@ -1,0 +1,18 @@
+// Dates as numbers: the comps model compares sale dates as whole days (strictly before the valuation date),
+// as calendar months (the market index has one effect per month) and as fractional months (recency kernel).
+// Dates are ISO yyyy-mm-dd strings, read by position (no Date parsing in the hot paths).
+
+const DAY_MS = 86_400_000
+
+/** Days since 1970-01-01 (UTC). */
+export const dayNumber = (iso: string) =>
+  Math.floor(Date.UTC(+iso.slice(0, 4), +iso.slice(5, 7) - 1, +iso.slice(8, 10)) / DAY_MS)
+
+/** Calendar month index (months since 2000-01). */
+export const monthIndex = (iso: string) => (+iso.slice(0, 4) - 2000) * 12 + (+iso.slice(5, 7) - 1)
+
+/** Fractional months since 2000-01-01. */
+export const monthNumber = (iso: string) => monthIndex(iso) + (+iso.slice(8, 10) - 1) / 31
+
+/** Average days per month, for "months before" rules on day numbers. */
+export const DAYS_PER_MONTH = 365.25 / 12

@@ -1,0 +1,166 @@
+// The comparable-sales model, composed: `fitModel` screens outliers, fits the hedonic regressions, builds the
+// comps index, indexes each parcel's own sales and calibrates; `Model.value` values a subject from the comps.
+// Plain TypeScript (Node 20 built-ins only), deterministic.
+//
+//   const model = fitModel(trainingSales);          // sales dated before the split only
+//   const v = model.value(subject, "2019-05-14");   // { quantiles, mean, effectiveSampleSize, comps } | { reason }
+//
+// The parts, one concern each: types.ts and options.ts (the data and the tuning), outlier-fences.ts (which
+// sales are comparables), hedonic.ts and market-index.ts (the regression and the month index it yields),
+// comps-index.ts and comps-search.ts (the index and one valuation from it), resale-premium.ts and
+// calibration.ts (what leave-one-out valuations of the training sales teach). docs/pricing-model.md
+// describes the method and how every parameter was chosen.
+import { dayNumber, monthIndex } from "./calendar.js"
+import {
+  type Calibration,
+  calibrationFor,
+  fitCalibrations,
+  leaveOneOutRows,
+  predictiveMean,
+  predictiveQuantiles
+} from "./calibration.js"
+import { buildCompsIndex } from "./comps-index.js"
+import { type CompsState, estimateFromComps } from "./comps-search.js"
+import { fitRegressions, noRegressions } from "./hedonic.js"
+import { marketIndexAt } from "./market-index.js"
+import { DEFAULT_OPTIONS, type ModelOptions, optionsForMarket } from "./options.js"
+import { fitOutlierFences, isOutlier, type OutlierFences } from "./outlier-fences.js"
+import { estimateResalePremiums, indexOwnSales, isRecentResale } from "./resale-premium.js"
+import type { Comp, LogPrediction, NoValue, PropertyType, Sale, Subject, Valuation } from "./types.js"
+
+export class Model {
+  readonly options: ModelOptions
+  /** last sale date of the training data */
+  trainEnd = ""
+  /** standardized-residual quantiles at QUANTILE_LEVELS + a 101-point residual sample, per "market|basis" and "*|basis" */
+  readonly calibration = new Map<string, Calibration>()
+  /** recent-resale premium (log) per "market|group|basis" */
+  readonly resalePremium = new Map<string, number>()
+  private fences: OutlierFences = { sqft: new Map(), price: new Map() }
+  /** what a valuation reads: the comps index, the regressions, the parcels' own sales, the resale premium */
+  private readonly state: CompsState
+  private readonly optionsByMarket = new Map<string, ModelOptions>()
+
+  constructor(options: ModelOptions) {
+    this.options = options
+    this.state = {
+      index: buildCompsIndex([], noRegressions()),
+      regressions: noRegressions(),
+      ownSales: new Map(),
+      resalePremium: this.resalePremium
+    }
+  }
+
+  /** options for one market: global options merged with the market's overrides */
+  opt(market: string): ModelOptions {
+    let options = this.optionsByMarket.get(market)
+    if (!options) this.optionsByMarket.set(market, options = optionsForMarket(this.options, market))
+    return options
+  }
+
+  // ------------------------------------------------ fitting, in the order fitModel runs it
+
+  /** Tukey fences per market+neighbourhood+group (and per market+group as fallback); see outlier-fences.ts. */
+  fitFences(sales: Array<Sale>): void {
+    this.fences = fitOutlierFences(sales, this.options.outlierFenceIqr)
+  }
+
+  /** True when a sale lies outside its neighbourhood's training fences (uses only the sale and the training data). */
+  isOutlier(sale: Sale): boolean {
+    return isOutlier(this.fences, sale)
+  }
+
+  fitRegressions(sales: Array<Sale>): void {
+    this.state.regressions = fitRegressions(sales, (market) => this.opt(market))
+  }
+
+  /** Indexes the comparable sales (after fitRegressions: the index holds their regression terms). */
+  buildIndex(sales: Array<Sale>): void {
+    this.state.index = buildCompsIndex(sales, this.state.regressions)
+  }
+
+  /** Records each parcel's own sale dates (the subject's sale history for the recent-resale signal). */
+  indexOwnSales(sales: Array<Sale>): void {
+    this.state.ownSales = indexOwnSales(sales)
+  }
+
+  /**
+   * Leave-one-out calibration on the last `calibrationMonths` of the training sales, and the recent-resale
+   * premium from the same pass (see calibration.ts and resale-premium.ts).
+   */
+  calibrate(sales: Array<Sale>): { n: number } {
+    const windowStartMonth = monthIndex(this.trainEnd) - this.options.calibrationMonths + 1
+    this.resalePremium.clear()
+    const rows = leaveOneOutRows(
+      sales,
+      windowStartMonth,
+      (sale) => isRecentResale(this.state.ownSales, sale.parcelKey, dayNumber(sale.date), this.opt(sale.market)),
+      (subject, asOf) => this.predictLog(subject, asOf)
+    )
+    const premiums = estimateResalePremiums(rows, (market) => this.opt(market).resalePremiumPseudoCount)
+    for (const [key, premium] of premiums) this.resalePremium.set(key, premium)
+    const { calibrations, n } = fitCalibrations(rows, this.resalePremium)
+    for (const [key, calibration] of calibrations) this.calibration.set(key, calibration)
+    return { n }
+  }
+
+  // ------------------------------------------------ valuation
+
+  /**
+   * The market index (log) of the subject's market and property group at a date: the month effects of the
+   * market's regression, flat outside the months it was fitted on (it never extrapolates).
+   */
+  marketIndex(subject: { market: string; propertyType: PropertyType }, date: string): number {
+    return marketIndexAt(this.state.regressions, subject, date)
+  }
+
+  /** Log-scale centre and scale only (used by calibration). */
+  predictLog(subject: Subject, asOf: string): LogPrediction | NoValue {
+    const estimate = estimateFromComps(this.state, this.opt(subject.market), subject, asOf)
+    if ("reason" in estimate) return { reason: estimate.reason }
+    const { basis, center, ess, premium, resale, scale } = estimate
+    return { center, scale, ess, basis, resale, premium }
+  }
+
+  /** Values the subject as of `asOf` (yyyy-mm-dd) using only comparable sales dated before `asOf`. */
+  value(subject: Subject, asOf: string): Valuation | NoValue {
+    const estimate = estimateFromComps(this.state, this.opt(subject.market), subject, asOf)
+    if ("reason" in estimate) return { reason: estimate.reason }
+    const { adjustedLogValues, basis, bucket, center, ess, positions, saleMarketIndex, scale, subjectMarketIndex } =
+      estimate
+    const calibration = calibrationFor(this.calibration, subject.market, basis)
+    const quantiles = predictiveQuantiles(calibration, center, scale)
+    const mean = predictiveMean(calibration, center, scale)
+    const comps: Array<Comp> = positions.map((i, k) => {
+      const sale = bucket.sales[i]
+      return {
+        sale,
+        weight: estimate.weights[k],
+        adjustedValue: Math.exp(adjustedLogValues[k]),
+        timeAdjustedPrice: sale.price * Math.exp(subjectMarketIndex - saleMarketIndex[i]),
+        pricePerSqft: sale.livingArea ? sale.price / sale.livingArea : undefined
+      }
+    })
+    comps.sort((a, b) => b.weight - a.weight)
+    return { quantiles, mean, effectiveSampleSize: ess, comps, basis, center, scale }
+  }
+}
+
+/**
+ * Fits the model on training sales (the caller passes only sales dated before the split).
+ * Comparable sales = arm's-length sales (src/property/nyc-dof.ts) inside their neighbourhood's outlier fences.
+ */
+export function fitModel(sales: Array<Sale>, options: Partial<ModelOptions> & { calibrate?: boolean } = {}): Model {
+  const { calibrate = true, ...rest } = options
+  const model = new Model({ ...DEFAULT_OPTIONS, ...rest })
+  model.fitFences(sales)
+  const clean = sales.filter((s) => s.armsLength && s.price > 0 && !model.isOutlier(s))
+  model.trainEnd = clean.reduce((m, s) => (s.date > m ? s.date : m), "")
+  model.fitRegressions(clean)
+  model.buildIndex(clean)
+  // the subject's own sale history: every arm's-length sale of the parcel, fenced-out ones included (a
+  // distressed purchase far below the neighbourhood is the typical first leg of a renovation resale)
+  model.indexOwnSales(sales.filter((s) => s.armsLength && s.price > 0))
+  if (calibrate) model.calibrate(clean)
+  return model
+}

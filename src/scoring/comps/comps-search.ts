@@ -1,0 +1,223 @@
+// One valuation from the comps: find the candidate sales near the subject in the comps index (nearest tax
+// blocks first, or rings of grid cells by distance where the market has coordinates), weigh each by a product
+// of kernels (location, neighbourhood, zip, type, class, size, lot, age, recency), adjust each price to the
+// subject's characteristics and to the valuation date with the hedonic regression, and summarise: the
+// centre is the weighted median blended with the regression's own prediction, the scale the weighted IQR
+// shrunk to the market prior. Only comps dated strictly before the valuation date count, never a sale of the
+// subject's own parcel. This is the hot path: per candidate it reads typed arrays and allocates nothing but
+// the three result arrays' entries.
+import { dayNumber, monthIndex, monthNumber } from "./calendar.js"
+import { cellKey, type CompsBucket, type CompsIndex, GRID_MILES, parseUnit, toMiles } from "./comps-index.js"
+import { characteristics, type MarketRegressions } from "./hedonic.js"
+import { timeEffect } from "./market-index.js"
+import type { ModelOptions } from "./options.js"
+import { weightedQuantiles } from "./quantiles.js"
+import { isRecentResale, type OwnSales } from "./resale-premium.js"
+import { type Basis, groupOf, type LogPrediction, type NoValue, type Subject, TYPE_CODE } from "./types.js"
+
+/** What a valuation reads of the fitted model. */
+export type CompsState = {
+  index: CompsIndex
+  regressions: MarketRegressions
+  ownSales: OwnSales
+  /** recent-resale premium (log) per "market|group|basis" */
+  resalePremium: ReadonlyMap<string, number>
+}
+
+/** The log-scale valuation and the comps behind it (parallel arrays, in the order they were found). */
+export type CompsEstimate = LogPrediction & {
+  bucket: CompsBucket
+  /** each comp's position in the bucket, adjusted log value and kernel weight */
+  positions: Array<number>
+  adjustedLogValues: Array<number>
+  weights: Array<number>
+  /** the market index at the valuation date, and per bucket position at the sale date (the subject's basis) */
+  subjectMarketIndex: number
+  saleMarketIndex: Float64Array
+}
+
+/** 0 same, 1 close (single<->townhouse, two<->three, manufactured<->one-family), 2 other */
+function typeRelation(a: number, b: number): 0 | 1 | 2 {
+  if (a === b) return 0
+  const lo = Math.min(a, b), hi = Math.max(a, b)
+  if ((lo === 0 && hi === 1) || (lo === 2 && hi === 3) || (lo <= 1 && hi === 5)) return 1
+  return 2
+}
+
+/**
+ * Candidate search, kernel weights, adjusted comp values, centre and log-scale of the subject as of `asOf`,
+ * with the market's `options`.
+ */
+export function estimateFromComps(
+  state: CompsState,
+  options: ModelOptions,
+  subject: Subject,
+  asOf: string
+): CompsEstimate | NoValue {
+  const group = groupOf(subject.propertyType)
+  const key = `${subject.market}|${group}`
+  const bucket = state.index.buckets.get(key)
+  if (!bucket) return { reason: `no comparable sales indexed for ${key}` }
+  const basis: Basis = subject.livingArea && state.regressions.sqft.has(key) ? "sqft" : "price"
+  const useArea = basis === "sqft"
+  const hedonic = state.regressions[basis].get(key)
+  if (!hedonic) return { reason: `no market model for ${key}` }
+  const condoPrice = group === "condo" && !useArea
+
+  const subjectCharacteristics = characteristics(hedonic, useArea ? subject : { ...subject, livingArea: undefined })
+  const subjectMarketIndex = timeEffect(hedonic, monthIndex(asOf))
+  const asOfMonth = monthNumber(asOf)
+  const asOfDay = dayNumber(asOf)
+  const subjectNeighborhood = state.index.neighborhoodIds.get(`${subject.market}|${subject.neighborhood}`) ?? -1
+  const subjectNeighborhoodEffect = hedonic.nbhdEffect.get(subject.neighborhood) ?? 0
+  const neighborhoodEffects = state.index.neighborhoodEffects.get(hedonic)!
+  const subjectZip = state.index.zipIds.get(subject.zip) ?? -1
+  const subjectLogArea = subject.livingArea ? Math.log(subject.livingArea) : NaN
+  const subjectLogLot = subject.lotSize ? Math.log(subject.lotSize) : NaN
+  const subjectType = TYPE_CODE[subject.propertyType]
+  const subjectLot = subject.lot ?? Number(subject.parcelKey.split("-").pop())
+  const unit = condoPrice ? parseUnit(subject.unit) : undefined
+  const subjectLine = unit
+    ? state.index.unitLineIds.get(`${subject.market}|${subject.block}|${unit.line}`) ?? -2
+    : -2
+  const blockBandwidth = condoPrice ? options.condoBlockBandwidth : options.blockBandwidth
+  const saleCharacteristics = useArea ? bucket.characteristicsSqft : bucket.characteristicsPrice
+  const saleMarketIndex = useArea ? bucket.marketIndexSqft : bucket.marketIndexPrice
+  const [sameTypeWeight, closeTypeWeight, otherTypeWeight] = options.typeSimilarity
+
+  const adjustedLogValues: Array<number> = [], weights: Array<number> = [], positions: Array<number> = []
+  let maxWeight = 0
+  /** Weighs candidate i at location weight `locationWeight`; `sameSpot` = same tax block (or building). */
+  const consider = (i: number, locationWeight: number, sameSpot: boolean) => {
+    if (bucket.day[i] >= asOfDay || (useArea && Number.isNaN(bucket.logArea[i]))) return
+    if (bucket.sales[i].parcelKey === subject.parcelKey) return
+
+    // kernel weight
+    let weight = locationWeight
+    if (condoPrice && sameSpot) {
+      weight *= Math.exp(-Math.abs(bucket.lot[i] - subjectLot) / options.condoLotBandwidth)
+      if (bucket.unitLine[i] === subjectLine) weight *= 1 + options.condoSameLineBonus
+    }
+    const sameNeighborhood = bucket.neighborhood[i] === subjectNeighborhood
+    if (!sameNeighborhood) weight *= options.otherNeighborhoodFactor
+    if (bucket.zip[i] !== subjectZip) weight *= options.otherZipFactor
+    const relation = typeRelation(subjectType, bucket.typeCode[i])
+    weight *= relation === 0 ? sameTypeWeight : relation === 1 ? closeTypeWeight : otherTypeWeight
+    if (relation === 0 && subject.buildingClass && bucket.sales[i].buildingClass !== subject.buildingClass) {
+      weight *= options.classMismatchFactor
+    }
+    if (useArea) {
+      const r = (bucket.logArea[i] - subjectLogArea) / options.areaBandwidth
+      weight *= Math.exp(-0.5 * r * r)
+    }
+    if (group === "house" && !Number.isNaN(subjectLogLot) && !Number.isNaN(bucket.logLot[i])) {
+      const r = (bucket.logLot[i] - subjectLogLot) / options.lotBandwidth
+      weight *= Math.exp(-0.5 * r * r)
+    }
+    if (subject.yearBuilt !== undefined && !Number.isNaN(bucket.yearBuilt[i])) {
+      weight *= Math.exp(-Math.abs(bucket.yearBuilt[i] - subject.yearBuilt) / options.yearBandwidth)
+    }
+    weight *= Math.exp(-Math.abs(asOfMonth - bucket.month[i]) / options.recencyBandwidth)
+    if (!(weight > 0)) return
+
+    // adjusted log value: characteristics, market index, (part of) the neighbourhood effect
+    let adjusted = bucket.logPrice[i] + (subjectCharacteristics - saleCharacteristics[i]) +
+      (subjectMarketIndex - saleMarketIndex[i])
+    if (
+      !sameNeighborhood && options.neighborhoodAdjustment && !Number.isNaN(neighborhoodEffects[bucket.neighborhood[i]])
+    ) {
+      adjusted += options.neighborhoodAdjustment *
+        (subjectNeighborhoodEffect - neighborhoodEffects[bucket.neighborhood[i]])
+    }
+    adjustedLogValues.push(adjusted)
+    weights.push(weight)
+    positions.push(i)
+    if (weight > maxWeight) maxWeight = weight
+  }
+
+  const grid = bucket.grid
+  if (grid && subject.latitude !== undefined && subject.longitude !== undefined) {
+    // candidates: rings of grid cells around the subject, nearest first, up to maxMiles
+    const position = toMiles(subject.latitude, subject.longitude)
+    const column = Math.floor(position.x / GRID_MILES), row = Math.floor(position.y / GRID_MILES)
+    const maxRing = Math.ceil(options.maxMiles / GRID_MILES)
+    for (let ring = 0; ring <= maxRing && adjustedLogValues.length < options.maxCandidates; ring++) {
+      for (let dx = -ring; dx <= ring; dx++) {
+        for (let dy = -ring; dy <= ring; dy++) {
+          if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue
+          const cell = grid.get(cellKey(column + dx, row + dy))
+          if (!cell) continue
+          for (const i of cell) {
+            const miles = Math.hypot(bucket.x[i] - position.x, bucket.y[i] - position.y)
+            if (miles <= options.maxMiles) consider(i, Math.exp(-miles / options.mileBandwidth), miles < 0.01)
+          }
+        }
+      }
+    }
+  } else {
+    // candidates: expand outward from the subject's block (binary search), nearest blocks first
+    const n = bucket.block.length
+    let lo = 0, hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (bucket.block[mid] < subject.block) lo = mid + 1
+      else hi = mid
+    }
+    let left = lo - 1, right = lo, scanned = 0
+    while (adjustedLogValues.length < options.maxCandidates && scanned++ < 4 * options.maxCandidates) {
+      const leftDistance = left >= 0 ? subject.block - bucket.block[left] : Infinity
+      const rightDistance = right < n ? bucket.block[right] - subject.block : Infinity
+      const blockDistance = Math.min(leftDistance, rightDistance)
+      if (blockDistance > options.maxBlockDistance) break
+      const i = leftDistance <= rightDistance ? left-- : right++
+      consider(i, Math.exp(-blockDistance / blockBandwidth), blockDistance === 0)
+    }
+  }
+  if (adjustedLogValues.length === 0) return { reason: "no comparable sales nearby" }
+  // drop negligible weights (in place)
+  let kept = 0
+  for (let k = 0; k < adjustedLogValues.length; k++) {
+    if (weights[k] >= maxWeight * options.relativeWeightFloor) {
+      adjustedLogValues[kept] = adjustedLogValues[k]
+      weights[kept] = weights[k]
+      positions[kept] = positions[k]
+      kept++
+    }
+  }
+  adjustedLogValues.length = weights.length = positions.length = kept
+  let sumWeights = 0, sumSquaredWeights = 0
+  for (const weight of weights) {
+    sumWeights += weight
+    sumSquaredWeights += weight * weight
+  }
+  const ess = (sumWeights * sumWeights) / sumSquaredWeights
+
+  // centre: weighted median of adjusted comps, blended with the hedonic prediction by ESS
+  const [q25, q50, q75] = weightedQuantiles(adjustedLogValues, weights, [0.25, 0.5, 0.75])
+  const hedonicPrediction = hedonic.intercept + subjectNeighborhoodEffect + subjectCharacteristics +
+    subjectMarketIndex
+  const hedonicPseudoCount = condoPrice ? options.condoPriceHedonicPseudoCount : options.hedonicPseudoCount
+  const resale = isRecentResale(state.ownSales, subject.parcelKey, asOfDay, options)
+  const premium = resale ? state.resalePremium.get(`${key}|${basis}`) ?? 0 : 0
+  const center = (ess * q50 + hedonicPseudoCount * hedonicPrediction) / (ess + hedonicPseudoCount) + premium
+  // scale: weighted IQR of adjusted comps, shrunk to the market prior, inflated for the centre's own uncertainty
+  const localScale = (q75 - q25) / 1.349
+  const priorScale = state.regressions.priorScale[basis]
+  const variance = (ess * localScale * localScale + options.scalePseudoCount * priorScale * priorScale) /
+    (ess + options.scalePseudoCount)
+  const scale = Math.sqrt(variance * (1 + 1 / (ess + hedonicPseudoCount)))
+  return {
+    center,
+    scale,
+    ess,
+    basis,
+    resale,
+    premium,
+    bucket,
+    positions,
+    adjustedLogValues,
+    weights,
+    subjectMarketIndex,
+    saleMarketIndex
+  }
+}

@@ -1,0 +1,81 @@
+// The recent-resale premium: a subject whose own parcel sold at arm's length a few months to a year before
+// the valuation date is most often a renovation being resold, and sells above its comps. The subject's own
+// prior sale is never a comparable; it only raises this flag, and the flag moves the centre by the premium
+// that leave-one-out valuations of such resales in the training data showed (calibration.ts computes those
+// residuals; this file turns them into premiums per market, group and basis).
+import { dayNumber, DAYS_PER_MONTH } from "./calendar.js"
+import type { ModelOptions } from "./options.js"
+import { quantileSorted } from "./quantiles.js"
+import { type Basis, groupOf, type Sale } from "./types.js"
+
+/** Day numbers (ascending) of each parcel's arm's-length training sales, fenced-out ones included. */
+export type OwnSales = Map<string, Array<number>>
+
+/** Indexes each parcel's own sale dates (the subject's sale history for the recent-resale signal). */
+export function indexOwnSales(sales: Array<Sale>): OwnSales {
+  const ownSales: OwnSales = new Map()
+  for (const sale of sales) {
+    let days = ownSales.get(sale.parcelKey)
+    if (!days) ownSales.set(sale.parcelKey, days = [])
+    days.push(dayNumber(sale.date))
+  }
+  for (const days of ownSales.values()) days.sort((a, b) => a - b)
+  return ownSales
+}
+
+/** True when the parcel has an arm's-length training sale between `resaleMinMonths` and `resaleMonths` before
+ * `asOfDay` (the latest such sale strictly before `asOfDay` counts); always false when `resaleMonths` is 0. */
+export function isRecentResale(ownSales: OwnSales, parcelKey: string, asOfDay: number, options: ModelOptions): boolean {
+  if (!(options.resaleMonths > 0)) return false
+  const days = ownSales.get(parcelKey)
+  if (!days) return false
+  let lastSaleDay = -Infinity
+  for (const day of days) {
+    if (day < asOfDay) lastSaleDay = day
+    else break
+  }
+  const gap = asOfDay - lastSaleDay
+  return gap <= options.resaleMonths * DAYS_PER_MONTH && gap >= options.resaleMinMonths * DAYS_PER_MONTH
+}
+
+/** One training sale valued leave-one-out, as the premium reads it. */
+export type ResaleResidual = {
+  sale: Sale
+  /** market|group */
+  marketGroup: string
+  basis: Basis
+  resale: boolean
+  /** log price − the leave-one-out centre (no premium applied) */
+  residual: number
+}
+
+/**
+ * The premium (log) per `market|group|basis`: the median leave-one-out residual of the recent resales,
+ * shrunk with the market's `resalePremiumPseudoCount` towards the all-market median of the group and basis
+ * (itself 0 below 30 resales).
+ */
+export function estimateResalePremiums(
+  residuals: Array<ResaleResidual>,
+  pseudoCountFor: (market: string) => number
+): Map<string, number> {
+  const byKey = new Map<string, Array<number>>()
+  for (const row of residuals) {
+    if (!row.resale) continue
+    for (const key of [`${row.marketGroup}|${row.basis}`, `*|${groupOf(row.sale.propertyType)}|${row.basis}`]) {
+      let sample = byKey.get(key)
+      if (!sample) byKey.set(key, sample = [])
+      sample.push(row.residual)
+    }
+  }
+  const median = (sample: Array<number>) => quantileSorted([...sample].sort((x, y) => x - y), 0.5)
+  const premiums = new Map<string, number>()
+  for (const [key, sample] of byKey) {
+    if (key.startsWith("*|")) continue
+    const [market, group, basis] = key.split("|")
+    const pool = byKey.get(`*|${group}|${basis}`)!
+    const pooled = pool.length >= 30 ? median(pool) : 0
+    const pseudoCount = pseudoCountFor(market)
+    premiums.set(key, (sample.length * median(sample) + pseudoCount * pooled) / (sample.length + pseudoCount))
+  }
+  return premiums
+}
