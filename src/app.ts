@@ -9,7 +9,7 @@ import { PortalSessionsPg } from "../layers/portal-sessions/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
 import { RateLimitsMemory } from "../layers/rate-limits/live.js"
 import { RateLimitsRedis } from "../layers/rate-limits/redis.js"
-import { ScoringLocal } from "../layers/scoring/local.js"
+import { ScoringLocalServing } from "../layers/scoring/local.js"
 import { AppConfig } from "./config.js"
 import { DatabaseLive } from "./db/database.js"
 import { ClientMetadataFetcherLive } from "./oauth/clients.js"
@@ -41,7 +41,7 @@ export const ServicesFromSql = Layer.mergeAll(
   RateLimitsFromConfig,
   ClientMetadataFetcherFromConfig
 ).pipe(
-  Layer.provideMerge(ScoringLocal.pipe(Layer.provideMerge(PropertyStorePg)))
+  Layer.provideMerge(ScoringLocalServing.pipe(Layer.provideMerge(PropertyStorePg)))
 )
 
 /** What the operator commands need: the configured, migrated database and the Accounts service. */

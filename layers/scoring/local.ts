@@ -2,11 +2,17 @@
  * The Scoring service on the local engine over the imported property data. The engine is built when the
  * layer starts and rebuilt in the background when the store's data changes (an import while serving). Its
  * deadline and what a crash means are the operations' (`src/operations/upstream.ts`).
+ *
+ * `ScoringLocal` fits everything before it serves (the CLI, the tests). `ScoringLocalServing` (the server)
+ * serves on the comps model as soon as it is fitted and fits the stack's learners on a worker thread, joining
+ * them in when they are ready (logged): the port answers in seconds, and no request waits on a fit.
  */
 import { Clock, Duration, Effect, Layer, Schedule, SynchronizedRef } from "effect"
 import { UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
+import { fitLearnersOnWorker } from "../../src/scoring/learner-thread.js"
+import type { StackData } from "../../src/scoring/stack.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
@@ -15,56 +21,97 @@ export const RELOAD_CHECK_INTERVAL = Duration.seconds(30)
 
 const isoDay = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 
-export const ScoringLocal = Layer.scoped(
-  Scoring,
-  Effect.gen(function*() {
-    const store = yield* PropertyStore
-    const build = Effect.gen(function*() {
-      const data = yield* store.loadAll
-      const started = yield* Clock.currentTimeMillis
-      const engine = ScoringEngine.build(data)
-      const took = (yield* Clock.currentTimeMillis) - started
-      yield* Effect.logInfo(
-        `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms`
-      )
-      return { engine, version: yield* store.version }
-    })
-    const current = yield* SynchronizedRef.make(yield* build)
-    yield* SynchronizedRef.updateEffect(
-      current,
-      (state) => Effect.flatMap(store.version, (version) => (version === state.version ? Effect.succeed(state) : build))
-    ).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("scoring engine reload failed", cause)),
-      Effect.repeat(Schedule.spaced(RELOAD_CHECK_INTERVAL)),
-      Effect.forkScoped
-    )
-    const engine = Effect.map(SynchronizedRef.get(current), (state) => state.engine)
+interface Built {
+  readonly engine: ScoringEngine
+  readonly version: string
+}
 
-    return Scoring.of({
-      score: (address, overrides) =>
-        Effect.gen(function*() {
-          const scoring = yield* engine
-          const located = yield* scoring.locate(address)
-          if (located.parcel.source === FAULT_DRILL_SOURCE) {
-            // The demo county's fault drill: a failing and a stalled scoring step (docs/demo-county.md).
-            if (located.parcel.id === "demo-fault-timeout") yield* Effect.never
-            return yield* Effect.die(new Error("fault drill: scoring failed on purpose"))
-          }
-          const today = isoDay(yield* Clock.currentTimeMillis)
-          return yield* scoring.valueForCall(located, overrides, today)
-        }),
-      history: (query) =>
-        Effect.gen(function*() {
-          const scoring = yield* engine
-          const { match, parcel } = "address" in query
-            ? yield* scoring.locate(query.address)
-            : { parcel: yield* scoring.parcelById(query.propertyId), match: undefined }
-          const records = yield* store.history(parcel.id).pipe(
-            Effect.mapError(() => new UpstreamUnavailable({ detail: "The property's records could not be read." }))
-          )
-          if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
-          return { ...propertyHistory(records), ...(match === undefined ? {} : { match }) }
-        })
+/** The learners fitted on a worker thread for `built`, joined in if the data has not changed meanwhile. */
+const fitLearnersInBackground = (current: SynchronizedRef.SynchronizedRef<Built>, built: Built) =>
+  Effect.gen(function*() {
+    const started = yield* Clock.currentTimeMillis
+    const data = yield* Effect.async<StackData, Error>((resume) => {
+      const fit = fitLearnersOnWorker(built.engine.sales)
+      fit.result.then((stack) => resume(Effect.succeed(stack)), (error) => resume(Effect.fail(error as Error)))
+      return Effect.sync(fit.cancel)
     })
-  })
-)
+    yield* SynchronizedRef.update(
+      current,
+      (state) => (state.engine === built.engine ? { ...state, engine: state.engine.withStack(data) } : state)
+    )
+    const took = (yield* Clock.currentTimeMillis) - started
+    yield* Effect.logInfo(`scoring engine: learners fitted on a worker thread and joined in after ${took} ms`)
+  }).pipe(
+    Effect.catchAllCause((cause) =>
+      Effect.logWarning("scoring engine: the learners could not be fitted; the comps model serves alone", cause)
+    )
+  )
+
+const scoringLocal = (learners: "fit" | "background") =>
+  Layer.scoped(
+    Scoring,
+    Effect.gen(function*() {
+      const store = yield* PropertyStore
+      const build = Effect.gen(function*() {
+        const data = yield* store.loadAll
+        const started = yield* Clock.currentTimeMillis
+        const engine = ScoringEngine.build(data, { learners: learners === "fit" ? "fit" : "later" })
+        const took = (yield* Clock.currentTimeMillis) - started
+        yield* Effect.logInfo(
+          `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms` +
+            (learners === "fit" ? "" : " (comps model; the learners follow from a worker thread)")
+        )
+        return { engine, version: yield* store.version } satisfies Built
+      })
+      const current = yield* SynchronizedRef.make<Built>(yield* build)
+      const withLearners = (built: Built) =>
+        learners === "fit" ? Effect.void : Effect.forkScoped(fitLearnersInBackground(current, built))
+      yield* withLearners(yield* SynchronizedRef.get(current))
+      yield* SynchronizedRef.updateEffect(
+        current,
+        (state) =>
+          Effect.flatMap(store.version, (version) =>
+            version === state.version
+              ? Effect.succeed(state)
+              : Effect.tap(build, (built) => withLearners(built)))
+      ).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("scoring engine reload failed", cause)),
+        Effect.repeat(Schedule.spaced(RELOAD_CHECK_INTERVAL)),
+        Effect.forkScoped
+      )
+      const engine = Effect.map(SynchronizedRef.get(current), (state) => state.engine)
+
+      return Scoring.of({
+        score: (address, overrides) =>
+          Effect.gen(function*() {
+            const scoring = yield* engine
+            const located = yield* scoring.locate(address)
+            if (located.parcel.source === FAULT_DRILL_SOURCE) {
+              // The demo county's fault drill: a failing and a stalled scoring step (docs/demo-county.md).
+              if (located.parcel.id === "demo-fault-timeout") yield* Effect.never
+              return yield* Effect.die(new Error("fault drill: scoring failed on purpose"))
+            }
+            const today = isoDay(yield* Clock.currentTimeMillis)
+            return yield* scoring.valueForCall(located, overrides, today)
+          }),
+        history: (query) =>
+          Effect.gen(function*() {
+            const scoring = yield* engine
+            const { match, parcel } = "address" in query
+              ? yield* scoring.locate(query.address)
+              : { parcel: yield* scoring.parcelById(query.propertyId), match: undefined }
+            const records = yield* store.history(parcel.id).pipe(
+              Effect.mapError(() => new UpstreamUnavailable({ detail: "The property's records could not be read." }))
+            )
+            if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
+            return { ...propertyHistory(records), ...(match === undefined ? {} : { match }) }
+          })
+      })
+    })
+  )
+
+/** Fits everything, learners included, before it serves (the CLI, the tests). */
+export const ScoringLocal = scoringLocal("fit")
+
+/** Serves on the comps model at once; the learners are fitted on a worker thread and joined in (the server). */
+export const ScoringLocalServing = scoringLocal("background")

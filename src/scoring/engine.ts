@@ -25,7 +25,7 @@ import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valu
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import { AddressIndex, type AddressMatch as IndexMatch, parcelDisplayAddress } from "./address-index.js"
 import { fitModel, type Model, type ModelOptions, type Sale as ModelSale, type Subject } from "./model.js"
-import { defaultStackOptions, StackedModel, type StackOptions } from "./stack.js"
+import { defaultStackOptions, type StackData, StackedModel, type StackOptions } from "./stack.js"
 
 export const countyFactsOf = (parcel: ParcelRecord): CountyFacts => ({
   bedrooms: parcel.bedrooms,
@@ -101,37 +101,51 @@ const addressMatch = (sent: string, found: Extract<IndexMatch, { _tag: "Found" }
 
 export type EngineScoreError = AmbiguousAddress | OutsideCoverage | UnscorableAddress | MissingValuationFact
 
-export class ScoringEngine {
-  readonly index: AddressIndex
-  readonly parcels: ReadonlyMap<string, ParcelRecord>
+/** How the engine is built: the sales it may use, and the models' options. */
+export interface EngineOptions {
+  readonly salesBefore?: string
+  readonly model?: Partial<ModelOptions>
+  readonly stack?: Partial<StackOptions>
+  /**
+   * "fit" (the default) fits the learners before the engine is returned; "later" returns the comps model
+   * alone, to be joined by `withStack` once the learners are fitted elsewhere (a worker thread).
+   */
+  readonly learners?: "fit" | "later"
+}
 
+/** The recorded sales the pricing model can use, as it reads them. */
+export const modelSales = (data: PropertyData, salesBefore?: string): Array<ModelSale> => {
+  const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
+  const sales: Array<ModelSale> = []
+  for (const sale of data.sales) {
+    if (salesBefore !== undefined && sale.saleDate >= salesBefore) continue
+    const parcel = parcels.get(sale.parcelId)
+    const usable = parcel && modelSale(parcel, sale)
+    if (usable) sales.push(usable)
+  }
+  return sales
+}
+
+/** The comps model and the stack over it, fitted from the same sales (on whichever thread). */
+export const fitStackData = (sales: ReadonlyArray<ModelSale>, options: EngineOptions = {}): StackData => {
+  const comps = fitModel([...sales], options.model ?? {})
+  return StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }).toData()
+}
+
+export class ScoringEngine {
   private constructor(
-    data: PropertyData,
+    readonly index: AddressIndex,
+    readonly parcels: ReadonlyMap<string, ParcelRecord>,
     readonly model: Model,
     readonly stack: StackedModel,
-    private readonly marketDataThrough: ReadonlyMap<string, string>
-  ) {
-    this.index = new AddressIndex(data.parcels)
-    this.parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
-  }
+    private readonly marketDataThrough: ReadonlyMap<string, string>,
+    /** The sales the models were fitted on (a worker thread fits the learners on the same). */
+    readonly sales: ReadonlyArray<ModelSale>
+  ) {}
 
   /** Fits the pricing model on every usable recorded sale (optionally only those before a date). */
-  static build(
-    data: PropertyData,
-    options: {
-      readonly salesBefore?: string
-      readonly model?: Partial<ModelOptions>
-      readonly stack?: Partial<StackOptions>
-    } = {}
-  ): ScoringEngine {
-    const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
-    const sales: Array<ModelSale> = []
-    for (const sale of data.sales) {
-      if (options.salesBefore !== undefined && sale.saleDate >= options.salesBefore) continue
-      const parcel = parcels.get(sale.parcelId)
-      const usable = parcel && modelSale(parcel, sale)
-      if (usable) sales.push(usable)
-    }
+  static build(data: PropertyData, options: EngineOptions = {}): ScoringEngine {
+    const sales = modelSales(data, options.salesBefore)
     // Per market, the latest arm's-length sale with a price the engine is built on: the day its data runs through.
     const dataThrough = new Map<string, string>()
     for (const sale of sales) {
@@ -141,10 +155,26 @@ export class ScoringEngine {
     }
     const comps = fitModel(sales, options.model ?? {})
     return new ScoringEngine(
-      data,
+      new AddressIndex(data.parcels),
+      new Map(data.parcels.map((parcel) => [parcel.id, parcel])),
       comps,
-      StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }),
-      dataThrough
+      options.learners === "later"
+        ? StackedModel.compsOnly(comps)
+        : StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }),
+      dataThrough,
+      sales
+    )
+  }
+
+  /** The same engine with the learners fitted elsewhere on its sales (`fitStackData`) joined in. */
+  withStack(data: StackData): ScoringEngine {
+    return new ScoringEngine(
+      this.index,
+      this.parcels,
+      this.model,
+      StackedModel.fromData(this.model, data),
+      this.marketDataThrough,
+      this.sales
     )
   }
 
@@ -162,9 +192,11 @@ export class ScoringEngine {
       case "Ambiguous":
         return Either.left(
           new AmbiguousAddress({
-            detail: `The address matches ${
-              match.candidates.length === 5 ? "five or more" : match.candidates.length
-            } properties; send one of the candidates.`,
+            detail: match.candidates.length === 1
+              ? "The address names a building with units; send the unit (the candidate lists it)."
+              : `The address matches ${
+                match.candidates.length === 5 ? "five or more" : match.candidates.length
+              } properties; send one of the candidates.`,
             candidates: match.candidates
           })
         )

@@ -10,12 +10,20 @@
  *    the window, shrunk toward an even blend when the window is small;
  * 3. the quantiles are recalibrated on the same window: the blend's residuals, in units of the comps'
  *    local scale, give the z-values that turn centre and scale into the reported quantiles;
- * 4. the learner that serves is fitted again on every training sale of the market.
+ * 4. the learner that serves is fitted again on every training sale of the market (only where a blend was
+ *    calibrated: its own window of at least `minWindowSales`, or the pooled window of every market).
  * Without a learner (too few sales) or a window (too few recent sales) the comps model serves alone, with
  * its own calibration.
  */
-import { type FeatureEncoder, fitFeatureEncoder, type LearnerFacts, monthOf } from "./learner/features.js"
-import { fitGbt, type GbtModel, type GbtOptions } from "./learner/gbt.js"
+import {
+  encoderOf,
+  type FeatureEncoder,
+  type FeatureEncoderData,
+  fitFeatureEncoder,
+  type LearnerFacts,
+  monthOf
+} from "./learner/features.js"
+import { fitGbt, type GbtModel, type GbtOptions, type GbtTrees, makeModel } from "./learner/gbt.js"
 import {
   type Model,
   type NoValue,
@@ -196,6 +204,31 @@ const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number): Ble
   }
 }
 
+/**
+ * A fitted stack as plain data (maps, typed arrays, numbers): what a worker thread that fitted it sends back
+ * (structured clone), to be joined with the comps model the serving thread fitted on the same sales.
+ */
+export interface StackData {
+  readonly learners: ReadonlyArray<
+    readonly [string, { readonly encoder: FeatureEncoderData; readonly trees: GbtTrees }]
+  >
+  readonly blends: ReadonlyArray<readonly [string, Blend]>
+  readonly drifts: ReadonlyArray<readonly [string, Drift]>
+}
+
+const treesOf = (model: GbtModel): GbtTrees => ({
+  featureCount: model.featureCount,
+  initialPrediction: model.initialPrediction,
+  options: model.options,
+  treeRoots: model.treeRoots,
+  nodeFeature: model.nodeFeature,
+  nodeThreshold: model.nodeThreshold,
+  nodeMissingLeft: model.nodeMissingLeft,
+  nodeLeft: model.nodeLeft,
+  nodeRight: model.nodeRight,
+  nodeValue: model.nodeValue
+})
+
 export class StackedModel {
   private constructor(
     readonly comps: Model,
@@ -212,7 +245,8 @@ export class StackedModel {
     const pooled: Array<WindowValuation> = []
     const perMarket = new Map<string, Array<WindowValuation>>()
     const drifts = new Map<string, Drift>()
-    for (const [market, marketSales] of groupBy(clean, (sale) => sale.market)) {
+    const salesByMarket = groupBy(clean, (sale) => sale.market)
+    for (const [market, marketSales] of salesByMarket) {
       if (marketSales.length < options.minLearnerSales) continue
       const lastMonth = monthRange(marketSales).last
       drifts.set(market, driftOf(comps, marketSales, lastMonth))
@@ -241,12 +275,11 @@ export class StackedModel {
         perMarket.set(market, rows)
         for (const row of rows) pooled.push(row)
       }
-      learners.set(market, fitLearner(marketSales, index, options))
     }
     const pooledBlend = pooled.length >= options.minWindowSales
       ? blendOf(pooled, blendWeight(pooled, options.blendPseudoCount))
       : undefined
-    for (const market of learners.keys()) {
+    for (const market of drifts.keys()) {
       const rows = perMarket.get(market) ?? []
       if (rows.length >= options.minWindowSales) {
         blends.set(market, blendOf(rows, blendWeight(rows, options.blendPseudoCount)))
@@ -254,7 +287,43 @@ export class StackedModel {
         blends.set(market, pooledBlend)
       }
     }
+    // The learner that serves, fitted on every training sale of a market that has a blend to serve in.
+    for (const market of blends.keys()) learners.set(market, fitLearner(salesByMarket.get(market)!, index, options))
     return new StackedModel(comps, learners, blends, drifts)
+  }
+
+  /** The comps model alone (its own calibration): what serves until the learners are fitted. */
+  static compsOnly(comps: Model): StackedModel {
+    return new StackedModel(comps, new Map(), new Map(), new Map())
+  }
+
+  /** True when at least one market has a learner. */
+  get hasLearners(): boolean {
+    return this.learners.size > 0
+  }
+
+  /** The fitted stack as plain data, for another thread. */
+  toData(): StackData {
+    return {
+      learners: [...this.learners].map((
+        [market, learner]
+      ) => [market, { encoder: learner.encoder.data, trees: treesOf(learner.trees) }] as const),
+      blends: [...this.blends],
+      drifts: [...this.drifts]
+    }
+  }
+
+  /** A stack from another thread's data, over the comps model fitted here on the same sales. */
+  static fromData(comps: Model, data: StackData): StackedModel {
+    return new StackedModel(
+      comps,
+      new Map(data.learners.map(([market, learner]) => [market, {
+        encoder: encoderOf(learner.encoder),
+        trees: makeModel(learner.trees)
+      }])),
+      new Map(data.blends),
+      new Map(data.drifts)
+    )
   }
 
   /** The learner's log value of a subject as of a date, where its market has a learner. */

@@ -151,13 +151,47 @@ const blockLevel = (levels: BlockLevels, block: number, parcelKey: string, radiu
 /** Block-number radii of the local levels: the block's street, its neighbourhood, its part of the borough. */
 const BLOCK_RADII = [3, 20, 100] as const
 
-/** Turns facts into learner rows, with levels learnt from one market's training sales. */
-export interface FeatureEncoder {
-  readonly featureCount: number
+/** What an encoder learnt from its training sales, as plain data (it crosses a worker thread as it is). */
+export interface FeatureEncoderData {
+  readonly neighborhood: Levels
+  readonly neighborhoodPerFoot: Levels
+  readonly zip: Levels
+  readonly buildingClass: Levels
+  readonly blockLevels: BlockLevels
   /** The first and last month of the training sales: a date outside is read as the nearest of them. */
   readonly firstMonth: number
   readonly lastMonth: number
+}
+
+/** Turns facts into learner rows, with levels learnt from one market's training sales. */
+export interface FeatureEncoder {
+  readonly featureCount: number
+  readonly data: FeatureEncoderData
   readonly row: (facts: LearnerFacts, date: string) => Float64Array
+}
+
+/** The encoder of what was learnt (fitted here, or sent from a worker thread). */
+export const encoderOf = (data: FeatureEncoderData): FeatureEncoder => {
+  const { blockLevels, buildingClass, firstMonth, lastMonth, neighborhood, neighborhoodPerFoot, zip } = data
+  const row = (facts: LearnerFacts, date: string) =>
+    Float64Array.from([
+      positiveLog(facts.livingArea),
+      positiveLog(facts.lotSize),
+      orMissing(facts.yearBuilt),
+      TYPE_CODE[facts.propertyType],
+      levelOf(buildingClass, facts.buildingClass),
+      levelOf(neighborhood, facts.neighborhood),
+      levelOf(neighborhoodPerFoot, facts.neighborhood),
+      levelOf(zip, facts.zip),
+      facts.block > 0 ? facts.block : Number.NaN,
+      ...BLOCK_RADII.map((radius) => blockLevel(blockLevels, facts.block, facts.parcelKey, radius)),
+      orMissing(facts.latitude),
+      orMissing(facts.longitude),
+      orMissing(facts.bedrooms),
+      orMissing(facts.bathrooms),
+      Math.min(Math.max(monthOf(date), firstMonth), lastMonth)
+    ])
+  return { featureCount: featureNames.length, data, row }
 }
 
 export const fitFeatureEncoder = (
@@ -184,23 +218,5 @@ export const fitFeatureEncoder = (
     if (month < firstMonth) firstMonth = month
     if (month > lastMonth) lastMonth = month
   }
-  const row = (facts: LearnerFacts, date: string) =>
-    Float64Array.from([
-      positiveLog(facts.livingArea),
-      positiveLog(facts.lotSize),
-      orMissing(facts.yearBuilt),
-      TYPE_CODE[facts.propertyType],
-      levelOf(buildingClass, facts.buildingClass),
-      levelOf(neighborhood, facts.neighborhood),
-      levelOf(neighborhoodPerFoot, facts.neighborhood),
-      levelOf(zip, facts.zip),
-      facts.block > 0 ? facts.block : Number.NaN,
-      ...BLOCK_RADII.map((radius) => blockLevel(blockLevels, facts.block, facts.parcelKey, radius)),
-      orMissing(facts.latitude),
-      orMissing(facts.longitude),
-      orMissing(facts.bedrooms),
-      orMissing(facts.bathrooms),
-      Math.min(Math.max(monthOf(date), firstMonth), lastMonth)
-    ])
-  return { featureCount: featureNames.length, firstMonth, lastMonth, row }
+  return encoderOf({ neighborhood, neighborhoodPerFoot, zip, buildingClass, blockLevels, firstMonth, lastMonth })
 }
