@@ -7,7 +7,7 @@
  * serves on the comps model as soon as it is fitted and fits the stack's learners on a worker thread, joining
  * them in when they are ready (logged): the port answers in seconds, and no request waits on a fit.
  */
-import { Clock, Duration, Effect, Layer, Schedule, SynchronizedRef } from "effect"
+import { Clock, Config, Duration, Effect, Layer, Schedule, SynchronizedRef } from "effect"
 import { UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
@@ -47,10 +47,17 @@ const fitLearnersInBackground = (current: SynchronizedRef.SynchronizedRef<Built>
     )
   )
 
-const scoringLocal = (learners: "fit" | "background") =>
+/**
+ * `LEARNERS` for the server: `background` (the default) fits them on a worker thread; `off` serves on the
+ * comps model alone (a machine that cannot spare the thread, or tests of something else than the value).
+ */
+const learnersSetting = Config.literal("background", "off")("LEARNERS").pipe(Config.withDefault("background"))
+
+const scoringLocal = (requested: "fit" | "background") =>
   Layer.scoped(
     Scoring,
     Effect.gen(function*() {
+      const learners = requested === "fit" ? "fit" : yield* learnersSetting
       const store = yield* PropertyStore
       const build = Effect.gen(function*() {
         const data = yield* store.loadAll
@@ -59,13 +66,17 @@ const scoringLocal = (learners: "fit" | "background") =>
         const took = (yield* Clock.currentTimeMillis) - started
         yield* Effect.logInfo(
           `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms` +
-            (learners === "fit" ? "" : " (comps model; the learners follow from a worker thread)")
+            (learners === "fit"
+              ? ""
+              : learners === "off"
+              ? " (comps model alone: LEARNERS=off)"
+              : " (comps model; the learners follow from a worker thread)")
         )
         return { engine, version: yield* store.version } satisfies Built
       })
       const current = yield* SynchronizedRef.make<Built>(yield* build)
       const withLearners = (built: Built) =>
-        learners === "fit" ? Effect.void : Effect.forkScoped(fitLearnersInBackground(current, built))
+        learners === "background" ? Effect.forkScoped(fitLearnersInBackground(current, built)) : Effect.void
       yield* withLearners(yield* SynchronizedRef.get(current))
       yield* SynchronizedRef.updateEffect(
         current,

@@ -1,12 +1,13 @@
-import { describe, expect, it } from "@effect/vitest"
-import { spawn } from "node:child_process"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 
 /**
  * The `propscore` bin of package.json, run as npm's link (npx propscore) runs it: node on the shim, which
- * loads the TypeScript entry through tsx. One process per case; nothing here opens a database.
+ * runs the built JavaScript (`npm run build`, done here first so the build is of this checkout). One process
+ * per case; nothing here opens a database.
  */
 const bin = JSON.parse(fs.readFileSync("package.json", "utf8")).bin.propscore as string
 
@@ -25,10 +26,15 @@ const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   })
 
 describe("the propscore bin", () => {
-  it("is bin/propscore.js, executable, a shim onto src/bin/propscore.ts", () => {
+  beforeAll(() => {
+    execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" })
+  }, 120_000)
+
+  it("is bin/propscore.js, executable, a shim onto the built dist/propscore.mjs", () => {
     expect(bin).toBe("bin/propscore.js")
     expect(fs.statSync(bin).mode & 0o111).not.toBe(0)
     expect(fs.readFileSync(bin, "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/)
+    expect(fs.existsSync("dist/propscore.mjs")).toBe(true)
   })
 
   it("a usage error exits 2: plain words on stderr, or exactly one JSON document on stdout with --json", async () => {

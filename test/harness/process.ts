@@ -14,9 +14,14 @@ export interface CommandResult {
   readonly stderr: string
 }
 
+/**
+ * The environment of a spawned command or server. Servers run with `LEARNERS=off` unless a test asks: these
+ * tests are about the Portal, the CLI, nodes and faults, and the learner's worker thread would take the
+ * second of CI's two cores for a minute after every start (test/scoring/learner-thread.test.ts covers it).
+ */
 const baseEnv = (env: Record<string, string>) => {
   const { DATABASE_URL: _db, REDIS_URL: _redis, ...rest } = process.env
-  return { ...rest, ...env }
+  return { ...rest, LEARNERS: "off", ...env }
 }
 
 /** Runs one subcommand to completion; `input` is piped to its standard input. */
