@@ -3,10 +3,11 @@
  * stacked. Their errors are partly independent, so a weighted mean of the two log values beats each.
  *
  * Fitted out of time, per market, when the engine is built:
- * 1. the calibration window is the last `windowMonths` of the training sales; a learner is fitted on the
- *    sales before it and values each sale in it, and the comps model values each as of its own date from
- *    earlier sales only (never its own parcel);
- * 2. the weight of the comps is the one (in steps of 0.05) that minimizes the mean absolute log error over
+ * 1. the calibration window is the last `windowMonths` of the training sales; each of its months is valued
+ *    by a learner fitted on the sales before that month, and the comps model values each sale as of its own
+ *    date from earlier sales only (never its own parcel): both parts' errors are those of a model of the same
+ *    age;
+ * 2. the weight of the comps is the one (in steps of 0.05) that minimizes the median absolute log error over
  *    the window, shrunk toward an even blend when the window is small;
  * 3. the quantiles are recalibrated on the same window: the blend's residuals, in units of the comps'
  *    local scale, give the z-values that turn centre and scale into the reported quantiles;
