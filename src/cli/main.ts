@@ -108,6 +108,12 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
     const config = yield* AppConfig
     const demo = yield* prepareFirstStart
     const listening = `${config.publicBaseUrl}`
+    const serving = HttpServerLive(config.port).pipe(
+      Layer.provide(ServicesLive),
+      Layer.provide(Layer.succeed(ClaimDeadline, Duration.seconds(config.claimDeadlineSeconds)))
+    )
+    // Built first, so that "listening" is printed once the port answers (the scoring engine is fitted by then).
+    yield* Layer.build(serving)
     yield* report(
       asJson,
       { listening, port: config.port, demo_account: demo ?? null },
@@ -127,13 +133,8 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
           : [])
       ].join("\n")
     )
-    return yield* Layer.launch(
-      HttpServerLive(config.port).pipe(
-        Layer.provide(ServicesLive),
-        Layer.provide(Layer.succeed(ClaimDeadline, Duration.seconds(config.claimDeadlineSeconds)))
-      )
-    )
-  }).pipe(Effect.provide(AppConfig.layer))).pipe(
+    return yield* Effect.never
+  }).pipe(Effect.scoped, Effect.provide(AppConfig.layer))).pipe(
     Command.withDescription("Serve the HTTP API (first start: loads the demo county and creates the demo account)")
   )
 
