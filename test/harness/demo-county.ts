@@ -12,7 +12,7 @@ import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import type { SaleRecord } from "../../src/property/records.js"
-import { PropertyStore } from "../../src/services/property-store.js"
+import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
 import { TestDatabase } from "./database.js"
 
 export interface DemoCountyOptions {
@@ -21,6 +21,19 @@ export interface DemoCountyOptions {
   /** Rewrites the county's recorded sales (e.g. to end them earlier or move them in time). */
   readonly sales?: (sales: ReadonlyArray<SaleRecord>) => ReadonlyArray<SaleRecord>
 }
+
+/** A property store holding `data` in memory, read-only: what the scoring engine reads (no history). */
+export const dataStore = (data: PropertyData) =>
+  Layer.succeed(
+    PropertyStore,
+    PropertyStore.of({
+      importParsed: () => Effect.die("not used"),
+      loadAll: Effect.succeed(data),
+      history: () => Effect.succeed(undefined),
+      parcelCount: Effect.succeed(data.parcels.length),
+      version: Effect.succeed("1")
+    })
+  )
 
 /** A property store over the demo county. */
 export const demoCountyStore = (options: DemoCountyOptions = {}) => {

@@ -6,9 +6,10 @@ import { generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
 import { modelSale, ScoringEngine } from "../../src/scoring/engine.js"
-import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
+import type { PropertyData } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { scoredAnswer } from "../../src/valuation/answer.js"
+import { dataStore } from "../harness/demo-county.js"
 
 const county = generateDemoCounty({ parcels: 3_000 })
 const data: PropertyData = { parcels: county.parcels, sales: county.sales }
@@ -97,16 +98,7 @@ describe("the local scoring engine on a generated county", () => {
 })
 
 describe("the local Scoring layer", () => {
-  const store = Layer.succeed(
-    PropertyStore,
-    PropertyStore.of({
-      importParsed: () => Effect.die("not used"),
-      loadAll: Effect.succeed(data),
-      history: () => Effect.succeed(undefined),
-      parcelCount: Effect.succeed(data.parcels.length),
-      version: Effect.succeed("1")
-    })
-  )
+  const store = dataStore(data)
   const layer = ScoringLocal.pipe(Layer.provide(store))
 
   // The clock is set before the layer starts: its periodic reload is scheduled from then on.

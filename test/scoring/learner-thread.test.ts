@@ -8,8 +8,8 @@ import { ScoringLocalServing } from "../../layers/scoring/local.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { fitLearnersOnWorker } from "../../src/scoring/learner-thread.js"
-import { PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
+import { dataStore } from "../harness/demo-county.js"
 
 // The county every first start loads: its last three months hold enough sales for a blend of their own.
 const county = generateDemoCounty()
@@ -34,16 +34,7 @@ describe("learners on a worker thread", () => {
   }, 120_000)
 
   it.live("VAL-model: the serving layer answers before the learners are in, then with them", () => {
-    const store = Layer.succeed(
-      PropertyStore,
-      PropertyStore.of({
-        importParsed: () => Effect.die("not used"),
-        loadAll: Effect.succeed(data),
-        history: () => Effect.succeed(undefined),
-        parcelCount: Effect.succeed(data.parcels.length),
-        version: Effect.succeed("1")
-      })
-    )
+    const store = dataStore(data)
     return Effect.gen(function*() {
       const scoring = yield* Scoring
       const first = yield* scoring.score(address)

@@ -11,11 +11,12 @@ import { ScoringLocal } from "../../layers/scoring/local.js"
 import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
-import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
+import type { PropertyData } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { scoredAnswer, scoredEntry } from "../../src/valuation/answer.js"
 import { addDays, daysBetween, isCurrent, valuationDateFor } from "../../src/valuation/dates.js"
 import { CURRENT_DATA_DAYS } from "../../src/valuation/policy.js"
+import { dataStore } from "../harness/demo-county.js"
 
 /** A clock that always reads `millis`. */
 const stoppedClock = (millis: number): Clock.Clock => ({
@@ -121,16 +122,7 @@ describe("the engine's valuation date", () => {
 describe("the local Scoring layer's valuation date", () => {
   const data: PropertyData = { parcels: county.parcels, sales: county.sales }
   const dataThrough = latestArmsLength(county.sales)
-  const store = Layer.succeed(
-    PropertyStore,
-    PropertyStore.of({
-      importParsed: () => Effect.die("not used"),
-      loadAll: Effect.succeed(data),
-      history: () => Effect.succeed(undefined),
-      parcelCount: Effect.succeed(data.parcels.length),
-      version: Effect.succeed("1")
-    })
-  )
+  const store = dataStore(data)
   const layer = ScoringLocal.pipe(Layer.provide(store))
   const address = `${house.street}, ${house.city}`
 
