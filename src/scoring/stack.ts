@@ -16,13 +16,14 @@
  * Without a learner (too few sales) or a window (too few recent sales) the comps model serves alone, with
  * its own calibration.
  */
+import { monthIndex, monthNumber } from "./comps/calendar.js"
+import { quantileSorted } from "./comps/quantiles.js"
 import {
   encoderOf,
   type FeatureEncoder,
   type FeatureEncoderData,
   fitFeatureEncoder,
-  type LearnerFacts,
-  monthOf
+  type LearnerFacts
 } from "./learner/features.js"
 import { fitGbt, type GbtModel, type GbtOptions, type GbtTrees, makeModel } from "./learner/gbt.js"
 import {
@@ -67,7 +68,7 @@ interface Learner {
 
 /** The market's data end and how fast its index moves, for values dated after the data. */
 interface Drift {
-  /** Where the market's data ends: the start of the month after its last training sale (`monthOf` units). */
+  /** Where the market's data ends: the start of the month after its last training sale (`monthNumber` units). */
   readonly dataEnd: number
   /** Variance of the index's month-to-month change (log²): the uncertainty a month past the data adds. */
   readonly monthlyVariance: number
@@ -125,7 +126,7 @@ const monthRange = (sales: ReadonlyArray<Sale>) => {
   let first = Number.POSITIVE_INFINITY
   let last = Number.NEGATIVE_INFINITY
   for (const sale of sales) {
-    const month = Math.floor(monthOf(sale.date))
+    const month = monthIndex(sale.date)
     if (month < first) first = month
     if (month > last) last = month
   }
@@ -148,13 +149,6 @@ const driftOf = (comps: Model, sales: ReadonlyArray<Sale>, lastMonth: number): D
   // The mean square of a monthly move: its variance and its trend alike are what a flat index misses.
   const meanSquare = moves.reduce((sum, move) => sum + move * move, 0) / Math.max(1, moves.length)
   return { dataEnd: lastMonth + 1, monthlyVariance: meanSquare }
-}
-
-const quantileOfSorted = (sorted: ReadonlyArray<number>, level: number) => {
-  const position = (sorted.length - 1) * level
-  const below = Math.floor(position)
-  const above = Math.min(below + 1, sorted.length - 1)
-  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below)
 }
 
 const groupBy = <A>(items: ReadonlyArray<A>, key: (item: A) => string) => {
@@ -184,7 +178,7 @@ const blendWeight = (rows: ReadonlyArray<WindowValuation>, pseudoCount: number) 
     const weight = step / 20
     const errors = rows.map((row) => Math.abs(row.logPrice - (weight * row.comps + (1 - weight) * row.learner)))
       .sort((a, b) => a - b)
-    const error = quantileOfSorted(errors, 0.5)
+    const error = quantileSorted(errors, 0.5)
     if (error < bestError - 1e-12) {
       bestError = error
       best = weight
@@ -199,8 +193,8 @@ const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number): Ble
   ).sort((a, b) => a - b)
   return {
     compsWeight,
-    z: QUANTILE_LEVELS.map((level) => quantileOfSorted(residuals, Number(level))),
-    sample: Array.from({ length: 101 }, (_, j) => quantileOfSorted(residuals, (j + 0.5) / 101)),
+    z: QUANTILE_LEVELS.map((level) => quantileSorted(residuals, Number(level))),
+    sample: Array.from({ length: 101 }, (_, j) => quantileSorted(residuals, (j + 0.5) / 101)),
     windowSales: rows.length
   }
 }
@@ -252,16 +246,16 @@ export class StackedModel {
       const lastMonth = monthRange(marketSales).last
       drifts.set(market, driftOf(comps, marketSales, lastMonth))
       const windowStart = lastMonth - options.windowMonths + 1
-      const before = marketSales.filter((sale) => monthOf(sale.date) < windowStart)
-      const window = marketSales.filter((sale) => monthOf(sale.date) >= windowStart)
+      const before = marketSales.filter((sale) => monthNumber(sale.date) < windowStart)
+      const window = marketSales.filter((sale) => monthNumber(sale.date) >= windowStart)
       if (before.length >= options.minLearnerSales && window.length > 0) {
         // Each window month is valued by a learner fitted on the sales before that month, as the comps value
         // each sale from the sales before it: both parts' errors are then those of a model of the same age.
         const rows: Array<WindowValuation> = []
         for (let month = windowStart; month <= lastMonth; month++) {
-          const early = fitLearner(marketSales.filter((sale) => monthOf(sale.date) < month), index, options)
+          const early = fitLearner(marketSales.filter((sale) => monthNumber(sale.date) < month), index, options)
           for (const sale of window) {
-            if (Math.floor(monthOf(sale.date)) !== month) continue
+            if (monthIndex(sale.date) !== month) continue
             const valued = comps.predictLog(sale, sale.date)
             if ("reason" in valued) continue
             rows.push({
@@ -346,7 +340,7 @@ export class StackedModel {
     const center = blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
     // Past the market's data the index is held flat; each month beyond adds its month-to-month variance.
     const drift = this.drifts.get(subject.market)
-    const monthsPast = drift === undefined ? 0 : Math.max(0, monthOf(asOf) - drift.dataEnd)
+    const monthsPast = drift === undefined ? 0 : Math.max(0, monthNumber(asOf) - drift.dataEnd)
     const scale = Math.sqrt(
       valuation.scale * valuation.scale + monthsPast * (drift?.monthlyVariance ?? 0)
     )

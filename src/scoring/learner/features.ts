@@ -6,6 +6,7 @@
  * Time is the month of the sale (or of the valuation date): trees cannot extrapolate, so a date after the
  * training data is valued at the last month the data shows, never beyond it.
  */
+import { monthNumber } from "../comps/calendar.js"
 import { type PropertyType, TYPE_CODE } from "../model.js"
 
 /** What the learner reads of a property (a sale's parcel, or a subject with its overrides). */
@@ -50,10 +51,6 @@ export const featureNames = [
   "bathrooms",
   "month"
 ] as const
-
-/** Months since January 2000, with the day as a fraction. */
-export const monthOf = (isoDate: string) =>
-  (Number(isoDate.slice(0, 4)) - 2000) * 12 + Number(isoDate.slice(5, 7)) - 1 + (Number(isoDate.slice(8, 10)) - 1) / 31
 
 /** How many training sales a level's mean counts as, when it is shrunk toward the market's mean. */
 const SMOOTHING_SALES = 10
@@ -189,7 +186,7 @@ export const encoderOf = (data: FeatureEncoderData): FeatureEncoder => {
       orMissing(facts.longitude),
       orMissing(facts.bedrooms),
       orMissing(facts.bathrooms),
-      Math.min(Math.max(monthOf(date), firstMonth), lastMonth)
+      Math.min(Math.max(monthNumber(date), firstMonth), lastMonth)
     ])
   return { featureCount: featureNames.length, data, row }
 }
@@ -214,7 +211,7 @@ export const fitFeatureEncoder = (
   let firstMonth = Number.POSITIVE_INFINITY
   let lastMonth = Number.NEGATIVE_INFINITY
   for (const sale of sales) {
-    const month = monthOf(sale.date)
+    const month = monthNumber(sale.date)
     if (month < firstMonth) firstMonth = month
     if (month > lastMonth) lastMonth = month
   }
