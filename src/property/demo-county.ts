@@ -6,23 +6,12 @@
  * labelled synthetic: the market is "Demo County (synthetic)" and every parcel carries `synthetic: true`.
  */
 import type { PropertyType } from "../../schema/overrides.js"
+import { seededRandom } from "../seeded-random.js"
 import type { ListingRecord, ParcelRecord, ParsedFile, PermitRecord, SaleRecord } from "./records.js"
 
 export const DEMO_MARKET = "Demo County (synthetic)"
 export const DEMO_SEED = 20_261_122
 export const DEMO_STATE = "ZZ"
-
-/** mulberry32: a small, fast, seeded PRNG. */
-const prng = (seed: number) => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 interface Town {
   readonly name: string
@@ -176,7 +165,7 @@ export const faultDrillParcels: ReadonlyArray<ParcelRecord> = [
 export const DEMO_LAST_DAY = Math.round((Date.UTC(2026, 9, 31) - Date.UTC(2014, 0, 1)) / 86_400_000)
 
 export const generateDemoCounty = (options: { readonly parcels?: number; readonly seed?: number } = {}): DemoCounty => {
-  const random = prng(options.seed ?? DEMO_SEED)
+  const random = seededRandom(options.seed ?? DEMO_SEED)
   const target = options.parcels ?? 20_000
   const parcels: Array<ParcelRecord> = []
   const sales: Array<SaleRecord> = []

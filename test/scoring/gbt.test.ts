@@ -2,17 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { binFeatures, featureCuts } from "../../src/scoring/learner/binning.js"
 import { fitGbt, gbtModelFromJson, type GbtModelJson, quantileInPlace } from "../../src/scoring/learner/gbt.js"
-
-/** A seeded generator for the synthetic data sets (mulberry32). */
-const randomNumbers = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let mixed = Math.imul(state ^ (state >>> 15), state | 1)
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61)
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom } from "../../src/seeded-random.js"
 
 /** A standard normal draw (Box–Muller). */
 const normal = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
@@ -39,7 +29,7 @@ const variance = (values: Float64Array) => {
 
 /** y = x0·x1 + sin(x2) + noise, with two features that carry no signal. */
 const nonlinearProblem = (rowCount: number, seed: number) => {
-  const random = randomNumbers(seed)
+  const random = seededRandom(seed)
   const columns = columnsOf(rowCount, 5, () => random() * 4 - 2)
   const target = new Float64Array(rowCount)
   for (let row = 0; row < rowCount; row++) {
@@ -120,7 +110,7 @@ describe("gradient-boosted trees", () => {
 
   it("VAL-model: quantile models at 0.1 and 0.9 cover 10% and 90% of held-out data under heteroscedastic noise", () => {
     const problem = (rowCount: number, seed: number) => {
-      const random = randomNumbers(seed)
+      const random = seededRandom(seed)
       const x = Float64Array.from({ length: rowCount }, () => random() * 10)
       const y = x.map((value) => value + (0.2 + 0.3 * value) * normal(random))
       return { x, y }
@@ -145,7 +135,7 @@ describe("gradient-boosted trees", () => {
   })
 
   it("VAL-model: absolute loss starts at the median and fits the median", () => {
-    const random = randomNumbers(5)
+    const random = seededRandom(5)
     const x = Float64Array.from({ length: 4_000 }, () => random())
     const y = x.map((value) => (value > 0.5 ? 100 : 0) + (random() < 0.2 ? 1_000 : 0)) // 20% gross outliers
     const model = fitGbt([x], y, { trees: 100, learningRate: 0.2, loss: "absolute" })
@@ -166,7 +156,7 @@ describe("gradient-boosted trees", () => {
   })
 
   it("VAL-model: a missing value that carries signal is learned from (missing area: a dearer price here)", () => {
-    const random = randomNumbers(8)
+    const random = seededRandom(8)
     const rowCount = 4_000
     const area = new Float64Array(rowCount)
     const price = new Float64Array(rowCount)
@@ -249,7 +239,7 @@ describe("gradient-boosted trees", () => {
   })
 
   it("VAL-model: a model written to JSON and read back predicts the same, missing values included", () => {
-    const random = randomNumbers(9)
+    const random = seededRandom(9)
     const { columns, target } = nonlinearProblem(2_000, 10)
     for (let row = 0; row < 2_000; row++) if (random() < 0.1) columns[1]![row] = NaN
     const model = fitGbt(columns, target, { trees: 30, loss: { quantile: 0.75 } })

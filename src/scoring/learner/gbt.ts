@@ -19,6 +19,7 @@
 // Hand-written because no maintained JavaScript library does histogram boosting with quantile loss at this
 // speed. Plain TypeScript on typed arrays, no dependencies, no allocation per row while growing trees.
 
+import { seededRandom } from "../../seeded-random.js"
 import { binFeatures, type FeatureMatrix, matrixShape, maxBinLimit } from "./binning.js"
 
 export type { FeatureMatrix } from "./binning.js"
@@ -119,17 +120,6 @@ const checkOptions = (options: GbtOptions) => {
   if (!Number.isInteger(options.seed)) fail(`seed must be an integer`)
   const quantile = lossQuantile(options.loss)
   if (quantile !== undefined && !(quantile > 0 && quantile < 1)) fail(`the loss quantile must be in (0, 1)`)
-}
-
-/** mulberry32: a small, fast, seeded generator of uniform numbers in [0, 1). */
-const seededRandom = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let mixed = Math.imul(state ^ (state >>> 15), state | 1)
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61)
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Puts the `rank`-th smallest of values[start, end) at index start + rank (quickselect, median-of-three pivots). */
