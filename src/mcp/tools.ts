@@ -112,35 +112,40 @@ interface ToolDefinition {
 /** A paid tool spends Credits (not read-only), destroys nothing, and is idempotent only with a key. */
 const paid = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const
 
+/** A paid tool: its operation's words, its request's members with `idempotency_key`, its answer's schema. */
+const paidTool = (
+  operation: OperationText,
+  input: { readonly fields: Schema.Struct.Fields; readonly description: string; readonly example: object },
+  answer: Schema.Schema.All
+): ToolDefinition => ({
+  title: operation.summary,
+  description: paidDescription(operation),
+  inputSchema: asToolSchema(toolInput(input.fields, input.description, input.example)),
+  outputSchema: asToolSchema(plainJsonSchema(answer)),
+  annotations: { title: operation.summary, ...paid }
+})
+
 /** The four tools as a host lists them (built once; the servers of every request share them). */
 export const toolDefinitions: Record<string, ToolDefinition> = {
-  score_property: {
-    title: operations.predict.summary,
-    description: paidDescription(operations.predict),
-    inputSchema: asToolSchema(toolInput(ScoredCall.fields, "One property to score.", examples.predict.request)),
-    outputSchema: asToolSchema(plainJsonSchema(ScoredAnswer)),
-    annotations: { title: operations.predict.summary, ...paid }
-  },
-  score_property_batch: {
-    title: operations.batch.summary,
-    description: paidDescription(operations.batch),
-    inputSchema: asToolSchema(toolInput(BatchRequest.fields, "Up to 100 properties to score.", examples.batch.request)),
-    outputSchema: asToolSchema(plainJsonSchema(BatchAnswer)),
-    annotations: { title: operations.batch.summary, ...paid }
-  },
-  property_history: {
-    title: operations.history.summary,
-    description: paidDescription(operations.history),
-    inputSchema: asToolSchema(
-      toolInput(
-        HistoryRequest.from.fields,
-        "The property, by exactly one of `address` or `property_id`.",
-        examples.history.request
-      )
-    ),
-    outputSchema: asToolSchema(plainJsonSchema(HistoryAnswer)),
-    annotations: { title: operations.history.summary, ...paid }
-  },
+  score_property: paidTool(
+    operations.predict,
+    { fields: ScoredCall.fields, description: "One property to score.", example: examples.predict.request },
+    ScoredAnswer
+  ),
+  score_property_batch: paidTool(
+    operations.batch,
+    { fields: BatchRequest.fields, description: "Up to 100 properties to score.", example: examples.batch.request },
+    BatchAnswer
+  ),
+  property_history: paidTool(
+    operations.history,
+    {
+      fields: HistoryRequest.from.fields,
+      description: "The property, by exactly one of `address` or `property_id`.",
+      example: examples.history.request
+    },
+    HistoryAnswer
+  ),
   validate_request: {
     title: operations.validate.summary,
     description: `${withRecovery(operations.validate)}\n\n${ON_ERROR}`,
