@@ -3,11 +3,17 @@
  * delay before either, or a defect), every call is recorded, and unscripted addresses are unscorable.
  */
 import { Duration, Effect, Layer, Ref } from "effect"
+import { AccountsPg } from "../../layers/accounts/pg.js"
+import { CredentialsPg } from "../../layers/credentials/pg.js"
+import { IdempotencyPg } from "../../layers/idempotency/pg.js"
+import { LedgerPg } from "../../layers/ledger/pg.js"
+import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import type { HistoryAnswer } from "../../schema/history.js"
 import type { Overrides } from "../../schema/overrides.js"
 import { UnknownProperty, UnscorableAddress } from "../../schema/problems.js"
 import { type HistoryError, type HistoryQuery, Scoring, type ScoringError } from "../../src/services/scoring.js"
 import type { ScoringOutcome } from "../../src/valuation/answer.js"
+import { TestDatabase } from "./database.js"
 
 export type ScriptedAnswer =
   | { readonly _tag: "Outcome"; readonly outcome: ScoringOutcome }
@@ -56,3 +62,13 @@ export const makeFakeScoring = (script: Record<string, ScriptEntry>, histories: 
 
 export const fakeScoringLayer = (script: Record<string, ScriptEntry>, histories: Record<string, HistoryAnswer> = {}) =>
   Layer.effect(Scoring, Effect.map(makeFakeScoring(script, histories), ({ service }) => service))
+
+/** The real SQL-backed services (accounts, credentials, Ledger, idempotency) on the test database, scoring scripted. */
+export const sqlServicesWithFakeScoring = (
+  script: Record<string, ScriptEntry>,
+  histories: Record<string, HistoryAnswer> = {}
+) =>
+  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
+    Layer.provideMerge(TestDatabase),
+    Layer.merge(fakeScoringLayer(script, histories))
+  )

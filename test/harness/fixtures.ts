@@ -38,3 +38,13 @@ export const outcome: ScoringOutcome = {
   })),
   dates: { callDate: "2026-05-20", valuationDate: "2026-05-20", dataThrough: "2026-05-15" }
 }
+
+/** The recorded history the scripted fake answers for "42 Elm St": a property with nothing recorded yet. */
+export const elmStreetHistory = {
+  property_id: "p-42",
+  address: "42 ELM ST",
+  chain_of_title: [],
+  flips: [],
+  listing: { status: "unknown" as const },
+  permits: []
+}

@@ -1,15 +1,9 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { AccountsPg } from "../../layers/accounts/pg.js"
-import { CredentialsPg } from "../../layers/credentials/pg.js"
-import { IdempotencyPg } from "../../layers/idempotency/pg.js"
-import { LedgerPg } from "../../layers/ledger/pg.js"
-import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
+import { Effect } from "effect"
 import { OutsideCoverage } from "../../schema/problems.js"
 import { Ledger } from "../../src/services/ledger.js"
-import { TestDatabase } from "../harness/database.js"
-import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
-import { outcome } from "../harness/fixtures.js"
+import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
+import { elmStreetHistory, outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
 import { connect, type McpClient, type ToolResult } from "../harness/mcp-client.js"
 import { newAccount, request, serverWith, TEST_BASE_URL } from "../harness/server.js"
@@ -18,20 +12,7 @@ const script: Record<string, ScriptEntry> = {
   "42 Elm St": { answer: { _tag: "Outcome", outcome } },
   "outside": { answer: { _tag: "Failure", error: new OutsideCoverage({ detail: "outside" }) } }
 }
-const histories = {
-  "42 Elm St": {
-    property_id: "p-42",
-    address: "42 ELM ST",
-    chain_of_title: [],
-    flips: [],
-    listing: { status: "unknown" as const },
-    permits: []
-  }
-}
-const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
-  Layer.provideMerge(TestDatabase),
-  Layer.merge(fakeScoringLayer(script, histories))
-)
+const services = sqlServicesWithFakeScoring(script, { "42 Elm St": elmStreetHistory })
 
 /** A tool error's Problem Detail: the JSON of its text (no `structuredContent`, which is for answers). */
 const problemOf = (result: ToolResult) => {

@@ -7,34 +7,15 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { Effect, Layer } from "effect"
-import { AccountsPg } from "../../layers/accounts/pg.js"
-import { CredentialsPg } from "../../layers/credentials/pg.js"
-import { IdempotencyPg } from "../../layers/idempotency/pg.js"
-import { LedgerPg } from "../../layers/ledger/pg.js"
-import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
+import { Effect } from "effect"
 import { isGeneratedText, undescribedMembers } from "../../schema/json-schema.js"
-import { TestDatabase } from "../harness/database.js"
-import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
-import { outcome } from "../harness/fixtures.js"
+import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
+import { elmStreetHistory, outcome } from "../harness/fixtures.js"
 import { connect } from "../harness/mcp-client.js"
 import { newAccount, serverWith } from "../harness/server.js"
 
 const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
-const histories = {
-  "42 Elm St": {
-    property_id: "p-42",
-    address: "42 ELM ST",
-    chain_of_title: [],
-    flips: [],
-    listing: { status: "unknown" as const },
-    permits: []
-  }
-}
-const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
-  Layer.provideMerge(TestDatabase),
-  Layer.merge(fakeScoringLayer(script, histories))
-)
+const services = sqlServicesWithFakeScoring(script, { "42 Elm St": elmStreetHistory })
 
 /** Every JSON Pointer in `node` where `test` holds of a key and its value. */
 const findAll = (node: unknown, test: (key: string, value: unknown) => boolean, at = ""): Array<string> => {
