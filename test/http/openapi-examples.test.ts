@@ -154,5 +154,7 @@ layer(serverWith(services), { timeout: "180 seconds", excludeTestServices: true 
       expect(docs.text).toContain("showToolbar")
       expect(docs.text).toContain("never")
       expect(docs.text).toContain("flex-wrap")
+      // "Test Request" asks for the API key at once: the key's scheme is preselected.
+      expect(docs.text).toMatch(/preferredSecurityScheme[^a-zA-Z]+apiKey/)
     }))
 })
