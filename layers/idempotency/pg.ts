@@ -10,6 +10,7 @@ import {
   type Claim,
   type ClaimRequest,
   decideClaim,
+  fromStoredJson,
   IdempotencyStore,
   type KeyRecord
 } from "../../src/services/idempotency.js"
@@ -35,9 +36,8 @@ const toRecord = (row: Row): KeyRecord => ({
   status: row.status,
   completedAt: row.completed_at,
   deadline: row.deadline,
-  response: row.response_status === null
-    ? null
-    : { status: row.response_status, body: JSON.parse(row.response_body ?? "null") }
+  // The stored text is kept as it is: a REST replay sends it without parsing it (MCP parses it on use).
+  response: row.response_status === null ? null : fromStoredJson(row.response_status, row.response_body ?? "null")
 })
 
 export const IdempotencyPg = Layer.effect(
@@ -53,22 +53,30 @@ export const IdempotencyPg = Layer.effect(
         FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key}
         ${sql.literal(lock ? "FOR UPDATE" : "")}`.pipe(Effect.map(([row]) => (row ? toRecord(row) : undefined)))
 
-    // A key never seen before (the common case) is claimed in one statement; a key with a row is decided
-    // under that row's lock. A row purged under a claim (its window ended) makes the key an unseen one: the
-    // claim starts again, and its INSERT then takes it.
+    // One statement, one round trip, whatever the key's state: the INSERT claims a key never seen before (the
+    // common case), and the same statement reads the key's row as it was when it began, so a replay, a
+    // conflict or a request in flight is decided without a second read. A key with a row is taken over
+    // under that row's lock. A row the statement could not see (inserted by a racing claim after it began)
+    // or that was purged under a claim (its window ended) is read, or claimed, again.
     const claim = (request: ClaimRequest) =>
       Effect.gen(function*() {
         for (let attempt = 1;; attempt++) {
           const claimId = randomUUID()
-          const inserted = yield* sql<{ claim_id: string }>`
-            INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
-            VALUES (${request.accountId}, ${request.key}, ${claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline})
-            ON CONFLICT (account_id, key) DO NOTHING
-            RETURNING claim_id`
-          if (inserted.length === 1) return { _tag: "Claimed", claimId } as Claim
+          const [result] = yield* sql<Row & { readonly inserted: boolean }>`
+            WITH inserted AS (
+              INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
+              VALUES (${request.accountId}, ${request.key}, ${claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline})
+              ON CONFLICT (account_id, key) DO NOTHING
+              RETURNING 1
+            )
+            SELECT EXISTS (SELECT 1 FROM inserted) AS inserted, k.claim_id, k.fingerprint, k.status, k.completed_at,
+                   k.deadline, k.response_status, k.response_body
+            FROM (SELECT 1) AS one
+            LEFT JOIN idempotency_keys k ON k.account_id = ${request.accountId} AND k.key = ${request.key}`
+          if (result!.inserted) return { _tag: "Claimed", claimId } as Claim
           // Replays, conflicts and waits for a request in flight only read the row: no lock, so a burst of
           // retries of one key never queues on it. A take-over is decided again under the lock.
-          const existing = yield* keyRow(request, false)
+          const existing = result!.claim_id !== null ? toRecord(result!) : yield* keyRow(request, false)
           if (existing !== undefined) {
             const decision = decideClaim(existing, request)
             if (typeof decision !== "string") return decision
@@ -107,7 +115,7 @@ export const IdempotencyPg = Layer.effect(
           sql`
             UPDATE idempotency_keys
             SET status = 'completed', completed_at = ${now}, response_status = ${response.status},
-                response_body = ${JSON.stringify(response.body)}, spend_id = ${spendId}
+                response_body = ${response.json ?? JSON.stringify(response.body)}, spend_id = ${spendId}
             WHERE claim_id = ${claimId}`).pipe(Effect.asVoid, guard("IdempotencyStore.complete")),
       release: (claimId) =>
         sql`UPDATE idempotency_keys SET status = 'released' WHERE claim_id = ${claimId} AND status = 'in_flight'`.pipe(

@@ -13,12 +13,19 @@ import { Api } from "./api.js"
 import { AuthenticationLive, JsonBodyLive, RequestBody } from "./middleware.js"
 import { CurrentTraceId } from "./trace.js"
 
-/** A Metered Call's answer: the stored status and body, marked when it is a replay. */
-const meteredResponse = (answer: MeteredAnswer) =>
-  HttpServerResponse.unsafeJson(answer.response.body, {
+/**
+ * A Metered Call's answer: the stored status and body, marked when it is a replay. The body goes out as the
+ * JSON text written when it was produced (or read back from the store), never encoded twice.
+ */
+const meteredResponse = (answer: MeteredAnswer) => {
+  const options = {
     status: answer.response.status,
     headers: answer.replayed ? { "idempotent-replayed": "true" } : {}
-  })
+  }
+  return answer.response.json === undefined
+    ? HttpServerResponse.unsafeJson(answer.response.body, options)
+    : HttpServerResponse.text(answer.response.json, { ...options, contentType: "application/json" })
+}
 
 export const ValidateHandlers = HttpApiBuilder.group(
   Api,

@@ -29,7 +29,7 @@ import {
   UpstreamTimeout
 } from "../../schema/problems.js"
 import type { Caller } from "../services/credentials.js"
-import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
+import { IdempotencyStore, type StoredResponse, withJson } from "../services/idempotency.js"
 import { Ledger, type MeteredOperation, type Spend } from "../services/ledger.js"
 import { Settlement } from "./settlement.js"
 
@@ -292,7 +292,8 @@ const paidCall = <E extends WorkFailure, R>(
 ) =>
   Effect.gen(function*() {
     const spend = yield* recordSpend(request, settleBy)
-    const response = yield* runWork(request, spend, settleBy, work, pastDeadline)
+    // Written as JSON once, for the store and for the wire.
+    const response = withJson(yield* runWork(request, spend, settleBy, work, pastDeadline))
     yield* storeThenSettle(spend, claimId, response)
     return response
   })

@@ -12,6 +12,28 @@ export const REPLAY_WINDOW_MILLIS = 24 * 60 * 60 * 1000
 export interface StoredResponse {
   readonly status: number
   readonly body: unknown
+  /**
+   * The body as the JSON text sent or stored, when it is at hand: REST sends it as it is (a replay is
+   * never parsed and written again), and a store keeps it without encoding the body a second time.
+   */
+  readonly json?: string
+}
+
+/** The response with its body's JSON text, written once for both the store and the wire. */
+export const withJson = (response: StoredResponse): StoredResponse =>
+  response.json !== undefined ? response : { ...response, json: JSON.stringify(response.body) }
+
+/** A stored response read back as JSON text: the body is parsed only if something asks for it (MCP). */
+export const fromStoredJson = (status: number, json: string): StoredResponse => {
+  let parsed: { readonly value: unknown } | undefined
+  return {
+    status,
+    json,
+    get body() {
+      parsed ??= { value: JSON.parse(json) }
+      return parsed.value
+    }
+  }
 }
 
 /** The outcome of claiming a key. */

@@ -29,11 +29,15 @@ const statesTable = (account: Effect.Effect<string, unknown, any>) => {
         if (first._tag !== "Claimed") return
         yield* store.complete(first.claimId, { status: 200, body: { model_estimate_available: true } }, null)
         const again = yield* claim(a, "k1", predict({ address: "1 Main St" }), 23 * HOUR)
-        expect(again).toEqual({
+        expect(again).toMatchObject({
           _tag: "Replay",
           response: { status: 200, body: { model_estimate_available: true } },
           storedAt: 0
         })
+        // A store that keeps the JSON text hands it back as it is, for REST to send without writing it again.
+        if (again._tag === "Replay" && again.response.json !== undefined) {
+          expect(JSON.parse(again.response.json)).toEqual({ model_estimate_available: true })
+        }
       }),
     "IDEM-6 IDEM-9: the same key with another body, or the same body on another endpoint, is a conflict": Effect.gen(
       function*() {

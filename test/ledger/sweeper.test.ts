@@ -7,7 +7,12 @@ import { OutsideCoverage, type UpstreamTimeout } from "../../schema/problems.js"
 import { metered, type MeteredRequest, pastCallDeadline, type WorkFailure } from "../../src/operations/metered.js"
 import { NODE_LEASE, NodeLease, SettlementLive } from "../../src/operations/settlement.js"
 import { PURGE_MARGIN, sweepAbandoned } from "../../src/operations/sweeper.js"
-import { IdempotencyStore, REPLAY_WINDOW_MILLIS, type StoredResponse } from "../../src/services/idempotency.js"
+import {
+  IdempotencyStore,
+  REPLAY_WINDOW_MILLIS,
+  type StoredResponse,
+  withJson
+} from "../../src/services/idempotency.js"
 import { Ledger, type Spend } from "../../src/services/ledger.js"
 import { reconciles } from "../harness/ledger.js"
 
@@ -26,7 +31,8 @@ const request = {
   subjects: ["1 Main St"]
 }
 const keyless = { ...request, idempotencyKey: undefined }
-const answer: StoredResponse = { status: 200, body: { ok: true } }
+// With its JSON text, as the pipeline hands answers on (withJson returns it as it is).
+const answer: StoredResponse = withJson({ status: 200, body: { ok: true } })
 
 const run = <E extends WorkFailure>(req: MeteredRequest, work: (spend: Spend) => Effect.Effect<StoredResponse, E>) =>
   metered<E | UpstreamTimeout, never>(req, work, pastCallDeadline)
