@@ -1,6 +1,7 @@
 /** The running service's Layers: real implementations over the configured database. */
 import { Effect, Layer, Option } from "effect"
 import { AccountsPg } from "../layers/accounts/pg.js"
+import { AnsweredCallsPg } from "../layers/answers/pg.js"
 import { ConnectionsPg } from "../layers/connections/pg.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
@@ -36,6 +37,7 @@ export const ServicesFromSql = Layer.mergeAll(
   CredentialsPg,
   LedgerPg,
   IdempotencyPg,
+  AnsweredCallsPg,
   ConnectionsPg,
   PortalSessionsPg,
   RateLimitsFromConfig,

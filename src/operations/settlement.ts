@@ -12,8 +12,9 @@
  * node waits a lease of its own heartbeats before judging another node dead, so the one that answered has
  * time to settle first.
  */
-import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { randomBytes } from "node:crypto"
+import { AnsweredCalls } from "../services/answers.js"
 import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
 import { Ledger } from "../services/ledger.js"
 
@@ -31,7 +32,7 @@ export const SETTLE_ON_STOP = Duration.seconds(5)
 /** An answered call still to be finished with the database. */
 interface Unsettled {
   readonly spendId: number
-  /** The claim its answer is stored under; undefined once stored, or for a call without a key. */
+  /** The claim its answer is stored under; undefined once stored (apart from the settle), or for a call without a key. */
   claimId: string | undefined
   readonly response: StoredResponse
 }
@@ -40,6 +41,8 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
   scoped: Effect.gen(function*() {
     const ledger = yield* Ledger
     const store = yield* IdempotencyStore
+    // Where the store and the Ledger share a database, an answer is stored and settled in one step.
+    const answered = yield* Effect.serviceOption(AnsweredCalls)
     const timing = yield* NodeLease
     const nodeId = `node_${randomBytes(9).toString("base64url")}`
     const unsettled = new Map<number, Unsettled>()
@@ -49,11 +52,15 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
     /** Stores the answer (once), then settles the Spend; what fails is left for the next try. */
     const finishOne = (job: Unsettled) =>
       Effect.gen(function*() {
-        if (job.claimId !== undefined) {
-          yield* store.complete(job.claimId, job.response, job.spendId)
-          job.claimId = undefined
+        if (job.claimId !== undefined && Option.isSome(answered)) {
+          yield* answered.value.storeAndSettle(job.spendId, job.claimId, job.response)
+        } else {
+          if (job.claimId !== undefined) {
+            yield* store.complete(job.claimId, job.response, job.spendId)
+            job.claimId = undefined
+          }
+          yield* ledger.settle(job.spendId)
         }
-        yield* ledger.settle(job.spendId)
         unsettled.delete(job.spendId)
       })
 

@@ -4,6 +4,7 @@
  */
 import { Duration, Effect, Layer, Ref } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
+import { AnsweredCallsPg } from "../../layers/answers/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
@@ -68,7 +69,7 @@ export const sqlServicesWithFakeScoring = (
   script: Record<string, ScriptEntry>,
   histories: Record<string, HistoryAnswer> = {}
 ) =>
-  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
+  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, AnsweredCallsPg, RateLimitsMemory).pipe(
     Layer.provideMerge(TestDatabase),
     Layer.merge(fakeScoringLayer(script, histories))
   )

@@ -1,0 +1,74 @@
+/**
+ * What a Metered Call costs the database: the statements a predict sends, counted on the real SQL services
+ * (each statement is one round trip: pg sends its parse, bind and execute together). The scoring is scripted,
+ * so only the metering pipeline talks to the database.
+ */
+import { Statement } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { predict } from "../../src/operations/predict.js"
+import { SettlementLive } from "../../src/operations/settlement.js"
+import type { Caller } from "../../src/services/credentials.js"
+import { Ledger } from "../../src/services/ledger.js"
+import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
+import { outcome } from "../harness/fixtures.js"
+import { reconciles } from "../harness/ledger.js"
+import { newAccount } from "../harness/server.js"
+
+const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
+const services = SettlementLive.pipe(Layer.provideMerge(sqlServicesWithFakeScoring(script)))
+
+/** Runs `effect` and returns its result with the statements it sent to the database. */
+const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const statements: Array<string> = []
+    const result = yield* effect.pipe(
+      Statement.withTransformer((statement) =>
+        Effect.sync(() => {
+          statements.push(statement.compile()[0].replace(/\s+/g, " ").trim().slice(0, 60))
+          return statement
+        })
+      )
+    )
+    return { result, statements }
+  })
+
+layer(services)("the round trips of a predict", (it) => {
+  it.effect(
+    "IDEM-3 IDEM-4 SVC-2: a keyed predict takes three round trips (claim, Spend, store-and-settle), a replay one, an unkeyed predict two; each charged once",
+    () =>
+      Effect.gen(function*() {
+        const { accountId } = yield* newAccount({ credits: 5 })
+        const caller: Caller = {
+          accountId,
+          tier: "public",
+          keyId: "key",
+          connectionId: null,
+          rateLimitPerMinute: null,
+          pendingTerms: null
+        }
+        const call = (key: string | undefined) =>
+          counted(
+            predict({ caller, body: { address: "42 Elm St" }, idempotencyKeyHeader: key, traceId: "a".repeat(32) })
+          )
+
+        const keyed = yield* call("round-trips-1")
+        expect(keyed.result.replayed).toBe(false)
+        expect(keyed.statements).toHaveLength(3)
+
+        const replay = yield* call("round-trips-1")
+        expect(replay.result.replayed).toBe(true)
+        expect(replay.statements).toHaveLength(1)
+        // The stored answer comes back as the JSON text stored, to be sent as it is.
+        expect(replay.result.response.json).toBe(keyed.result.response.json)
+        expect(replay.result.response.body).toEqual(keyed.result.response.body)
+
+        const unkeyed = yield* call(undefined)
+        expect(unkeyed.statements).toHaveLength(2)
+
+        const ledger = yield* Ledger
+        expect(yield* ledger.balance(accountId)).toBe(3)
+        expect(yield* reconciles(accountId)).toBe(3)
+      })
+  )
+})
