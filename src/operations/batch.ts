@@ -1,5 +1,6 @@
 /**
- * `POST /v1/predict/batch`: one Spend for the whole batch (BAT-6), entries scored in order (BAT-1). A
+ * `POST /v1/predict/batch`: one Spend for the whole batch (BAT-6), entries scored in order (BAT-1), one
+ * slice at a time (the event loop runs between entries, so a batch never holds other requests back). A
  * covered failure becomes that entry's Problem Detail with its own one-Credit Refund, and the batch goes on
  * (BAT-8); any other failure (a covered entry whose refund the Ledger cannot record, a defect outside the
  * scoring step) stops it: no results, 503 `spend-indeterminate`, and every Credit of it refunded (BAT-9).
@@ -14,6 +15,16 @@ import { scoredAnswer, scoredEntry } from "../valuation/answer.js"
 import { acceptBatch } from "./accept.js"
 import { metered, type MeteredInput, meteredRequest } from "./metered.js"
 import { scoreAddress } from "./upstream.js"
+
+/**
+ * Between two entries the batch lets the event loop run: other requests (and their I/O) are served after at
+ * most one entry's scoring, never after a whole batch's. A real macrotask turn (setImmediate), not a yield to
+ * Effect's own scheduler, which may resume the batch before any socket is read.
+ */
+export const yieldToOtherRequests: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const turn = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(turn))
+})
 
 /** BAT-9: the stop rule, for whatever ended the batch other than a covered reason. */
 const stopTheBatch = (cause: Cause.Cause<unknown>) =>
@@ -69,7 +80,10 @@ export const batch = (input: MeteredInput) =>
     return yield* metered(
       metering,
       (spend) =>
-        Effect.forEach(request.properties, entryOf(spend)).pipe(
+        Effect.forEach(
+          request.properties,
+          (call, i) => (i === 0 ? entryOf(spend)(call) : Effect.zipRight(yieldToOtherRequests, entryOf(spend)(call)))
+        ).pipe(
           Effect.map((results) => ({ status: 200, body: { results } })),
           Effect.catchAllCause(stopTheBatch)
         ),

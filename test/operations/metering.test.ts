@@ -4,7 +4,7 @@
  * scoring deadline) is moved by the test, never slept.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Layer, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, Ref, TestClock } from "effect"
 import { IdempotencyControl, IdempotencyMemory } from "../../layers/idempotency/memory.js"
 import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
 import { OutsideCoverage } from "../../schema/problems.js"
@@ -15,9 +15,9 @@ import { predict } from "../../src/operations/predict.js"
 import { SettlementLive } from "../../src/operations/settlement.js"
 import type { Caller } from "../../src/services/credentials.js"
 import { Ledger } from "../../src/services/ledger.js"
-import { SCORING_TIMEOUT_SECONDS } from "../../src/services/scoring.js"
+import { Scoring, SCORING_TIMEOUT_SECONDS } from "../../src/services/scoring.js"
 import { STORAGE_SILENCE_LIMIT } from "../../src/services/storage.js"
-import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
+import { fakeScoringLayer, makeFakeScoring, type ScriptEntry } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
 
@@ -29,11 +29,13 @@ const script: Record<string, ScriptEntry> = {
   "crashes": { answer: { _tag: "Defect", message: "the engine crashed" } }
 }
 
-const services = SettlementLive.pipe(
-  Layer.provideMerge(Layer.mergeAll(LedgerMemory({ acct_m: { balance: 10 } }), IdempotencyMemory)),
-  Layer.merge(fakeScoringLayer(script)),
-  Layer.merge(Layer.succeed(AppConfig, AppConfig.make({ port: 0, publicBaseUrl: "http://propscore.test" })))
-)
+const servicesWith = <E>(scoring: Layer.Layer<Scoring, E>, balance = 10) =>
+  SettlementLive.pipe(
+    Layer.provideMerge(Layer.mergeAll(LedgerMemory({ acct_m: { balance } }), IdempotencyMemory)),
+    Layer.merge(scoring),
+    Layer.merge(Layer.succeed(AppConfig, AppConfig.make({ port: 0, publicBaseUrl: "http://propscore.test" })))
+  )
+const services = servicesWith(fakeScoringLayer(script))
 
 const caller: Caller = {
   accountId: "acct_m",
@@ -132,4 +134,38 @@ describe("the metering pipeline", () => {
       // The key was freed: the batch can be retried unchanged.
       expect((yield* batch(input({ properties: [{ address: "good" }] }, "b"))).replayed).toBe(false)
     }).pipe(Effect.provide(services)))
+  it.live("BAT-1: a batch lets other requests run between its entries: a turn of the event loop comes after at most one entry", () =>
+    Effect.gen(function*() {
+      const scored = yield* Ref.make(0)
+      // Scoring that counts its calls and answers at once, as the local engine does (synchronously).
+      const counting = Layer.effect(
+        Scoring,
+        Effect.map(makeFakeScoring(script), ({ service }) => ({
+          ...service,
+          score: (address: string, overrides: Parameters<typeof service.score>[1]) =>
+            Effect.zipRight(Ref.update(scored, (n) => n + 1), service.score(address, overrides))
+        }))
+      )
+      const seen: Array<number> = []
+      const answer = yield* Effect.gen(function*() {
+        const running = yield* Effect.fork(
+          batch(input({ properties: Array.from({ length: 40 }, () => ({ address: "good" })) }))
+        )
+        // Another request's turns: macrotasks queued while the batch runs, each noting how far it got.
+        for (let turn = 0; turn < 5; turn++) {
+          yield* Effect.async<void>((resume) => {
+            setImmediate(() => {
+              seen.push(Effect.runSync(Ref.get(scored)))
+              resume(Effect.void)
+            })
+          })
+        }
+        return yield* Fiber.join(running)
+      }).pipe(Effect.provide(servicesWith(counting, 40)))
+      expect((answer.response.body as { results: Array<unknown> }).results).toHaveLength(40)
+      // Each turn came after at most one more entry (two at the first): the batch never held the loop.
+      expect(seen[0]!).toBeLessThanOrEqual(2)
+      for (let turn = 1; turn < seen.length; turn++) expect(seen[turn]! - seen[turn - 1]!).toBeLessThanOrEqual(1)
+      expect(seen.at(-1)!).toBeLessThan(40)
+    }))
 })
