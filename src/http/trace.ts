@@ -4,7 +4,7 @@
  * every Problem Detail.
  */
 import { FiberRef } from "effect"
-import { randomBytes } from "node:crypto"
+import { randomFillSync } from "node:crypto"
 
 const hex = (length: number) => new RegExp(`^[0-9a-f]{${length}}$`)
 const versionPattern = hex(2)
@@ -27,7 +27,18 @@ export const traceIdFromTraceparent = (header: string | undefined): string | und
   return traceId
 }
 
-export const newTraceId = (): string => randomBytes(16).toString("hex")
+/** Random bytes drawn 4 KiB at a time (one system call per 256 trace ids, not one per request). */
+const pool = Buffer.alloc(16 * 256)
+let drawn = pool.length
+
+export const newTraceId = (): string => {
+  if (drawn === pool.length) {
+    randomFillSync(pool)
+    drawn = 0
+  }
+  drawn += 16
+  return pool.toString("hex", drawn - 16, drawn)
+}
 
 export const traceIdFor = (traceparent: string | undefined): string =>
   traceIdFromTraceparent(traceparent) ?? newTraceId()
