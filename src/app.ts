@@ -1,10 +1,10 @@
 /** The running service's Layers: real implementations over the configured database. */
 import { Effect, Layer, Option } from "effect"
 import { AccountsPg } from "../layers/accounts/pg.js"
-import { AnsweredCallsPg } from "../layers/answers/pg.js"
 import { ConnectionsPg } from "../layers/connections/pg.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
+import { JointStepsPg } from "../layers/joint-steps/pg.js"
 import { LedgerPg } from "../layers/ledger/pg.js"
 import { PortalSessionsPg } from "../layers/portal-sessions/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
@@ -37,7 +37,7 @@ export const ServicesFromSql = Layer.mergeAll(
   CredentialsPg,
   LedgerPg,
   IdempotencyPg,
-  AnsweredCallsPg,
+  JointStepsPg,
   ConnectionsPg,
   PortalSessionsPg,
   RateLimitsFromConfig,

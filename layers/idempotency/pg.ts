@@ -16,7 +16,8 @@ import {
 } from "../../src/services/idempotency.js"
 import { StorageUnavailable } from "../../src/services/storage.js"
 
-interface Row {
+/** A key's row as the store reads it. */
+export interface KeyRow {
   readonly claim_id: string
   readonly fingerprint: string
   readonly status: KeyRecord["status"]
@@ -30,7 +31,7 @@ interface Row {
 /** Claims started again after a purge took the key's row away under them, before giving up. */
 const CLAIM_ATTEMPTS = 3
 
-const toRecord = (row: Row): KeyRecord => ({
+export const toRecord = (row: KeyRow): KeyRecord => ({
   claimId: row.claim_id,
   fingerprint: row.fingerprint,
   status: row.status,
@@ -48,7 +49,7 @@ export const IdempotencyPg = Layer.effect(
 
     // The key's row, or undefined when the sweeper purged it between two statements (its window had ended).
     const keyRow = (request: ClaimRequest, lock: boolean) =>
-      sql<Row>`
+      sql<KeyRow>`
         SELECT claim_id, fingerprint, status, completed_at, deadline, response_status, response_body
         FROM idempotency_keys WHERE account_id = ${request.accountId} AND key = ${request.key}
         ${sql.literal(lock ? "FOR UPDATE" : "")}`.pipe(Effect.map(([row]) => (row ? toRecord(row) : undefined)))
@@ -62,7 +63,7 @@ export const IdempotencyPg = Layer.effect(
       Effect.gen(function*() {
         for (let attempt = 1;; attempt++) {
           const claimId = randomUUID()
-          const [result] = yield* sql<Row & { readonly inserted: boolean }>`
+          const [result] = yield* sql<KeyRow & { readonly inserted: boolean }>`
             WITH inserted AS (
               INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
               VALUES (${request.accountId}, ${request.key}, ${claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline})

@@ -4,12 +4,18 @@
  * above, so a race can never overdraw an Account. Every step runs under the storage deadlines
  * (`DatabaseHealth.guard`); any database failure is `ledger-unreachable`.
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
 import { DatabaseHealth } from "../../src/db/health.js"
 import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
-import { type ConnectedApp, type DailyTotal, Ledger, type LedgerEntry } from "../../src/services/ledger.js"
+import {
+  type ConnectedApp,
+  type DailyTotal,
+  Ledger,
+  type LedgerEntry,
+  type SpendRequest
+} from "../../src/services/ledger.js"
 
 interface EntryRow {
   readonly id: number
@@ -45,6 +51,38 @@ const unreachable = (error: unknown) =>
     Effect.fail(new LedgerUnreachable({ detail: "The Ledger did not answer; nothing was charged. Retry later." }))
   )
 
+/**
+ * A Spend as the common table expressions of one statement (`price`, `today`, `debited`, `entry`,
+ * `opened`): the price from the price book, the debit guarded by the balance and the daily cap (judged on
+ * the Account row, re-checked by PostgreSQL on the newest row version when Spends race) and by `onlyIf`,
+ * the entry, and its open mark. `debited` and `entry` have a row when it was recorded, none when refused.
+ * The Ledger's own Spend uses it, and so does a claim made with its Spend in one statement (layers/joint).
+ */
+export const spendSteps = (sql: SqlClient.SqlClient, request: SpendRequest, onlyIf: Statement.Fragment) =>
+  sql`price AS (
+      SELECT credits_per_unit * ${request.units}::bigint AS cost FROM price_book WHERE operation = ${request.operation}
+    ), today AS (
+      SELECT (now() AT TIME ZONE 'UTC')::date AS day
+    ), debited AS (
+      UPDATE accounts a
+      SET balance = a.balance - price.cost,
+          spent_on_day = CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost,
+          spend_day = today.day
+      FROM price, today
+      WHERE a.id = ${request.accountId} AND a.balance >= price.cost
+        AND (a.daily_spend_cap IS NULL
+          OR CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost <= a.daily_spend_cap)
+        AND ${onlyIf}
+      RETURNING a.balance, price.cost
+    ), entry AS (
+      INSERT INTO ledger_entries (account_id, kind, amount, operation, units, trace_id, subjects)
+      SELECT ${request.accountId}, 'spend', cost, ${request.operation}, ${request.units}, ${request.traceId},
+        ${request.subjects}::text[] FROM debited
+      RETURNING id, amount
+    ), opened AS (
+      INSERT INTO open_spends (spend_id, settle_by, node_id) SELECT id, ${request.settleBy}, ${request.nodeId} FROM entry
+    )`
+
 export const LedgerPg = Layer.effect(
   Ledger,
   Effect.gen(function*() {
@@ -64,33 +102,10 @@ export const LedgerPg = Layer.effect(
         "subjects"
     )
 
-    // One statement, one round trip: the price from the price book, the debit guarded by the balance and
-    // the daily cap (judged on the Account row, re-checked by PostgreSQL on the newest row version when
-    // Spends race), the entry, and its open mark. No row: refused, and nothing was recorded.
-    const spendOrRefuse = Effect.fn("Ledger.spend")(function*(request: Parameters<Ledger["Type"]["spend"]>[0]) {
+    // One statement, one round trip (see `spendSteps`). No row: refused, and nothing was recorded.
+    const spendOrRefuse = Effect.fn("Ledger.spend")(function*(request: SpendRequest) {
       const [spent] = yield* sql<{ id: number; amount: number; balance: number }>`
-        WITH price AS (
-          SELECT credits_per_unit * ${request.units}::bigint AS cost FROM price_book WHERE operation = ${request.operation}
-        ), today AS (
-          SELECT (now() AT TIME ZONE 'UTC')::date AS day
-        ), debited AS (
-          UPDATE accounts a
-          SET balance = a.balance - price.cost,
-              spent_on_day = CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost,
-              spend_day = today.day
-          FROM price, today
-          WHERE a.id = ${request.accountId} AND a.balance >= price.cost
-            AND (a.daily_spend_cap IS NULL
-              OR CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost <= a.daily_spend_cap)
-          RETURNING a.balance, price.cost
-        ), entry AS (
-          INSERT INTO ledger_entries (account_id, kind, amount, operation, units, trace_id, subjects)
-          SELECT ${request.accountId}, 'spend', cost, ${request.operation}, ${request.units}, ${request.traceId},
-            ${request.subjects}::text[] FROM debited
-          RETURNING id, amount
-        ), opened AS (
-          INSERT INTO open_spends (spend_id, settle_by, node_id) SELECT id, ${request.settleBy}, ${request.nodeId} FROM entry
-        )
+        WITH ${spendSteps(sql, request, sql`TRUE`)}
         SELECT entry.id, entry.amount, debited.balance FROM entry, debited`
       if (spent) {
         return { spendId: spent.id, accountId: request.accountId, amount: spent.amount, balanceAfter: spent.balance }
@@ -99,7 +114,7 @@ export const LedgerPg = Layer.effect(
     })
 
     /** Why a Spend was refused (read after the fact: the figures are for the message only). */
-    const refusal = (request: Parameters<Ledger["Type"]["spend"]>[0]) =>
+    const refusal = (request: SpendRequest) =>
       Effect.gen(function*() {
         const [account] = yield* sql<
           { balance: number; daily_spend_cap: number | null; spent_today: number; cost: number | null }

@@ -11,7 +11,7 @@
  * what is left of the Spend too. A produced answer is charged, once: stored and settled by `Settlement`,
  * in the background if the database cannot take it now.
  */
-import { Cause, Clock, Context, Duration, Effect, Exit, Fiber } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Fiber, Option } from "effect"
 import { decodeIdempotencyKey } from "../../schema/decode.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import {
@@ -29,8 +29,9 @@ import {
   UpstreamTimeout
 } from "../../schema/problems.js"
 import type { Caller } from "../services/credentials.js"
-import { IdempotencyStore, type StoredResponse, withJson } from "../services/idempotency.js"
-import { Ledger, type MeteredOperation, type Spend } from "../services/ledger.js"
+import { type Claim, IdempotencyStore, type StoredResponse, withJson } from "../services/idempotency.js"
+import { type JointClaim, JointSteps } from "../services/joint-steps.js"
+import { Ledger, type MeteredOperation, type Spend, type SpendRequest } from "../services/ledger.js"
 import { Settlement } from "./settlement.js"
 
 /** How long an identical request in flight is waited for before 409 (CONTRACT.md). */
@@ -180,6 +181,12 @@ type Claimed =
  * its Spend share one deadline: the sweeper frees the key and refunds the Spend together. A store that cannot
  * answer means the call never started (503 `call-not-started`).
  */
+const keyNotChecked = () =>
+  new CallNotStarted({
+    detail: "The Idempotency-Key could not be checked because the database did not answer; nothing was " +
+      "charged. Retry later with the same key."
+  })
+
 const claimKey = Effect.fn("Metering.claim")(function*(request: MeteredRequest, key: IdempotencyKey) {
   const store = yield* IdempotencyStore
   const claimDeadline = yield* ClaimDeadline
@@ -187,12 +194,7 @@ const claimKey = Effect.fn("Metering.claim")(function*(request: MeteredRequest, 
     const deadline = now + Duration.toMillis(claimDeadline)
     return store.claim({ accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline }).pipe(
       Effect.map((claim) => ({ claim, deadline })),
-      Effect.mapError(() =>
-        new CallNotStarted({
-          detail: "The Idempotency-Key could not be checked because the database did not answer; nothing was " +
-            "charged. Retry later with the same key."
-        })
-      )
+      Effect.mapError(keyNotChecked)
     )
   })
   const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
@@ -202,23 +204,54 @@ const claimKey = Effect.fn("Metering.claim")(function*(request: MeteredRequest, 
     attempt = yield* claimOnce
   }
   const { claim, deadline } = attempt
+  return yield* claimed(claim, deadline)
+})
+
+/** What a claim means for the call: run (claimed), answer again (replay), or refuse. */
+const claimed = (
+  claim: Claim,
+  deadline: number
+): Effect.Effect<Claimed, IdempotencyKeyConflict | DuplicateRequestInFlight> => {
   switch (claim._tag) {
     case "Replay":
-      return { _tag: "Replay", response: claim.response } satisfies Claimed as Claimed
+      return Effect.succeed({ _tag: "Replay", response: claim.response })
     case "Claimed":
-      return { _tag: "Claimed", claimId: claim.claimId, deadline } satisfies Claimed as Claimed
+      return Effect.succeed({ _tag: "Claimed", claimId: claim.claimId, deadline })
     case "Conflict":
-      return yield* new IdempotencyKeyConflict({
+      return new IdempotencyKeyConflict({
         detail: "This Idempotency-Key was used by this Account for a different request within the last 24 hours."
       })
     case "InFlight":
-      return yield* new DuplicateRequestInFlight({
+      return new DuplicateRequestInFlight({
         detail:
           "An identical request with this Idempotency-Key is still being processed; retry shortly to get its result.",
         retry_after: 1
       })
   }
-})
+}
+
+/**
+ * IDEM-1 SVC-2: where the store and the Ledger share a database, an unseen key is claimed and its Spend
+ * recorded in one step (the common case of a keyed call: one round trip for both). Whatever that step
+ * cannot finish goes on the usual way: a Spend the Ledger refused is recorded again on its own (for its
+ * reason), a request in flight is waited for, a key to take over is claimed by the store. Undefined without
+ * the joint steps. The step's database failing means the call never started (503 `call-not-started`); had
+ * it committed after all, its claim and Spend end at their shared deadline (the sweeper).
+ */
+const claimWithSpend = Effect.fn("Metering.claimAndSpend")(
+  function*(request: MeteredRequest, key: IdempotencyKey) {
+    const joint = yield* Effect.serviceOption(JointSteps)
+    if (Option.isNone(joint)) return undefined
+    const settlement = yield* Settlement
+    const now = yield* Clock.currentTimeMillis
+    const deadline = now + Duration.toMillis(yield* ClaimDeadline)
+    const result: JointClaim = yield* joint.value.claimAndSpend(
+      { accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline },
+      spendRequest(request, deadline, settlement.nodeId)
+    ).pipe(Effect.mapError(keyNotChecked))
+    return { result, deadline }
+  }
+)
 
 /**
  * SVC-2 SVC-3 SVC-4 BAT-6 BAT-7: the Spend is recorded, its cost resolved by the Ledger, before any work. A
@@ -228,15 +261,17 @@ const claimKey = Effect.fn("Metering.claim")(function*(request: MeteredRequest, 
 const recordSpend = Effect.fn("Metering.spend")(function*(request: MeteredRequest, settleBy: number) {
   const ledger = yield* Ledger
   const settlement = yield* Settlement
-  return yield* ledger.spend({
-    accountId: request.accountId,
-    operation: request.operation,
-    units: request.units,
-    traceId: request.traceId,
-    settleBy,
-    nodeId: settlement.nodeId,
-    subjects: request.subjects
-  })
+  return yield* ledger.spend(spendRequest(request, settleBy, settlement.nodeId))
+})
+
+const spendRequest = (request: MeteredRequest, settleBy: number, nodeId: string): SpendRequest => ({
+  accountId: request.accountId,
+  operation: request.operation,
+  units: request.units,
+  traceId: request.traceId,
+  settleBy,
+  nodeId,
+  subjects: request.subjects
 })
 
 /**
@@ -282,16 +317,17 @@ const storeThenSettle = Effect.fn("Metering.storeThenSettle")(
   }
 )
 
-/** The paid part: Spend → work → store, then settle. */
+/** The paid part: Spend (unless already recorded) → work → store, then settle. */
 const paidCall = <E extends WorkFailure, R>(
   request: MeteredRequest,
   claimId: string | undefined,
   settleBy: number,
   work: (spend: Spend) => Effect.Effect<StoredResponse, E, R>,
-  pastDeadline: () => E
+  pastDeadline: () => E,
+  recorded?: Spend
 ) =>
   Effect.gen(function*() {
-    const spend = yield* recordSpend(request, settleBy)
+    const spend = recorded ?? (yield* recordSpend(request, settleBy))
     // Written as JSON once, for the store and for the wire.
     const response = withJson(yield* runWork(request, spend, settleBy, work, pastDeadline))
     yield* storeThenSettle(spend, claimId, response)
@@ -326,10 +362,18 @@ export const metered = <E extends WorkFailure, R>(
       const response = yield* paidCall(request, undefined, yield* deadlineFromNow, work, pastDeadline)
       return { response, replayed: false }
     }
-    const claimed = yield* claimKey(request, request.idempotencyKey)
-    if (claimed._tag === "Replay") return { response: claimed.response, replayed: true }
-    const response = yield* paidCall(request, claimed.claimId, claimed.deadline, work, pastDeadline).pipe(
-      releaseKeyUnlessAnswered(claimed.claimId)
+    const joint = yield* claimWithSpend(request, request.idempotencyKey)
+    const key: Claimed = joint === undefined ||
+        joint.result._tag === "Undecided" ||
+        (joint.result._tag === "Decided" && joint.result.claim._tag === "InFlight")
+      ? yield* claimKey(request, request.idempotencyKey)
+      : joint.result._tag === "Decided"
+      ? yield* claimed(joint.result.claim, joint.deadline)
+      : { _tag: "Claimed", claimId: joint.result.claimId, deadline: joint.deadline }
+    if (key._tag === "Replay") return { response: key.response, replayed: true }
+    const recorded = joint?.result._tag === "Spent" ? joint.result.spend : undefined
+    const response = yield* paidCall(request, key.claimId, key.deadline, work, pastDeadline, recorded).pipe(
+      releaseKeyUnlessAnswered(key.claimId)
     )
     return { response, replayed: false }
   })

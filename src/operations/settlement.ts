@@ -14,8 +14,8 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { randomBytes } from "node:crypto"
-import { AnsweredCalls } from "../services/answers.js"
 import { IdempotencyStore, type StoredResponse } from "../services/idempotency.js"
+import { JointSteps } from "../services/joint-steps.js"
 import { Ledger } from "../services/ledger.js"
 
 /** How often a node says it is alive, and how long it may go unseen before it is presumed dead. */
@@ -42,7 +42,7 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
     const ledger = yield* Ledger
     const store = yield* IdempotencyStore
     // Where the store and the Ledger share a database, an answer is stored and settled in one step.
-    const answered = yield* Effect.serviceOption(AnsweredCalls)
+    const answered = yield* Effect.serviceOption(JointSteps)
     const timing = yield* NodeLease
     const nodeId = `node_${randomBytes(9).toString("base64url")}`
     const unsettled = new Map<number, Unsettled>()

@@ -4,9 +4,9 @@
  */
 import { Duration, Effect, Layer, Ref } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
-import { AnsweredCallsPg } from "../../layers/answers/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
+import { JointStepsPg } from "../../layers/joint-steps/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import type { HistoryAnswer } from "../../schema/history.js"
@@ -69,7 +69,7 @@ export const sqlServicesWithFakeScoring = (
   script: Record<string, ScriptEntry>,
   histories: Record<string, HistoryAnswer> = {}
 ) =>
-  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, AnsweredCallsPg, RateLimitsMemory).pipe(
+  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, JointStepsPg, RateLimitsMemory).pipe(
     Layer.provideMerge(TestDatabase),
     Layer.merge(fakeScoringLayer(script, histories))
   )

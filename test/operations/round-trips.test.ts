@@ -8,6 +8,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { predict } from "../../src/operations/predict.js"
 import { SettlementLive } from "../../src/operations/settlement.js"
+import { Accounts } from "../../src/services/accounts.js"
 import type { Caller } from "../../src/services/credentials.js"
 import { Ledger } from "../../src/services/ledger.js"
 import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
@@ -35,7 +36,7 @@ const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 layer(services)("the round trips of a predict", (it) => {
   it.effect(
-    "IDEM-3 IDEM-4 SVC-2: a keyed predict takes three round trips (claim, Spend, store-and-settle), a replay one, an unkeyed predict two; each charged once",
+    "IDEM-3 IDEM-4 SVC-2: a keyed predict takes two round trips (claim with its Spend, store with the settle), a replay one, an unkeyed predict two; each charged once",
     () =>
       Effect.gen(function*() {
         const { accountId } = yield* newAccount({ credits: 5 })
@@ -54,7 +55,7 @@ layer(services)("the round trips of a predict", (it) => {
 
         const keyed = yield* call("round-trips-1")
         expect(keyed.result.replayed).toBe(false)
-        expect(keyed.statements).toHaveLength(3)
+        expect(keyed.statements).toHaveLength(2)
 
         const replay = yield* call("round-trips-1")
         expect(replay.result.replayed).toBe(true)
@@ -69,6 +70,35 @@ layer(services)("the round trips of a predict", (it) => {
         const ledger = yield* Ledger
         expect(yield* ledger.balance(accountId)).toBe(3)
         expect(yield* reconciles(accountId)).toBe(3)
+      })
+  )
+
+  it.effect(
+    "SVC-3 IDEM-5: a keyed predict the Balance cannot cover is refused with nothing recorded (its key freed), and the same request runs once Credits are granted",
+    () =>
+      Effect.gen(function*() {
+        const { accountId } = yield* newAccount({ credits: 0 })
+        const caller: Caller = {
+          accountId,
+          tier: "public",
+          keyId: "key",
+          connectionId: null,
+          rateLimitPerMinute: null,
+          pendingTerms: null
+        }
+        const call = predict({
+          caller,
+          body: { address: "42 Elm St" },
+          idempotencyKeyHeader: "refused-then-paid",
+          traceId: "b".repeat(32)
+        })
+        expect(yield* Effect.flip(call)).toMatchObject({ _tag: "InsufficientCredits", balance: 0, required: 1 })
+        const ledger = yield* Ledger
+        expect(yield* ledger.entries(accountId)).toEqual([])
+        yield* Effect.flatMap(Accounts, (accounts) => accounts.grantCredits(accountId, 1))
+        expect((yield* call).replayed).toBe(false)
+        expect(yield* ledger.balance(accountId)).toBe(0)
+        expect(yield* reconciles(accountId)).toBe(0)
       })
   )
 })
