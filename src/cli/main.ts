@@ -13,7 +13,6 @@ import {
   ValidationError
 } from "@effect/cli"
 import { Cause, Console, Duration, Effect, Either, Exit, identity, Layer, Option, Schema } from "effect"
-import cluster from "node:cluster"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -40,7 +39,7 @@ import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
 import { type CommandNode, group, leaf, plainText, stopsAtGroup, UsageError, usageMessage } from "./usage.js"
-import { runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
+import { isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
 
 const json = Options.boolean("json").pipe(
   Options.withDescription("Print exactly one JSON object on stdout and nothing else there (logs go to stderr)")
@@ -195,7 +194,7 @@ const serve = Command.make(
   ({ json: asJson, workers }) =>
     Effect.gen(function*() {
       const config = yield* AppConfig
-      yield* cluster.isWorker
+      yield* isServeWorker()
         ? serveAsWorker(config)
         : workers === 1
         ? serveAlone(asJson, config)

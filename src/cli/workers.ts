@@ -19,6 +19,12 @@ export const FAILED_START_DELAY = Duration.seconds(5)
 
 const READY = "workers/ready"
 
+/** Set in the environment of the workers this primary forks (another cluster manager's workers are not ours). */
+const WORKER_MARK = "PROPSCORE_SERVE_WORKER"
+
+/** Whether this process is a worker of `serve --workers N`. */
+export const isServeWorker = () => cluster.isWorker && process.env[WORKER_MARK] === "1"
+
 const exitDescription = (code: number | null, signal: string | null) =>
   signal !== null ? `was killed by ${signal}` : `exited with code ${code}`
 
@@ -42,7 +48,7 @@ export const runWorkers = (
 
     const fork = () => {
       if (stopping) return
-      const worker = cluster.fork()
+      const worker = cluster.fork({ [WORKER_MARK]: "1" })
       live.set(worker.id, worker)
       worker.on("exit", (code: number | null, signal: string | null) => exited(worker, code, signal))
     }
