@@ -104,9 +104,9 @@ export const shareLearners = (): {
     },
     workerGone: (worker) => {
       for (const fit of fits.values()) {
-        const index = fit.waiting.findIndex((waiting) => waiting.worker === worker)
+        const index = fit.waiting.findIndex((waiting) => waiting.worker.id === worker.id)
         if (index !== -1) fit.waiting.splice(index, 1)
-        if (fit.fitter !== worker) continue
+        if (fit.fitter?.id !== worker.id) continue
         // Its fit died with it: the next one waiting fits them (or the next to ask, if none is waiting).
         const next = fit.waiting.shift()
         fit.fitter = next?.worker
