@@ -1,22 +1,27 @@
 /**
  * `npm run bench:http`: drives a running `propscore serve` with autocannon and prints requests/s and
  * latency for each Metered Call, validate, and a canned-answer route on the same server (the ceiling: the
- * same HTTP stack, front door and trace ids, with no work behind it).
+ * same HTTP stack, front door and trace ids, with no work behind it). Every scenario runs twice, against
+ * `serve --workers 1` (one process) and then `serve --workers N` (BENCH_WORKERS, default the number of
+ * cores), both servers running side by side; the script prints both tables and the keyed predict's
+ * throughput at N workers over one's.
  *
  * Against the real PostgreSQL by default (`BENCH_DATABASE_URL`, default
  * postgres://postgres@127.0.0.1:5432/propscore_bench, created on first use and loaded with the demo county
  * by `serve` itself). `BENCH_EMBEDDED=1` runs it on the embedded database instead. Other knobs:
- * BENCH_CONNECTIONS (64), BENCH_SECONDS (10 per scenario).
+ * BENCH_CONNECTIONS (64), BENCH_SECONDS (10 per scenario), BENCH_WORKERS (the number of cores).
  *
- * Target (issue 4): metered predict ≥ 40% of the canned route's requests/s, p99 ≤ 25 ms at 64 connections.
- * The script prints the figures and the verdict; it never fails the build.
+ * Targets: metered predict ≥ 40% of the canned route's requests/s, p99 ≤ 25 ms at 64 connections (issue
+ * 4); keyed predict at N workers ≥ 1.5× one worker's (issue 17, on 2 cores). The script prints the figures
+ * and the verdicts; it never fails the build.
  *
  * Beside each rate it prints the CPU time one request cost, measured from the kernel's accounting (Linux
- * `/proc`): in the server process, in PostgreSQL (every `postgres` process on the machine; with the
- * embedded database it runs inside the server), and in autocannon (this process); and the share of the
- * time the server's main thread (its one JavaScript thread) was on a core. Near 1.0 there, that thread
- * sets the rate; with every core busy, the sum of the three does. Either way the columns say where a
- * route's cost lies.
+ * `/proc`): in the server (the serving process and every process under it: the primary and its workers),
+ * in PostgreSQL (every `postgres` process on the machine; with the embedded database it runs inside the
+ * server), and in autocannon (this process); and the share of the time the busiest serving process's main
+ * thread (its one JavaScript thread) was on a core, and with workers the primary's. Near 1.0 there, that
+ * thread sets the rate; with every core busy, the sum of the three does. Either way the columns say where
+ * a route's cost lies.
  */
 import autocannon from "autocannon"
 import * as fs from "node:fs"
@@ -29,6 +34,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 64)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const embedded = process.env.BENCH_EMBEDDED === "1"
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/propscore_bench"
+const workers = Number(process.env.BENCH_WORKERS ?? os.availableParallelism())
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -70,14 +76,16 @@ interface Row {
   readonly non2xx: number
   readonly errors: number
   /**
-   * CPU milliseconds per request in the server (all its threads), in PostgreSQL and in the load generator,
-   * and the share of the run the server's main thread was on a core; undefined off Linux.
+   * CPU milliseconds per request in the server (all its processes and threads), in PostgreSQL and in the
+   * load generator, and the share of the run the busiest serving process's main thread was on a core (with
+   * workers, the primary's apart); undefined off Linux.
    */
   readonly cpu: {
     readonly server: number
     readonly database: number
     readonly load: number
     readonly mainThreadBusy: number
+    readonly primaryBusy: number | undefined
   } | undefined
 }
 
@@ -118,19 +126,72 @@ const postgresCpuSince = (before: Map<string, number>): number => {
 
 const cpuAccounting = fs.existsSync("/proc/self/stat")
 
-const run = (scenario: Scenario, serverPid: number | undefined): Promise<Row> =>
+/** A process and every process under it (a primary, its workers, tsx's esbuild), by reading `/proc`. */
+const processTree = (root: number): Array<number> => {
+  const children = new Map<number, Array<number>>()
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)])
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const tree = [root]
+  for (let i = 0; i < tree.length; i++) {
+    for (const child of children.get(tree[i]!) ?? []) tree.push(child)
+  }
+  return tree
+}
+
+/** CPU milliseconds so far of each process of the tree, and of each one's main thread. */
+const treeCpuMs = (root: number) => {
+  const total = new Map<number, number>()
+  const main = new Map<number, number>()
+  for (const pid of processTree(root)) {
+    try {
+      total.set(pid, processCpuMs(pid))
+      // A process's main thread has the process's own id as its thread id.
+      main.set(pid, processCpuMs(pid, pid))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return { total, main }
+}
+
+/** One scenario against the server (`serverPid`, serving with `workerCount` workers; undefined: not measured). */
+const run = (scenario: Scenario, serverPid: number | undefined, workerCount = 1): Promise<Row> =>
   new Promise((resolve, reject) => {
     const measured = cpuAccounting && serverPid !== undefined
-    const server0 = measured ? processCpuMs(serverPid) : 0
-    // A process's main thread has the process's own id as its thread id.
-    const main0 = measured ? processCpuMs(serverPid, serverPid) : 0
+    const server0 = measured ? treeCpuMs(serverPid) : undefined
     const database0 = measured && !embedded ? postgresCpuMs() : new Map<string, number>()
     const load0 = process.cpuUsage()
     const started = performance.now()
     autocannon({ connections, duration: seconds, ...scenario.options }, (error, result) => {
       if (error) return reject(error)
       const load = process.cpuUsage(load0)
+      const elapsed = performance.now() - started
       const requests = Math.max(1, result.requests.total)
+      const cpu = () => {
+        if (!measured || server0 === undefined) return undefined
+        const server1 = treeCpuMs(serverPid)
+        // Per process: a process started meanwhile (a replaced worker) counts in full.
+        let server = 0
+        for (const [pid, ms] of server1.total) server += ms - (server0.total.get(pid) ?? 0)
+        const busy = (pid: number) => ((server1.main.get(pid) ?? 0) - (server0.main.get(pid) ?? 0)) / elapsed
+        // One process serves alone; with workers, the busiest worker (the primary apart).
+        const serving = workerCount === 1 ? [serverPid] : [...server1.main.keys()].filter((pid) => pid !== serverPid)
+        return {
+          server: server / requests,
+          database: embedded ? 0 : postgresCpuSince(database0) / requests,
+          load: (load.user + load.system) / 1000 / requests,
+          mainThreadBusy: Math.max(...serving.map(busy)),
+          primaryBusy: workerCount === 1 ? undefined : busy(serverPid)
+        }
+      }
       resolve({
         name: scenario.name,
         requestsPerSecond: result.requests.average,
@@ -138,38 +199,108 @@ const run = (scenario: Scenario, serverPid: number | undefined): Promise<Row> =>
         p99: result.latency.p99,
         non2xx: result.non2xx,
         errors: result.errors + result.timeouts,
-        cpu: measured
-          ? {
-            server: (processCpuMs(serverPid) - server0) / requests,
-            database: embedded ? 0 : postgresCpuSince(database0) / requests,
-            load: (load.user + load.system) / 1000 / requests,
-            mainThreadBusy: (processCpuMs(serverPid, serverPid) - main0) / (performance.now() - started)
-          }
-          : undefined
+        cpu: cpu()
       })
     })
   })
 
-const main = async () => {
+/** The scenarios against one running server. */
+const scenariosFor = (
+  baseUrl: string,
+  headers: Record<string, string>,
+  bodies: ReadonlyArray<string>,
+  batchBody: string,
+  replayKey: string
+): ReadonlyArray<Scenario> => {
+  let sequence = 0
+  return [
+    {
+      name: "canned (GET /docs/errors/outside-coverage)",
+      options: { url: `${baseUrl}/docs/errors/outside-coverage` }
+    },
+    {
+      name: "validate",
+      options: { url: `${baseUrl}/v1/validate`, method: "POST", headers, body: bodies[0]! }
+    },
+    {
+      name: "predict, fresh Idempotency-Key",
+      options: {
+        url: `${baseUrl}/v1/predict`,
+        method: "POST",
+        headers,
+        requests: [{
+          setupRequest: (request) => {
+            const n = sequence++
+            return {
+              ...request,
+              headers: { ...headers, "idempotency-key": `bench-${process.pid}-${Date.now()}-${n}` },
+              body: bodies[n % bodies.length]!
+            }
+          }
+        }]
+      }
+    },
+    {
+      name: "predict, no key",
+      options: {
+        url: `${baseUrl}/v1/predict`,
+        method: "POST",
+        headers,
+        requests: [{ setupRequest: (request) => ({ ...request, body: bodies[sequence++ % bodies.length]! }) }]
+      }
+    },
+    {
+      name: "predict, replay",
+      options: {
+        url: `${baseUrl}/v1/predict`,
+        method: "POST",
+        headers: { ...headers, "idempotency-key": replayKey },
+        body: bodies[0]!
+      }
+    },
+    {
+      name: "batch of 100",
+      options: { url: `${baseUrl}/v1/predict/batch`, method: "POST", headers, body: batchBody }
+    }
+  ]
+}
+
+interface Table {
+  readonly workers: number
+  readonly rows: ReadonlyArray<Row>
+}
+
+/** A running server under test, with what its scenarios need. */
+interface Target {
+  readonly workers: number
+  readonly server: RunningServer
+  readonly env: Record<string, string>
+  readonly scenarios: ReadonlyArray<Scenario>
+}
+
+/**
+ * Starts `serve --workers N` (its own DATA_DIR on the embedded database, so that each server's database
+ * work is its own) and readies its scenarios: an Account of its own with Credits for every scenario and a
+ * rate limit the load cannot reach (the bench measures the service, not the limiter), the scorable demo
+ * addresses, and the stored answer the replay scenario answers again.
+ */
+const startTarget = async (workerCount: number, dataDirs: Array<string>): Promise<Target> => {
   let env: Record<string, string>
-  let dataDir: string | undefined
   if (embedded) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "psb-"))
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "psb-"))
+    dataDirs.push(dataDir)
     env = { DATA_DIR: dataDir }
   } else {
-    await ensureDatabase(databaseUrl)
     env = { DATABASE_URL: databaseUrl }
   }
   log(
-    `starting propscore serve on ${
+    `starting propscore serve --workers ${workerCount} on ${
       embedded ? "the embedded database" : databaseUrl
     } (first start loads the demo county)`
   )
-  const server: RunningServer = await startServer(env)
+  const server = await startServer(env, ["--workers", String(workerCount)])
   try {
-    // An Account of its own with Credits for every scenario and a rate limit the load cannot reach (the
-    // bench measures the service, not the limiter); on the embedded database the CLI reaches the
-    // running server's database through its socket.
+    // On the embedded database the CLI reaches the running server's database through its socket.
     const account = await json([
       "accounts",
       "create",
@@ -182,17 +313,13 @@ const main = async () => {
       "--rate-limit",
       "100000000"
     ], env)
-    const key = (await json(["keys", "issue", "--account", account.account_id], env)).api_key as string
-    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
-
+    const headers = headersOf((await json(["keys", "issue", "--account", account.account_id], env)).api_key as string)
     // Addresses the demo county answers with 200 (ambiguous, missing-fact and fault-drill ones left out).
     const candidates = await demoAddresses(embedded ? undefined : databaseUrl, server.baseUrl, headers)
     log(`${candidates.length} scorable demo addresses`)
     // Distinct addresses in turn, so the figures are those of real scoring work, not of one hot parcel.
     const bodies = candidates.map((address) => JSON.stringify({ address }))
     const batchBody = JSON.stringify({ properties: candidates.slice(0, 100).map((address) => ({ address })) })
-    let sequence = 0
-    // The replay scenario answers a stored success again: store it first.
     const replayKey = `bench-replay-${process.pid}-${Date.now()}`
     const primed = await fetch(`${server.baseUrl}/v1/predict`, {
       method: "POST",
@@ -200,71 +327,50 @@ const main = async () => {
       body: bodies[0]!
     })
     if (primed.status !== 200) throw new Error(`priming the replay failed: ${primed.status}`)
-
-    const scenarios: ReadonlyArray<Scenario> = [
-      {
-        name: "canned (GET /docs/errors/outside-coverage)",
-        options: { url: `${server.baseUrl}/docs/errors/outside-coverage` }
-      },
-      {
-        name: "validate",
-        options: { url: `${server.baseUrl}/v1/validate`, method: "POST", headers, body: bodies[0]! }
-      },
-      {
-        name: "predict, fresh Idempotency-Key",
-        options: {
-          url: `${server.baseUrl}/v1/predict`,
-          method: "POST",
-          headers,
-          requests: [{
-            setupRequest: (request) => {
-              const n = sequence++
-              return {
-                ...request,
-                headers: { ...headers, "idempotency-key": `bench-${process.pid}-${Date.now()}-${n}` },
-                body: bodies[n % bodies.length]!
-              }
-            }
-          }]
-        }
-      },
-      {
-        name: "predict, no key",
-        options: {
-          url: `${server.baseUrl}/v1/predict`,
-          method: "POST",
-          headers,
-          requests: [{ setupRequest: (request) => ({ ...request, body: bodies[sequence++ % bodies.length]! }) }]
-        }
-      },
-      {
-        name: "predict, replay",
-        options: {
-          url: `${server.baseUrl}/v1/predict`,
-          method: "POST",
-          headers: { ...headers, "idempotency-key": replayKey },
-          body: bodies[0]!
-        }
-      },
-      {
-        name: "batch of 100",
-        options: { url: `${server.baseUrl}/v1/predict/batch`, method: "POST", headers, body: batchBody }
-      }
-    ]
-
-    // Warm-up: the engine, the connection pools and V8's JIT.
-    await run({ name: "warm-up", options: { ...scenarios[2]!.options, duration: 3 } }, undefined)
-    const rows: Array<Row> = []
-    for (const scenario of scenarios) {
-      log(`running ${scenario.name} for ${seconds} s at ${connections} connections`)
-      rows.push(await run(scenario, server.process.pid))
+    return {
+      workers: workerCount,
+      server,
+      env,
+      scenarios: scenariosFor(server.baseUrl, headers, bodies, batchBody, replayKey)
     }
-    print(rows)
-  } finally {
+  } catch (error) {
     await server.stop()
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+    throw error
   }
 }
+
+/**
+ * Both servers run side by side, and each scenario runs against one and then the other, so that a load
+ * that comes and goes on a shared machine weighs on both figures of a pair alike (the idle server's
+ * background work, a heartbeat and a credentials read a second, is small).
+ */
+const main = async () => {
+  if (!embedded) await ensureDatabase(databaseUrl)
+  const dataDirs: Array<string> = []
+  const targets: Array<Target> = []
+  try {
+    // One after the other: the first start loads the demo county into an empty database.
+    for (const workerCount of workers === 1 ? [1] : [1, workers]) targets.push(await startTarget(workerCount, dataDirs))
+    // Warm-up: the engine, the connection pools and V8's JIT (of every worker).
+    for (const target of targets) {
+      await run({ name: "warm-up", options: { ...target.scenarios[2]!.options, duration: 3 } }, undefined)
+    }
+    const rows = targets.map((): Array<Row> => [])
+    for (let s = 0; s < targets[0]!.scenarios.length; s++) {
+      for (const [t, target] of targets.entries()) {
+        const scenario = target.scenarios[s]!
+        log(`running ${scenario.name} for ${seconds} s at ${connections} connections, --workers ${target.workers}`)
+        rows[t]!.push(await run(scenario, target.server.process.pid, target.workers))
+      }
+    }
+    print(targets.map((target, t) => ({ workers: target.workers, rows: rows[t]! })))
+  } finally {
+    await Promise.all(targets.map((target) => target.server.stop()))
+    for (const dataDir of dataDirs) fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const headersOf = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" })
 
 const demoAddresses = async (url: string | undefined, baseUrl: string, headers: Record<string, string>) => {
   let addresses: Array<string>
@@ -299,28 +405,30 @@ const demoAddresses = async (url: string | undefined, baseUrl: string, headers: 
   return scorable
 }
 
-const print = (rows: ReadonlyArray<Row>) => {
+const KEYED_PREDICT = "predict, fresh Idempotency-Key"
+
+const ms = (value: number | undefined) => (value === undefined ? "—" : Math.max(0, value).toFixed(2))
+
+/** One table: a run of every scenario at one worker count, with the issue-4 verdict under it. */
+const tableLines = ({ rows, workers: workerCount }: Table) => {
   const canned = rows[0]!.requestsPerSecond
-  const ms = (value: number | undefined) => (value === undefined ? "—" : Math.max(0, value).toFixed(2))
-  // Near 1.0, the server's one JavaScript thread is what sets the pace.
-  const busy = (row: Row) => (row.cpu === undefined ? "—" : row.cpu.mainThreadBusy.toFixed(2))
+  // Near 1.0, a process's one JavaScript thread is what sets the pace.
+  const busy = (value: number | undefined) => (value === undefined ? "—" : value.toFixed(2))
   const lines = [
-    `propscore bench:http — ${connections} connections, ${seconds} s each, ${
-      embedded ? "embedded database" : "PostgreSQL"
-    }, node ${process.version}, ${os.cpus().length} cores`,
+    `### --workers ${workerCount}`,
     "",
-    "| route | req/s | % of canned | p50 ms | p99 ms | non-2xx | errors | CPU ms/req: server | PostgreSQL | autocannon | server main thread busy |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| route | req/s | % of canned | p50 ms | p99 ms | non-2xx | errors | CPU ms/req: server | PostgreSQL | autocannon | server main thread busy | primary main thread busy |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((row) =>
       `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${
         (100 * row.requestsPerSecond / canned).toFixed(0)
       }% | ${row.p50} | ${row.p99} | ` +
       `${row.non2xx} | ${row.errors} | ${ms(row.cpu?.server)} | ${embedded ? "(in server)" : ms(row.cpu?.database)} | ${
         ms(row.cpu?.load)
-      } | ${busy(row)} |`
+      } | ${busy(row.cpu?.mainThreadBusy)} | ${busy(row.cpu?.primaryBusy)} |`
     )
   ]
-  const predict = rows.find((row) => row.name.startsWith("predict, fresh"))!
+  const predict = rows.find((row) => row.name === KEYED_PREDICT)!
   const share = predict.requestsPerSecond / canned
   lines.push(
     "",
@@ -331,8 +439,29 @@ const print = (rows: ReadonlyArray<Row>) => {
   const predictCpu = predict.cpu?.server
   if (cannedCpu !== undefined && predictCpu !== undefined) {
     lines.push(
-      `server CPU per request: canned ${ms(cannedCpu)} ms, predict ${ms(predictCpu)} ms; while the server's main ` +
+      `server CPU per request: canned ${ms(cannedCpu)} ms, predict ${ms(predictCpu)} ms; while a serving main ` +
         `thread is the limit for both, predict at 40% of canned may cost it at most ${ms(cannedCpu / 0.4)} ms`
+    )
+  }
+  return lines
+}
+
+const print = (tables: ReadonlyArray<Table>) => {
+  const lines = [
+    `propscore bench:http — ${connections} connections, ${seconds} s each, ${
+      embedded ? "embedded database" : "PostgreSQL"
+    }, node ${process.version}, ${os.cpus().length} cores`,
+    "",
+    ...tables.flatMap((table) => [...tableLines(table), ""])
+  ]
+  const [one, many] = tables
+  if (one !== undefined && many !== undefined) {
+    const rate = (table: Table) => table.rows.find((row) => row.name === KEYED_PREDICT)!.requestsPerSecond
+    const ratio = rate(many) / rate(one)
+    lines.push(
+      `keyed predict at --workers ${many.workers} over --workers 1: ${rate(many).toFixed(0)} / ${
+        rate(one).toFixed(0)
+      } req/s = ${ratio.toFixed(2)}× (target ≥ 1.5×: ${ratio >= 1.5 ? "met" : "MISSED"})`
     )
   }
   process.stdout.write(`${lines.join("\n")}\n`)

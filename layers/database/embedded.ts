@@ -2,7 +2,7 @@
  * The embedded PostgreSQL: PGlite in `DATA_DIR`, served on a Unix socket in the same folder so that the
  * service and the operator's commands share it. The first process to open the folder serves it; any other
  * process (`propscore keys issue` while the server runs) connects to that socket instead of opening the
- * files a second time, which PGlite does not allow.
+ * files a second time, which PGlite does not allow. Several processes share it safely (`socket-queue.ts`).
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
@@ -10,6 +10,7 @@ import { Data, Effect, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
+import { holdQueryCycles } from "./socket-queue.js"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{
   readonly message: string
@@ -70,6 +71,7 @@ const serve = (dataDir: string, socketPath: string, lockPath: string) =>
         fs.rmSync(socketPath, { force: true })
         const db = await PGlite.create(path.join(dataDir, "pgdata"))
         const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 })
+        holdQueryCycles(server)
         await server.start()
         return { db, server }
       },

@@ -5,14 +5,14 @@
  *
  * `ScoringLocal` fits everything before it serves (the CLI, the tests). `ScoringLocalServing` (the server)
  * serves on the comps model as soon as it is fitted and fits the stack's learners on a worker thread, joining
- * them in when they are ready (logged): the port answers in seconds, and no request waits on a fit.
+ * them in when they are ready (logged): the port answers in seconds, and no request waits on a fit. The
+ * workers of `serve --workers N` share one fit (`LearnerFitting`).
  */
 import { Clock, Config, Duration, Effect, Layer, Schedule, SynchronizedRef } from "effect"
 import { UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
-import { fitLearnersOnWorker } from "../../src/scoring/learner-thread.js"
-import type { StackData } from "../../src/scoring/stack.js"
+import { LearnerFitting } from "../../src/scoring/learner-thread.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
@@ -26,21 +26,18 @@ interface Built {
   readonly version: string
 }
 
-/** The learners fitted on a worker thread for `built`, joined in if the data has not changed meanwhile. */
+/** The learners for `built` (`LearnerFitting`: a worker thread's), joined in if the data has not changed meanwhile. */
 const fitLearnersInBackground = (current: SynchronizedRef.SynchronizedRef<Built>, built: Built) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
-    const data = yield* Effect.async<StackData, Error>((resume) => {
-      const fit = fitLearnersOnWorker(built.engine.sales)
-      fit.result.then((stack) => resume(Effect.succeed(stack)), (error) => resume(Effect.fail(error as Error)))
-      return Effect.sync(fit.cancel)
-    })
+    const fitting = yield* LearnerFitting
+    const { data, fittedBy } = yield* fitting.fit(built.version, built.engine.sales)
     yield* SynchronizedRef.update(
       current,
       (state) => (state.engine === built.engine ? { ...state, engine: state.engine.withStack(data) } : state)
     )
     const took = (yield* Clock.currentTimeMillis) - started
-    yield* Effect.logInfo(`scoring engine: learners fitted on a worker thread and joined in after ${took} ms`)
+    yield* Effect.logInfo(`scoring engine: learners fitted by ${fittedBy} and joined in after ${took} ms`)
   }).pipe(
     Effect.catchAllCause((cause) =>
       Effect.logWarning("scoring engine: the learners could not be fitted; the comps model serves alone", cause)

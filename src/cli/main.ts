@@ -15,13 +15,17 @@ import {
 import { Cause, Console, Duration, Effect, Either, Exit, identity, Layer, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import { stripVTControlCharacters } from "node:util"
+import { openEmbeddedDatabase } from "../../layers/database/embedded.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
+import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { isProblem } from "../../schema/problems.js"
-import { AdminLive, DEMO_CREDITS, ServicesLive } from "../app.js"
-import { AppConfig } from "../config.js"
+import { AdminLive, ClusterWorkerServicesLive, DEMO_CREDITS, ServicesLive } from "../app.js"
+import { shareLearners } from "../cluster/learners.js"
+import { AppConfig, type AppConfigShape } from "../config.js"
 import { DatabaseClientLive } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
@@ -35,6 +39,7 @@ import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
 import { type CommandNode, group, leaf, plainText, stopsAtGroup, UsageError, usageMessage } from "./usage.js"
+import { isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
 
 const json = Options.boolean("json").pipe(
   Options.withDescription("Print exactly one JSON object on stdout and nothing else there (logs go to stderr)")
@@ -103,40 +108,105 @@ const prepareFirstStart = Effect.gen(function*() {
 
 const DEMO_EMAIL = "demo@propscore.local"
 
-const serve = Command.make("serve", { json }, ({ json: asJson }) =>
-  Effect.gen(function*() {
-    const config = yield* AppConfig
-    const demo = yield* prepareFirstStart
-    const listening = `${config.publicBaseUrl}`
-    const serving = HttpServerLive(config.port).pipe(
-      Layer.provide(ServicesLive),
+/** Serving processes behind the one port at most. */
+const MAX_WORKERS = 256
+
+const workersOption = Options.integer("workers").pipe(
+  Options.withSchema(Schema.Int.pipe(Schema.between(1, MAX_WORKERS, {
+    message: () => `--workers must be a whole number from 1 to ${MAX_WORKERS}`
+  }))),
+  Options.withDefault(os.availableParallelism()),
+  Options.withDescription(
+    `Serving processes behind the one port (default: the number of cores, ${os.availableParallelism()} here); ` +
+      "1 serves in this process alone"
+  )
+)
+
+/** The HTTP server over `services`, built for the scope's life: the port answers once this returns. */
+const servingOver = <E>(config: AppConfigShape, services: Layer.Layer<Layer.Layer.Success<typeof ServicesLive>, E>) =>
+  Layer.build(
+    HttpServerLive(config.port).pipe(
+      Layer.provide(services),
       Layer.provide(Layer.succeed(ClaimDeadline, Duration.seconds(config.claimDeadlineSeconds)))
     )
-    // Built first, so that "listening" is printed once the port answers (the scoring engine is fitted by then).
-    yield* Layer.build(serving)
-    yield* report(
-      asJson,
-      { listening, port: config.port, demo_account: demo ?? null },
-      [
-        `propscore listening on port ${config.port} (${listening})`,
-        ...(demo
-          ? [
-            `Created the demo account ${demo.account_id} with ${DEMO_CREDITS} Credits. Its API key, shown once:`,
-            ``,
-            `  ${demo.api_key}`,
-            ``,
-            `Assistants connecting to ${listening}/mcp sign in as ${demo.login.email}, password (shown once):`,
-            ``,
-            `  ${demo.login.password}`,
-            ``
-          ]
-          : [])
-      ].join("\n")
-    )
-    return yield* Effect.never
-  }).pipe(Effect.scoped, Effect.provide(AppConfig.layer))).pipe(
-    Command.withDescription("Serve the HTTP API (first start: loads the demo county and creates the demo account)")
   )
+
+type FirstStart = Effect.Effect.Success<typeof prepareFirstStart>
+
+/** "listening", printed once the port answers (the scoring engine is fitted by then), with the demo key once. */
+const reportListening = (asJson: boolean, config: AppConfigShape, demo: FirstStart) => {
+  const listening = `${config.publicBaseUrl}`
+  return report(
+    asJson,
+    { listening, port: config.port, demo_account: demo ?? null },
+    [
+      `propscore listening on port ${config.port} (${listening})`,
+      ...(demo
+        ? [
+          `Created the demo account ${demo.account_id} with ${DEMO_CREDITS} Credits. Its API key, shown once:`,
+          ``,
+          `  ${demo.api_key}`,
+          ``,
+          `Assistants connecting to ${listening}/mcp sign in as ${demo.login.email}, password (shown once):`,
+          ``,
+          `  ${demo.login.password}`,
+          ``
+        ]
+        : [])
+    ].join("\n")
+  )
+}
+
+/** One process serves: the first-start preparation, the services and the port, all here. */
+const serveAlone = (asJson: boolean, config: AppConfigShape) =>
+  Effect.gen(function*() {
+    const demo = yield* prepareFirstStart
+    yield* servingOver(config, ServicesLive)
+    yield* reportListening(asJson, config, demo)
+  })
+
+/**
+ * The primary of `serve --workers N`: it prepares the first start once, holds the embedded database (the
+ * workers and the operator's commands share it through its socket), holds the rate counts when there is no
+ * Redis, and runs the workers; "listening" once every worker answers.
+ */
+const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) =>
+  Effect.gen(function*() {
+    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedDatabase(config.dataDir).pipe(Effect.orDie)
+    const demo = yield* prepareFirstStart
+    if (Option.isNone(config.redisUrl)) yield* answerRateCounts
+    const learners = shareLearners()
+    yield* runWorkers(workers, learners.answerers, learners.workerGone).pipe(Effect.catchAll(failWith(asJson)))
+    yield* reportListening(asJson, config, demo)
+  })
+
+/** A worker of `serve --workers N`: the services and the port; the primary prepared the start and prints. */
+const serveAsWorker = (config: AppConfigShape) =>
+  Effect.gen(function*() {
+    yield* stopWithPrimary
+    yield* servingOver(config, ClusterWorkerServicesLive)
+    yield* tellPrimaryReady
+  }).pipe(Effect.annotateLogs("worker", String(process.pid)))
+
+const serve = Command.make(
+  "serve",
+  { json, workers: workersOption },
+  ({ json: asJson, workers }) =>
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      yield* isServeWorker()
+        ? serveAsWorker(config)
+        : workers === 1
+        ? serveAlone(asJson, config)
+        : servePrimary(asJson, config, workers)
+      return yield* Effect.never
+    }).pipe(Effect.scoped, Effect.provide(AppConfig.layer))
+).pipe(
+  Command.withDescription(
+    "Serve the HTTP API, in --workers processes behind one port (first start: loads the demo county and " +
+      "creates the demo account)"
+  )
+)
 
 const migrateCommand = Command.make("migrate", { json }, ({ json: asJson }) =>
   migrate.pipe(

@@ -2,7 +2,8 @@
  * Rate limits (LIM-1…4): requests are counted per Account across every endpoint, validate included, never
  * per key; requests with a missing or incorrect key share one count across all senders. Over the limit the
  * request is refused with 429 `rate-limited` before anything that charges. The count lives in the
- * `@effect/experimental` RateLimiter's store: in memory on one node, in Redis when `REDIS_URL` is set.
+ * `@effect/experimental` RateLimiter's store: in memory on one node (the primary's memory for the workers of
+ * `serve --workers N`), in Redis when `REDIS_URL` is set.
  */
 import { Context, type Effect } from "effect"
 import type { RateLimited } from "../../schema/problems.js"

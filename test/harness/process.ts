@@ -66,13 +66,17 @@ export interface RunningServer {
   crash: () => Promise<void>
 }
 
-/** Starts `propscore serve` and waits until it answers HTTP. */
+/**
+ * Starts `propscore serve` and waits until it says it listens and answers HTTP. It serves in one process
+ * (`--workers 1`) unless `args` ask for workers.
+ */
 export const startServer = async (
   env: Record<string, string>,
   args: ReadonlyArray<string> = []
 ): Promise<RunningServer> => {
   const port = await freePort()
-  const child = spawn(node, [...loader, entry, "serve", ...args], {
+  const workers = args.some((arg) => arg === "--workers" || arg.startsWith("--workers=")) ? [] : ["--workers", "1"]
+  const child = spawn(node, [...loader, entry, "serve", ...workers, ...args], {
     env: baseEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -85,6 +89,8 @@ export const startServer = async (
   for (;;) {
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${stderr}`)
     try {
+      // "listening" (or {"listening": …}) is printed once every worker answers.
+      if (!stdout.includes("listening")) throw new Error("not listening yet")
       await fetch(`${baseUrl}/openapi.json`)
       break
     } catch {
