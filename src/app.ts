@@ -44,19 +44,22 @@ export const ServicesFromSql = Layer.mergeAll(
   Layer.provideMerge(ScoringLocalServing.pipe(Layer.provideMerge(PropertyStorePg)))
 )
 
-/** What the operator commands need: the configured, migrated database and the Accounts service. */
-export const AdminLive = Layer.merge(AccountsPg, ConnectionsPg).pipe(
-  Layer.provideMerge(DatabaseLive),
-  Layer.provideMerge(AppConfig.layer)
-)
+/** The configuration and the configured, migrated database. */
+export const DatabaseFromConfig = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))
 
-/** Everything a serving node runs: the services, this node's Settlement, and the background work. */
-export const ServicesLive = Layer.provideMerge(
+/** The Accounts service and the connections of assistants, over a database provided separately. */
+export const AdminServices = Layer.merge(AccountsPg, ConnectionsPg)
+
+/** What the operator commands need: the configured, migrated database and the Accounts service. */
+export const AdminLive = AdminServices.pipe(Layer.provideMerge(DatabaseFromConfig))
+
+/**
+ * Everything a serving node runs over a database provided separately (`serve` opens it once, for its
+ * first-start preparation and these): the services, this node's Settlement, and the background work.
+ */
+export const ServingServices = Layer.provideMerge(
   Layer.merge(SweeperLive, HousekeepingLive),
   SettlementLive.pipe(Layer.provideMerge(ServicesFromSql))
-).pipe(
-  Layer.provideMerge(DatabaseLive),
-  Layer.provideMerge(AppConfig.layer)
 )
 
 export const DEMO_CREDITS = 1000

@@ -20,7 +20,7 @@ import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { isProblem } from "../../schema/problems.js"
-import { AdminLive, DEMO_CREDITS, ServicesLive } from "../app.js"
+import { AdminLive, AdminServices, DatabaseFromConfig, DEMO_CREDITS, ServingServices } from "../app.js"
 import { AppConfig } from "../config.js"
 import { DatabaseClientLive } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
@@ -99,17 +99,20 @@ const prepareFirstStart = Effect.gen(function*() {
   const password = randomBytes(12).toString("base64url")
   yield* setLogin(demo.account_id, DEMO_EMAIL, password).pipe(Effect.orDie)
   return { ...demo, login: { email: DEMO_EMAIL, password } }
-}).pipe(Effect.provide(PropertyStorePg), Effect.provide(AdminLive))
+}).pipe(Effect.provide(Layer.merge(PropertyStorePg, AdminServices)))
 
 const DEMO_EMAIL = "demo@propscore.local"
 
 const serve = Command.make("serve", { json }, ({ json: asJson }) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const demo = yield* prepareFirstStart
+    // Opened once: the first-start preparation and the services share it.
+    const database = Layer.succeedContext(yield* Layer.build(DatabaseFromConfig))
+    const demo = yield* prepareFirstStart.pipe(Effect.provide(database))
     const listening = `${config.publicBaseUrl}`
     const serving = HttpServerLive(config.port).pipe(
-      Layer.provide(ServicesLive),
+      Layer.provide(ServingServices),
+      Layer.provide(database),
       Layer.provide(Layer.succeed(ClaimDeadline, Duration.seconds(config.claimDeadlineSeconds)))
     )
     // Built first, so that "listening" is printed once the port answers (the scoring engine is fitted by then).
