@@ -1,9 +1,11 @@
 /** The running service's Layers: real implementations over the configured database. */
 import { Effect, Layer, Option } from "effect"
+import * as path from "node:path"
 import { AccountsPg } from "../layers/accounts/pg.js"
 import { ConnectionsPg } from "../layers/connections/pg.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
+import { KeptModelsFiles } from "../layers/kept-models/files.js"
 import { LedgerPg } from "../layers/ledger/pg.js"
 import { PortalSessionsPg } from "../layers/portal-sessions/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
@@ -53,13 +55,19 @@ export const AdminServices = Layer.merge(AccountsPg, ConnectionsPg)
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
 export const AdminLive = AdminServices.pipe(Layer.provideMerge(DatabaseFromConfig))
 
+/** The scoring engine's fitted models, kept in `DATA_DIR/kept` between starts. */
+export const KeptModelsFromConfig = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => KeptModelsFiles(path.join(config.dataDir, "kept")))
+)
+
 /**
  * Everything a serving node runs over a database provided separately (`serve` opens it once, for its
- * first-start preparation and these): the services, this node's Settlement, and the background work.
+ * first-start preparation and these): the services, with the scoring engine's models kept between starts,
+ * this node's Settlement, and the background work.
  */
 export const ServingServices = Layer.provideMerge(
   Layer.merge(SweeperLive, HousekeepingLive),
-  SettlementLive.pipe(Layer.provideMerge(ServicesFromSql))
+  SettlementLive.pipe(Layer.provideMerge(ServicesFromSql.pipe(Layer.provide(KeptModelsFromConfig))))
 )
 
 export const DEMO_CREDITS = 1000

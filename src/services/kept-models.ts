@@ -1,0 +1,23 @@
+/**
+ * The scoring engine's fitted models, kept between starts so that a restart does not fit them again: the
+ * comps model (seconds of the serving thread's start) and the learners fitted after it (a worker thread's
+ * minute). What is kept is only ever used for exactly the sales it was fitted on: the engine restores the
+ * comps model only when the digest of its own sales is the kept one (`ScoringEngine.build`), and the
+ * learners only with that comps model.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { KeptComps } from "../scoring/engine.js"
+import type { StackData } from "../scoring/stack.js"
+
+export interface KeptEngineModels {
+  readonly comps: KeptComps
+  /** The learners fitted on the same sales, once they were. */
+  readonly learners?: StackData | undefined
+}
+
+export class KeptModels extends Context.Tag("propscore/KeptModels")<KeptModels, {
+  /** What was kept last by this same code, if anything (none when it cannot be read). */
+  readonly read: Effect.Effect<Option.Option<KeptEngineModels>>
+  /** Keeps these models instead of the ones kept before; a failure to keep them is logged, never fatal. */
+  readonly keep: (models: KeptEngineModels) => Effect.Effect<void>
+}>() {}
