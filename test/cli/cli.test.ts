@@ -252,7 +252,8 @@ describe("propscore command line on the embedded database", () => {
   }, 120_000)
 
   it(
-    "with the server stopped the commands open the database themselves; a restart keeps the demo account",
+    "with the server stopped the commands open the database themselves; a restart keeps the demo account " +
+      "and restores the comps model the first start kept",
     async () => {
       await server.stop()
       const migrated = await json(["migrate"])
@@ -262,6 +263,7 @@ describe("propscore command line on the embedded database", () => {
       expect(lines).toHaveLength(1)
       expect(JSON.parse(lines[0]!)).toMatchObject({ demo_account: null })
       expect((await validate(demoKey)).status).toBe(200)
+      expect(server.stderr()).toContain("the comps model restored from the kept one")
     },
     300_000
   )
