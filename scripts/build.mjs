@@ -4,9 +4,14 @@
 // development and the tests). PGlite is left outside the bundle: it loads its WebAssembly and data files from
 // its own package directory.
 //
+// It also makes, once per PGlite version, `dist/pglite-<version>-initdb.tar.gz`: an empty database cluster as
+// initdb makes it. A first start on an empty DATA_DIR restores it (layers/database/embedded.ts) instead of
+// running initdb, which takes seconds in WebAssembly.
+//
 // `--if-stale` (`npm start`) bundles only when a file the last bundle was made from changed since (or the
 // installed packages did): a start after no change does not wait for esbuild.
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 
 const root = path.resolve(import.meta.dirname, "..")
@@ -61,4 +66,20 @@ const bundle = async () => {
   fs.writeFileSync(inputsFile, JSON.stringify({ startedAt, inputs }))
 }
 
+/** The empty cluster a first start restores (the name is layers/database/embedded.ts's `initdbTemplate`). */
+const makeInitdbTemplate = async () => {
+  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+  const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+  const template = path.join(dist, `pglite-${version}-initdb.tar.gz`)
+  if (fs.existsSync(template)) return
+  const { PGlite } = await import("@electric-sql/pglite")
+  const db = await PGlite.create()
+  const dump = await db.dumpDataDir("gzip")
+  await db.close()
+  const partial = `${template}.${process.pid}`
+  fs.writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()))
+  fs.renameSync(partial, template)
+}
+
 if (!(process.argv.includes("--if-stale") && fresh())) await bundle()
+await makeInitdbTemplate()

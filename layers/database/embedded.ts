@@ -2,14 +2,18 @@
  * The embedded PostgreSQL: PGlite in `DATA_DIR`, served on a Unix socket in the same folder so that the
  * service and the operator's commands share it. The first process to open the folder serves it; any other
  * process (`propscore keys issue` while the server runs) connects to that socket instead of opening the
- * files a second time, which PGlite does not allow.
+ * files a second time, which PGlite does not allow. A new database is restored from the empty cluster
+ * `npm run build` made (`initdbTemplate`), where there is one, instead of running initdb.
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Data, Effect, type Scope } from "effect"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { gunzipSync } from "node:zlib"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{
   readonly message: string
@@ -63,19 +67,51 @@ const tryLock = (
   }
 }
 
-const serve = (dataDir: string, socketPath: string, lockPath: string) =>
+/**
+ * An empty database cluster as initdb makes it, for the installed PGlite: `npm run build` makes it beside the
+ * bundle, once per PGlite version (scripts/build.mjs). Restoring it takes a fraction of a second; initdb
+ * takes seconds in WebAssembly. Undefined where there is none (the sources run before any build).
+ */
+export const initdbTemplate = (): string | undefined => {
+  try {
+    const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+    const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
+    const file = fileURLToPath(new URL(`${dist}pglite-${version}-initdb.tar.gz`, import.meta.url))
+    return fs.existsSync(file) ? file : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const serve = (dataDir: string, socketPath: string, lockPath: string, templateFile: string | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
+        const started = Date.now()
         fs.rmSync(socketPath, { force: true })
-        const db = await PGlite.create(path.join(dataDir, "pgdata"))
+        const pgdata = path.join(dataDir, "pgdata")
+        const created = !fs.existsSync(path.join(pgdata, "PG_VERSION"))
+        // Unpacked here: zlib is quicker at it than PGlite's own unpacking.
+        const template = created && templateFile !== undefined
+          ? new Blob([gunzipSync(fs.readFileSync(templateFile))])
+          : undefined
+        const db = await PGlite.create(pgdata, template === undefined ? {} : { loadDataDir: template })
         const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 })
         await server.start()
-        return { db, server }
+        const how = !created
+          ? ""
+          : template === undefined
+          ? ", a new one (initdb)"
+          : ", a new one (the initdb template)"
+        return { db, server, opened: `embedded database opened in ${Date.now() - started} ms${how}` }
       },
       catch: (cause) =>
         new EmbeddedDatabaseError({ message: `Could not open the embedded database in ${dataDir}`, cause })
-    }).pipe(Effect.tapError(() => Effect.sync(() => fs.rmSync(lockPath, { force: true })))),
+    }).pipe(
+      Effect.tapError(() => Effect.sync(() => fs.rmSync(lockPath, { force: true }))),
+      Effect.tap(({ opened }) => Effect.logInfo(opened))
+    ),
     ({ db, server }) =>
       Effect.promise(async () => {
         await server.stop()
@@ -85,9 +121,13 @@ const serve = (dataDir: string, socketPath: string, lockPath: string) =>
       })
   )
 
-/** Opens (or joins) the embedded database in `dataDir` for the life of the scope. */
+/**
+ * Opens (or joins) the embedded database in `dataDir` for the life of the scope; a new one is restored from
+ * `template` (an empty cluster, `dumpDataDir("gzip")`) where there is one.
+ */
 export const openEmbeddedDatabase = (
-  dataDirInput: string
+  dataDirInput: string,
+  template: string | undefined = initdbTemplate()
 ): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
     const dataDir = path.resolve(dataDirInput)
@@ -110,7 +150,7 @@ export const openEmbeddedDatabase = (
         catch: (cause) => new EmbeddedDatabaseError({ message: `Could not lock ${lockPath}`, cause })
       })
       if (lock.acquired) {
-        yield* serve(dataDir, socketPath, lockPath)
+        yield* serve(dataDir, socketPath, lockPath, template)
         return { socketDir: dataDir, shared: false }
       }
       yield* Effect.sleep("100 millis")

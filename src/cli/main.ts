@@ -90,8 +90,10 @@ const describeAccount = (account: AccountView) =>
 const prepareFirstStart = Effect.gen(function*() {
   const store = yield* PropertyStore
   if ((yield* store.parcelCount) === 0) {
-    const loaded = yield* loadDemoCounty
-    yield* Effect.logInfo(`Loaded the synthetic demo county: ${loaded.parcels} parcels`)
+    const [took, loaded] = yield* Effect.timed(loadDemoCounty)
+    yield* Effect.logInfo(
+      `Loaded the synthetic demo county: ${loaded.parcels} parcels in ${Math.round(Duration.toMillis(took))} ms`
+    )
   }
   const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
   if (!demo) return undefined

@@ -1,0 +1,70 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { PGlite } from "@electric-sql/pglite"
+import { Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { inject } from "vitest"
+import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedded.js"
+import { EMBEDDED_CONNECTIONS, pgClientLayer } from "../../src/db/client.js"
+import { withMigrations } from "../../src/db/database.js"
+
+/** The embedded database in `dataDir` (new ones restored from `template`), migrated, for `use`. */
+const embedded = <A, E>(
+  dataDir: string,
+  template: string,
+  use: Effect.Effect<A, E, SqlClient.SqlClient>
+) =>
+  Effect.scoped(Effect.gen(function*() {
+    const opened = yield* openEmbeddedDatabase(dataDir, template)
+    const client = withMigrations(
+      pgClientLayer(
+        { _tag: "Host", host: opened.socketDir, port: SOCKET_PORT, database: "postgres" },
+        EMBEDDED_CONNECTIONS
+      )
+    )
+    return yield* use.pipe(Effect.provide(Layer.orDie(client)))
+  }))
+
+describe("the embedded database", () => {
+  it.live(
+    "a new one is restored from the initdb template, migrated, and opened again as it was left",
+    () =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "emb-"))),
+        (folder) =>
+          Effect.gen(function*() {
+            // An empty cluster as `npm run build` makes one for first starts, with a mark to tell it by.
+            const template = path.join(folder, "template.tar.gz")
+            yield* Effect.promise(async () => {
+              const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(inject("pgliteTemplate"))]) })
+              await db.exec("CREATE TABLE made_from_the_template (id integer)")
+              fs.writeFileSync(template, new Uint8Array(await (await db.dumpDataDir("gzip")).arrayBuffer()))
+              await db.close()
+            })
+            const dataDir = path.join(folder, "data")
+            const parcels = yield* embedded(
+              dataDir,
+              template,
+              Effect.gen(function*() {
+                const sql = yield* SqlClient.SqlClient
+                yield* sql`SELECT * FROM made_from_the_template`
+                yield* sql`INSERT INTO parcels (id, market, street, source) VALUES ('p-1', 'Test', '1 Main St', 'test')`
+                return yield* sql<{ id: string }>`SELECT id FROM parcels`
+              })
+            )
+            expect(parcels).toEqual([{ id: "p-1" }])
+            // Opened again, the folder's own database is used, not the template.
+            const again = yield* embedded(
+              dataDir,
+              template,
+              Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM parcels`)
+            )
+            expect(again).toEqual([{ id: "p-1" }])
+          }),
+        (folder) => Effect.sync(() => fs.rmSync(folder, { recursive: true, force: true }))
+      ),
+    { timeout: 120_000 }
+  )
+})
