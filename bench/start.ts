@@ -1,8 +1,10 @@
-// npm run bench:start [-- --rounds N] [-- --npm] [-- --log] — how long `propscore serve` takes to answer: a
-// first start on an empty DATA_DIR (the embedded database created, the demo county loaded, the scoring engine
-// built) and a restart on the same folder, each from the moment the process is spawned to the first HTTP
-// answer on /health, and to the "listening" line. It runs the built bundle as `npm start` does (`npm run build`
-// first); with --npm it runs `npm start` itself (npm, the build's freshness check, then the server). --log
+// npm run bench:start [-- --rounds N] [-- --npm] [-- --log] [-- --quick] — how long `propscore serve` takes to
+// answer: a first start on an empty DATA_DIR (the embedded database created, the demo county loaded, the
+// scoring engine built) and a restart on the same folder, each from the moment the process is spawned to the
+// first HTTP answer on /health, and to the "listening" line. It runs the built bundle as `npm start` does
+// (`npm run build` first); with --npm it runs `npm start` itself (npm, the build's freshness check, then the
+// server). The first start runs until its learners are fitted and kept, as a server that ran for a minute
+// has them (--quick stops it at once: the restart then fits the learners again, on a worker thread). --log
 // prints what the server logged, with the time each line arrived. Prints every round and the medians.
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -15,6 +17,7 @@ const args = process.argv.slice(2)
 const rounds = Number(args[args.indexOf("--rounds") + 1] ?? 3) || 3
 const viaNpm = args.includes("--npm")
 const showLog = args.includes("--log")
+const quick = args.includes("--quick")
 const root = path.resolve(import.meta.dirname, "..")
 
 const freePort = () =>
@@ -53,7 +56,7 @@ const stop = (child: ChildProcess) =>
     process.kill(-child.pid!, "SIGTERM")
   })
 
-const start = async (dataDir: string): Promise<Start> => {
+const start = async (dataDir: string, untilLearnersKept = false): Promise<Start> => {
   const port = await freePort()
   const started = performance.now()
   const since = () => performance.now() - started
@@ -86,6 +89,10 @@ const start = async (dataDir: string): Promise<Start> => {
     const answeredMs = since()
     // The "listening" line is written as the port answers: give the pipe a moment to deliver it.
     for (let i = 0; i < 50 && listeningMs === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    const kept = () => log.some((line) => line.includes("joined in after") && line.includes("(and kept)"))
+    for (let i = 0; untilLearnersKept && i < 3_000 && !kept(); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
     if (showLog) console.log(log.join("\n"))
     return { answeredMs, listeningMs }
   } finally {
@@ -110,7 +117,7 @@ const restarts: Array<Start> = []
 for (let round = 1; round <= rounds; round++) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "psb-"))
   try {
-    const first = await start(dataDir)
+    const first = await start(dataDir, !quick && process.env.LEARNERS !== "off")
     const restart = await start(dataDir)
     firsts.push(first)
     restarts.push(restart)

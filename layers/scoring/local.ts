@@ -56,9 +56,12 @@ const fitLearnersInBackground = (
           : [false, state] as const
     )
     if (!joined) return
-    const took = (yield* Clock.currentTimeMillis) - started
-    yield* Effect.logInfo(`scoring engine: learners fitted on a worker thread and joined in after ${took} ms`)
     if (Option.isSome(kept)) yield* kept.value.keep({ comps: built.engine.keptComps(), learners: data })
+    const took = (yield* Clock.currentTimeMillis) - started
+    yield* Effect.logInfo(
+      `scoring engine: learners fitted on a worker thread and joined in after ${took} ms` +
+        (Option.isSome(kept) ? " (and kept)" : "")
+    )
   }).pipe(
     Effect.catchAllCause((cause) =>
       Effect.logWarning("scoring engine: the learners could not be fitted; the comps model serves alone", cause)
