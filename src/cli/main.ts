@@ -20,7 +20,14 @@ import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { isProblem } from "../../schema/problems.js"
-import { AdminLive, AdminServices, DatabaseFromConfig, DEMO_CREDITS, ServingServices } from "../app.js"
+import {
+  AdminLive,
+  AdminServices,
+  DatabaseFromConfig,
+  DEMO_CREDITS,
+  KeptModelsFromConfig,
+  ServingServices
+} from "../app.js"
 import { AppConfig } from "../config.js"
 import { DatabaseClientLive } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
@@ -28,9 +35,13 @@ import { HttpServerLive } from "../http/server.js"
 import { acceptScoredCall } from "../operations/accept.js"
 import { ClaimDeadline } from "../operations/metered.js"
 import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
-import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
+import { generateDemoCounty } from "../property/demo-county.js"
+import { importFiles, inStoreOrder, loadDemoCounty, parseFile } from "../property/import.js"
+import { modelSales } from "../scoring/engine.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
+import { fitCompsOnWorker } from "../scoring/learner-thread.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
+import { KeptModels } from "../services/kept-models.js"
 import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
@@ -86,22 +97,38 @@ const describeAccount = (account: AccountView) =>
     }`
   ].join("\n")
 
+/**
+ * Stores the demo county while a worker thread fits its comps model on the sales as the store will give them
+ * back; the fit is kept once it is done, for the scoring engine to restore (it does only if those are the
+ * sales it reads) instead of fitting it after the load.
+ */
+const loadDemoCountyAndFit = Effect.gen(function*() {
+  const county = generateDemoCounty()
+  const fit = fitCompsOnWorker(modelSales(inStoreOrder(county)))
+  const [took, loaded] = yield* Effect.timed(loadDemoCounty(county)).pipe(
+    Effect.onInterrupt(() => Effect.sync(fit.cancel))
+  )
+  yield* Effect.logInfo(
+    `Loaded the synthetic demo county: ${loaded.parcels} parcels in ${Math.round(Duration.toMillis(took))} ms`
+  )
+  return Effect.tryPromise(() => fit.result).pipe(
+    Effect.flatMap((comps) => Effect.flatMap(KeptModels, (kept) => kept.keep({ comps }))),
+    Effect.catchAll((error) => Effect.logWarning("the demo county's comps model could not be fitted ahead", error)),
+    Effect.onInterrupt(() => Effect.sync(fit.cancel))
+  )
+})
+
 /** On a first start: the demo county and the demo account, before the scoring engine reads the store. */
 const prepareFirstStart = Effect.gen(function*() {
   const store = yield* PropertyStore
-  if ((yield* store.parcelCount) === 0) {
-    const [took, loaded] = yield* Effect.timed(loadDemoCounty)
-    yield* Effect.logInfo(
-      `Loaded the synthetic demo county: ${loaded.parcels} parcels in ${Math.round(Duration.toMillis(took))} ms`
-    )
-  }
+  const keepFit = (yield* store.parcelCount) === 0 ? yield* loadDemoCountyAndFit : Effect.void
   const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
-  if (!demo) return undefined
+  const login = demo && { email: DEMO_EMAIL, password: randomBytes(12).toString("base64url") }
   // The demo holder can also sign in (an assistant connecting over /mcp); the password is shown once.
-  const password = randomBytes(12).toString("base64url")
-  yield* setLogin(demo.account_id, DEMO_EMAIL, password).pipe(Effect.orDie)
-  return { ...demo, login: { email: DEMO_EMAIL, password } }
-}).pipe(Effect.provide(Layer.merge(PropertyStorePg, AdminServices)))
+  if (demo && login) yield* setLogin(demo.account_id, login.email, login.password).pipe(Effect.orDie)
+  yield* keepFit
+  return demo && login ? { ...demo, login } : undefined
+}).pipe(Effect.provide(Layer.mergeAll(PropertyStorePg, AdminServices, KeptModelsFromConfig)))
 
 const DEMO_EMAIL = "demo@propscore.local"
 
@@ -436,7 +463,7 @@ const dataImport = Command.make(
 
 const dataDemo = Command.make("demo", { json }, ({ json: asJson }) =>
   Effect.gen(function*() {
-    const imported = yield* loadDemoCounty
+    const imported = yield* loadDemoCounty()
     yield* report(
       asJson,
       imported,

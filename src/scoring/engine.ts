@@ -8,7 +8,6 @@
 import { Either } from "effect"
 import { createHash } from "node:crypto"
 import { isDeepStrictEqual } from "node:util"
-import { serialize } from "node:v8"
 import type { AddressMatch } from "../../schema/address-match.js"
 import type { Overrides } from "../../schema/overrides.js"
 import {
@@ -135,9 +134,18 @@ export interface KeptComps {
   readonly comps: FittedComps
 }
 
-/** Identifies the sales exactly: every field of every sale, in order (the order can change the fit). */
+/** Numbers as JSON writes them, except those it cannot tell apart (NaN, ±Infinity, -0 become null or 0). */
+const exactNumbers = (_key: string, value: unknown) =>
+  typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))
+    ? `number:${Object.is(value, -0) ? "-0" : value}`
+    : value
+
+/**
+ * Identifies the sales exactly: every field of every sale, in order (the order can change the fit). By value
+ * (JSON), not by V8's serialization, which writes one number differently by how the engine holds it.
+ */
 export const salesDigest = (sales: ReadonlyArray<ModelSale>): string =>
-  createHash("sha256").update(serialize(sales)).digest("hex")
+  createHash("sha256").update(JSON.stringify(sales, exactNumbers)).digest("hex")
 
 /** The recorded sales the pricing model can use, as it reads them. */
 export const modelSales = (data: PropertyData, salesBefore?: string): Array<ModelSale> => {
@@ -151,6 +159,12 @@ export const modelSales = (data: PropertyData, salesBefore?: string): Array<Mode
   }
   return sales
 }
+
+/** The comps model fitted on the sales, as it is kept (on whichever thread). */
+export const fitKeptComps = (sales: ReadonlyArray<ModelSale>, options: EngineOptions = {}): KeptComps => ({
+  salesDigest: salesDigest(sales),
+  comps: fitModel([...sales], options.model ?? {}).fitted()
+})
 
 /** The comps model and the stack over it, fitted from the same sales (on whichever thread). */
 export const fitStackData = (sales: ReadonlyArray<ModelSale>, options: EngineOptions = {}): StackData => {

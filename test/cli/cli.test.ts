@@ -42,6 +42,8 @@ describe("propscore command line on the embedded database", () => {
   })
 
   it("serve on an empty database creates the demo account and prints its key once; the key works", async () => {
+    // The comps model was fitted on a worker thread while the demo county went in, and restored from there.
+    expect(server.stderr()).toContain("the comps model restored from the kept one")
     const match = /ps_[a-z2-7]{12}_[a-z2-7]{40}/.exec(server.stdout())
     expect(match, server.stdout()).not.toBeNull()
     demoKey = match![0]

@@ -6,9 +6,10 @@ import * as path from "node:path"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { normalizeAddress } from "../../src/property/address.js"
 import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
-import { importFiles } from "../../src/property/import.js"
+import { importFiles, inStoreOrder } from "../../src/property/import.js"
 import { parseAmount, parseNycDofSales, parseUsDate, propertyTypeOfBuildingClass } from "../../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
+import { modelSales, salesDigest } from "../../src/scoring/engine.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { TestDatabase } from "../harness/database.js"
 
@@ -238,6 +239,9 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
               .sort((a, b) => a.issuedDate.localeCompare(b.issuedDate))
           )
         }
+        // What a first start fits the comps model on while the county goes in (the same sales, by value).
+        const storedDemo = { parcels: demo(stored.parcels), sales: demo(stored.sales) }
+        expect(salesDigest(modelSales(storedDemo))).toBe(salesDigest(modelSales(inStoreOrder(county))))
         // Loaded again: every sale and permit is a duplicate, and nothing changes.
         const again = yield* store.importParsed(county, "demo-county")
         expect(again.duplicates).toBe(county.sales.length + county.permits.length)

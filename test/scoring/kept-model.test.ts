@@ -10,6 +10,7 @@ import { ScoringLocal, ScoringLocalServing } from "../../layers/scoring/local.js
 import { FAULT_DRILL_SOURCE, generateDemoCounty } from "../../src/property/demo-county.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
 import { fitStackData, type KeptComps, ScoringEngine } from "../../src/scoring/engine.js"
+import { fitCompsOnWorker } from "../../src/scoring/learner-thread.js"
 import { type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
 import type { PropertyData } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
@@ -41,6 +42,18 @@ describe("a kept comps model", () => {
     expect(outcomes(restored)).toEqual(expected)
     expect(restored.keptComps()).toEqual(kept)
   })
+
+  it(
+    "fitted on a worker thread (a first start fits it there), is restored: it values as the one fitted here",
+    async () => {
+      const onWorker = await fitCompsOnWorker(fitted.sales).result
+      expect(onWorker.salesDigest).toBe(kept.salesDigest)
+      const restored = ScoringEngine.build(data, { learners: "later", kept: onWorker })
+      expect(restored.compsRestored).toBe(true)
+      expect(outcomes(restored)).toEqual(outcomes(fitted))
+    },
+    120_000
+  )
 
   it("is not used once the data changed (one sale's price): the model is fitted on the new data", () => {
     const changedSale = data.sales.findIndex((sale) => sale.armsLength && sale.price > 0)
