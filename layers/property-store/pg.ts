@@ -4,6 +4,7 @@
  * 40,000 sales is a handful of round trips instead of thousands of bound parameters in batches.
  */
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer } from "effect"
 import type { PropertyType } from "../../schema/overrides.js"
 import { DatabaseHealth } from "../../src/db/health.js"
@@ -159,13 +160,18 @@ export const PropertyStorePg = Layer.effect(
         Effect.map((rows) => new Set(rows.map((row) => row.id)))
       )
 
-    /** One statement for the whole table: every column sent as one array, rows taken in the records' order. */
+    /**
+     * One statement for the whole table: every column sent as one array, rows taken in the records' order.
+     * None without rows (a statement on parcels or sales changes the store's version, even one that stores
+     * nothing).
+     */
     const bulkInsert = <Row extends object>(
       table: string,
       types: { readonly [Column in keyof Row]: string },
       rows: ReadonlyArray<Row>,
       onConflict: string
-    ) => {
+    ): Effect.Effect<ReadonlyArray<{ id?: number }>, SqlError> => {
+      if (rows.length === 0) return Effect.succeed([])
       const columns = Object.keys(types) as Array<keyof Row & string>
       const arrays = columns.map((column, i) => `$${i + 1}::${types[column]}[]`).join(", ")
       return sql.unsafe<{ id?: number }>(
@@ -344,9 +350,7 @@ export const PropertyStorePg = Layer.effect(
             }))
           }
         }).pipe(guard("PropertyStore.history")),
-      version: sql<{ version: string }>`
-        SELECT (SELECT count(*) FROM parcels) || ':' || (SELECT coalesce(max(id), 0) FROM sales) || ':' ||
-               (SELECT count(*) FROM sales WHERE arms_length) AS version`.pipe(
+      version: sql<{ version: string }>`SELECT version FROM property_data_version`.pipe(
         Effect.map((rows) => rows[0]?.version ?? ""),
         Effect.orDie
       ),

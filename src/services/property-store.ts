@@ -37,6 +37,9 @@ export class PropertyStore extends Context.Tag("propscore/PropertyStore")<Proper
   /** A parcel's records (on the request path of a history call: it fails in time, typed). */
   readonly history: (parcelId: string) => Effect.Effect<PropertyHistoryRecords | undefined, StorageUnavailable>
   readonly parcelCount: Effect.Effect<number>
-  /** Changes whenever parcels or sales are added or updated. */
+  /**
+   * Changes whenever parcels or sales are added, updated or removed (by any statement, in its transaction):
+   * equal versions, equal parcels and sales.
+   */
   readonly version: Effect.Effect<string>
 }>() {}

@@ -248,6 +248,29 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect(demo((yield* store.loadAll).sales)).toEqual(demo(stored.sales))
       }))
 
+    it.effect("the store's version changes with every change to its parcels or sales, and with nothing else", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const sql = yield* SqlClient.SqlClient
+        const importCsv = (file: string, content: string) =>
+          store.importParsed(parsePropscoreCsv(file, content), "propscore-csv")
+        const changes = <A, E, R>(change: Effect.Effect<A, E, R>) =>
+          Effect.gen(function*() {
+            const before = yield* store.version
+            yield* change
+            return (yield* store.version) !== before
+          })
+        expect(yield* changes(importCsv("parcels.csv", "property_id,market,address\nver-1,Test,1 Version St\n")))
+          .toBe(true)
+        expect(yield* changes(importCsv("sales.csv", "property_id,sale_date,price\nver-1,2021-03-04,250000\n")))
+          .toBe(true)
+        expect(yield* changes(sql`UPDATE sales SET price = price + 1 WHERE parcel_id = 'ver-1'`)).toBe(true)
+        expect(yield* changes(sql`UPDATE parcels SET bedrooms = 4 WHERE id = 'ver-1'`)).toBe(true)
+        expect(yield* changes(importCsv("listings.csv", "property_id,status\nver-1,active\n"))).toBe(false)
+        expect(yield* changes(sql`DELETE FROM sales WHERE parcel_id = 'ver-1'`)).toBe(true)
+        expect(yield* changes(sql`SELECT count(*) FROM parcels`)).toBe(false)
+      }))
+
     it.effect("a file naming a parcel or its listing twice keeps the last record, as separate imports would", () =>
       Effect.gen(function*() {
         const store = yield* PropertyStore
