@@ -16,7 +16,7 @@ import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { fitLearnersOnWorker } from "../../src/scoring/learner-thread.js"
 import type { StackData } from "../../src/scoring/stack.js"
-import { KeptModels } from "../../src/services/kept-models.js"
+import { type KeptData, KeptModels } from "../../src/services/kept-models.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
@@ -28,6 +28,8 @@ const isoDay = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 interface Built {
   readonly engine: ScoringEngine
   readonly version: string
+  /** What the engine was built from, at `version`. */
+  readonly data: KeptData
   /** The learners are in (kept ones), and no worker fits them. */
   readonly learnersJoined: boolean
 }
@@ -56,7 +58,9 @@ const fitLearnersInBackground = (
           : [false, state] as const
     )
     if (!joined) return
-    if (Option.isSome(kept)) yield* kept.value.keep({ comps: built.engine.keptComps(), learners: data })
+    if (Option.isSome(kept)) {
+      yield* kept.value.keep({ comps: built.engine.keptComps(), learners: data, data: built.data })
+    }
     const took = (yield* Clock.currentTimeMillis) - started
     yield* Effect.logInfo(
       `scoring engine: learners fitted on a worker thread and joined in after ${took} ms` +
@@ -84,8 +88,9 @@ const scoringLocal = (requested: "fit" | "background") =>
       const build = Effect.gen(function*() {
         // Read before the data: a change in between makes the next look rebuild, never the reverse.
         const version = yield* store.version
-        const data = yield* store.loadAll
         const keptModels = Option.isSome(kept) ? Option.getOrUndefined(yield* kept.value.read) : undefined
+        const keptData = keptModels?.data?.version === version ? keptModels.data : undefined
+        const data = keptData ?? (yield* store.loadAll)
         const started = yield* Clock.currentTimeMillis
         const built = ScoringEngine.build(data, {
           learners: learners === "fit" ? "fit" : "later",
@@ -97,6 +102,7 @@ const scoringLocal = (requested: "fit" | "background") =>
         const took = (yield* Clock.currentTimeMillis) - started
         yield* Effect.logInfo(
           `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms` +
+            (keptData !== undefined ? ", read from the kept data" : "") +
             (engine.compsRestored ? ", the comps model restored from the kept one" : "") +
             (learners === "fit"
               ? ""
@@ -106,8 +112,13 @@ const scoringLocal = (requested: "fit" | "background") =>
               ? " (with the kept learners)"
               : " (comps model; the learners follow from a worker thread)")
         )
-        if (Option.isSome(kept) && !engine.compsRestored) yield* kept.value.keep({ comps: engine.keptComps() })
-        return { engine, version, learnersJoined: keptLearners !== undefined } satisfies Built
+        const builtFrom: KeptData = { version, parcels: data.parcels, sales: data.sales }
+        if (Option.isSome(kept) && (!engine.compsRestored || keptData === undefined)) {
+          // What was restored is kept again with the data it is now known to fit (learners included).
+          const learnersKept = engine.compsRestored ? keptModels?.learners : undefined
+          yield* kept.value.keep({ comps: engine.keptComps(), learners: learnersKept, data: builtFrom })
+        }
+        return { engine, version, data: builtFrom, learnersJoined: keptLearners !== undefined } satisfies Built
       })
       const current = yield* SynchronizedRef.make<Built>(yield* build)
       const withLearners = (built: Built) =>

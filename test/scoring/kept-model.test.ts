@@ -12,7 +12,7 @@ import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
 import { fitStackData, type KeptComps, ScoringEngine } from "../../src/scoring/engine.js"
 import { fitCompsOnWorker } from "../../src/scoring/learner-thread.js"
 import { type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
-import type { PropertyData } from "../../src/services/property-store.js"
+import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { dataStore } from "../harness/demo-county.js"
 
@@ -105,6 +105,41 @@ describe("the server's Scoring layer with kept models", () => {
       expect(restarted).toEqual(first)
     }))
 
+  it.scoped("a restart reads the data it kept while the store's version is the one it was read at", () =>
+    Effect.gen(function*() {
+      yield* today
+      const version = yield* Ref.make("v1")
+      const loads = yield* Ref.make(0)
+      const store = Layer.succeed(
+        PropertyStore,
+        PropertyStore.of({
+          importParsed: () => Effect.die("not used"),
+          loadAll: Effect.as(Ref.update(loads, (n) => n + 1), data),
+          history: () => Effect.succeed(undefined),
+          parcelCount: Effect.succeed(data.parcels.length),
+          version: Ref.get(version)
+        })
+      )
+      const kept = yield* Ref.make<KeptModelsMemoryState>({ kept: Option.none(), keeps: 0 })
+      const start = answers.pipe(
+        Effect.provide(ScoringLocalServing.pipe(
+          Layer.provide(Layer.merge(store, keptModelsMemory(kept))),
+          Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["LEARNERS", "off"]]))))
+        ))
+      )
+      const first = yield* start
+      expect([yield* Ref.get(loads), (yield* Ref.get(kept)).keeps]).toEqual([1, 1])
+      expect(Option.getOrThrow((yield* Ref.get(kept)).kept).data).toEqual({ version: "v1", ...data })
+      // Same version: the kept data, nothing read from the store, nothing kept anew.
+      expect(yield* start).toEqual(first)
+      expect([yield* Ref.get(loads), (yield* Ref.get(kept)).keeps]).toEqual([1, 1])
+      // Another version: the store is read (the comps model, fitted on the same sales, is still restored).
+      yield* Ref.set(version, "v2")
+      expect(yield* start).toEqual(first)
+      expect([yield* Ref.get(loads), (yield* Ref.get(kept)).keeps]).toEqual([2, 2])
+      expect(Option.getOrThrow((yield* Ref.get(kept)).kept).data?.version).toBe("v2")
+    }))
+
   it.scoped("a kept model of other data is not used: the model is fitted and kept in its place", () =>
     Effect.gen(function*() {
       yield* today
@@ -151,7 +186,10 @@ describe("the server's Scoring layer with kept models", () => {
         const kept = yield* Ref.make<KeptModelsMemoryState>({ kept: Option.some(models), keeps: 0 })
         const restarted = yield* answersOn(servingOn(kept, "background"))
         expect(restarted).toEqual(yield* answersOn(ScoringLocal.pipe(Layer.provide(dataStore(fullData)))))
-        expect((yield* Ref.get(kept)).keeps).toBe(0)
+        // Kept again, with the data they were fitted on: the same models, nothing fitted anew.
+        const keptNow = Option.getOrThrow((yield* Ref.get(kept)).kept)
+        expect(keptNow.comps).toEqual(models.comps)
+        expect(keptNow.learners).toBe(models.learners)
         // The learners count: the comps model alone answers otherwise.
         expect(restarted).not.toEqual(yield* answersOn(servingOn(kept, "off")))
       }),
