@@ -4,9 +4,9 @@
 // development and the tests). PGlite is left outside the bundle: it loads its WebAssembly and data files from
 // its own package directory.
 //
-// It also makes, once per PGlite version, `dist/pglite-<version>-initdb.tar.gz`: an empty database cluster as
-// initdb makes it. A first start on an empty DATA_DIR restores it (layers/database/embedded.ts) instead of
-// running initdb, which takes seconds in WebAssembly.
+// It also makes, once per PGlite version, `dist/pglite-<version>-initdb/`: an empty database cluster as initdb
+// makes it. A first start on an empty DATA_DIR copies it (layers/database/embedded.ts) instead of running
+// initdb, which takes seconds in WebAssembly.
 //
 // `--if-stale` (`npm start`) bundles only when a file the last bundle was made from changed since (or the
 // installed packages did): a start after no change does not wait for esbuild.
@@ -66,18 +66,17 @@ const bundle = async () => {
   fs.writeFileSync(inputsFile, JSON.stringify({ startedAt, inputs }))
 }
 
-/** The empty cluster a first start restores (the name is layers/database/embedded.ts's `initdbTemplate`). */
+/** The empty cluster a first start copies (the name is layers/database/embedded.ts's `initdbTemplate`). */
 const makeInitdbTemplate = async () => {
   const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
   const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
-  const template = path.join(dist, `pglite-${version}-initdb.tar.gz`)
-  if (fs.existsSync(template)) return
+  const template = path.join(dist, `pglite-${version}-initdb`)
+  if (fs.existsSync(path.join(template, "PG_VERSION"))) return
   const { PGlite } = await import("@electric-sql/pglite")
-  const db = await PGlite.create()
-  const dump = await db.dumpDataDir("gzip")
-  await db.close()
   const partial = `${template}.${process.pid}`
-  fs.writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()))
+  const db = await PGlite.create(partial)
+  await db.close()
+  fs.rmSync(template, { recursive: true, force: true })
   fs.renameSync(partial, template)
 }
 

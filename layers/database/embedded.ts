@@ -2,7 +2,7 @@
  * The embedded PostgreSQL: PGlite in `DATA_DIR`, served on a Unix socket in the same folder so that the
  * service and the operator's commands share it. The first process to open the folder serves it; any other
  * process (`propscore keys issue` while the server runs) connects to that socket instead of opening the
- * files a second time, which PGlite does not allow. A new database is restored from the empty cluster
+ * files a second time, which PGlite does not allow. A new database is a copy of the empty cluster
  * `npm run build` made (`initdbTemplate`), where there is one, instead of running initdb.
  */
 import { PGlite } from "@electric-sql/pglite"
@@ -13,7 +13,6 @@ import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { gunzipSync } from "node:zlib"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{
   readonly message: string
@@ -69,22 +68,22 @@ const tryLock = (
 
 /**
  * An empty database cluster as initdb makes it, for the installed PGlite: `npm run build` makes it beside the
- * bundle, once per PGlite version (scripts/build.mjs). Restoring it takes a fraction of a second; initdb
- * takes seconds in WebAssembly. Undefined where there is none (the sources run before any build).
+ * bundle, once per PGlite version (scripts/build.mjs). Copying it takes a fraction of a second; initdb takes
+ * seconds in WebAssembly. Undefined where there is none (the sources run before any build).
  */
 export const initdbTemplate = (): string | undefined => {
   try {
     const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
     const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
     const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
-    const file = fileURLToPath(new URL(`${dist}pglite-${version}-initdb.tar.gz`, import.meta.url))
-    return fs.existsSync(file) ? file : undefined
+    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-initdb`, import.meta.url))
+    return fs.existsSync(path.join(dir, "PG_VERSION")) ? dir : undefined
   } catch {
     return undefined
   }
 }
 
-const serve = (dataDir: string, socketPath: string, lockPath: string, templateFile: string | undefined) =>
+const serve = (dataDir: string, socketPath: string, lockPath: string, template: string | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
@@ -92,18 +91,22 @@ const serve = (dataDir: string, socketPath: string, lockPath: string, templateFi
         fs.rmSync(socketPath, { force: true })
         const pgdata = path.join(dataDir, "pgdata")
         const created = !fs.existsSync(path.join(pgdata, "PG_VERSION"))
-        // Unpacked here: zlib is quicker at it than PGlite's own unpacking.
-        const template = created && templateFile !== undefined
-          ? new Blob([gunzipSync(fs.readFileSync(templateFile))])
-          : undefined
-        const db = await PGlite.create(pgdata, template === undefined ? {} : { loadDataDir: template })
+        if (created && template !== undefined) {
+          // Copied whole, then renamed: a copy cut short is never taken for a database.
+          const partial = `${pgdata}.partial`
+          fs.rmSync(partial, { recursive: true, force: true })
+          fs.cpSync(template, partial, { recursive: true })
+          fs.rmSync(pgdata, { recursive: true, force: true })
+          fs.renameSync(partial, pgdata)
+        }
+        const db = await PGlite.create(pgdata)
         const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 })
         await server.start()
         const how = !created
           ? ""
           : template === undefined
           ? ", a new one (initdb)"
-          : ", a new one (the initdb template)"
+          : ", a new one (a copy of the initdb template)"
         return { db, server, opened: `embedded database opened in ${Date.now() - started} ms${how}` }
       },
       catch: (cause) =>
@@ -122,8 +125,8 @@ const serve = (dataDir: string, socketPath: string, lockPath: string, templateFi
   )
 
 /**
- * Opens (or joins) the embedded database in `dataDir` for the life of the scope; a new one is restored from
- * `template` (an empty cluster, `dumpDataDir("gzip")`) where there is one.
+ * Opens (or joins) the embedded database in `dataDir` for the life of the scope; a new one is a copy of
+ * `template` (the folder of a closed, empty cluster) where there is one.
  */
 export const openEmbeddedDatabase = (
   dataDirInput: string,

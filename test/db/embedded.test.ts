@@ -10,7 +10,7 @@ import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedde
 import { EMBEDDED_CONNECTIONS, pgClientLayer } from "../../src/db/client.js"
 import { withMigrations } from "../../src/db/database.js"
 
-/** The embedded database in `dataDir` (new ones restored from `template`), migrated, for `use`. */
+/** The embedded database in `dataDir` (a new one copied from `template`), migrated, for `use`. */
 const embedded = <A, E>(
   dataDir: string,
   template: string,
@@ -29,18 +29,19 @@ const embedded = <A, E>(
 
 describe("the embedded database", () => {
   it.live(
-    "a new one is restored from the initdb template, migrated, and opened again as it was left",
+    "a new one is a copy of the initdb template, migrated, and opened again as it was left",
     () =>
       Effect.acquireUseRelease(
         Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "emb-"))),
         (folder) =>
           Effect.gen(function*() {
             // An empty cluster as `npm run build` makes one for first starts, with a mark to tell it by.
-            const template = path.join(folder, "template.tar.gz")
+            const template = path.join(folder, "template")
             yield* Effect.promise(async () => {
-              const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(inject("pgliteTemplate"))]) })
+              const db = await PGlite.create(template, {
+                loadDataDir: new Blob([fs.readFileSync(inject("pgliteTemplate"))])
+              })
               await db.exec("CREATE TABLE made_from_the_template (id integer)")
-              fs.writeFileSync(template, new Uint8Array(await (await db.dumpDataDir("gzip")).arrayBuffer()))
               await db.close()
             })
             const dataDir = path.join(folder, "data")
