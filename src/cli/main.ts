@@ -12,7 +12,7 @@ import {
   Options,
   ValidationError
 } from "@effect/cli"
-import { Cause, Console, Duration, Effect, Either, Exit, identity, Layer, Option, Schema } from "effect"
+import { Cause, Console, Duration, Effect, Either, Exit, Fiber, identity, Layer, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { stripVTControlCharacters } from "node:util"
@@ -99,36 +99,40 @@ const describeAccount = (account: AccountView) =>
 
 /**
  * Stores the demo county while a worker thread fits its comps model on the sales as the store will give them
- * back; the fit is kept once it is done, for the scoring engine to restore (it does only if those are the
- * sales it reads) instead of fitting it after the load.
+ * back, and keeps the fit, for the scoring engine to restore (it does only if those are the sales it reads)
+ * instead of fitting it after the load.
  */
 const loadDemoCountyAndFit = Effect.gen(function*() {
   const county = generateDemoCounty()
-  const fit = fitCompsOnWorker(modelSales(inStoreOrder(county)))
-  const [took, loaded] = yield* Effect.timed(loadDemoCounty(county)).pipe(
-    Effect.onInterrupt(() => Effect.sync(fit.cancel))
+  const fit = yield* Effect.acquireRelease(
+    Effect.sync(() => fitCompsOnWorker(modelSales(inStoreOrder(county)))),
+    (fit) => Effect.sync(fit.cancel)
   )
+  const [took, loaded] = yield* Effect.timed(loadDemoCounty(county))
   yield* Effect.logInfo(
     `Loaded the synthetic demo county: ${loaded.parcels} parcels in ${Math.round(Duration.toMillis(took))} ms`
   )
-  return Effect.tryPromise(() => fit.result).pipe(
+  yield* Effect.tryPromise(() => fit.result).pipe(
     Effect.flatMap((comps) => Effect.flatMap(KeptModels, (kept) => kept.keep({ comps }))),
-    Effect.catchAll((error) => Effect.logWarning("the demo county's comps model could not be fitted ahead", error)),
-    Effect.onInterrupt(() => Effect.sync(fit.cancel))
+    Effect.catchAll((error) => Effect.logWarning("the demo county's comps model could not be fitted ahead", error))
   )
-})
+}).pipe(Effect.scoped)
 
-/** On a first start: the demo county and the demo account, before the scoring engine reads the store. */
-const prepareFirstStart = Effect.gen(function*() {
+/** On a first start (an empty store): the demo county, before the scoring engine reads the store. */
+const prepareDemoCounty = Effect.gen(function*() {
   const store = yield* PropertyStore
-  const keepFit = (yield* store.parcelCount) === 0 ? yield* loadDemoCountyAndFit : Effect.void
+  if ((yield* store.parcelCount) === 0) yield* loadDemoCountyAndFit
+}).pipe(Effect.provide(Layer.merge(PropertyStorePg, KeptModelsFromConfig)))
+
+/** On a first start (no demo account yet): the demo account, its API key and its login, each shown once. */
+const prepareDemoAccount = Effect.gen(function*() {
   const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
-  const login = demo && { email: DEMO_EMAIL, password: randomBytes(12).toString("base64url") }
+  if (!demo) return undefined
   // The demo holder can also sign in (an assistant connecting over /mcp); the password is shown once.
-  if (demo && login) yield* setLogin(demo.account_id, login.email, login.password).pipe(Effect.orDie)
-  yield* keepFit
-  return demo && login ? { ...demo, login } : undefined
-}).pipe(Effect.provide(Layer.mergeAll(PropertyStorePg, AdminServices, KeptModelsFromConfig)))
+  const password = randomBytes(12).toString("base64url")
+  yield* setLogin(demo.account_id, DEMO_EMAIL, password).pipe(Effect.orDie)
+  return { ...demo, login: { email: DEMO_EMAIL, password } }
+}).pipe(Effect.provide(AdminServices))
 
 const DEMO_EMAIL = "demo@propscore.local"
 
@@ -137,7 +141,9 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
     const config = yield* AppConfig
     // Opened once: the first-start preparation and the services share it.
     const database = Layer.succeedContext(yield* Layer.build(DatabaseFromConfig))
-    const demo = yield* prepareFirstStart.pipe(Effect.provide(database))
+    yield* prepareDemoCounty.pipe(Effect.provide(database))
+    // The demo login's password is hashed (memory-hard, on libuv's threads) while the services start.
+    const demoAccount = yield* Effect.fork(prepareDemoAccount.pipe(Effect.provide(database)))
     const listening = `${config.publicBaseUrl}`
     const serving = HttpServerLive(config.port).pipe(
       Layer.provide(ServingServices),
@@ -146,6 +152,7 @@ const serve = Command.make("serve", { json }, ({ json: asJson }) =>
     )
     // Built first, so that "listening" is printed once the port answers (the scoring engine is fitted by then).
     yield* Layer.build(serving)
+    const demo = yield* Fiber.join(demoAccount)
     yield* report(
       asJson,
       { listening, port: config.port, demo_account: demo ?? null },
