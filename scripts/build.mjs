@@ -4,14 +4,19 @@
 // development and the tests). PGlite is left outside the bundle: it loads its WebAssembly and data files from
 // its own package directory.
 //
-// It also makes, once per PGlite version, `dist/pglite-<version>-initdb/`: an empty database cluster as initdb
-// makes it. A first start on an empty DATA_DIR copies it (layers/database/embedded.ts) instead of running
-// initdb, which takes seconds in WebAssembly.
+// It also makes `dist/pglite-<version>-schema/`: a database as a first start would make it before it loads
+// anything (initdb, then every migration), closed, with `dist/pglite-<version>-schema.json` naming the
+// migrations it holds. A first start on an empty DATA_DIR copies it (layers/database/embedded.ts) instead of
+// running initdb, which takes seconds in WebAssembly, and the migrations. It is made again when
+// src/db/migrations.ts changes, by the bundle's own `migrate` command.
 //
 // `--if-stale` (`npm start`) bundles only when a file the last bundle was made from changed since (or the
 // installed packages did): a start after no change does not wait for esbuild.
+import { execFileSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
+import * as os from "node:os"
 import * as path from "node:path"
 
 const root = path.resolve(import.meta.dirname, "..")
@@ -66,19 +71,40 @@ const bundle = async () => {
   fs.writeFileSync(inputsFile, JSON.stringify({ startedAt, inputs }))
 }
 
-/** The empty cluster a first start copies (the name is layers/database/embedded.ts's `initdbTemplate`). */
-const makeInitdbTemplate = async () => {
+/** The database a first start copies (its name is layers/database/embedded.ts's `schemaTemplate`). */
+const makeSchemaTemplate = () => {
   const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
   const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
-  const template = path.join(dist, `pglite-${version}-initdb`)
-  if (fs.existsSync(path.join(template, "PG_VERSION"))) return
-  const { PGlite } = await import("@electric-sql/pglite")
-  const partial = `${template}.${process.pid}`
-  const db = await PGlite.create(partial)
-  await db.close()
+  const template = path.join(dist, `pglite-${version}-schema`)
+  const made = `${template}.json`
+  const source = createHash("sha256").update(fs.readFileSync(path.join(root, "src/db/migrations.ts"))).digest("hex")
+  try {
+    if (
+      JSON.parse(fs.readFileSync(made, "utf8")).source === source && fs.existsSync(path.join(template, "PG_VERSION"))
+    ) {
+      return
+    }
+  } catch {
+    // Not made yet.
+  }
+  // Made from nothing (initdb, then every migration), so that the old one is not copied into it.
+  fs.rmSync(made, { force: true })
   fs.rmSync(template, { recursive: true, force: true })
-  fs.renameSync(partial, template)
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "propscore-template-"))
+  try {
+    const { DATABASE_URL: _server, ...env } = process.env
+    const migrated = execFileSync(process.execPath, [path.join(dist, "propscore.mjs"), "migrate", "--json"], {
+      env: { ...env, DATA_DIR: dataDir },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const migrations = JSON.parse(migrated).applied.map(({ id, name }) => [id, name])
+    fs.renameSync(path.join(dataDir, "pgdata"), template)
+    fs.writeFileSync(made, JSON.stringify({ source, migrations }))
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
 }
 
 if (!(process.argv.includes("--if-stale") && fresh())) await bundle()
-await makeInitdbTemplate()
+makeSchemaTemplate()

@@ -2,8 +2,8 @@
  * The embedded PostgreSQL: PGlite in `DATA_DIR`, served on a Unix socket in the same folder so that the
  * service and the operator's commands share it. The first process to open the folder serves it; any other
  * process (`propscore keys issue` while the server runs) connects to that socket instead of opening the
- * files a second time, which PGlite does not allow. A new database is a copy of the empty cluster
- * `npm run build` made (`initdbTemplate`), where there is one, instead of running initdb.
+ * files a second time, which PGlite does not allow. A new database is a copy of the one `npm run build`
+ * made (`schemaTemplate`), where there is one, instead of running initdb and the migrations.
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
@@ -66,18 +66,26 @@ const tryLock = (
   }
 }
 
+/** A database to copy for a new one, and the migrations (id, name) it holds. */
+export interface DatabaseTemplate {
+  readonly dir: string
+  readonly migrations: ReadonlyArray<readonly [number, string]>
+}
+
 /**
- * An empty database cluster as initdb makes it, for the installed PGlite: `npm run build` makes it beside the
- * bundle, once per PGlite version (scripts/build.mjs). Copying it takes a fraction of a second; initdb takes
- * seconds in WebAssembly. Undefined where there is none (the sources run before any build).
+ * A database as a first start would make it before it loads anything (initdb, then the migrations), for the
+ * installed PGlite: `npm run build` makes it beside the bundle (scripts/build.mjs). Copying it takes a
+ * fraction of a second; initdb takes seconds in WebAssembly. Undefined where there is none (the sources run
+ * before any build).
  */
-export const initdbTemplate = (): string | undefined => {
+export const schemaTemplate = (): DatabaseTemplate | undefined => {
   try {
     const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
     const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
     const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
-    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-initdb`, import.meta.url))
-    return fs.existsSync(path.join(dir, "PG_VERSION")) ? dir : undefined
+    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-schema`, import.meta.url))
+    const { migrations } = JSON.parse(fs.readFileSync(`${dir}.json`, "utf8"))
+    return fs.existsSync(path.join(dir, "PG_VERSION")) ? { dir, migrations } : undefined
   } catch {
     return undefined
   }
@@ -106,7 +114,7 @@ const serve = (dataDir: string, socketPath: string, lockPath: string, template: 
           ? ""
           : template === undefined
           ? ", a new one (initdb)"
-          : ", a new one (a copy of the initdb template)"
+          : ", a new one (a copy of the template npm run build made)"
         return { db, server, opened: `embedded database opened in ${Date.now() - started} ms${how}` }
       },
       catch: (cause) =>
@@ -126,11 +134,11 @@ const serve = (dataDir: string, socketPath: string, lockPath: string, template: 
 
 /**
  * Opens (or joins) the embedded database in `dataDir` for the life of the scope; a new one is a copy of
- * `template` (the folder of a closed, empty cluster) where there is one.
+ * `template` (the folder of a closed database) where there is one, else initdb makes it.
  */
 export const openEmbeddedDatabase = (
   dataDirInput: string,
-  template: string | undefined = initdbTemplate()
+  template?: string
 ): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
     const dataDir = path.resolve(dataDirInput)

@@ -374,6 +374,12 @@ const migrationRecord = {
 
 export const migrations = Migrator.fromRecord(migrationRecord)
 
+/** Every migration's id and name, in order, as the Migrator reads them from their keys. */
+export const migrationIds: ReadonlyArray<readonly [number, string]> = Object.keys(migrationRecord).map((key) => {
+  const [, id, name] = /^(\d+)_(.+)$/.exec(key)!
+  return [Number(id), name!] as const
+})
+
 const MIGRATIONS_TABLE = "propscore_migrations"
 
 /** Applies every pending migration; returns the ones it applied. */

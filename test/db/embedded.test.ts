@@ -8,7 +8,8 @@ import * as path from "node:path"
 import { inject } from "vitest"
 import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedded.js"
 import { EMBEDDED_CONNECTIONS, pgClientLayer } from "../../src/db/client.js"
-import { withMigrations } from "../../src/db/database.js"
+import { usableTemplate, withMigrations } from "../../src/db/database.js"
+import { migrationIds } from "../../src/db/migrations.js"
 
 /** The embedded database in `dataDir` (a new one copied from `template`), migrated, for `use`. */
 const embedded = <A, E>(
@@ -29,13 +30,13 @@ const embedded = <A, E>(
 
 describe("the embedded database", () => {
   it.live(
-    "a new one is a copy of the initdb template, migrated, and opened again as it was left",
+    "a new one is a copy of the template, migrated, and opened again as it was left",
     () =>
       Effect.acquireUseRelease(
         Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "emb-"))),
         (folder) =>
           Effect.gen(function*() {
-            // An empty cluster as `npm run build` makes one for first starts, with a mark to tell it by.
+            // A closed database, as `npm run build` makes one for first starts, with a mark to tell it by.
             const template = path.join(folder, "template")
             yield* Effect.promise(async () => {
               const db = await PGlite.create(template, {
@@ -68,4 +69,13 @@ describe("the embedded database", () => {
       ),
     { timeout: 120_000 }
   )
+
+  it("a template is copied only when its migrations are this code's first ones (another checkout's is not)", () => {
+    const dir = "/templates/schema"
+    expect(usableTemplate({ dir, migrations: migrationIds })).toBe(dir)
+    expect(usableTemplate({ dir, migrations: migrationIds.slice(0, 3) })).toBe(dir)
+    expect(usableTemplate({ dir, migrations: [...migrationIds, [99_999, "from_a_newer_checkout"]] })).toBeUndefined()
+    expect(usableTemplate({ dir, migrations: [[1, "another_first_migration"]] })).toBeUndefined()
+    expect(usableTemplate(undefined)).toBeUndefined()
+  })
 })
