@@ -1,8 +1,9 @@
 /**
- * Kept models in a folder (`DATA_DIR/kept`): one file, written whole and renamed into place, in V8's
- * serialization (maps, typed arrays and every number exactly). The file names the code that wrote it (a
- * digest of the running bundle, or of the scoring sources when run from them): other code, an older build
- * included, does not read it, and fits again.
+ * Kept models in a folder (`DATA_DIR/kept`): the models in one file and the data they were fitted on in
+ * another (the learners, fitted later, are kept without writing the data again), each written whole and
+ * renamed into place, in V8's serialization (maps, typed arrays and every number exactly). The models' file
+ * names the code that wrote it (a digest of the running bundle, or of the scoring sources when run from
+ * them): other code, an older build included, does not read it, and fits again.
  */
 import { Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
@@ -10,13 +11,14 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { deserialize, serialize } from "node:v8"
-import { type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
+import { type KeptData, type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
 
-const FILE = "scoring-models.v8"
+const MODELS = "scoring-models.v8"
+const DATA = "scoring-data.v8"
 
-interface KeptFile {
+interface ModelsFile {
   readonly code: string
-  readonly models: KeptEngineModels
+  readonly models: Omit<KeptEngineModels, "data">
 }
 
 const filesUnder = (dir: string): Array<string> =>
@@ -38,30 +40,39 @@ export const runningCodeDigest = (): string => {
   return hash.digest("hex")
 }
 
+/** Writes `value` to `file` whole: to a file of its own first, then renamed into place. */
+const writeWhole = (file: string, value: unknown) => {
+  const partial = `${file}.${process.pid}.partial`
+  fs.writeFileSync(partial, serialize(value))
+  fs.renameSync(partial, file)
+}
+
 /** Kept models in `dir`, for the code `code` identifies (by default the running code). */
 export const KeptModelsFiles = (dir: string, code?: string) =>
   Layer.sync(KeptModels, () => {
-    const file = path.join(dir, FILE)
+    const models = path.join(dir, MODELS)
+    const data = path.join(dir, DATA)
     let digest = code
     const codeDigest = () => (digest ??= runningCodeDigest())
     return KeptModels.of({
       read: Effect.try(() => {
-        if (!fs.existsSync(file)) return Option.none()
-        const kept = deserialize(fs.readFileSync(file)) as KeptFile
-        return kept.code === codeDigest() ? Option.some(kept.models) : Option.none()
+        if (!fs.existsSync(models)) return Option.none()
+        const kept = deserialize(fs.readFileSync(models)) as ModelsFile
+        if (kept.code !== codeDigest()) return Option.none()
+        const keptData = fs.existsSync(data) ? deserialize(fs.readFileSync(data)) as KeptData : undefined
+        return Option.some({ ...kept.models, data: keptData })
       }).pipe(
         Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`the kept scoring models in ${file} could not be read`, error), Option.none())
+          Effect.as(Effect.logWarning(`the kept scoring models in ${dir} could not be read`, error), Option.none())
         )
       ),
-      keep: (models) =>
+      keep: ({ data: keptData, ...keptModels }) =>
         Effect.try(() => {
           fs.mkdirSync(dir, { recursive: true })
-          const partial = `${file}.${process.pid}.partial`
-          fs.writeFileSync(partial, serialize({ code: codeDigest(), models } satisfies KeptFile))
-          fs.renameSync(partial, file)
+          if (keptData !== undefined) writeWhole(data, keptData)
+          writeWhole(models, { code: codeDigest(), models: keptModels } satisfies ModelsFile)
         }).pipe(
-          Effect.catchAll((error) => Effect.logWarning(`the scoring models could not be kept in ${file}`, error))
+          Effect.catchAll((error) => Effect.logWarning(`the scoring models could not be kept in ${dir}`, error))
         )
     })
   })

@@ -12,6 +12,13 @@ export const keptModelsMemory = (state: Ref.Ref<KeptModelsMemoryState>) =>
     KeptModels,
     KeptModels.of({
       read: Effect.map(Ref.get(state), (now) => now.kept),
-      keep: (models) => Ref.update(state, (now) => ({ kept: Option.some(models), keeps: now.keeps + 1 }))
+      keep: (models) =>
+        Ref.update(state, (now) => ({
+          kept: Option.some({
+            ...models,
+            data: models.data ?? Option.getOrUndefined(now.kept)?.data
+          }),
+          keeps: now.keeps + 1
+        }))
     })
   )

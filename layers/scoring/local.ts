@@ -16,7 +16,7 @@ import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { fitLearnersOnWorker } from "../../src/scoring/learner-thread.js"
 import type { StackData } from "../../src/scoring/stack.js"
-import { type KeptData, KeptModels } from "../../src/services/kept-models.js"
+import { KeptModels } from "../../src/services/kept-models.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
@@ -28,8 +28,6 @@ const isoDay = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 interface Built {
   readonly engine: ScoringEngine
   readonly version: string
-  /** What the engine was built from, at `version`. */
-  readonly data: KeptData
   /** The learners are in (kept ones), and no worker fits them. */
   readonly learnersJoined: boolean
 }
@@ -58,9 +56,8 @@ const fitLearnersInBackground = (
           : [false, state] as const
     )
     if (!joined) return
-    if (Option.isSome(kept)) {
-      yield* kept.value.keep({ comps: built.engine.keptComps(), learners: data, data: built.data })
-    }
+    // Kept with the comps model; the data they were both fitted on was kept with it.
+    if (Option.isSome(kept)) yield* kept.value.keep({ comps: built.engine.keptComps(), learners: data })
     const took = (yield* Clock.currentTimeMillis) - started
     yield* Effect.logInfo(
       `scoring engine: learners fitted on a worker thread and joined in after ${took} ms` +
@@ -112,13 +109,15 @@ const scoringLocal = (requested: "fit" | "background") =>
               ? " (with the kept learners)"
               : " (comps model; the learners follow from a worker thread)")
         )
-        const builtFrom: KeptData = { version, parcels: data.parcels, sales: data.sales }
         if (Option.isSome(kept) && (!engine.compsRestored || keptData === undefined)) {
           // What was restored is kept again with the data it is now known to fit (learners included).
-          const learnersKept = engine.compsRestored ? keptModels?.learners : undefined
-          yield* kept.value.keep({ comps: engine.keptComps(), learners: learnersKept, data: builtFrom })
+          yield* kept.value.keep({
+            comps: engine.keptComps(),
+            learners: engine.compsRestored ? keptModels?.learners : undefined,
+            data: { version, parcels: data.parcels, sales: data.sales }
+          })
         }
-        return { engine, version, data: builtFrom, learnersJoined: keptLearners !== undefined } satisfies Built
+        return { engine, version, learnersJoined: keptLearners !== undefined } satisfies Built
       })
       const current = yield* SynchronizedRef.make<Built>(yield* build)
       const withLearners = (built: Built) =>

@@ -27,6 +27,10 @@ export interface KeptEngineModels {
 export class KeptModels extends Context.Tag("propscore/KeptModels")<KeptModels, {
   /** What was kept last by this same code, if anything (none when it cannot be read). */
   readonly read: Effect.Effect<Option.Option<KeptEngineModels>>
-  /** Keeps these models instead of the ones kept before; a failure to keep them is logged, never fatal. */
+  /**
+   * Keeps these models instead of the ones kept before, and their `data` where given (else the data kept
+   * before stays: the learners join a comps model whose data is kept already). A failure to keep them is
+   * logged, never fatal.
+   */
   readonly keep: (models: KeptEngineModels) => Effect.Effect<void>
 }>() {}

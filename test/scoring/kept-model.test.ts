@@ -219,13 +219,25 @@ describe("kept models in files", () => {
       })
     ))
 
+  it.effect("keep the data they were fitted on until other data is kept (the learners are kept without it)", () =>
+    withFolder((dir) =>
+      Effect.gen(function*() {
+        const keptData = { version: "v1", ...data }
+        yield* keep(dir, "code-1", { ...models, data: keptData })
+        const learners = fitStackData(fitted.sales.slice(0, 2_000))
+        yield* keep(dir, "code-1", { ...models, learners })
+        expect(Option.getOrThrow(yield* read(dir, "code-1"))).toEqual({ ...models, learners, data: keptData })
+      })
+    ))
+
   it.effect("are not read by other code (another build), nor when the file is damaged", () =>
     withFolder((dir) =>
       Effect.gen(function*() {
         yield* keep(dir, "code-1", models)
         expect(yield* read(dir, "code-2")).toEqual(Option.none())
-        const [file] = fs.readdirSync(dir)
-        fs.writeFileSync(path.join(dir, file!), fs.readFileSync(path.join(dir, file!)).subarray(0, 100))
+        for (const file of fs.readdirSync(dir)) {
+          fs.writeFileSync(path.join(dir, file), fs.readFileSync(path.join(dir, file)).subarray(0, 100))
+        }
         expect(yield* read(dir, "code-1")).toEqual(Option.none())
       })
     ))
