@@ -3,22 +3,108 @@
 // that the server, the CLI and the package's bin start without transpiling TypeScript (tsx stays for
 // development and the tests). PGlite is left outside the bundle: it loads its WebAssembly and data files from
 // its own package directory.
-import { build } from "esbuild"
+//
+// It also makes `dist/pglite-<version>-schema/`: a database as a first start would make it before it loads
+// anything (initdb, then every migration), closed, with `dist/pglite-<version>-schema.json` naming the
+// migrations it holds. A first start on an empty DATA_DIR copies it (layers/database/embedded.ts) instead of
+// running initdb, which takes seconds in WebAssembly, and the migrations. It is made again when
+// src/db/migrations.ts changes, by the bundle's own `migrate` command.
+//
+// `--if-stale` (`npm start`) bundles only when a file the last bundle was made from changed since (or the
+// installed packages did): a start after no change does not wait for esbuild.
+import { execFileSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import { createRequire } from "node:module"
+import * as os from "node:os"
+import * as path from "node:path"
 
-await build({
-  entryPoints: { "propscore": "src/bin/propscore.ts", "learner-worker": "src/scoring/learner-worker.ts" },
-  outdir: "dist",
-  outExtension: { ".js": ".mjs" },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  sourcemap: true,
-  logLevel: "warning",
-  external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native"],
-  // Bundled CommonJS packages call require(); an ES module has none of its own.
-  banner: {
-    js:
-      "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
+const root = path.resolve(import.meta.dirname, "..")
+const dist = path.join(root, "dist")
+const inputsFile = path.join(dist, "build-inputs.json")
+const outputs = ["propscore.mjs", "learner-worker.mjs"].map((file) => path.join(dist, file))
+
+/** True when the bundles exist and nothing they were made from (nor the installed packages) changed since. */
+const fresh = () => {
+  try {
+    const { inputs, startedAt } = JSON.parse(fs.readFileSync(inputsFile, "utf8"))
+    const watched = [
+      ...inputs.map((input) => path.resolve(root, input)),
+      path.join(root, "package-lock.json"),
+      path.join(root, "node_modules/.package-lock.json"),
+      path.join(root, "scripts/build.mjs")
+    ]
+    return watched.every((file) => fs.statSync(file).mtimeMs < startedAt) &&
+      outputs.every((file) => fs.statSync(file).mtimeMs >= startedAt)
+  } catch {
+    return false
   }
-})
+}
+
+const bundle = async () => {
+  const { build } = await import("esbuild")
+  const startedAt = Date.now()
+  const { metafile } = await build({
+    entryPoints: { "propscore": "src/bin/propscore.ts", "learner-worker": "src/scoring/learner-worker.ts" },
+    absWorkingDir: root,
+    outdir: "dist",
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: true,
+    // Stack traces name the sources (in the package) by file and line; without their text in it, the map
+    // is a fifth of the size, and Node reads it at every start (--enable-source-maps).
+    sourcesContent: false,
+    metafile: true,
+    logLevel: "warning",
+    external: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native"],
+    // Bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: {
+      js:
+        "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
+    }
+  })
+  // Packages in node_modules are watched through the lock files: npm rewrites them on every change.
+  const inputs = Object.keys(metafile.inputs).filter((input) => !input.includes("node_modules/"))
+  fs.writeFileSync(inputsFile, JSON.stringify({ startedAt, inputs }))
+}
+
+/** The database a first start copies (its name is layers/database/embedded.ts's `schemaTemplate`). */
+const makeSchemaTemplate = () => {
+  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+  const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+  const template = path.join(dist, `pglite-${version}-schema`)
+  const made = `${template}.json`
+  const source = createHash("sha256").update(fs.readFileSync(path.join(root, "src/db/migrations.ts"))).digest("hex")
+  try {
+    if (
+      JSON.parse(fs.readFileSync(made, "utf8")).source === source && fs.existsSync(path.join(template, "PG_VERSION"))
+    ) {
+      return
+    }
+  } catch {
+    // Not made yet.
+  }
+  // Made from nothing (initdb, then every migration), so that the old one is not copied into it.
+  fs.rmSync(made, { force: true })
+  fs.rmSync(template, { recursive: true, force: true })
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "propscore-template-"))
+  try {
+    const { DATABASE_URL: _server, ...env } = process.env
+    const migrated = execFileSync(process.execPath, [path.join(dist, "propscore.mjs"), "migrate", "--json"], {
+      env: { ...env, DATA_DIR: dataDir },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const migrations = JSON.parse(migrated).applied.map(({ id, name }) => [id, name])
+    fs.renameSync(path.join(dataDir, "pgdata"), template)
+    fs.writeFileSync(made, JSON.stringify({ source, migrations }))
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+if (!(process.argv.includes("--if-stale") && fresh())) await bundle()
+makeSchemaTemplate()

@@ -1,10 +1,12 @@
 /** The running service's Layers: real implementations over the configured database. */
 import { Effect, Layer, Option } from "effect"
+import * as path from "node:path"
 import { AccountsPg } from "../layers/accounts/pg.js"
 import { ConnectionsPg } from "../layers/connections/pg.js"
 import { CredentialsPg } from "../layers/credentials/pg.js"
 import { IdempotencyPg } from "../layers/idempotency/pg.js"
 import { JointStepsPg } from "../layers/joint-steps/pg.js"
+import { KeptModelsFiles } from "../layers/kept-models/files.js"
 import { LedgerPg } from "../layers/ledger/pg.js"
 import { PortalSessionsPg } from "../layers/portal-sessions/pg.js"
 import { PropertyStorePg } from "../layers/property-store/pg.js"
@@ -57,30 +59,39 @@ const servicesFromSql = (rateLimits: Layer.Layer<RateLimits, never, AppConfig>) 
 /** The services over an SQL client (provided separately, so tests can hand in their own database). */
 export const ServicesFromSql = servicesFromSql(RateLimitsFromConfig)
 
+/** The configuration and the configured, migrated database. */
+export const DatabaseFromConfig = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))
+
+/** The Accounts service and the connections of assistants, over a database provided separately. */
+export const AdminServices = Layer.merge(AccountsPg, ConnectionsPg)
+
 /** What the operator commands need: the configured, migrated database and the Accounts service. */
-export const AdminLive = Layer.merge(AccountsPg, ConnectionsPg).pipe(
-  Layer.provideMerge(DatabaseLive),
-  Layer.provideMerge(AppConfig.layer)
+export const AdminLive = AdminServices.pipe(Layer.provideMerge(DatabaseFromConfig))
+
+/** The scoring engine's fitted models, kept in `DATA_DIR/kept` between starts. */
+export const KeptModelsFromConfig = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => KeptModelsFiles(path.join(config.dataDir, "kept")))
 )
 
-const servicesLive = (services: ReturnType<typeof servicesFromSql>) =>
+/**
+ * Everything a serving node runs over a database provided separately (`serve` opens it once, for its
+ * first-start preparation and these): the services, with the scoring engine's models kept between starts,
+ * this node's Settlement, and the background work.
+ */
+const servingServices = (services: ReturnType<typeof servicesFromSql>) =>
   Layer.provideMerge(
     Layer.merge(SweeperLive, HousekeepingLive),
-    SettlementLive.pipe(Layer.provideMerge(services))
-  ).pipe(
-    Layer.provideMerge(DatabaseLive),
-    Layer.provideMerge(AppConfig.layer)
+    SettlementLive.pipe(Layer.provideMerge(services.pipe(Layer.provide(KeptModelsFromConfig))))
   )
 
-/** Everything a serving node runs: the services, this node's Settlement, and the background work. */
-export const ServicesLive = servicesLive(ServicesFromSql)
+export const ServingServices = servingServices(ServicesFromSql)
 
 /**
  * The same in a worker of `serve --workers N` (each worker is a node of its own): without `REDIS_URL` its
  * rate counts are the primary's, so the limits hold across the workers; the learners are fitted once for
  * all of them.
  */
-export const ClusterWorkerServicesLive = servicesLive(
+export const ClusterWorkerServingServices = servingServices(
   servicesFromSql(rateLimitsFromConfig(RateLimitsClusterWorker)).pipe(
     Layer.provide(Layer.succeed(LearnerFitting, sharedLearnerFitting))
   )

@@ -3,13 +3,17 @@
  * service and the operator's commands share it. The first process to open the folder serves it; any other
  * process (`propscore keys issue` while the server runs) connects to that socket instead of opening the
  * files a second time, which PGlite does not allow. Several processes share it safely (`socket-queue.ts`).
+ * A new database is a copy of the one `npm run build`
+ * made (`schemaTemplate`), where there is one, instead of running initdb and the migrations.
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Data, Effect, type Scope } from "effect"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import { holdQueryCycles } from "./socket-queue.js"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{
@@ -64,20 +68,64 @@ const tryLock = (
   }
 }
 
-const serve = (dataDir: string, socketPath: string, lockPath: string) =>
+/** A database to copy for a new one, and the migrations (id, name) it holds. */
+export interface DatabaseTemplate {
+  readonly dir: string
+  readonly migrations: ReadonlyArray<readonly [number, string]>
+}
+
+/**
+ * A database as a first start would make it before it loads anything (initdb, then the migrations), for the
+ * installed PGlite: `npm run build` makes it beside the bundle (scripts/build.mjs). Copying it takes a
+ * fraction of a second; initdb takes seconds in WebAssembly. Undefined where there is none (the sources run
+ * before any build).
+ */
+export const schemaTemplate = (): DatabaseTemplate | undefined => {
+  try {
+    const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+    const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
+    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-schema`, import.meta.url))
+    const { migrations } = JSON.parse(fs.readFileSync(`${dir}.json`, "utf8"))
+    return fs.existsSync(path.join(dir, "PG_VERSION")) ? { dir, migrations } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const serve = (dataDir: string, socketPath: string, lockPath: string, template: string | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
+        const started = Date.now()
         fs.rmSync(socketPath, { force: true })
-        const db = await PGlite.create(path.join(dataDir, "pgdata"))
+        const pgdata = path.join(dataDir, "pgdata")
+        const created = !fs.existsSync(path.join(pgdata, "PG_VERSION"))
+        if (created && template !== undefined) {
+          // Copied whole, then renamed: a copy cut short is never taken for a database.
+          const partial = `${pgdata}.partial`
+          fs.rmSync(partial, { recursive: true, force: true })
+          fs.cpSync(template, partial, { recursive: true })
+          fs.rmSync(pgdata, { recursive: true, force: true })
+          fs.renameSync(partial, pgdata)
+        }
+        const db = await PGlite.create(pgdata)
         const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 })
         holdQueryCycles(server)
         await server.start()
-        return { db, server }
+        const how = !created
+          ? ""
+          : template === undefined
+          ? ", a new one (initdb)"
+          : ", a new one (a copy of the template npm run build made)"
+        return { db, server, opened: `embedded database opened in ${Date.now() - started} ms${how}` }
       },
       catch: (cause) =>
         new EmbeddedDatabaseError({ message: `Could not open the embedded database in ${dataDir}`, cause })
-    }).pipe(Effect.tapError(() => Effect.sync(() => fs.rmSync(lockPath, { force: true })))),
+    }).pipe(
+      Effect.tapError(() => Effect.sync(() => fs.rmSync(lockPath, { force: true }))),
+      Effect.tap(({ opened }) => Effect.logInfo(opened))
+    ),
     ({ db, server }) =>
       Effect.promise(async () => {
         await server.stop()
@@ -87,9 +135,13 @@ const serve = (dataDir: string, socketPath: string, lockPath: string) =>
       })
   )
 
-/** Opens (or joins) the embedded database in `dataDir` for the life of the scope. */
+/**
+ * Opens (or joins) the embedded database in `dataDir` for the life of the scope; a new one is a copy of
+ * `template` (the folder of a closed database) where there is one, else initdb makes it.
+ */
 export const openEmbeddedDatabase = (
-  dataDirInput: string
+  dataDirInput: string,
+  template?: string
 ): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
     const dataDir = path.resolve(dataDirInput)
@@ -112,7 +164,7 @@ export const openEmbeddedDatabase = (
         catch: (cause) => new EmbeddedDatabaseError({ message: `Could not lock ${lockPath}`, cause })
       })
       if (lock.acquired) {
-        yield* serve(dataDir, socketPath, lockPath)
+        yield* serve(dataDir, socketPath, lockPath, template)
         return { socketDir: dataDir, shared: false }
       }
       yield* Effect.sleep("100 millis")

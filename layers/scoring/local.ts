@@ -7,12 +7,16 @@
  * serves on the comps model as soon as it is fitted and fits the stack's learners on a worker thread, joining
  * them in when they are ready (logged): the port answers in seconds, and no request waits on a fit. The
  * workers of `serve --workers N` share one fit (`LearnerFitting`).
+ *
+ * Where `KeptModels` is provided (the server), the fitted models are kept, and a start over the same sales
+ * restores them instead of fitting them again: the comps model before the port answers, the learners at once.
  */
-import { Clock, Config, Duration, Effect, Layer, Schedule, SynchronizedRef } from "effect"
+import { Clock, Config, Duration, Effect, Layer, Option, Schedule, SynchronizedRef } from "effect"
 import { UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { LearnerFitting } from "../../src/scoring/learner-thread.js"
+import { KeptModels } from "../../src/services/kept-models.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
@@ -24,20 +28,38 @@ const isoDay = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 interface Built {
   readonly engine: ScoringEngine
   readonly version: string
+  /** The learners are in (kept ones), and no worker fits them. */
+  readonly learnersJoined: boolean
 }
 
-/** The learners for `built` (`LearnerFitting`: a worker thread's), joined in if the data has not changed meanwhile. */
-const fitLearnersInBackground = (current: SynchronizedRef.SynchronizedRef<Built>, built: Built) =>
+/**
+ * The learners for `built` (`LearnerFitting`: a worker thread's, or one fit shared by the workers), joined in
+ * if the data has not changed meanwhile (and kept with the comps model, where models are kept).
+ */
+const fitLearnersInBackground = (
+  current: SynchronizedRef.SynchronizedRef<Built>,
+  built: Built,
+  kept: Option.Option<KeptModels["Type"]>
+) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
     const fitting = yield* LearnerFitting
     const { data, fittedBy } = yield* fitting.fit(built.version, built.engine.sales)
-    yield* SynchronizedRef.update(
+    const joined = yield* SynchronizedRef.modify(
       current,
-      (state) => (state.engine === built.engine ? { ...state, engine: state.engine.withStack(data) } : state)
+      (state) =>
+        state.engine === built.engine
+          ? [true, { ...state, engine: state.engine.withStack(data) }] as const
+          : [false, state] as const
     )
+    if (!joined) return
+    // Kept with the comps model; the data they were both fitted on was kept with it.
+    if (Option.isSome(kept)) yield* kept.value.keep({ comps: built.engine.keptComps(), learners: data })
     const took = (yield* Clock.currentTimeMillis) - started
-    yield* Effect.logInfo(`scoring engine: learners fitted by ${fittedBy} and joined in after ${took} ms`)
+    yield* Effect.logInfo(
+      `scoring engine: learners fitted by ${fittedBy} and joined in after ${took} ms` +
+        (Option.isSome(kept) ? " (and kept)" : "")
+    )
   }).pipe(
     Effect.catchAllCause((cause) =>
       Effect.logWarning("scoring engine: the learners could not be fitted; the comps model serves alone", cause)
@@ -56,24 +78,49 @@ const scoringLocal = (requested: "fit" | "background") =>
     Effect.gen(function*() {
       const learners = requested === "fit" ? "fit" : yield* learnersSetting
       const store = yield* PropertyStore
+      const kept = yield* Effect.serviceOption(KeptModels)
       const build = Effect.gen(function*() {
-        const data = yield* store.loadAll
+        // Read before the data: a change in between makes the next look rebuild, never the reverse.
+        const version = yield* store.version
+        const keptModels = Option.isSome(kept) ? Option.getOrUndefined(yield* kept.value.read) : undefined
+        const keptData = keptModels?.data?.version === version ? keptModels.data : undefined
+        const data = keptData ?? (yield* store.loadAll)
         const started = yield* Clock.currentTimeMillis
-        const engine = ScoringEngine.build(data, { learners: learners === "fit" ? "fit" : "later" })
+        const built = ScoringEngine.build(data, {
+          learners: learners === "fit" ? "fit" : "later",
+          kept: keptModels?.comps
+        })
+        // Kept learners belong to the kept comps model: joined only when it was the one restored.
+        const keptLearners = built.compsRestored && learners === "background" ? keptModels?.learners : undefined
+        const engine = keptLearners === undefined ? built : built.withStack(keptLearners)
         const took = (yield* Clock.currentTimeMillis) - started
         yield* Effect.logInfo(
           `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms` +
+            (keptData !== undefined ? ", read from the kept data" : "") +
+            (engine.compsRestored ? ", the comps model restored from the kept one" : "") +
             (learners === "fit"
               ? ""
               : learners === "off"
               ? " (comps model alone: LEARNERS=off)"
+              : keptLearners !== undefined
+              ? " (with the kept learners)"
               : " (comps model; the learners follow from a worker thread)")
         )
-        return { engine, version: yield* store.version } satisfies Built
+        if (Option.isSome(kept) && (!engine.compsRestored || keptData === undefined)) {
+          // What was restored is kept again with the data it is now known to fit (learners included).
+          yield* kept.value.keep({
+            comps: engine.keptComps(),
+            learners: engine.compsRestored ? keptModels?.learners : undefined,
+            data: { version, parcels: data.parcels, sales: data.sales }
+          })
+        }
+        return { engine, version, learnersJoined: keptLearners !== undefined } satisfies Built
       })
       const current = yield* SynchronizedRef.make<Built>(yield* build)
       const withLearners = (built: Built) =>
-        learners === "background" ? Effect.forkScoped(fitLearnersInBackground(current, built)) : Effect.void
+        learners === "background" && !built.learnersJoined
+          ? Effect.forkScoped(fitLearnersInBackground(current, built, kept))
+          : Effect.void
       yield* withLearners(yield* SynchronizedRef.get(current))
       yield* SynchronizedRef.updateEffect(
         current,

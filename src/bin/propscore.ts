@@ -1,7 +1,12 @@
+// First, on its own: no stack frames while the other modules load (stack-traces.ts).
+import { stackTraceLimit } from "./stack-traces.js"
+
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Logger } from "effect"
 import { cli, CliFailure, exitCode } from "../cli/main.js"
 import { UsageError } from "../cli/usage.js"
+
+Error.stackTraceLimit = stackTraceLimit
 
 // stdout is reserved for each command's result; logs and failures go to stderr.
 const StderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))

@@ -12,7 +12,7 @@ import {
   Options,
   ValidationError
 } from "@effect/cli"
-import { Cause, Console, Duration, Effect, Either, Exit, identity, Layer, Option, Schema } from "effect"
+import { Cause, Console, Duration, Effect, Either, Exit, Fiber, identity, Layer, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -23,7 +23,15 @@ import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { isProblem } from "../../schema/problems.js"
-import { AdminLive, ClusterWorkerServicesLive, DEMO_CREDITS, ServicesLive } from "../app.js"
+import {
+  AdminLive,
+  AdminServices,
+  ClusterWorkerServingServices,
+  DatabaseFromConfig,
+  DEMO_CREDITS,
+  KeptModelsFromConfig,
+  ServingServices
+} from "../app.js"
 import { shareLearners } from "../cluster/learners.js"
 import { AppConfig, type AppConfigShape } from "../config.js"
 import { DatabaseClientLive } from "../db/database.js"
@@ -32,9 +40,13 @@ import { HttpServerLive } from "../http/server.js"
 import { acceptScoredCall } from "../operations/accept.js"
 import { ClaimDeadline } from "../operations/metered.js"
 import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
-import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
+import { generateDemoCounty } from "../property/demo-county.js"
+import { importFiles, inStoreOrder, loadDemoCounty, parseFile } from "../property/import.js"
+import { modelSales } from "../scoring/engine.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
+import { fitCompsOnWorker } from "../scoring/learner-thread.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
+import { KeptModels } from "../services/kept-models.js"
 import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
@@ -91,20 +103,42 @@ const describeAccount = (account: AccountView) =>
     }`
   ].join("\n")
 
-/** On a first start: the demo county and the demo account, before the scoring engine reads the store. */
-const prepareFirstStart = Effect.gen(function*() {
+/**
+ * Stores the demo county while a worker thread fits its comps model on the sales as the store will give them
+ * back, and keeps the fit, for the scoring engine to restore (it does only if those are the sales it reads)
+ * instead of fitting it after the load.
+ */
+const loadDemoCountyAndFit = Effect.gen(function*() {
+  const county = generateDemoCounty()
+  const fit = yield* Effect.acquireRelease(
+    Effect.sync(() => fitCompsOnWorker(modelSales(inStoreOrder(county)))),
+    (fit) => Effect.sync(fit.cancel)
+  )
+  const [took, loaded] = yield* Effect.timed(loadDemoCounty(county))
+  yield* Effect.logInfo(
+    `Loaded the synthetic demo county: ${loaded.parcels} parcels in ${Math.round(Duration.toMillis(took))} ms`
+  )
+  yield* Effect.tryPromise(() => fit.result).pipe(
+    Effect.flatMap((comps) => Effect.flatMap(KeptModels, (kept) => kept.keep({ comps }))),
+    Effect.catchAll((error) => Effect.logWarning("the demo county's comps model could not be fitted ahead", error))
+  )
+}).pipe(Effect.scoped)
+
+/** On a first start (an empty store): the demo county, before the scoring engine reads the store. */
+const prepareDemoCounty = Effect.gen(function*() {
   const store = yield* PropertyStore
-  if ((yield* store.parcelCount) === 0) {
-    const loaded = yield* loadDemoCounty
-    yield* Effect.logInfo(`Loaded the synthetic demo county: ${loaded.parcels} parcels`)
-  }
+  if ((yield* store.parcelCount) === 0) yield* loadDemoCountyAndFit
+}).pipe(Effect.provide(Layer.merge(PropertyStorePg, KeptModelsFromConfig)))
+
+/** On a first start (no demo account yet): the demo account, its API key and its login, each shown once. */
+const prepareDemoAccount = Effect.gen(function*() {
   const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
   if (!demo) return undefined
   // The demo holder can also sign in (an assistant connecting over /mcp); the password is shown once.
   const password = randomBytes(12).toString("base64url")
   yield* setLogin(demo.account_id, DEMO_EMAIL, password).pipe(Effect.orDie)
   return { ...demo, login: { email: DEMO_EMAIL, password } }
-}).pipe(Effect.provide(PropertyStorePg), Effect.provide(AdminLive))
+}).pipe(Effect.provide(AdminServices))
 
 const DEMO_EMAIL = "demo@propscore.local"
 
@@ -122,16 +156,24 @@ const workersOption = Options.integer("workers").pipe(
   )
 )
 
-/** The HTTP server over `services`, built for the scope's life: the port answers once this returns. */
-const servingOver = <E>(config: AppConfigShape, services: Layer.Layer<Layer.Layer.Success<typeof ServicesLive>, E>) =>
+/** The configured database, opened for the scope's life: the first-start preparation and the services share it. */
+const openDatabase = Effect.map(Layer.build(DatabaseFromConfig), Layer.succeedContext)
+
+/** The HTTP server over `services` and `database`, built for the scope's life: the port answers once this returns. */
+const servingOver = (
+  config: AppConfigShape,
+  services: typeof ServingServices | typeof ClusterWorkerServingServices,
+  database: Layer.Layer<Layer.Layer.Success<typeof DatabaseFromConfig>>
+) =>
   Layer.build(
     HttpServerLive(config.port).pipe(
       Layer.provide(services),
+      Layer.provide(database),
       Layer.provide(Layer.succeed(ClaimDeadline, Duration.seconds(config.claimDeadlineSeconds)))
     )
   )
 
-type FirstStart = Effect.Effect.Success<typeof prepareFirstStart>
+type FirstStart = Effect.Effect.Success<typeof prepareDemoAccount>
 
 /** "listening", printed once the port answers (the scoring engine is fitted by then), with the demo key once. */
 const reportListening = (asJson: boolean, config: AppConfigShape, demo: FirstStart) => {
@@ -160,9 +202,12 @@ const reportListening = (asJson: boolean, config: AppConfigShape, demo: FirstSta
 /** One process serves: the first-start preparation, the services and the port, all here. */
 const serveAlone = (asJson: boolean, config: AppConfigShape) =>
   Effect.gen(function*() {
-    const demo = yield* prepareFirstStart
-    yield* servingOver(config, ServicesLive)
-    yield* reportListening(asJson, config, demo)
+    const database = yield* openDatabase
+    yield* prepareDemoCounty.pipe(Effect.provide(database))
+    // The demo login's password is hashed (memory-hard, on libuv's threads) while the services start.
+    const demoAccount = yield* Effect.fork(prepareDemoAccount.pipe(Effect.provide(database)))
+    yield* servingOver(config, ServingServices, database)
+    yield* reportListening(asJson, config, yield* Fiber.join(demoAccount))
   })
 
 /**
@@ -173,7 +218,12 @@ const serveAlone = (asJson: boolean, config: AppConfigShape) =>
 const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) =>
   Effect.gen(function*() {
     if (Option.isNone(config.databaseUrl)) yield* openEmbeddedDatabase(config.dataDir).pipe(Effect.orDie)
-    const demo = yield* prepareFirstStart
+    // The preparation's connections close before the workers open theirs.
+    const demo = yield* Effect.scoped(Effect.gen(function*() {
+      const database = yield* openDatabase
+      yield* prepareDemoCounty.pipe(Effect.provide(database))
+      return yield* prepareDemoAccount.pipe(Effect.provide(database))
+    }))
     if (Option.isNone(config.redisUrl)) yield* answerRateCounts
     const learners = shareLearners()
     yield* runWorkers(workers, learners.answerers, learners.workerGone).pipe(Effect.catchAll(failWith(asJson)))
@@ -184,7 +234,7 @@ const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) 
 const serveAsWorker = (config: AppConfigShape) =>
   Effect.gen(function*() {
     yield* stopWithPrimary
-    yield* servingOver(config, ClusterWorkerServicesLive)
+    yield* servingOver(config, ClusterWorkerServingServices, yield* openDatabase)
     yield* tellPrimaryReady
   }).pipe(Effect.annotateLogs("worker", String(process.pid)))
 
@@ -501,7 +551,7 @@ const dataImport = Command.make(
 
 const dataDemo = Command.make("demo", { json }, ({ json: asJson }) =>
   Effect.gen(function*() {
-    const imported = yield* loadDemoCounty
+    const imported = yield* loadDemoCounty()
     yield* report(
       asJson,
       imported,

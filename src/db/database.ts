@@ -1,16 +1,31 @@
 /** The configured database: `DATABASE_URL` when set, else the embedded PGlite in `DATA_DIR`; migrated. */
 import { Effect, Layer, Option } from "effect"
-import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedded.js"
+import {
+  type DatabaseTemplate,
+  openEmbeddedDatabase,
+  schemaTemplate,
+  SOCKET_PORT
+} from "../../layers/database/embedded.js"
 import { AppConfig } from "../config.js"
 import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "./client.js"
-import { migrateIfPending } from "./migrations.js"
+import { migrateIfPending, migrationIds } from "./migrations.js"
+
+/**
+ * The template's folder, if its migrations are this code's first ones (the ones after them are applied as
+ * usual): one made by other code (an older checkout's build, a newer one's) is not copied.
+ */
+export const usableTemplate = (template: DatabaseTemplate | undefined) =>
+  template !== undefined && template.migrations.length <= migrationIds.length &&
+    template.migrations.every(([id, name], i) => migrationIds[i]?.[0] === id && migrationIds[i]?.[1] === name)
+    ? template.dir
+    : undefined
 
 export const DatabaseTargetLive = Effect.gen(function*() {
   const config = yield* AppConfig
   if (Option.isSome(config.databaseUrl)) {
     return { _tag: "Url", url: config.databaseUrl.value } satisfies DatabaseTarget
   }
-  const embedded = yield* openEmbeddedDatabase(config.dataDir).pipe(Effect.orDie)
+  const embedded = yield* openEmbeddedDatabase(config.dataDir, usableTemplate(schemaTemplate())).pipe(Effect.orDie)
   return { _tag: "Host", host: embedded.socketDir, port: SOCKET_PORT, database: "postgres" } satisfies DatabaseTarget
 })
 

@@ -327,6 +327,32 @@ const spendSubjects = Effect.gen(function*() {
   yield* sql`ALTER TABLE ledger_entries ADD COLUMN subjects text[]`
 })
 
+// The version of what the scoring engine is built from (parcels and sales): a new random value on every
+// statement that changes either table, whatever issues it, in that statement's transaction. The engine is
+// rebuilt when it changes, and a start reads the data it kept under the same value instead of the tables.
+const propertyDataVersion = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE property_data_version (
+      single_row boolean PRIMARY KEY DEFAULT true CHECK (single_row),
+      version text NOT NULL
+    )`
+  yield* sql`INSERT INTO property_data_version (version) VALUES (gen_random_uuid()::text)`
+  yield* sql`
+    CREATE FUNCTION new_property_data_version() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE property_data_version SET version = gen_random_uuid()::text;
+      RETURN NULL;
+    END
+    $$`
+  for (const table of ["parcels", "sales"]) {
+    yield* sql`
+      CREATE TRIGGER ${sql(`${table}_new_data_version`)}
+      AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql(table)}
+      FOR EACH STATEMENT EXECUTE FUNCTION new_property_data_version()`
+  }
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -342,10 +368,17 @@ const migrationRecord = {
   "0012_oauth_expiry": oauthExpiry,
   "0013_spend_nodes": spendNodes,
   "0014_spend_subjects": spendSubjects,
-  "0015_recorded_address": recordedAddress
+  "0015_recorded_address": recordedAddress,
+  "0016_property_data_version": propertyDataVersion
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
+
+/** Every migration's id and name, in order, as the Migrator reads them from their keys. */
+export const migrationIds: ReadonlyArray<readonly [number, string]> = Object.keys(migrationRecord).map((key) => {
+  const [, id, name] = /^(\d+)_(.+)$/.exec(key)!
+  return [Number(id), name!] as const
+})
 
 const MIGRATIONS_TABLE = "propscore_migrations"
 

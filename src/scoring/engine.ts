@@ -6,6 +6,8 @@
  * sales run through (`valueForCall`, docs/decisions.md "Valuation dates").
  */
 import { Either } from "effect"
+import { createHash } from "node:crypto"
+import { isDeepStrictEqual } from "node:util"
 import type { AddressMatch } from "../../schema/address-match.js"
 import type { Overrides } from "../../schema/overrides.js"
 import {
@@ -24,7 +26,15 @@ import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import { AddressIndex, type AddressMatch as IndexMatch, parcelDisplayAddress } from "./address-index.js"
-import { fitModel, type Model, type ModelOptions, type Sale as ModelSale, type Subject } from "./model.js"
+import {
+  DEFAULT_OPTIONS,
+  fitModel,
+  type FittedComps,
+  Model,
+  type ModelOptions,
+  type Sale as ModelSale,
+  type Subject
+} from "./model.js"
 import { defaultStackOptions, type StackData, StackedModel, type StackOptions } from "./stack.js"
 
 export const countyFactsOf = (parcel: ParcelRecord): CountyFacts => ({
@@ -111,7 +121,31 @@ export interface EngineOptions {
    * alone, to be joined by `withStack` once the learners are fitted elsewhere (a worker thread).
    */
   readonly learners?: "fit" | "later"
+  /**
+   * A comps model fitted before (kept between starts): restored instead of fitted when it was fitted on
+   * exactly the sales this engine is built on, with the same options; else ignored, and the model fitted.
+   */
+  readonly kept?: KeptComps | undefined
 }
+
+/** A fitted comps model and the digest of the sales it was fitted on. */
+export interface KeptComps {
+  readonly salesDigest: string
+  readonly comps: FittedComps
+}
+
+/** Numbers as JSON writes them, except those it cannot tell apart (NaN, ±Infinity, -0 become null or 0). */
+const exactNumbers = (_key: string, value: unknown) =>
+  typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))
+    ? `number:${Object.is(value, -0) ? "-0" : value}`
+    : value
+
+/**
+ * Identifies the sales exactly: every field of every sale, in order (the order can change the fit). By value
+ * (JSON), not by V8's serialization, which writes one number differently by how the engine holds it.
+ */
+export const salesDigest = (sales: ReadonlyArray<ModelSale>): string =>
+  createHash("sha256").update(JSON.stringify(sales, exactNumbers)).digest("hex")
 
 /** The recorded sales the pricing model can use, as it reads them. */
 export const modelSales = (data: PropertyData, salesBefore?: string): Array<ModelSale> => {
@@ -125,6 +159,12 @@ export const modelSales = (data: PropertyData, salesBefore?: string): Array<Mode
   }
   return sales
 }
+
+/** The comps model fitted on the sales, as it is kept (on whichever thread). */
+export const fitKeptComps = (sales: ReadonlyArray<ModelSale>, options: EngineOptions = {}): KeptComps => ({
+  salesDigest: salesDigest(sales),
+  comps: fitModel([...sales], options.model ?? {}).fitted()
+})
 
 /** The comps model and the stack over it, fitted from the same sales (on whichever thread). */
 export const fitStackData = (sales: ReadonlyArray<ModelSale>, options: EngineOptions = {}): StackData => {
@@ -140,12 +180,21 @@ export class ScoringEngine {
     readonly stack: StackedModel,
     private readonly marketDataThrough: ReadonlyMap<string, string>,
     /** The sales the models were fitted on (a worker thread fits the learners on the same). */
-    readonly sales: ReadonlyArray<ModelSale>
+    readonly sales: ReadonlyArray<ModelSale>,
+    /** True when the comps model is the kept one, restored (`EngineOptions.kept`), not fitted. */
+    readonly compsRestored: boolean,
+    private digest: string | undefined
   ) {}
 
-  /** Fits the pricing model on every usable recorded sale (optionally only those before a date). */
+  /**
+   * Fits the pricing model on every usable recorded sale (optionally only those before a date), or restores
+   * the kept one fitted on the same sales (`EngineOptions.kept`).
+   */
   static build(data: PropertyData, options: EngineOptions = {}): ScoringEngine {
     const sales = modelSales(data, options.salesBefore)
+    const digest = options.kept && salesDigest(sales)
+    const restorable = options.kept !== undefined && options.kept.salesDigest === digest &&
+      isDeepStrictEqual(options.kept.comps.options, { ...DEFAULT_OPTIONS, ...options.model })
     // Per market, the latest arm's-length sale with a price the engine is built on: the day its data runs through.
     const dataThrough = new Map<string, string>()
     for (const sale of sales) {
@@ -153,7 +202,7 @@ export class ScoringEngine {
       const latest = dataThrough.get(sale.market)
       if (latest === undefined || sale.date > latest) dataThrough.set(sale.market, sale.date)
     }
-    const comps = fitModel(sales, options.model ?? {})
+    const comps = restorable ? Model.restore(sales, options.kept!.comps) : fitModel(sales, options.model ?? {})
     return new ScoringEngine(
       new AddressIndex(data.parcels),
       new Map(data.parcels.map((parcel) => [parcel.id, parcel])),
@@ -162,8 +211,16 @@ export class ScoringEngine {
         ? StackedModel.compsOnly(comps)
         : StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }),
       dataThrough,
-      sales
+      sales,
+      restorable,
+      digest
     )
+  }
+
+  /** The comps model as it can be kept, with the digest of its sales. */
+  keptComps(): KeptComps {
+    this.digest ??= salesDigest(this.sales)
+    return { salesDigest: this.digest, comps: this.model.fitted() }
   }
 
   /** The same engine with the learners fitted elsewhere on its sales (`fitStackData`) joined in. */
@@ -174,7 +231,9 @@ export class ScoringEngine {
       this.model,
       StackedModel.fromData(this.model, data),
       this.marketDataThrough,
-      this.sales
+      this.sales,
+      this.compsRestored,
+      this.digest
     )
   }
 

@@ -1,11 +1,17 @@
 /**
- * A worker thread's entry: fits the comps model and the stack's learners on the sales it is given and sends
- * the stack back as plain data (`StackData`), so that the serving thread never stops answering while the
- * learners are fitted (seconds on the demo county, a minute at a million sales).
+ * A worker thread's entry: fits models on the sales it is given, so that the serving thread never stops
+ * answering while they are fitted, and sends them back as plain data. Its task is the stack's learners
+ * (`StackData`: the comps model and the learners over it; seconds on the demo county, a minute at a million
+ * sales), or the comps model alone with the digest of its sales (`KeptComps`: a first start fits it here
+ * while the demo county goes into the database).
  */
 import { parentPort, workerData } from "node:worker_threads"
-import { type EngineOptions, fitStackData } from "./engine.js"
+import { type EngineOptions, fitKeptComps, fitStackData } from "./engine.js"
 import type { Sale } from "./model.js"
 
-const { options, sales } = workerData as { readonly sales: ReadonlyArray<Sale>; readonly options: EngineOptions }
-parentPort!.postMessage(fitStackData(sales, options))
+const { options, sales, task } = workerData as {
+  readonly task: "learners" | "comps"
+  readonly sales: ReadonlyArray<Sale>
+  readonly options: EngineOptions
+}
+parentPort!.postMessage(task === "comps" ? fitKeptComps(sales, options) : fitStackData(sales, options))

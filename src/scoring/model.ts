@@ -2,7 +2,7 @@
 // evaluation import. The model itself lives in src/scoring/comps/ (comps-model.ts composes it; each other
 // file there holds one concern and says which in its header); docs/pricing-model.md describes the method.
 export { parseUnit } from "./comps/comps-index.js"
-export { fitModel, Model } from "./comps/comps-model.js"
+export { fitModel, type FittedComps, Model } from "./comps/comps-model.js"
 export { DEFAULT_OPTIONS, type ModelOptions } from "./comps/options.js"
 export { weightedQuantiles } from "./comps/quantiles.js"
 export {

@@ -29,11 +29,17 @@ export interface PropertyHistoryRecords {
 export class PropertyStore extends Context.Tag("propscore/PropertyStore")<PropertyStore, {
   /** Stores what an importer read; idempotent: importing a file again changes nothing. */
   readonly importParsed: (parsed: ParsedFile, format: string) => Effect.Effect<ImportReport>
-  /** Every parcel and sale, for the scoring engine's index. */
+  /**
+   * Every parcel and sale, for the scoring engine's index: parcels by id, sales by date and then in the order
+   * they were stored (the comps model's fit can depend on the order; see `inStoreOrder`).
+   */
   readonly loadAll: Effect.Effect<PropertyData>
   /** A parcel's records (on the request path of a history call: it fails in time, typed). */
   readonly history: (parcelId: string) => Effect.Effect<PropertyHistoryRecords | undefined, StorageUnavailable>
   readonly parcelCount: Effect.Effect<number>
-  /** Changes whenever parcels or sales are added or updated. */
+  /**
+   * Changes whenever parcels or sales are added, updated or removed (by any statement, in its transaction):
+   * equal versions, equal parcels and sales.
+   */
   readonly version: Effect.Effect<string>
 }>() {}

@@ -42,6 +42,8 @@ describe("propscore command line on the embedded database", () => {
   })
 
   it("serve on an empty database creates the demo account and prints its key once; the key works", async () => {
+    // The comps model was fitted on a worker thread while the demo county went in, and restored from there.
+    expect(server.stderr()).toContain("the comps model restored from the kept one")
     const match = /ps_[a-z2-7]{12}_[a-z2-7]{40}/.exec(server.stdout())
     expect(match, server.stdout()).not.toBeNull()
     demoKey = match![0]
@@ -252,7 +254,8 @@ describe("propscore command line on the embedded database", () => {
   }, 120_000)
 
   it(
-    "with the server stopped the commands open the database themselves; a restart keeps the demo account",
+    "with the server stopped the commands open the database themselves; a restart keeps the demo account " +
+      "and restores the comps model the first start kept",
     async () => {
       await server.stop()
       const migrated = await json(["migrate"])
@@ -262,6 +265,7 @@ describe("propscore command line on the embedded database", () => {
       expect(lines).toHaveLength(1)
       expect(JSON.parse(lines[0]!)).toMatchObject({ demo_account: null })
       expect((await validate(demoKey)).status).toBe(200)
+      expect(server.stderr()).toContain("the comps model restored from the kept one")
     },
     300_000
   )

@@ -5,9 +5,11 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { normalizeAddress } from "../../src/property/address.js"
-import { importFiles } from "../../src/property/import.js"
+import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
+import { importFiles, inStoreOrder } from "../../src/property/import.js"
 import { parseAmount, parseNycDofSales, parseUsDate, propertyTypeOfBuildingClass } from "../../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
+import { modelSales, salesDigest } from "../../src/scoring/engine.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { TestDatabase } from "../harness/database.js"
 
@@ -208,6 +210,87 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         )
         expect(report).toMatchObject({ rows_read: 2, accepted: 2, duplicates: 1 })
         expect((yield* store.history("rep-1"))!.sales).toHaveLength(1)
+      }))
+
+    it.effect("a bulk load stores every record as read: the store gives the demo county back exactly", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const county = generateDemoCounty({ parcels: 1_500, seed: 7 })
+        const report = yield* store.importParsed(county, "demo-county")
+        expect(report).toEqual({
+          file: county.file,
+          format: "demo-county",
+          rows_read: county.rowsRead,
+          accepted: county.rowsRead,
+          duplicates: 0,
+          rejected: {}
+        })
+        const demo = <A extends { readonly market?: string; readonly parcelId?: string }>(records: ReadonlyArray<A>) =>
+          records.filter((record) => record.market === DEMO_MARKET || record.parcelId?.startsWith("demo-"))
+        const stored = yield* store.loadAll
+        // loadAll's order: parcels by id, sales by date and then in the order they were imported.
+        expect(demo(stored.parcels)).toEqual([...county.parcels].sort((a, b) => (a.id < b.id ? -1 : 1)))
+        expect(demo(stored.sales)).toEqual([...county.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate)))
+        for (const parcel of county.parcels.filter((_, i) => i % 50 === 0)) {
+          const history = (yield* store.history(parcel.id))!
+          expect(history.listing).toEqual(county.listings.find((listing) => listing.parcelId === parcel.id))
+          expect(history.permits).toEqual(
+            county.permits.filter((permit) => permit.parcelId === parcel.id)
+              .sort((a, b) => a.issuedDate.localeCompare(b.issuedDate))
+          )
+        }
+        // What a first start fits the comps model on while the county goes in (the same sales, by value).
+        const storedDemo = { parcels: demo(stored.parcels), sales: demo(stored.sales) }
+        expect(salesDigest(modelSales(storedDemo))).toBe(salesDigest(modelSales(inStoreOrder(county))))
+        // Loaded again: every sale and permit is a duplicate, and nothing changes.
+        const again = yield* store.importParsed(county, "demo-county")
+        expect(again.duplicates).toBe(county.sales.length + county.permits.length)
+        expect(demo((yield* store.loadAll).sales)).toEqual(demo(stored.sales))
+      }))
+
+    it.effect("the store's version changes with every change to its parcels or sales, and with nothing else", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const sql = yield* SqlClient.SqlClient
+        const importCsv = (file: string, content: string) =>
+          store.importParsed(parsePropscoreCsv(file, content), "propscore-csv")
+        const changes = <A, E, R>(change: Effect.Effect<A, E, R>) =>
+          Effect.gen(function*() {
+            const before = yield* store.version
+            yield* change
+            return (yield* store.version) !== before
+          })
+        expect(yield* changes(importCsv("parcels.csv", "property_id,market,address\nver-1,Test,1 Version St\n")))
+          .toBe(true)
+        expect(yield* changes(importCsv("sales.csv", "property_id,sale_date,price\nver-1,2021-03-04,250000\n")))
+          .toBe(true)
+        expect(yield* changes(sql`UPDATE sales SET price = price + 1 WHERE parcel_id = 'ver-1'`)).toBe(true)
+        expect(yield* changes(sql`UPDATE parcels SET bedrooms = 4 WHERE id = 'ver-1'`)).toBe(true)
+        expect(yield* changes(importCsv("listings.csv", "property_id,status\nver-1,active\n"))).toBe(false)
+        expect(yield* changes(sql`DELETE FROM sales WHERE parcel_id = 'ver-1'`)).toBe(true)
+        expect(yield* changes(sql`SELECT count(*) FROM parcels`)).toBe(false)
+      }))
+
+    it.effect("a file naming a parcel or its listing twice keeps the last record, as separate imports would", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        yield* store.importParsed(
+          parsePropscoreCsv(
+            "parcels.csv",
+            "property_id,market,address,bedrooms\ntwice-1,Test,1 Twice St,2\ntwice-1,Test,1 Twice St,3\n"
+          ),
+          "propscore-csv"
+        )
+        yield* store.importParsed(
+          parsePropscoreCsv(
+            "listings.csv",
+            "property_id,status,list_price\ntwice-1,active,300000\ntwice-1,pending,290000\n"
+          ),
+          "propscore-csv"
+        )
+        const history = (yield* store.history("twice-1"))!
+        expect(history.parcel.bedrooms).toBe(3)
+        expect(history.listing).toMatchObject({ status: "pending", listPrice: 290_000 })
       }))
   }
 )

@@ -21,12 +21,25 @@ import {
 } from "./calibration.js"
 import { buildCompsIndex } from "./comps-index.js"
 import { type CompsState, estimateFromComps } from "./comps-search.js"
-import { fitRegressions, noRegressions } from "./hedonic.js"
+import { fitRegressions, type MarketRegressions, noRegressions } from "./hedonic.js"
 import { marketIndexAt } from "./market-index.js"
 import { DEFAULT_OPTIONS, type ModelOptions, optionsForMarket } from "./options.js"
 import { fitOutlierFences, isOutlier, type OutlierFences } from "./outlier-fences.js"
 import { estimateResalePremiums, indexOwnSales, isRecentResale } from "./resale-premium.js"
 import type { Comp, LogPrediction, NoValue, PropertyType, Sale, Subject, Valuation } from "./types.js"
+
+/**
+ * What fitting learned, apart from the sales the model indexes: with the same sales, `Model.restore` makes a
+ * model that values exactly as the fitted one (the fitted model kept between starts, src/scoring/engine.ts).
+ * Plain data: maps, typed arrays and numbers.
+ */
+export type FittedComps = {
+  readonly options: ModelOptions
+  readonly fences: OutlierFences
+  readonly regressions: MarketRegressions
+  readonly calibration: ReadonlyMap<string, Calibration>
+  readonly resalePremium: ReadonlyMap<string, number>
+}
 
 export class Model {
   readonly options: ModelOptions
@@ -82,6 +95,48 @@ export class Model {
   /** Records each parcel's own sale dates (the subject's sale history for the recent-resale signal). */
   indexOwnSales(sales: Array<Sale>): void {
     this.state.ownSales = indexOwnSales(sales)
+  }
+
+  /**
+   * After the fences: screens the sales, fits the regressions (or takes fitted ones), indexes the comps and
+   * each parcel's own sales; returns the clean sales.
+   */
+  indexSales(sales: Array<Sale>, regressions?: MarketRegressions): Array<Sale> {
+    const clean = sales.filter((s) => s.armsLength && s.price > 0 && !this.isOutlier(s))
+    this.trainEnd = clean.reduce((m, s) => (s.date > m ? s.date : m), "")
+    if (regressions === undefined) this.fitRegressions(clean)
+    else this.state.regressions = regressions
+    this.buildIndex(clean)
+    // the subject's own sale history: every arm's-length sale of the parcel, fenced-out ones included (a
+    // distressed purchase far below the neighbourhood is the typical first leg of a renovation resale)
+    this.indexOwnSales(sales.filter((s) => s.armsLength && s.price > 0))
+    return clean
+  }
+
+  /** What fitting learned, for `Model.restore`. */
+  fitted(): FittedComps {
+    return {
+      options: this.options,
+      fences: this.fences,
+      regressions: this.state.regressions,
+      calibration: new Map(this.calibration),
+      resalePremium: new Map(this.resalePremium)
+    }
+  }
+
+  /**
+   * The model `fitted` describes, over the sales it was fitted on: the fences, regressions, calibration and
+   * resale premiums taken as they are, the comps and each parcel's own sales indexed again (the index is
+   * the sales themselves; the fit's cost is the regressions and the leave-one-out calibration). Given other
+   * sales it would be a different model: the caller checks that they are the same (`ScoringEngine.build`).
+   */
+  static restore(sales: Array<Sale>, fitted: FittedComps): Model {
+    const model = new Model(fitted.options)
+    model.fences = fitted.fences
+    model.indexSales(sales, fitted.regressions)
+    for (const [key, calibration] of fitted.calibration) model.calibration.set(key, calibration)
+    for (const [key, premium] of fitted.resalePremium) model.resalePremium.set(key, premium)
+    return model
   }
 
   /**
@@ -154,13 +209,7 @@ export function fitModel(sales: Array<Sale>, options: Partial<ModelOptions> & { 
   const { calibrate = true, ...rest } = options
   const model = new Model({ ...DEFAULT_OPTIONS, ...rest })
   model.fitFences(sales)
-  const clean = sales.filter((s) => s.armsLength && s.price > 0 && !model.isOutlier(s))
-  model.trainEnd = clean.reduce((m, s) => (s.date > m ? s.date : m), "")
-  model.fitRegressions(clean)
-  model.buildIndex(clean)
-  // the subject's own sale history: every arm's-length sale of the parcel, fenced-out ones included (a
-  // distressed purchase far below the neighbourhood is the typical first leg of a renovation resale)
-  model.indexOwnSales(sales.filter((s) => s.armsLength && s.price > 0))
+  const clean = model.indexSales(sales)
   if (calibrate) model.calibrate(clean)
   return model
 }
