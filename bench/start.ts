@@ -1,4 +1,4 @@
-// npm run bench:start [-- --rounds N] [-- --npm] [-- --log] [-- --quick] — how long `propscore serve` takes to
+// npm run bench:start [-- --rounds N] [-- --npm] [-- --log] [-- --quick] [-- --workers N] — how long `propscore serve` takes to
 // answer: a first start on an empty DATA_DIR (the embedded database created, the demo county loaded, the
 // scoring engine built) and a restart on the same folder, each from the moment the process is spawned to the
 // first HTTP answer on /health, and to the "listening" line. It runs the built bundle as `npm start` does
@@ -18,6 +18,8 @@ const rounds = Number(args[args.indexOf("--rounds") + 1] ?? 3) || 3
 const viaNpm = args.includes("--npm")
 const showLog = args.includes("--log")
 const quick = args.includes("--quick")
+// `--workers N` is passed on to serve (its default: one worker per core).
+const workers = args.includes("--workers") ? ["--workers", args[args.indexOf("--workers") + 1]!] : []
 const root = path.resolve(import.meta.dirname, "..")
 
 const freePort = () =>
@@ -61,8 +63,8 @@ const start = async (dataDir: string, untilLearnersKept = false): Promise<Start>
   const started = performance.now()
   const since = () => performance.now() - started
   const command = viaNpm
-    ? { file: "npm", args: ["start", "--silent"] }
-    : { file: process.execPath, args: ["--enable-source-maps", "dist/propscore.mjs", "serve"] }
+    ? { file: "npm", args: ["start", "--silent", ...(workers.length > 0 ? ["--", ...workers] : [])] }
+    : { file: process.execPath, args: ["--enable-source-maps", "dist/propscore.mjs", "serve", ...workers] }
   const child = spawn(command.file, command.args, {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) },
