@@ -34,20 +34,23 @@ const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return { result, statements }
   })
 
+/** An API-key caller of `accountId` with its Terms accepted. */
+const callerOf = (accountId: string): Caller => ({
+  accountId,
+  tier: "public",
+  keyId: "key",
+  connectionId: null,
+  rateLimitPerMinute: null,
+  pendingTerms: null
+})
+
 layer(services)("the round trips of a predict", (it) => {
   it.effect(
     "IDEM-3 IDEM-4 SVC-2: a keyed predict takes two round trips (claim with its Spend, store with the settle), a replay one, an unkeyed predict two; each charged once",
     () =>
       Effect.gen(function*() {
         const { accountId } = yield* newAccount({ credits: 5 })
-        const caller: Caller = {
-          accountId,
-          tier: "public",
-          keyId: "key",
-          connectionId: null,
-          rateLimitPerMinute: null,
-          pendingTerms: null
-        }
+        const caller = callerOf(accountId)
         const call = (key: string | undefined) =>
           counted(
             predict({ caller, body: { address: "42 Elm St" }, idempotencyKeyHeader: key, traceId: "a".repeat(32) })
@@ -78,14 +81,7 @@ layer(services)("the round trips of a predict", (it) => {
     () =>
       Effect.gen(function*() {
         const { accountId } = yield* newAccount({ credits: 0 })
-        const caller: Caller = {
-          accountId,
-          tier: "public",
-          keyId: "key",
-          connectionId: null,
-          rateLimitPerMinute: null,
-          pendingTerms: null
-        }
+        const caller = callerOf(accountId)
         const call = predict({
           caller,
           body: { address: "42 Elm St" },
