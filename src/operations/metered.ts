@@ -3,6 +3,9 @@
  *
  *   terms → claim the Idempotency-Key (replay | conflict | in flight | claimed) → Spend → work → store, then settle
  *
+ * (Where the idempotency store and the Ledger share a database, the claim and the Spend are one step, and
+ * so are the store and the settle: `JointSteps`.)
+ *
  * The error channel says how each call ends. Before the Spend nothing is charged: a refused consent (403), a
  * key conflict (422) or a duplicate in flight (409), a key that could not be checked (503
  * `call-not-started`), a Spend the Ledger refused (402, 429) or could not record (503 `ledger-unreachable`).
@@ -175,18 +178,19 @@ type Claimed =
   | { readonly _tag: "Replay"; readonly response: StoredResponse }
   | { readonly _tag: "Claimed"; readonly claimId: string; readonly deadline: number }
 
-/**
- * IDEM-1 IDEM-3 IDEM-4 IDEM-5 IDEM-6 IDEM-7 IDEM-9: the key is claimed, or its stored answer replayed, or
- * refused (a different request under it, or the same one still in flight after a brief wait). The claim and
- * its Spend share one deadline: the sweeper frees the key and refunds the Spend together. A store that cannot
- * answer means the call never started (503 `call-not-started`).
- */
+/** The key's store did not answer: the call never started. */
 const keyNotChecked = () =>
   new CallNotStarted({
     detail: "The Idempotency-Key could not be checked because the database did not answer; nothing was " +
       "charged. Retry later with the same key."
   })
 
+/**
+ * IDEM-1 IDEM-3 IDEM-4 IDEM-5 IDEM-6 IDEM-7 IDEM-9: the key is claimed, or its stored answer replayed, or
+ * refused (a different request under it, or the same one still in flight after a brief wait). The claim and
+ * its Spend share one deadline: the sweeper frees the key and refunds the Spend together. A store that cannot
+ * answer means the call never started (503 `call-not-started`).
+ */
 const claimKey = Effect.fn("Metering.claim")(function*(request: MeteredRequest, key: IdempotencyKey) {
   const store = yield* IdempotencyStore
   const claimDeadline = yield* ClaimDeadline
