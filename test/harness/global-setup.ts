@@ -1,7 +1,8 @@
 /**
- * Once per test run: without TEST_DATABASE_URL, make the PGlite template every database-backed test starts
- * from (an empty cluster takes seconds to create; loading the template takes a fraction of that). The
- * template is cached under node_modules/.cache between runs on one machine.
+ * Once per test run: make the PGlite template every database-backed test starts from without
+ * TEST_DATABASE_URL (an empty cluster takes seconds to create; loading the template takes a fraction of
+ * that), and the embedded database's tests start from with it too. The template is cached under
+ * node_modules/.cache between runs on one machine.
  */
 import { PGlite } from "@electric-sql/pglite"
 import * as fs from "node:fs"
@@ -18,7 +19,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  if (!process.env.TEST_DATABASE_URL && !fs.existsSync(templatePath)) {
+  if (!fs.existsSync(templatePath)) {
     const db = await PGlite.create()
     const dump = await db.dumpDataDir("gzip")
     await db.close()
