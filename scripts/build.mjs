@@ -99,7 +99,12 @@ const makeSchemaTemplate = () => {
       stdio: ["ignore", "pipe", "pipe"]
     })
     const migrations = JSON.parse(migrated).applied.map(({ id, name }) => [id, name])
-    fs.renameSync(path.join(dataDir, "pgdata"), template)
+    // Copied where a rename cannot cross from the temporary folder's file system.
+    try {
+      fs.renameSync(path.join(dataDir, "pgdata"), template)
+    } catch {
+      fs.cpSync(path.join(dataDir, "pgdata"), template, { recursive: true })
+    }
     fs.writeFileSync(made, JSON.stringify({ source, migrations }))
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true })

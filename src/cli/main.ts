@@ -41,10 +41,9 @@ import { acceptScoredCall } from "../operations/accept.js"
 import { ClaimDeadline } from "../operations/metered.js"
 import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
 import { generateDemoCounty } from "../property/demo-county.js"
-import { importFiles, inStoreOrder, loadDemoCounty, parseFile } from "../property/import.js"
-import { modelSales } from "../scoring/engine.js"
+import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
-import { fitCompsOnWorker } from "../scoring/learner-thread.js"
+import { fitDemoCountyCompsOnWorker } from "../scoring/learner-thread.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 import { KeptModels } from "../services/kept-models.js"
 import { PropertyStore } from "../services/property-store.js"
@@ -109,12 +108,11 @@ const describeAccount = (account: AccountView) =>
  * instead of fitting it after the load.
  */
 const loadDemoCountyAndFit = Effect.gen(function*() {
-  const county = generateDemoCounty()
   const fit = yield* Effect.acquireRelease(
-    Effect.sync(() => fitCompsOnWorker(modelSales(inStoreOrder(county)))),
+    Effect.sync(() => fitDemoCountyCompsOnWorker()),
     (fit) => Effect.sync(fit.cancel)
   )
-  const [took, loaded] = yield* Effect.timed(loadDemoCounty(county))
+  const [took, loaded] = yield* Effect.timed(loadDemoCounty(generateDemoCounty()))
   yield* Effect.logInfo(
     `Loaded the synthetic demo county: ${loaded.parcels} parcels in ${Math.round(Duration.toMillis(took))} ms`
   )

@@ -1,7 +1,7 @@
 /** Importing files into the property store: read, parse by format, store, report. */
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { type PropertyData, PropertyStore } from "../services/property-store.js"
+import { PropertyStore } from "../services/property-store.js"
 import { DEMO_MARKET, type DemoCounty, generateDemoCounty } from "./demo-county.js"
 import { parseNycDofSales } from "./nyc-dof.js"
 import { csvKindOf, parsePropscoreCsv } from "./propscore-csv.js"
@@ -37,14 +37,3 @@ export const loadDemoCounty = (county: DemoCounty = generateDemoCounty()) =>
     const report = yield* store.importParsed(county, "demo-county")
     return { market: DEMO_MARKET, synthetic: true, parcels: county.parcels.length, report }
   })
-
-const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-
-/**
- * What the store gives back (`PropertyStore.loadAll`) once these records are stored in an empty store:
- * parcels by id, sales by date and then in the order they were stored.
- */
-export const inStoreOrder = (parsed: ParsedFile): PropertyData => ({
-  parcels: [...parsed.parcels].sort((a, b) => byKey(a.id, b.id)),
-  sales: [...parsed.sales].sort((a, b) => byKey(a.saleDate, b.saleDate))
-})

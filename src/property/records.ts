@@ -84,3 +84,16 @@ export interface ParsedFile {
 
 /** A sale below this price is a nominal transfer, never arm's length. */
 export const NOMINAL_PRICE_LIMIT = 10_000
+
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * What the store gives back (`PropertyStore.loadAll`) once these records are stored in an empty store:
+ * parcels by id, sales by date and then in the order they were stored.
+ */
+export const inStoreOrder = (
+  parsed: ParsedFile
+): { readonly parcels: Array<ParcelRecord>; readonly sales: Array<SaleRecord> } => ({
+  parcels: [...parsed.parcels].sort((a, b) => byKey(a.id, b.id)),
+  sales: [...parsed.sales].sort((a, b) => byKey(a.saleDate, b.saleDate))
+})

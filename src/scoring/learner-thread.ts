@@ -19,7 +19,11 @@ export interface WorkerFit<A> {
   readonly cancel: () => void
 }
 
-const onWorker = <A>(task: "learners" | "comps", sales: ReadonlyArray<Sale>, options: EngineOptions): WorkerFit<A> => {
+const onWorker = <A>(
+  task: "learners" | "comps" | "demo county comps",
+  sales: ReadonlyArray<Sale>,
+  options: EngineOptions
+): WorkerFit<A> => {
   const worker = new Worker(workerUrl, { workerData: { task, sales, options } })
   const result = new Promise<A>((resolve, reject) => {
     worker.once("message", (data: A) => {
@@ -41,6 +45,10 @@ export const fitLearnersOnWorker = (
 /** The comps model alone, as it is kept (`EngineOptions.kept`). */
 export const fitCompsOnWorker = (sales: ReadonlyArray<Sale>, options: EngineOptions = {}): WorkerFit<KeptComps> =>
   onWorker("comps", sales, options)
+
+/** The comps model of the demo county's sales as a first start stores them (generated there: none sent over). */
+export const fitDemoCountyCompsOnWorker = (options: EngineOptions = {}): WorkerFit<KeptComps> =>
+  onWorker("demo county comps", [], options)
 
 /** The learners fitted on a worker thread of this process, as an Effect (interrupting it stops the thread). */
 export const fitLearnersOnThread = (sales: ReadonlyArray<Sale>): Effect.Effect<StackData, Error> =>
