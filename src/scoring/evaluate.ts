@@ -8,6 +8,7 @@ import type { ParcelRecord, ParsedFile, SaleRecord } from "../property/records.j
 import type { PropertyData } from "../services/property-store.js"
 import { median } from "../valuation/weighted.js"
 import { recordedAddress, ScoringEngine } from "./engine.js"
+import type { GbtLoss } from "./learner/gbt.js"
 import { type Accuracy, accuracy, coverage80 } from "./metrics.js"
 import type { ModelOptions } from "./model.js"
 import type { StackOptions } from "./stack.js"
@@ -39,6 +40,8 @@ export interface MarketReport {
   readonly comps_alone: { readonly mdape: number | null; readonly ppe10: number | null }
   readonly learner_alone: { readonly mdape: number | null; readonly ppe10: number | null; readonly scored: number }
   readonly comps_weight: number | null
+  /** The loss the market's learner was fitted with ("absolute", "squared"), chosen on the window. */
+  readonly learner_loss: string | null
   readonly baseline: {
     readonly mdape: number | null
     readonly ppe10: number | null
@@ -201,6 +204,7 @@ export const evaluate = (
         scored: entry.learner.length
       },
       comps_weight: entry.compsWeight,
+      learner_loss: lossName(engine.stack.learnerLoss(name)),
       baseline: {
         mdape: orNull(base, "mdape"),
         ppe10: orNull(base, "ppe10"),
@@ -211,6 +215,9 @@ export const evaluate = (
   })
   return { report: { split_date: splitDate, markets }, predictions }
 }
+
+const lossName = (loss: GbtLoss | undefined) =>
+  loss === undefined ? null : typeof loss === "string" ? loss : `quantile ${loss.quantile}`
 
 const percent = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(2)}%`)
 
@@ -227,6 +234,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     "comps MdAPE",
     "learner MdAPE",
     "comps weight",
+    "learner loss",
     "base MdAPE",
     "base PPE10",
     "base PPE20"
@@ -243,6 +251,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     percent(m.comps_alone.mdape),
     percent(m.learner_alone.mdape),
     m.comps_weight === null ? "-" : m.comps_weight.toFixed(2),
+    m.learner_loss ?? "-",
     percent(m.baseline.mdape),
     percent(m.baseline.ppe10),
     percent(m.baseline.ppe20)

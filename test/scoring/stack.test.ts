@@ -1,0 +1,41 @@
+/**
+ * The stack chooses each market's learner loss on its out-of-time window: absolute where the recorded prices
+ * carry a tail of sales no record fact explains, and whatever a market's options allow.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { generateDemoCounty } from "../../src/property/demo-county.js"
+import { modelSales } from "../../src/scoring/engine.js"
+import { fitModel } from "../../src/scoring/model.js"
+import { defaultStackOptions, StackedModel } from "../../src/scoring/stack.js"
+import { seededRandom } from "../../src/seeded-random.js"
+
+const county = generateDemoCounty()
+const sales = modelSales({ parcels: county.parcels, sales: county.sales })
+const market = sales[0]!.market
+
+/** A fifth of the sales recorded at a third to two thirds of their price, still marked arm's-length. */
+const withNonMarketTail = () => {
+  const random = seededRandom(7)
+  return sales.map((sale) => random() < 0.2 ? { ...sale, price: Math.round(sale.price * (0.33 + random() / 3)) } : sale)
+}
+
+describe("the stack's learner loss", () => {
+  it("is absolute where a tail of recorded prices is not the market's, even when squared is listed first", () => {
+    const tailed = withNonMarketTail()
+    // Squared first: a tie or a choice that was never made would keep it.
+    const stack = StackedModel.fit(fitModel([...tailed], {}), tailed, {
+      ...defaultStackOptions,
+      learnerLosses: ["squared", "absolute"]
+    })
+    expect(stack.hasLearners).toBe(true)
+    expect(stack.learnerLoss(market)).toBe("absolute")
+  }, 60_000)
+
+  it("is the only candidate when the options name one", () => {
+    const stack = StackedModel.fit(fitModel([...sales], {}), sales, {
+      ...defaultStackOptions,
+      learnerLosses: ["squared"]
+    })
+    expect(stack.learnerLoss(market)).toBe("squared")
+  }, 60_000)
+})
