@@ -46,6 +46,12 @@ export interface StackOptions {
   readonly blendPseudoCount: number
   /** The most recent sales a learner is fitted on, per market (a bound on build time at scale). */
   readonly maxLearnerSales: number
+  /**
+   * The most recent sales each window learner is fitted on: they only calibrate the blend and choose the loss,
+   * and there are four a market, so at scale they see fewer sales than the learner that serves (whose blend
+   * weight is then, if anything, too modest).
+   */
+  readonly maxWindowLearnerSales: number
   readonly learner: Partial<Omit<GbtOptions, "loss">>
   /**
    * The losses a market's learner may minimize, the default first. The window's first month is valued by a
@@ -62,6 +68,7 @@ export const defaultStackOptions: StackOptions = {
   minWindowSales: 100,
   blendPseudoCount: 20,
   maxLearnerSales: 100_000,
+  maxWindowLearnerSales: 30_000,
   learner: { trees: 400, learningRate: 0.05, maxDepth: 6, minLeaf: 20, subsample: 0.8, maxBins: 64, l2: 1 },
   // Absolute loss first: recorded prices carry a tail of sales that are not the market's (family transfers,
   // distress, shares of a house) which no record fact explains; the mean chases them and the median does not.
@@ -123,10 +130,11 @@ const fitLearner = (
   sales: ReadonlyArray<Sale>,
   index: MarketIndex,
   options: StackOptions,
-  loss: GbtLoss
+  loss: GbtLoss,
+  maxSales: number
 ): Learner => {
-  const recent = sales.length > options.maxLearnerSales
-    ? [...sales].sort((a, b) => a.date.localeCompare(b.date)).slice(-options.maxLearnerSales)
+  const recent = sales.length > maxSales
+    ? [...sales].sort((a, b) => a.date.localeCompare(b.date)).slice(-maxSales)
     : sales
   const encoder = fitFeatureEncoder(recent, (sale) => index(sale as Sale, sale.date))
   const columns = Array.from({ length: encoder.featureCount }, () => new Float64Array(recent.length))
@@ -283,13 +291,15 @@ export class StackedModel {
             valued.map(({ sale }) =>
               learner.trees.predict(learner.encoder.row(learnerFacts(sale), sale.date)) + index(sale, sale.date)
             )
+          const windowLearnerValues = (loss: GbtLoss) =>
+            learnerValues(fitLearner(earlier, index, options, loss, options.maxWindowLearnerSales))
           let values: Array<number>
           if (
             month === windowStart && options.learnerLosses.length > 1 && valued.length >= options.minLossChoiceSales
           ) {
             // The window's first month chooses the market's loss: each candidate's median absolute error there.
             const candidates = options.learnerLosses.map((loss) => {
-              const learnt = learnerValues(fitLearner(earlier, index, options, loss))
+              const learnt = windowLearnerValues(loss)
               const errors = learnt.map((value, i) => Math.abs(Math.log(valued[i]!.sale.price) - value))
               return { loss, values: learnt, error: quantileSorted(errors.sort((a, b) => a - b), 0.5) }
             })
@@ -297,7 +307,7 @@ export class StackedModel {
             losses.set(market, chosen.loss)
             values = chosen.values
           } else {
-            values = learnerValues(fitLearner(earlier, index, options, lossOf(market)))
+            values = windowLearnerValues(lossOf(market))
           }
           valued.forEach(({ prediction, sale }, i) =>
             rows.push({
@@ -326,7 +336,10 @@ export class StackedModel {
     }
     // The learner that serves, fitted on every training sale of a market that has a blend to serve in.
     for (const market of blends.keys()) {
-      learners.set(market, fitLearner(salesByMarket.get(market)!, index, options, lossOf(market)))
+      learners.set(
+        market,
+        fitLearner(salesByMarket.get(market)!, index, options, lossOf(market), options.maxLearnerSales)
+      )
     }
     return new StackedModel(comps, learners, blends, drifts)
   }
