@@ -25,7 +25,15 @@ import {
   fitFeatureEncoder,
   type LearnerFacts
 } from "./learner/features.js"
-import { fitGbt, type GbtLoss, type GbtModel, type GbtOptions, type GbtTrees, makeModel } from "./learner/gbt.js"
+import {
+  fitGbt,
+  type GbtLoss,
+  type GbtModel,
+  type GbtOptions,
+  type GbtTrees,
+  gbtTreesOf,
+  makeModel
+} from "./learner/gbt.js"
 import {
   type Model,
   type NoValue,
@@ -237,19 +245,6 @@ export interface StackData {
   readonly drifts: ReadonlyArray<readonly [string, Drift]>
 }
 
-const treesOf = (model: GbtModel): GbtTrees => ({
-  featureCount: model.featureCount,
-  initialPrediction: model.initialPrediction,
-  options: model.options,
-  treeRoots: model.treeRoots,
-  nodeFeature: model.nodeFeature,
-  nodeThreshold: model.nodeThreshold,
-  nodeMissingLeft: model.nodeMissingLeft,
-  nodeLeft: model.nodeLeft,
-  nodeRight: model.nodeRight,
-  nodeValue: model.nodeValue
-})
-
 export class StackedModel {
   private constructor(
     readonly comps: Model,
@@ -359,7 +354,7 @@ export class StackedModel {
     return {
       learners: [...this.learners].map((
         [market, learner]
-      ) => [market, { encoder: learner.encoder.data, trees: treesOf(learner.trees) }] as const),
+      ) => [market, { encoder: learner.encoder.data, trees: gbtTreesOf(learner.trees) }] as const),
       blends: [...this.blends],
       drifts: [...this.drifts]
     }

@@ -621,6 +621,20 @@ export const makeModel = (trees: GbtTrees): GbtModel => {
   return { ...trees, trees: treeCount, predict, predictMany, toJSON: () => gbtModelToJson(trees) }
 }
 
+/** The fitted trees alone, without the model's methods: plain data that crosses a worker thread as it is. */
+export const gbtTreesOf = (model: GbtModel): GbtTrees => ({
+  featureCount: model.featureCount,
+  initialPrediction: model.initialPrediction,
+  options: model.options,
+  treeRoots: model.treeRoots,
+  nodeFeature: model.nodeFeature,
+  nodeThreshold: model.nodeThreshold,
+  nodeMissingLeft: model.nodeMissingLeft,
+  nodeLeft: model.nodeLeft,
+  nodeRight: model.nodeRight,
+  nodeValue: model.nodeValue
+})
+
 /** The model as plain arrays (what JSON.stringify(model) writes). */
 export const gbtModelToJson = (trees: GbtTrees): GbtModelJson => ({
   format: "propscore-gbt/1",
