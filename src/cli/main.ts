@@ -17,7 +17,6 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { stripVTControlCharacters } from "node:util"
-import { openEmbeddedDatabase } from "../../layers/database/embedded.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
 import { ScoringLocal } from "../../layers/scoring/local.js"
@@ -34,7 +33,7 @@ import {
 } from "../app.js"
 import { shareLearners } from "../cluster/learners.js"
 import { AppConfig, type AppConfigShape } from "../config.js"
-import { DatabaseClientLive } from "../db/database.js"
+import { DatabaseClientLive, openEmbeddedFromBuild } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
 import { acceptScoredCall } from "../operations/accept.js"
@@ -215,7 +214,7 @@ const serveAlone = (asJson: boolean, config: AppConfigShape) =>
  */
 const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) =>
   Effect.gen(function*() {
-    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedDatabase(config.dataDir).pipe(Effect.orDie)
+    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedFromBuild(config.dataDir).pipe(Effect.orDie)
     // The preparation's connections close before the workers open theirs.
     const demo = yield* Effect.scoped(Effect.gen(function*() {
       const database = yield* openDatabase
