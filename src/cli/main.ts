@@ -49,7 +49,7 @@ import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
 import { type CommandNode, group, leaf, plainText, stopsAtGroup, UsageError, usageMessage } from "./usage.js"
-import { isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
+import { awaitStartPrepared, isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
 
 const json = Options.boolean("json").pipe(
   Options.withDescription("Print exactly one JSON object on stdout and nothing else there (logs go to stderr)")
@@ -208,29 +208,34 @@ const serveAlone = (asJson: boolean, config: AppConfigShape) =>
   })
 
 /**
- * The primary of `serve --workers N`: it prepares the first start once, holds the embedded database (the
- * workers and the operator's commands share it through its socket), holds the rate counts when there is no
- * Redis, and runs the workers; "listening" once every worker answers.
+ * The primary of `serve --workers N`: it holds the embedded database (the workers and the operator's commands
+ * share it through its socket) and the rate counts when there is no Redis, forks the first worker at once (it
+ * loads its modules meanwhile) and prepares the first start once; then that worker builds its services, and
+ * the others follow once it answers. "listening" once the first worker answers.
  */
 const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) =>
   Effect.gen(function*() {
+    if (Option.isNone(config.redisUrl)) yield* answerRateCounts
+    const learners = shareLearners()
+    const running = yield* runWorkers(workers, learners.answerers, learners.workerGone)
     if (Option.isNone(config.databaseUrl)) yield* openEmbeddedFromBuild(config.dataDir).pipe(Effect.orDie)
-    // The preparation's connections close before the workers open theirs.
     const demo = yield* Effect.scoped(Effect.gen(function*() {
       const database = yield* openDatabase
       yield* prepareDemoCounty.pipe(Effect.provide(database))
-      return yield* prepareDemoAccount.pipe(Effect.provide(database))
+      // As in one process: the demo login's password is hashed while the workers build their services.
+      const demoAccount = yield* Effect.fork(prepareDemoAccount.pipe(Effect.provide(database)))
+      yield* running.startServing
+      return yield* Fiber.join(demoAccount)
     }))
-    if (Option.isNone(config.redisUrl)) yield* answerRateCounts
-    const learners = shareLearners()
-    yield* runWorkers(workers, learners.answerers, learners.workerGone).pipe(Effect.catchAll(failWith(asJson)))
+    yield* running.firstAnswering.pipe(Effect.catchAll(failWith(asJson)))
     yield* reportListening(asJson, config, demo)
   })
 
-/** A worker of `serve --workers N`: the services and the port; the primary prepared the start and prints. */
+/** A worker of `serve --workers N`: the services and the port once the primary prepared the start (it prints). */
 const serveAsWorker = (config: AppConfigShape) =>
   Effect.gen(function*() {
     yield* stopWithPrimary
+    yield* awaitStartPrepared
     yield* servingOver(config, ClusterWorkerServingServices, yield* openDatabase)
     yield* tellPrimaryReady
   }).pipe(Effect.annotateLogs("worker", String(process.pid)))
