@@ -48,6 +48,7 @@ import { KeptModels } from "../services/kept-models.js"
 import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
+import { dismissEarlyWorker, MAX_WORKERS } from "./serve-early.js"
 import { type CommandNode, group, leaf, plainText, stopsAtGroup, UsageError, usageMessage } from "./usage.js"
 import { awaitStartPrepared, isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
 
@@ -138,9 +139,6 @@ const prepareDemoAccount = Effect.gen(function*() {
 }).pipe(Effect.provide(AdminServices))
 
 const DEMO_EMAIL = "demo@propscore.local"
-
-/** Serving processes behind the one port at most. */
-const MAX_WORKERS = 256
 
 const workersOption = Options.integer("workers").pipe(
   Options.withSchema(Schema.Int.pipe(Schema.between(1, MAX_WORKERS, {
@@ -249,7 +247,7 @@ const serve = Command.make(
       yield* isServeWorker()
         ? serveAsWorker(config)
         : workers === 1
-        ? serveAlone(asJson, config)
+        ? Effect.zipRight(Effect.sync(dismissEarlyWorker), serveAlone(asJson, config))
         : servePrimary(asJson, config, workers)
       return yield* Effect.never
     }).pipe(Effect.scoped, Effect.provide(AppConfig.layer))

@@ -1,7 +1,8 @@
 /**
  * `serve --workers N`: the primary process forks N workers (node:cluster) that each build the services and
  * listen on the one port, the primary handing them its connections in turn. The first worker is forked at
- * once and loads its modules while the primary prepares the start, and builds its services once the start is
+ * once (by the entry, src/cli/serve-early.ts, before this process loads its modules, where it can) and loads
+ * its modules while the primary loads its own and prepares the start, and builds its services once the start is
  * prepared; the port answers from its answer on. The others are forked then: until then they would only take
  * cores from the preparation and the first worker's build, and after it they read the models and data it
  * kept instead of the database. The primary restarts a worker that dies, and stops them all (each finishing
@@ -10,7 +11,9 @@
 import { Data, Deferred, Duration, Effect, Exit, Runtime, type Scope } from "effect"
 import type { Worker } from "node:cluster"
 import cluster from "node:cluster"
-import { type Answerer, answerWorkers, askPrimary } from "../cluster/ipc.js"
+import { releaseQuestions } from "../cluster/held-questions.js"
+import { type Answerer, answerQuestion, answerWorkers, askPrimary } from "../cluster/ipc.js"
+import { adoptEarlyWorker, WORKER_MARK } from "./serve-early.js"
 
 /** A worker's exit before the first one answered: the service does not start. */
 export class WorkersDidNotStart extends Data.TaggedError("WorkersDidNotStart")<{ readonly message: string }> {}
@@ -22,9 +25,6 @@ export const FAILED_START_DELAY = Duration.seconds(5)
 
 const READY = "workers/ready"
 const PREPARED = "workers/prepared"
-
-/** Set in the environment of the workers this primary forks (another cluster manager's workers are not ours). */
-const WORKER_MARK = "PROPSCORE_SERVE_WORKER"
 
 /** Whether this process is a worker of `serve --workers N`. */
 export const isServeWorker = () => cluster.isWorker && process.env[WORKER_MARK] === "1"
@@ -68,6 +68,19 @@ export const runWorkers = (
 
     const fork = () => {
       if (!stopping) run(cluster.fork({ [WORKER_MARK]: "1" }))
+    }
+
+    /** The worker the entry forked before this process loaded its modules, if any, else a new one. */
+    const runFirst = () => {
+      const early = adoptEarlyWorker()
+      if (early === undefined) return fork()
+      if (early.exit !== undefined) {
+        live.set(early.worker.id, early.worker)
+        releaseQuestions(early.worker)
+        return exited(early.worker, early.exit.code, early.exit.signal)
+      }
+      run(early.worker)
+      for (const question of releaseQuestions(early.worker)) answerQuestion(early.worker, question)
     }
 
     const whenPrepared: Answerer = () => Runtime.runPromise(runtime, Deferred.await(prepared))
@@ -124,7 +137,7 @@ export const runWorkers = (
       Effect.sync(() => {
         cluster.setupPrimary({ serialization: "advanced" })
         const stopAnswering = answerWorkers({ ...answerers, [READY]: ready, [PREPARED]: whenPrepared })
-        fork()
+        runFirst()
         return stopAnswering
       }),
       (stopAnswering) => Effect.ensuring(stopAll, Effect.sync(stopAnswering))
