@@ -7,7 +7,7 @@ import {
   SOCKET_PORT
 } from "../../layers/database/embedded.js"
 import { AppConfig } from "../config.js"
-import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "./client.js"
+import { type DatabaseTarget, EMBEDDED_CLIENT, pgClientLayer, SERVER_CLIENT } from "./client.js"
 import { migrateIfPending, migrationIds } from "./migrations.js"
 
 /**
@@ -41,7 +41,7 @@ export const withMigrations = <ROut, E, RIn>(client: Layer.Layer<ROut, E, RIn>) 
 export const DatabaseClientLive = Layer.unwrapScoped(
   Effect.map(
     DatabaseTargetLive,
-    (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CONNECTIONS : EMBEDDED_CONNECTIONS)
+    (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CLIENT : EMBEDDED_CLIENT)
   )
 )
 
