@@ -19,7 +19,7 @@ import * as os from "node:os"
 import { stripVTControlCharacters } from "node:util"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
-import { ScoringLocal } from "../../layers/scoring/local.js"
+import { EngineHeadStart, headStartFromKept, ScoringLocal } from "../../layers/scoring/local.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { isProblem } from "../../schema/problems.js"
 import {
@@ -233,8 +233,14 @@ const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) 
 const serveAsWorker = (config: AppConfigShape) =>
   Effect.gen(function*() {
     yield* stopWithPrimary
+    // While the primary prepares the start: the engine from what is kept (on a restart), if it still fits then.
+    const headStart = yield* Effect.fork(headStartFromKept.pipe(Effect.provide(KeptModelsFromConfig)))
     yield* awaitStartPrepared
-    yield* servingOver(config, ClusterWorkerServingServices, yield* openDatabase)
+    const services = Option.match(yield* Fiber.join(headStart), {
+      onNone: () => ClusterWorkerServingServices,
+      onSome: (engine) => Layer.provide(ClusterWorkerServingServices, Layer.succeed(EngineHeadStart, engine))
+    })
+    yield* servingOver(config, services, yield* openDatabase)
     yield* tellPrimaryReady
   }).pipe(Effect.annotateLogs("worker", String(process.pid)))
 

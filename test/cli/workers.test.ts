@@ -214,6 +214,11 @@ describe("serve --workers 2 on the embedded database", () => {
       server = await startServer(env, ["--workers", "2"])
       const next = workerPids(server.process.pid!)
       expect(next).toHaveLength(2)
+      // A restart: the first worker built its engine from the kept models and data while the primary prepared
+      // the start, and served it since the store had not changed.
+      expect(server.stderr()).toMatch(
+        /scoring engine built over \d+ parcels and \d+ sales in \d+ ms while the start was prepared/
+      )
       await server.crash()
       await until("the workers to stop with their primary", 60, async () => next.some(alive) ? undefined : true)
       // The next process takes the database over (the dead primary's lock is stale).
