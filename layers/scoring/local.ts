@@ -10,13 +10,16 @@
  *
  * Where `KeptModels` is provided (the server), the fitted models are kept, and a start over the same sales
  * restores them instead of fitting them again: the comps model before the port answers, the learners at once.
+ * Where an `EngineHeadStart` is provided (a worker of `serve --workers N`, which builds one from the kept
+ * models and data while its primary prepares the start), it is the engine, if the store's version is still
+ * the one its data was read at; else the engine is built as usual.
  */
-import { Clock, Config, Duration, Effect, Layer, Option, Schedule, SynchronizedRef } from "effect"
+import { Clock, Config, Context, Duration, Effect, Layer, Option, Schedule, SynchronizedRef } from "effect"
 import { UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { LearnerFitting } from "../../src/scoring/learner-thread.js"
-import { KeptModels } from "../../src/services/kept-models.js"
+import { type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { propertyHistory } from "../../src/valuation/history.js"
@@ -72,6 +75,60 @@ const fitLearnersInBackground = (
  */
 const learnersSetting = Config.literal("background", "off")("LEARNERS").pipe(Config.withDefault("background"))
 
+/** An engine, and the kept learners it was joined with, if any. */
+interface BuiltEngine {
+  readonly engine: ScoringEngine
+  readonly keptLearners: KeptEngineModels["learners"]
+}
+
+/**
+ * The engine over `data`, restoring `keptModels`' comps model where it was fitted on the same sales, and
+ * joining its kept learners where that one was restored and the learners are fitted in the background.
+ */
+const engineFrom = (
+  data: Parameters<typeof ScoringEngine.build>[0],
+  keptModels: KeptEngineModels | undefined,
+  learners: "fit" | "background" | "off"
+): BuiltEngine => {
+  const built = ScoringEngine.build(data, { learners: learners === "fit" ? "fit" : "later", kept: keptModels?.comps })
+  // Kept learners belong to the kept comps model: joined only when it was the one restored.
+  const keptLearners = built.compsRestored && learners === "background" ? keptModels?.learners : undefined
+  return { engine: keptLearners === undefined ? built : built.withStack(keptLearners), keptLearners }
+}
+
+/**
+ * An engine built before the store could be read: from the kept models and the kept data, for the version of
+ * the store they were read at. `ScoringLocalServing` takes it if the store is still at that version.
+ */
+export class EngineHeadStart extends Context.Tag("propscore/EngineHeadStart")<EngineHeadStart, {
+  readonly version: string
+  readonly learners: "background" | "off"
+  readonly keptModels: KeptEngineModels
+  readonly built: BuiltEngine
+  readonly tookMillis: number
+}>() {}
+
+/**
+ * The server's engine from what is kept, if data is kept (none on a first start), for `EngineHeadStart`: a
+ * worker builds it while its primary prepares the start (the build takes the thread for about half a second).
+ */
+export const headStartFromKept: Effect.Effect<Option.Option<EngineHeadStart["Type"]>, never, KeptModels> = Effect
+  .gen(function*() {
+    const learners = yield* learnersSetting
+    const keptModels = Option.getOrUndefined(yield* Effect.flatMap(KeptModels, (kept) => kept.read))
+    const data = keptModels?.data
+    if (keptModels === undefined || data === undefined) return Option.none()
+    const started = yield* Clock.currentTimeMillis
+    const built = engineFrom(data, keptModels, learners)
+    const tookMillis = (yield* Clock.currentTimeMillis) - started
+    return Option.some({ version: data.version, learners, keptModels, built, tookMillis })
+  }).pipe(
+    // It costs a build, never a start.
+    Effect.catchAllCause((cause) =>
+      Effect.as(Effect.logWarning("scoring engine: no head start from the kept models", cause), Option.none())
+    )
+  )
+
 const scoringLocal = (requested: "fit" | "background") =>
   Layer.scoped(
     Scoring,
@@ -79,23 +136,30 @@ const scoringLocal = (requested: "fit" | "background") =>
       const learners = requested === "fit" ? "fit" : yield* learnersSetting
       const store = yield* PropertyStore
       const kept = yield* Effect.serviceOption(KeptModels)
+      // Taken by the first build only, and only for the version its data was read at.
+      let headStart = Option.filter(
+        yield* Effect.serviceOption(EngineHeadStart),
+        (early) => early.learners === learners
+      )
       const build = Effect.gen(function*() {
         // Read before the data: a change in between makes the next look rebuild, never the reverse.
         const version = yield* store.version
-        const keptModels = Option.isSome(kept) ? Option.getOrUndefined(yield* kept.value.read) : undefined
+        const early = Option.getOrUndefined(headStart)
+        headStart = Option.none()
+        const ahead = early?.version === version ? early : undefined
+        const keptModels = ahead !== undefined
+          ? ahead.keptModels
+          : Option.isSome(kept)
+          ? Option.getOrUndefined(yield* kept.value.read)
+          : undefined
         const keptData = keptModels?.data?.version === version ? keptModels.data : undefined
         const data = keptData ?? (yield* store.loadAll)
         const started = yield* Clock.currentTimeMillis
-        const built = ScoringEngine.build(data, {
-          learners: learners === "fit" ? "fit" : "later",
-          kept: keptModels?.comps
-        })
-        // Kept learners belong to the kept comps model: joined only when it was the one restored.
-        const keptLearners = built.compsRestored && learners === "background" ? keptModels?.learners : undefined
-        const engine = keptLearners === undefined ? built : built.withStack(keptLearners)
-        const took = (yield* Clock.currentTimeMillis) - started
+        const { engine, keptLearners } = ahead?.built ?? engineFrom(data, keptModels, learners)
+        const took = ahead?.tookMillis ?? (yield* Clock.currentTimeMillis) - started
         yield* Effect.logInfo(
           `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms` +
+            (ahead !== undefined ? " while the start was prepared" : "") +
             (keptData !== undefined ? ", read from the kept data" : "") +
             (engine.compsRestored ? ", the comps model restored from the kept one" : "") +
             (learners === "fit"

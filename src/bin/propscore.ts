@@ -1,5 +1,7 @@
 // First, on its own: no stack frames while the other modules load (stack-traces.ts).
 import { stackTraceLimit } from "./stack-traces.js"
+// Second, as early: serve's first worker starts loading its modules while this process loads its own.
+import "../cli/serve-early.js"
 
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Logger } from "effect"

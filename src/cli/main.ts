@@ -17,10 +17,9 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { stripVTControlCharacters } from "node:util"
-import { openEmbeddedDatabase } from "../../layers/database/embedded.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
-import { ScoringLocal } from "../../layers/scoring/local.js"
+import { EngineHeadStart, headStartFromKept, ScoringLocal } from "../../layers/scoring/local.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { isProblem } from "../../schema/problems.js"
 import {
@@ -34,7 +33,7 @@ import {
 } from "../app.js"
 import { shareLearners } from "../cluster/learners.js"
 import { AppConfig, type AppConfigShape } from "../config.js"
-import { DatabaseClientLive } from "../db/database.js"
+import { DatabaseClientLive, openEmbeddedFromBuild } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
 import { acceptScoredCall } from "../operations/accept.js"
@@ -49,8 +48,9 @@ import { KeptModels } from "../services/kept-models.js"
 import { PropertyStore } from "../services/property-store.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
+import { dismissEarlyWorker, MAX_WORKERS } from "./serve-early.js"
 import { type CommandNode, group, leaf, plainText, stopsAtGroup, UsageError, usageMessage } from "./usage.js"
-import { isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
+import { awaitStartPrepared, isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
 
 const json = Options.boolean("json").pipe(
   Options.withDescription("Print exactly one JSON object on stdout and nothing else there (logs go to stderr)")
@@ -140,9 +140,6 @@ const prepareDemoAccount = Effect.gen(function*() {
 
 const DEMO_EMAIL = "demo@propscore.local"
 
-/** Serving processes behind the one port at most. */
-const MAX_WORKERS = 256
-
 const workersOption = Options.integer("workers").pipe(
   Options.withSchema(Schema.Int.pipe(Schema.between(1, MAX_WORKERS, {
     message: () => `--workers must be a whole number from 1 to ${MAX_WORKERS}`
@@ -209,30 +206,41 @@ const serveAlone = (asJson: boolean, config: AppConfigShape) =>
   })
 
 /**
- * The primary of `serve --workers N`: it prepares the first start once, holds the embedded database (the
- * workers and the operator's commands share it through its socket), holds the rate counts when there is no
- * Redis, and runs the workers; "listening" once every worker answers.
+ * The primary of `serve --workers N`: it holds the embedded database (the workers and the operator's commands
+ * share it through its socket) and the rate counts when there is no Redis, forks the first worker at once (it
+ * loads its modules meanwhile) and prepares the first start once; then that worker builds its services, and
+ * the others follow once it answers. "listening" once the first worker answers.
  */
 const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) =>
   Effect.gen(function*() {
-    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedDatabase(config.dataDir).pipe(Effect.orDie)
-    // The preparation's connections close before the workers open theirs.
+    if (Option.isNone(config.redisUrl)) yield* answerRateCounts
+    const learners = shareLearners()
+    const running = yield* runWorkers(workers, learners.answerers, learners.workerGone)
+    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedFromBuild(config.dataDir).pipe(Effect.orDie)
     const demo = yield* Effect.scoped(Effect.gen(function*() {
       const database = yield* openDatabase
       yield* prepareDemoCounty.pipe(Effect.provide(database))
-      return yield* prepareDemoAccount.pipe(Effect.provide(database))
+      // As in one process: the demo login's password is hashed while the workers build their services.
+      const demoAccount = yield* Effect.fork(prepareDemoAccount.pipe(Effect.provide(database)))
+      yield* running.startServing
+      return yield* Fiber.join(demoAccount)
     }))
-    if (Option.isNone(config.redisUrl)) yield* answerRateCounts
-    const learners = shareLearners()
-    yield* runWorkers(workers, learners.answerers, learners.workerGone).pipe(Effect.catchAll(failWith(asJson)))
+    yield* running.firstAnswering.pipe(Effect.catchAll(failWith(asJson)))
     yield* reportListening(asJson, config, demo)
   })
 
-/** A worker of `serve --workers N`: the services and the port; the primary prepared the start and prints. */
+/** A worker of `serve --workers N`: the services and the port once the primary prepared the start (it prints). */
 const serveAsWorker = (config: AppConfigShape) =>
   Effect.gen(function*() {
     yield* stopWithPrimary
-    yield* servingOver(config, ClusterWorkerServingServices, yield* openDatabase)
+    // While the primary prepares the start: the engine from what is kept (on a restart), if it still fits then.
+    const headStart = yield* Effect.fork(headStartFromKept.pipe(Effect.provide(KeptModelsFromConfig)))
+    yield* awaitStartPrepared
+    const services = Option.match(yield* Fiber.join(headStart), {
+      onNone: () => ClusterWorkerServingServices,
+      onSome: (engine) => Layer.provide(ClusterWorkerServingServices, Layer.succeed(EngineHeadStart, engine))
+    })
+    yield* servingOver(config, services, yield* openDatabase)
     yield* tellPrimaryReady
   }).pipe(Effect.annotateLogs("worker", String(process.pid)))
 
@@ -245,7 +253,7 @@ const serve = Command.make(
       yield* isServeWorker()
         ? serveAsWorker(config)
         : workers === 1
-        ? serveAlone(asJson, config)
+        ? Effect.zipRight(Effect.sync(dismissEarlyWorker), serveAlone(asJson, config))
         : servePrimary(asJson, config, workers)
       return yield* Effect.never
     }).pipe(Effect.scoped, Effect.provide(AppConfig.layer))

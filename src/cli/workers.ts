@@ -1,15 +1,21 @@
 /**
  * `serve --workers N`: the primary process forks N workers (node:cluster) that each build the services and
- * listen on the one port, the primary handing them its connections in turn. The primary restarts a worker
- * that dies, and stops them all (each finishing its settles) when it is told to stop. A worker stops with
- * its primary.
+ * listen on the one port, the primary handing them its connections in turn. The first worker is forked at
+ * once (by the entry, src/cli/serve-early.ts, before this process loads its modules, where it can) and loads
+ * its modules while the primary loads its own and prepares the start, and builds its services once the start is
+ * prepared; the port answers from its answer on. The others are forked then: until then they would only take
+ * cores from the preparation and the first worker's build, and after it they read the models and data it
+ * kept instead of the database. The primary restarts a worker that dies, and stops them all (each finishing
+ * its settles) when it is told to stop. A worker stops with its primary.
  */
-import { Data, Deferred, Duration, Effect, Exit, Runtime } from "effect"
+import { Data, Deferred, Duration, Effect, Exit, Runtime, type Scope } from "effect"
 import type { Worker } from "node:cluster"
 import cluster from "node:cluster"
-import { type Answerer, answerWorkers, askPrimary } from "../cluster/ipc.js"
+import { releaseQuestions } from "../cluster/held-questions.js"
+import { type Answerer, answerQuestion, answerWorkers, askPrimary } from "../cluster/ipc.js"
+import { adoptEarlyWorker, WORKER_MARK } from "./serve-early.js"
 
-/** A worker's exit before every worker answered: the service does not start. */
+/** A worker's exit before the first one answered: the service does not start. */
 export class WorkersDidNotStart extends Data.TaggedError("WorkersDidNotStart")<{ readonly message: string }> {}
 
 /** How long the primary waits for its workers to stop before it kills them. */
@@ -18,9 +24,7 @@ export const WORKERS_STOP_GRACE = Duration.seconds(30)
 export const FAILED_START_DELAY = Duration.seconds(5)
 
 const READY = "workers/ready"
-
-/** Set in the environment of the workers this primary forks (another cluster manager's workers are not ours). */
-const WORKER_MARK = "PROPSCORE_SERVE_WORKER"
+const PREPARED = "workers/prepared"
 
 /** Whether this process is a worker of `serve --workers N`. */
 export const isServeWorker = () => cluster.isWorker && process.env[WORKER_MARK] === "1"
@@ -28,38 +32,66 @@ export const isServeWorker = () => cluster.isWorker && process.env[WORKER_MARK] 
 const exitDescription = (code: number | null, signal: string | null) =>
   signal !== null ? `was killed by ${signal}` : `exited with code ${code}`
 
+/** The workers of the primary, running for the life of the scope. */
+export interface RunningWorkers {
+  /** The start is prepared: the workers may build their services. */
+  readonly startServing: Effect.Effect<void>
+  /** Succeeds once the first worker answers HTTP; fails if it exits before that. */
+  readonly firstAnswering: Effect.Effect<void, WorkersDidNotStart>
+}
+
 /**
- * In the primary: runs `count` workers for the life of the scope, answering their questions with
- * `answerers`; succeeds once every one of them answers HTTP. `workerGone` hears of every worker that exits.
+ * In the primary: forks the first of `count` workers at once, the others once it answers, and runs them for
+ * the life of the scope, answering their questions with `answerers`. `workerGone` hears of every worker that
+ * exits.
  */
 export const runWorkers = (
   count: number,
   answerers: Readonly<Record<string, Answerer>>,
   workerGone: (worker: Worker) => void
-) =>
+): Effect.Effect<RunningWorkers, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
-    const allAnswering = yield* Deferred.make<void, WorkersDidNotStart>()
+    const runtime = yield* Effect.runtime<never>()
+    const runFork = Runtime.runFork(runtime)
+    const firstAnswering = yield* Deferred.make<void, WorkersDidNotStart>()
+    const prepared = yield* Deferred.make<void>()
     const live = new Map<number, Worker>()
     const answering = new Set<number>()
     let started = false
     let stopping = false
     let restartTimer: ReturnType<typeof setTimeout> | undefined
 
-    const fork = () => {
-      if (stopping) return
-      const worker = cluster.fork({ [WORKER_MARK]: "1" })
+    const run = (worker: Worker) => {
       live.set(worker.id, worker)
       worker.on("exit", (code: number | null, signal: string | null) => exited(worker, code, signal))
     }
 
+    const fork = () => {
+      if (!stopping) run(cluster.fork({ [WORKER_MARK]: "1" }))
+    }
+
+    /** The worker the entry forked before this process loaded its modules, if any, else a new one. */
+    const runFirst = () => {
+      const early = adoptEarlyWorker()
+      if (early === undefined) return fork()
+      if (early.exit !== undefined) {
+        live.set(early.worker.id, early.worker)
+        releaseQuestions(early.worker)
+        return exited(early.worker, early.exit.code, early.exit.signal)
+      }
+      run(early.worker)
+      for (const question of releaseQuestions(early.worker)) answerQuestion(early.worker, question)
+    }
+
+    const whenPrepared: Answerer = () => Runtime.runPromise(runtime, Deferred.await(prepared))
+
     const ready: Answerer = (_, worker) => {
       answering.add(worker.id)
-      if (started) {
-        runFork(Effect.logInfo(`worker ${worker.process.pid} answers`))
-      } else if (answering.size === count) {
+      runFork(Effect.logInfo(`worker ${worker.process.pid} answers`))
+      if (!started) {
         started = true
-        Deferred.unsafeDone(allAnswering, Exit.void)
+        Deferred.unsafeDone(firstAnswering, Exit.void)
+        for (let i = 1; i < count; i++) fork()
       }
       return Promise.resolve(null)
     }
@@ -72,7 +104,7 @@ export const runWorkers = (
       const how = exitDescription(code, signal)
       if (!started) {
         Deferred.unsafeDone(
-          allAnswering,
+          firstAnswering,
           Exit.fail(new WorkersDidNotStart({ message: `worker ${worker.process.pid} ${how} before it answered` }))
         )
         return
@@ -104,14 +136,20 @@ export const runWorkers = (
     yield* Effect.acquireRelease(
       Effect.sync(() => {
         cluster.setupPrimary({ serialization: "advanced" })
-        const stopAnswering = answerWorkers({ ...answerers, [READY]: ready })
-        for (let i = 0; i < count; i++) fork()
+        const stopAnswering = answerWorkers({ ...answerers, [READY]: ready, [PREPARED]: whenPrepared })
+        runFirst()
         return stopAnswering
       }),
       (stopAnswering) => Effect.ensuring(stopAll, Effect.sync(stopAnswering))
     )
-    yield* Deferred.await(allAnswering)
+    return {
+      startServing: Effect.asVoid(Deferred.done(prepared, Exit.void)),
+      firstAnswering: Deferred.await(firstAnswering)
+    }
   })
+
+/** In a worker: waits until the start is prepared (`RunningWorkers.startServing`). */
+export const awaitStartPrepared = Effect.orDie(askPrimary(PREPARED))
 
 /** In a worker: tells the primary that this worker answers HTTP. */
 export const tellPrimaryReady = Effect.orDie(askPrimary(READY))

@@ -6,6 +6,7 @@
 import { Data, Effect } from "effect"
 import type { Worker } from "node:cluster"
 import cluster from "node:cluster"
+import { questionsHeld } from "./held-questions.js"
 
 const CHANNEL = "propscore"
 
@@ -90,7 +91,8 @@ const reply = (worker: Worker, answer: Omit<Answer, "channel" | "kind">) => {
   if (worker.isConnected()) worker.send({ channel: CHANNEL, kind: "answer", ...answer }, undefined, () => {})
 }
 
-const onQuestion = (worker: Worker, message: unknown) => {
+/** In the primary: answers one message of `worker` if it is a question (one held before is passed here). */
+export const answerQuestion = (worker: Worker, message: unknown) => {
   if (!isMessage("question", message)) return
   const answerer = answerers.get(message.topic)
   const answered = answerer === undefined
@@ -101,6 +103,10 @@ const onQuestion = (worker: Worker, message: unknown) => {
     (error: unknown) =>
       reply(worker, { id: message.id, ok: false, body: error instanceof Error ? error.message : String(error) })
   )
+}
+
+const onQuestion = (worker: Worker, message: unknown) => {
+  if (!questionsHeld(worker)) answerQuestion(worker, message)
 }
 
 /** In the primary: answers its workers' questions on these topics, until the returned function is called. */

@@ -9,10 +9,12 @@
  * - A connection is opened within `CONNECT_TIMEOUT`, or fails.
  * - A connection busy with a statement that has heard nothing from the database for `CONNECTION_SILENCE_LIMIT`
  *   is destroyed, so a connection stuck on a stalled network does not stay in the pool for good.
+ * - On a real server, statements are prepared once per connection (`ClientSettings.namedStatements`).
  */
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Layer, Redacted } from "effect"
+import { createHash } from "node:crypto"
 import type * as net from "node:net"
 import pg from "pg"
 import { STORAGE_SILENCE_LIMIT, STORAGE_STEP_LIMIT, StorageUnavailable } from "../services/storage.js"
@@ -48,6 +50,42 @@ const types = {
 export const EMBEDDED_CONNECTIONS = 1
 export const SERVER_CONNECTIONS = 10
 
+/**
+ * How the client talks to the database. A real server: a pool, and every statement with parameters named
+ * after a digest of its text, so that node-postgres prepares it once per connection and PostgreSQL parses and
+ * plans it then, not at every call (a named statement is bound and executed after that; PostgreSQL may keep a
+ * generic plan for it). The embedded PGlite: one connection and nothing named, since its one session is
+ * shared by every connection of every process (a name one of them prepared would be taken for another's).
+ */
+export interface ClientSettings {
+  readonly connections: number
+  readonly namedStatements: boolean
+}
+
+export const SERVER_CLIENT: ClientSettings = { connections: SERVER_CONNECTIONS, namedStatements: true }
+export const EMBEDDED_CLIENT: ClientSettings = { connections: EMBEDDED_CONNECTIONS, namedStatements: false }
+
+/**
+ * Statements one connection prepares at most; past that, its new statements go unnamed. Our statements are a
+ * few dozen texts; this bounds what a text built per call (a list of every length) could take on the server.
+ */
+export const MAX_PREPARED_PER_CONNECTION = 500
+
+/** Statement names by text, remembered for this many texts at most (then forgotten and made again). */
+const NAMES_REMEMBERED = 2_000
+const names = new Map<string, string>()
+
+/** A statement's name: a digest of its text (the same text is the same statement on every connection). */
+export const statementName = (text: string) => {
+  let name = names.get(text)
+  if (name === undefined) {
+    if (names.size >= NAMES_REMEMBERED) names.clear()
+    name = `propscore_${createHash("sha256").update(text).digest("base64url").slice(0, 32)}`
+    names.set(text, name)
+  }
+  return name
+}
+
 /** How long opening a connection may take. */
 export const CONNECT_TIMEOUT = Duration.seconds(5)
 /**
@@ -79,8 +117,38 @@ interface Watched {
   busySince: number | undefined
 }
 
-/** A `pg.Client` that notes every byte it receives, for the pool's liveness and its own watch. */
-const watchedClientClass = (liveness: Liveness, watched: Set<Watched>) =>
+/**
+ * A query's arguments with its statement named by `nameFor` (undefined: left unnamed). @effect/sql-pg sends a
+ * statement as `query(text, values, callback)`, its rows as arrays as `query({ text, rowMode, values },
+ * callback)`, its streams as a Cursor (left alone). Only statements with parameters are named: those are
+ * single statements, sent with the extended protocol already; one without may hold several statements (a
+ * migration), which only the simple protocol takes.
+ */
+const namedQuery = (
+  args: ReadonlyArray<any>,
+  nameFor: (text: string) => string | undefined
+): ReadonlyArray<any> => {
+  const [config, values, callback] = args
+  if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
+    const name = nameFor(config)
+    return name === undefined ? args : [{ name, text: config, values }, callback]
+  }
+  if (
+    typeof config === "object" && config !== null && typeof config.submit !== "function" &&
+    config.name === undefined && typeof config.text === "string" && Array.isArray(config.values) &&
+    config.values.length > 0
+  ) {
+    const name = nameFor(config.text)
+    return name === undefined ? args : [{ ...config, name }, ...args.slice(1)]
+  }
+  return args
+}
+
+/**
+ * A `pg.Client` that notes every byte it receives, for the pool's liveness and its own watch, and that names
+ * the statements it is given with parameters when `namedStatements` (each prepared once on the connection).
+ */
+const watchedClientClass = (liveness: Liveness, watched: Set<Watched>, namedStatements: boolean) =>
   class WatchedClient extends pg.Client {
     constructor(config?: pg.ClientConfig) {
       super({ ...config, connectionTimeoutMillis: Duration.toMillis(CONNECT_TIMEOUT) })
@@ -91,6 +159,19 @@ const watchedClientClass = (liveness: Liveness, watched: Set<Watched>) =>
         entry.lastHeard = liveness.lastHeard = Date.now()
       })
       this.on("end", () => watched.delete(entry))
+      if (namedStatements) {
+        // The statements this connection was told to prepare.
+        const prepared = new Set<string>()
+        const nameFor = (text: string) => {
+          const name = statementName(text)
+          if (prepared.has(name)) return name
+          if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return undefined
+          prepared.add(name)
+          return name
+        }
+        const query = this.query.bind(this) as (...args: ReadonlyArray<any>) => any
+        this.query = ((...args: ReadonlyArray<any>) => query(...namedQuery(args, nameFor))) as pg.Client["query"]
+      }
     }
   }
 
@@ -186,19 +267,19 @@ const poolConfig = (target: DatabaseTarget): pg.PoolConfig =>
     ? { connectionString: Redacted.value(target.url) }
     : { host: target.host, port: target.port, database: target.database, user: target.username ?? "postgres" }
 
-/** The SQL client (`SqlClient`, `PgClient`) and its `DatabaseHealth`, over a pool of `maxConnections`. */
-export const pgClientLayer = (target: DatabaseTarget, maxConnections = SERVER_CONNECTIONS) =>
-  Layer.unwrapEffect(Effect.sync(() => clientLayer(target, maxConnections)))
+/** The SQL client (`SqlClient`, `PgClient`) and its `DatabaseHealth`, with `settings`' pool and statements. */
+export const pgClientLayer = (target: DatabaseTarget, settings: ClientSettings = SERVER_CLIENT) =>
+  Layer.unwrapEffect(Effect.sync(() => clientLayer(target, settings)))
 
-const clientLayer = (target: DatabaseTarget, maxConnections: number) => {
+const clientLayer = (target: DatabaseTarget, settings: ClientSettings) => {
   const liveness: Liveness = { lastHeard: Date.now() }
   const watched = new Set<Watched>()
   const pool = Effect.acquireRelease(
     Effect.gen(function*() {
       const pool = new pg.Pool({
         ...poolConfig(target),
-        Client: watchedClientClass(liveness, watched),
-        max: maxConnections,
+        Client: watchedClientClass(liveness, watched, settings.namedStatements),
+        max: settings.connections,
         // How long a statement may wait for a free connection: the step limit (the guard fails a request's
         // step sooner when the database is silent).
         connectionTimeoutMillis: Duration.toMillis(STORAGE_STEP_LIMIT),

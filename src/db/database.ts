@@ -7,7 +7,7 @@ import {
   SOCKET_PORT
 } from "../../layers/database/embedded.js"
 import { AppConfig } from "../config.js"
-import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "./client.js"
+import { type DatabaseTarget, EMBEDDED_CLIENT, pgClientLayer, SERVER_CLIENT } from "./client.js"
 import { migrateIfPending, migrationIds } from "./migrations.js"
 
 /**
@@ -20,12 +20,16 @@ export const usableTemplate = (template: DatabaseTemplate | undefined) =>
     ? template.dir
     : undefined
 
+/** Opens (or joins) the embedded database in `dataDir`; a new one is a copy of the build's template where it fits. */
+export const openEmbeddedFromBuild = (dataDir: string) =>
+  openEmbeddedDatabase(dataDir, usableTemplate(schemaTemplate()))
+
 export const DatabaseTargetLive = Effect.gen(function*() {
   const config = yield* AppConfig
   if (Option.isSome(config.databaseUrl)) {
     return { _tag: "Url", url: config.databaseUrl.value } satisfies DatabaseTarget
   }
-  const embedded = yield* openEmbeddedDatabase(config.dataDir, usableTemplate(schemaTemplate())).pipe(Effect.orDie)
+  const embedded = yield* openEmbeddedFromBuild(config.dataDir).pipe(Effect.orDie)
   return { _tag: "Host", host: embedded.socketDir, port: SOCKET_PORT, database: "postgres" } satisfies DatabaseTarget
 })
 
@@ -37,7 +41,7 @@ export const withMigrations = <ROut, E, RIn>(client: Layer.Layer<ROut, E, RIn>) 
 export const DatabaseClientLive = Layer.unwrapScoped(
   Effect.map(
     DatabaseTargetLive,
-    (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CONNECTIONS : EMBEDDED_CONNECTIONS)
+    (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CLIENT : EMBEDDED_CLIENT)
   )
 )
 

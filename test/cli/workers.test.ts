@@ -109,6 +109,15 @@ describe("serve --workers 2 on the embedded database", () => {
       expect(server.stdout().match(/ps_[a-z2-7]{12}_[a-z2-7]{40}/g), server.stdout()).toHaveLength(1)
       expect(server.stdout().match(/listening/g)).toHaveLength(1)
       expect(workerPids(server.process.pid!)).toHaveLength(2)
+      // The first worker was forked before the primary loaded its modules, yet neither built its engine (and
+      // so answered) before the demo county was in: each built it over the whole county.
+      const log = server.stderr()
+      const loaded = log.indexOf("Loaded the synthetic demo county")
+      expect(loaded).toBeGreaterThan(-1)
+      expect(log.indexOf("scoring engine built")).toBeGreaterThan(loaded)
+      const builds = [...log.matchAll(/scoring engine built over (\d+) parcels/g)].map((match) => Number(match[1]))
+      expect(builds).toHaveLength(2)
+      expect(builds.every((parcels) => parcels > 10_000), JSON.stringify(builds)).toBe(true)
       const { accountId, apiKey } = await newAccount([
         "--tier",
         "reseller",
@@ -205,6 +214,11 @@ describe("serve --workers 2 on the embedded database", () => {
       server = await startServer(env, ["--workers", "2"])
       const next = workerPids(server.process.pid!)
       expect(next).toHaveLength(2)
+      // A restart: the first worker built its engine from the kept models and data while the primary prepared
+      // the start, and served it since the store had not changed.
+      expect(server.stderr()).toMatch(
+        /scoring engine built over \d+ parcels and \d+ sales in \d+ ms while the start was prepared/
+      )
       await server.crash()
       await until("the workers to stop with their primary", 60, async () => next.some(alive) ? undefined : true)
       // The next process takes the database over (the dead primary's lock is stale).

@@ -7,7 +7,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { inject } from "vitest"
 import { openEmbeddedDatabase, SOCKET_PORT } from "../../layers/database/embedded.js"
-import { EMBEDDED_CONNECTIONS, pgClientLayer } from "../../src/db/client.js"
+import { EMBEDDED_CLIENT, pgClientLayer } from "../../src/db/client.js"
 import { usableTemplate, withMigrations } from "../../src/db/database.js"
 import { migrationIds } from "../../src/db/migrations.js"
 
@@ -22,7 +22,7 @@ const embedded = <A, E>(
     const client = withMigrations(
       pgClientLayer(
         { _tag: "Host", host: opened.socketDir, port: SOCKET_PORT, database: "postgres" },
-        EMBEDDED_CONNECTIONS
+        EMBEDDED_CLIENT
       )
     )
     return yield* use.pipe(Effect.provide(Layer.orDie(client)))

@@ -14,14 +14,20 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { inject } from "vitest"
-import { type DatabaseTarget, EMBEDDED_CONNECTIONS, pgClientLayer, SERVER_CONNECTIONS } from "../../src/db/client.js"
+import {
+  type ClientSettings,
+  type DatabaseTarget,
+  EMBEDDED_CLIENT,
+  pgClientLayer,
+  SERVER_CLIENT
+} from "../../src/db/client.js"
 import { withMigrations } from "../../src/db/database.js"
 import type { DatabaseHealth } from "../../src/db/health.js"
 import { DatabaseFaultsTag, faultProxy, type ProxyTarget } from "./fault-proxy.js"
 
 interface Endpoint {
-  /** How many connections a client may open: one to PGlite (a single session), a pool to a server. */
-  readonly connections: number
+  /** How a client talks to it: one connection to PGlite (a single session), a pool to a server. */
+  readonly client: ClientSettings
   readonly proxyTarget: ProxyTarget
   readonly target: Extract<DatabaseTarget, { _tag: "Host" }>
 }
@@ -43,7 +49,7 @@ const serverDatabase = (url: string): Effect.Effect<Endpoint, never, Scope.Scope
     Effect.promise(() => admin(`CREATE DATABASE ${name}`)),
     () => Effect.promise(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
   ).pipe(Effect.as({
-    connections: SERVER_CONNECTIONS,
+    client: SERVER_CLIENT,
     proxyTarget: { host: parsed.hostname, port: Number(parsed.port || 5432) },
     target: {
       _tag: "Host",
@@ -74,7 +80,7 @@ const pgliteDatabase = (): Effect.Effect<Endpoint, never, Scope.Scope> =>
         fs.rmSync(dir, { recursive: true, force: true })
       })
   ).pipe(Effect.map(({ dir, socketPath }) => ({
-    connections: EMBEDDED_CONNECTIONS,
+    client: EMBEDDED_CLIENT,
     proxyTarget: { path: socketPath },
     target: { _tag: "Host", host: dir, port: 5432, database: "postgres" }
   })))
@@ -86,10 +92,19 @@ const endpoint = () => {
 
 export const usingRealServer = () => process.env.TEST_DATABASE_URL !== undefined
 
+/**
+ * A fresh migrated database: `SqlClient`/`PgClient`, its client as the service's own for that database, or
+ * as `settings` make it of that (e.g. one connection, to look at the session the statements ran in).
+ */
+export const testDatabase = (
+  settings: (client: ClientSettings) => ClientSettings = (client) => client
+): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | DatabaseHealth> =>
+  withMigrations(
+    Layer.unwrapScoped(Effect.map(endpoint(), ({ client, target }) => pgClientLayer(target, settings(client))))
+  )
+
 /** A fresh migrated database: `SqlClient`/`PgClient`. */
-export const TestDatabase: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | DatabaseHealth> = withMigrations(
-  Layer.unwrapScoped(Effect.map(endpoint(), ({ connections, target }) => pgClientLayer(target, connections)))
-)
+export const TestDatabase = testDatabase()
 
 /** A fresh migrated database reached through a proxy the test can cut (`DatabaseFaultsTag`). */
 export const FaultyTestDatabase: Layer.Layer<
@@ -97,7 +112,7 @@ export const FaultyTestDatabase: Layer.Layer<
 > = Layer
   .unwrapScoped(
     Effect.gen(function*() {
-      const { connections, proxyTarget, target } = yield* endpoint()
+      const { client, proxyTarget, target } = yield* endpoint()
       const proxy = yield* faultProxy(proxyTarget)
       return withMigrations(
         pgClientLayer({
@@ -106,7 +121,7 @@ export const FaultyTestDatabase: Layer.Layer<
           port: proxy.port,
           database: target.database,
           username: target.username
-        }, connections)
+        }, client)
       ).pipe(Layer.merge(Layer.succeed(DatabaseFaultsTag, proxy.faults)))
     })
   )

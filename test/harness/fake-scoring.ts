@@ -67,9 +67,10 @@ export const fakeScoringLayer = (script: Record<string, ScriptEntry>, histories:
 /** The real SQL-backed services (accounts, credentials, Ledger, idempotency) on the test database, scoring scripted. */
 export const sqlServicesWithFakeScoring = (
   script: Record<string, ScriptEntry>,
-  histories: Record<string, HistoryAnswer> = {}
+  histories: Record<string, HistoryAnswer> = {},
+  database: typeof TestDatabase = TestDatabase
 ) =>
   Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, JointStepsPg, RateLimitsMemory).pipe(
-    Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(database),
     Layer.merge(fakeScoringLayer(script, histories))
   )

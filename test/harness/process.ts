@@ -67,7 +67,8 @@ export interface RunningServer {
 }
 
 /**
- * Starts `propscore serve` and waits until it says it listens and answers HTTP. It serves in one process
+ * Starts `propscore serve` and waits until it says it listens and answers HTTP, and with workers until every
+ * one of them answers (the port answers from the first one's answer on). It serves in one process
  * (`--workers 1`) unless `args` ask for workers.
  */
 export const startServer = async (
@@ -76,6 +77,8 @@ export const startServer = async (
 ): Promise<RunningServer> => {
   const port = await freePort()
   const workers = args.some((arg) => arg === "--workers" || arg.startsWith("--workers=")) ? [] : ["--workers", "1"]
+  const asked = args.indexOf("--workers")
+  const workerCount = asked === -1 ? 1 : Number(args[asked + 1])
   const child = spawn(node, [...loader, entry, "serve", ...workers, ...args], {
     env: baseEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "pipe", "pipe"]
@@ -89,8 +92,11 @@ export const startServer = async (
   for (;;) {
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${stderr}`)
     try {
-      // "listening" (or {"listening": …}) is printed once every worker answers.
+      // "listening" (or {"listening": …}) is printed once the first worker answers; each logs its answer.
       if (!stdout.includes("listening")) throw new Error("not listening yet")
+      if (workerCount > 1 && (stderr.match(/worker \d+ answers/g)?.length ?? 0) < workerCount) {
+        throw new Error("not every worker answers yet")
+      }
       await fetch(`${baseUrl}/openapi.json`)
       break
     } catch {
