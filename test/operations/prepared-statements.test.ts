@@ -5,47 +5,23 @@
  * statements ran in is the one `pg_prepared_statements` shows. The calls behave as they do unprepared
  * (round-trips.test.ts).
  */
-import { SqlClient, Statement } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { statementName } from "../../src/db/client.js"
 import { predict } from "../../src/operations/predict.js"
 import { SettlementLive } from "../../src/operations/settlement.js"
-import type { Caller } from "../../src/services/credentials.js"
 import { Ledger } from "../../src/services/ledger.js"
 import { testDatabase, usingRealServer } from "../harness/database.js"
 import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
 import { newAccount } from "../harness/server.js"
+import { callerOf, counted } from "../harness/statements.js"
 
 const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
 const oneConnection = testDatabase((client) => ({ ...client, connections: 1 }))
 const services = SettlementLive.pipe(Layer.provideMerge(sqlServicesWithFakeScoring(script, {}, oneConnection)))
-
-/** Runs `effect` and returns its result with the texts of the statements it sent. */
-const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const statements: Array<string> = []
-    const result = yield* effect.pipe(
-      Statement.withTransformer((statement) =>
-        Effect.sync(() => {
-          statements.push(statement.compile()[0])
-          return statement
-        })
-      )
-    )
-    return { result, statements }
-  })
-
-const callerOf = (accountId: string): Caller => ({
-  accountId,
-  tier: "public",
-  keyId: "key",
-  connectionId: null,
-  rateLimitPerMinute: null,
-  pendingTerms: null
-})
 
 interface PreparedRow {
   readonly name: string

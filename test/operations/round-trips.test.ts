@@ -3,46 +3,20 @@
  * (each statement is one round trip: pg sends its parse, bind and execute together). The scoring is scripted,
  * so only the metering pipeline talks to the database.
  */
-import { Statement } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { predict } from "../../src/operations/predict.js"
 import { SettlementLive } from "../../src/operations/settlement.js"
 import { Accounts } from "../../src/services/accounts.js"
-import type { Caller } from "../../src/services/credentials.js"
 import { Ledger } from "../../src/services/ledger.js"
 import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
 import { newAccount } from "../harness/server.js"
+import { callerOf, counted } from "../harness/statements.js"
 
 const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
 const services = SettlementLive.pipe(Layer.provideMerge(sqlServicesWithFakeScoring(script)))
-
-/** Runs `effect` and returns its result with the statements it sent to the database. */
-const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const statements: Array<string> = []
-    const result = yield* effect.pipe(
-      Statement.withTransformer((statement) =>
-        Effect.sync(() => {
-          statements.push(statement.compile()[0].replace(/\s+/g, " ").trim().slice(0, 60))
-          return statement
-        })
-      )
-    )
-    return { result, statements }
-  })
-
-/** An API-key caller of `accountId` with its Terms accepted. */
-const callerOf = (accountId: string): Caller => ({
-  accountId,
-  tier: "public",
-  keyId: "key",
-  connectionId: null,
-  rateLimitPerMinute: null,
-  pendingTerms: null
-})
 
 layer(services)("the round trips of a predict", (it) => {
   it.effect(
