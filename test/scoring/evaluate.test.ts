@@ -10,7 +10,7 @@ const county = generateDemoCounty({ parcels: 2_000 })
 const split = "2023-01-01"
 
 describe("evaluate", () => {
-  it("VAL-eval: every sale on or after the split has one row, with its status and, unless scored, its reason", () => {
+  it("every sale on or after the split has one row, with its status and, unless scored, its reason", () => {
     const { predictions } = evaluate({ parcels: county.parcels, sales: county.sales }, split)
     const parcels = new Set(county.parcels.map((parcel) => parcel.id))
     const after = county.sales.filter((sale) => sale.saleDate >= split && parcels.has(sale.parcelId))
@@ -32,7 +32,7 @@ describe("evaluate", () => {
     expect(predictions.filter((row) => row.status === "excluded")).toHaveLength(excluded)
   })
 
-  it("VAL-eval: the CSV has a row per prediction with the status column", () => {
+  it("the CSV has a row per prediction with the status column", () => {
     const { predictions } = evaluate({ parcels: county.parcels, sales: county.sales }, split)
     const lines = predictionsCsv(predictions).trimEnd().split("\n")
     expect(lines[0]).toBe("market,address,sale_date,sale_price,status,q05,q10,q25,q50,q75,q90,q95,reason")

@@ -76,7 +76,7 @@ describe("quantiles", () => {
 })
 
 describe("gradient-boosted trees", () => {
-  it("VAL-model: one stump with learning rate 1 fits a noiseless step exactly (0 below 0.5, 10 above)", () => {
+  it("one stump with learning rate 1 fits a noiseless step exactly (0 below 0.5, 10 above)", () => {
     const x = Float64Array.from({ length: 1000 }, (_, index) => (index + 0.5) / 1000)
     const y = x.map((value) => (value > 0.5 ? 10 : 0))
     const model = fitGbt([x], y, { trees: 1, maxDepth: 1, learningRate: 1, l2: 0, subsample: 1, loss: "squared" })
@@ -87,7 +87,7 @@ describe("gradient-boosted trees", () => {
     for (const value of [0.5005, 0.7, 1, 2]) expect(model.predict([value])).toBe(10)
   })
 
-  it("VAL-model: learns y = x0·x1 + sin(x2) + noise: training error falls as trees are added, test R² > 0.9", () => {
+  it("learns y = x0·x1 + sin(x2) + noise: training error falls as trees are added, test R² > 0.9", () => {
     const train = nonlinearProblem(5_000, 1)
     const test = nonlinearProblem(2_000, 2)
     const model = fitGbt(train.columns, train.target, { trees: 300, learningRate: 0.1, seed: 7 })
@@ -108,7 +108,7 @@ describe("gradient-boosted trees", () => {
     expect(testR2).toBeGreaterThan(0.9)
   })
 
-  it("VAL-model: quantile models at 0.1 and 0.9 cover 10% and 90% of held-out data under heteroscedastic noise", () => {
+  it("quantile models at 0.1 and 0.9 cover 10% and 90% of held-out data under heteroscedastic noise", () => {
     const problem = (rowCount: number, seed: number) => {
       const random = seededRandom(seed)
       const x = Float64Array.from({ length: rowCount }, () => random() * 10)
@@ -134,7 +134,7 @@ describe("gradient-boosted trees", () => {
     }
   })
 
-  it("VAL-model: absolute loss starts at the median and fits the median", () => {
+  it("absolute loss starts at the median and fits the median", () => {
     const random = seededRandom(5)
     const x = Float64Array.from({ length: 4_000 }, () => random())
     const y = x.map((value) => (value > 0.5 ? 100 : 0) + (random() < 0.2 ? 1_000 : 0)) // 20% gross outliers
@@ -144,7 +144,7 @@ describe("gradient-boosted trees", () => {
     expect(model.predict([0.8])).toBeCloseTo(100, 0)
   })
 
-  it("VAL-model: the same data, options and seed give the same model; another seed a different one", () => {
+  it("the same data, options and seed give the same model; another seed a different one", () => {
     const { columns, target } = nonlinearProblem(3_000, 6)
     const options = { trees: 40, subsample: 0.7, seed: 11 }
     const first = fitGbt(columns, target, options)
@@ -155,7 +155,7 @@ describe("gradient-boosted trees", () => {
     expect(Array.from(reseeded.predictMany(columns))).not.toEqual(Array.from(first.predictMany(columns)))
   })
 
-  it("VAL-model: a missing value that carries signal is learned from (missing area: a dearer price here)", () => {
+  it("a missing value that carries signal is learned from (missing area: a dearer price here)", () => {
     const random = seededRandom(8)
     const rowCount = 4_000
     const area = new Float64Array(rowCount)
@@ -176,14 +176,14 @@ describe("gradient-boosted trees", () => {
     expect(restored.predict([NaN])).toBe(model.predict([NaN]))
   })
 
-  it("VAL-model: a missing value never seen in training goes with the larger side of each split", () => {
+  it("a missing value never seen in training goes with the larger side of each split", () => {
     const x = Float64Array.from({ length: 100 }, (_, index) => index)
     const y = x.map((value) => (value < 70 ? 1 : 2))
     const model = fitGbt([x], y, { trees: 1, maxDepth: 1, learningRate: 1, l2: 0, minLeaf: 5, subsample: 1 })
     expect(model.predict([NaN])).toBeCloseTo(1, 9)
   })
 
-  it("VAL-model: one tree of a squared-loss model predicts within [min(y), max(y)] (learning rate ≤ 1, l2 ≥ 0)", () => {
+  it("one tree of a squared-loss model predicts within [min(y), max(y)] (learning rate ≤ 1, l2 ≥ 0)", () => {
     // Each leaf is the mean start moved part of the way towards the mean of the rows in the leaf, so a single
     // tree stays in range for any row, seen or not. Several trees need not: a row can collect the corrections
     // of leaves fitted to other rows (see the next test).
@@ -221,7 +221,7 @@ describe("gradient-boosted trees", () => {
     )
   })
 
-  it("VAL-model: with several trees a squared-loss model can leave [min(y), max(y)] (why the range property is per tree)", () => {
+  it("with several trees a squared-loss model can leave [min(y), max(y)] (why the range property is per tree)", () => {
     // Tree 1 splits on a (group A is all 1s, group C half 1s); tree 2 splits on b and adds +0.49 to b = 0 rows,
     // fitted mostly to group C. The one row in A with b = 0 ends at 1 + 0.49.
     const groups = [[1, 0, 0, 1], [100, 0, 1, 1], [100, 1, 0, 1], [100, 1, 1, 0]] // [rows, a, b, y]
@@ -238,7 +238,7 @@ describe("gradient-boosted trees", () => {
     expect(model.predict([0, 0])).toBeGreaterThan(1.4)
   })
 
-  it("VAL-model: a model written to JSON and read back predicts the same, missing values included", () => {
+  it("a model written to JSON and read back predicts the same, missing values included", () => {
     const random = seededRandom(9)
     const { columns, target } = nonlinearProblem(2_000, 10)
     for (let row = 0; row < 2_000; row++) if (random() < 0.1) columns[1]![row] = NaN
@@ -250,7 +250,7 @@ describe("gradient-boosted trees", () => {
     expect(restored.predict([NaN, NaN, NaN, NaN, NaN])).toBe(model.predict([NaN, NaN, NaN, NaN, NaN]))
   })
 
-  it("VAL-model: takes row-major features as well as columns, with the same result", () => {
+  it("takes row-major features as well as columns, with the same result", () => {
     const { columns, target } = nonlinearProblem(1_000, 12)
     const rowMajor = new Float64Array(1_000 * 5)
     for (let row = 0; row < 1_000; row++) {
@@ -262,7 +262,7 @@ describe("gradient-boosted trees", () => {
     expect(Array.from(fromRows.predictMany(rowMajor))).toEqual(Array.from(fromColumns.predictMany(columns)))
   })
 
-  it("VAL-model: refuses options and data it cannot fit", () => {
+  it("refuses options and data it cannot fit", () => {
     const x = [Float64Array.from([1, 2, 3])]
     const y = Float64Array.from([1, 2, 3])
     expect(() => fitGbt(x, y, { maxBins: 256 })).toThrow(/maxBins/)

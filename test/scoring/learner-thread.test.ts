@@ -20,7 +20,7 @@ const house = county.parcels.find((parcel) =>
 const address = `${house.street}, ${house.city}`
 
 describe("learners on a worker thread", () => {
-  it("VAL-model: a stack fitted on a worker values exactly as one fitted in place", async () => {
+  it("a stack fitted on a worker values exactly as one fitted in place", async () => {
     const inPlace = ScoringEngine.build(data)
     const later = ScoringEngine.build(data, { learners: "later" })
     expect(later.stack.hasLearners).toBe(false)
@@ -33,7 +33,7 @@ describe("learners on a worker thread", () => {
     if (a._tag === "Right" && b._tag === "Right") expect(b.right.model).toEqual(a.right.model)
   }, 120_000)
 
-  it.live("VAL-model: the serving layer answers before the learners are in, then with them", () => {
+  it.live("the serving layer answers before the learners are in, then with them", () => {
     const store = dataStore(data)
     return Effect.gen(function*() {
       const scoring = yield* Scoring
