@@ -33,7 +33,8 @@ export type LeaveOneOutRow = ResaleResidual & {
 
 /**
  * 1. Leave-one-out valuations (the caller has no resale premium in place yet): every sale of the calibration
- * window (from calendar month `windowStartMonth` on), plus every earlier sale that is a recent resale. Condos
+ * window (from calendar month `windowStartMonth` on), plus the earlier sales that are recent resales (the most
+ * recent `maxEarlierResales` of each market: they only feed the premium's median). Condos
  * with a living area are also valued without it, to calibrate the "price" basis (the 2019 DOF file has no
  * condo unit areas).
  */
@@ -41,12 +42,30 @@ export function leaveOneOutRows(
   sales: Array<Sale>,
   windowStartMonth: number,
   isRecentResale: (sale: Sale) => boolean,
-  predictLog: (subject: Subject, asOf: string) => LogPrediction | NoValue
+  predictLog: (subject: Subject, asOf: string) => LogPrediction | NoValue,
+  maxEarlierResales: (market: string) => number
 ): Array<LeaveOneOutRow> {
-  const rows: Array<LeaveOneOutRow> = []
+  const valued: Array<Sale> = []
+  const earlierResales = new Map<string, Array<Sale>>()
   for (const sale of sales) {
+    if (monthIndex(sale.date) >= windowStartMonth) valued.push(sale)
+    else if (isRecentResale(sale)) {
+      const ofMarket = earlierResales.get(sale.market)
+      if (ofMarket) ofMarket.push(sale)
+      else earlierResales.set(sale.market, [sale])
+    }
+  }
+  for (const [market, resales] of earlierResales) {
+    const most = maxEarlierResales(market)
+    // The most recent ones, in their order among the sales (the rows' order does not matter downstream).
+    const kept = resales.length > most
+      ? new Set([...resales].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)).slice(0, most))
+      : undefined
+    for (const sale of resales) if (kept === undefined || kept.has(sale)) valued.push(sale)
+  }
+  const rows: Array<LeaveOneOutRow> = []
+  for (const sale of valued) {
     const inWindow = monthIndex(sale.date) >= windowStartMonth
-    if (!inWindow && !isRecentResale(sale)) continue
     const variants: Array<Subject> = [sale]
     if (sale.livingArea && sale.propertyType === "condo") variants.push({ ...sale, livingArea: undefined })
     for (const variant of variants) {

@@ -150,7 +150,8 @@ export class Model {
       sales,
       windowStartMonth,
       (sale) => isRecentResale(this.state.ownSales, sale.parcelKey, dayNumber(sale.date), this.opt(sale.market)),
-      (subject, asOf) => this.predictLog(subject, asOf)
+      (subject, asOf) => this.predictLog(subject, asOf),
+      (market) => this.opt(market).maxPremiumResales
     )
     const premiums = estimateResalePremiums(rows, (market) => this.opt(market).resalePremiumPseudoCount)
     for (const [key, premium] of premiums) this.resalePremium.set(key, premium)

@@ -51,6 +51,11 @@ export type ModelOptions = {
   ridgeClass: number
   /** months at the end of the training period used for the leave-one-out calibration */
   calibrationMonths: number
+  /**
+   * the most recent earlier recent resales per market valued leave-one-out for the resale premium (a median):
+   * a bound on build time at scale, where they outnumber the calibration window's sales many times over
+   */
+  maxPremiumResales: number
   /** comps whose weight is below maxWeight * relativeWeightFloor are dropped */
   relativeWeightFloor: number
   /** markets with coordinates: location kernel exp(-miles / mileBandwidth), candidates within maxMiles */
@@ -87,6 +92,7 @@ export const DEFAULT_OPTIONS: ModelOptions = {
   ridgeMonth: 20,
   ridgeClass: 10,
   calibrationMonths: 3,
+  maxPremiumResales: 10_000,
   relativeWeightFloor: 1e-3,
   mileBandwidth: 1,
   maxMiles: 15,
