@@ -3,10 +3,11 @@
  * stacked. Their errors are partly independent, so a weighted mean of the two log values beats each.
  *
  * Fitted out of time, per market, when the engine is built:
- * 1. the calibration window is the last `windowMonths` of the training sales; each of its months is valued
- *    by a learner fitted on the sales before that month, and the comps model values each sale as of its own
- *    date from earlier sales only (never its own parcel): both parts' errors are those of a model of the same
- *    age; the first window month also chooses the market's learner loss (`learnerLosses`);
+ * 1. the calibration window is the last `windowMonths` of the training sales, valued as the parts will serve,
+ *    out of time: each of its months by a learner fitted on the sales before that month, and every window sale
+ *    by a comps model fitted on the sales before the window (as of the sale's date; never its own parcel),
+ *    both with the market index of the sales they were fitted on, held flat past them; the first window month
+ *    also chooses the market's learner loss (`learnerLosses`);
  * 2. the weight of the comps is the one (in steps of 0.05) that minimizes the median absolute log error over
  *    the window, shrunk toward an even blend when the window is small;
  * 3. the quantiles are recalibrated on the same window: the blend's residuals, in units of the comps'
@@ -35,6 +36,7 @@ import {
   makeModel
 } from "./learner/gbt.js"
 import {
+  fitModel,
   type Model,
   type NoValue,
   QUANTILE_LEVELS,
@@ -264,6 +266,22 @@ export class StackedModel {
     const salesByMarket = groupBy(clean, (sale) => sale.market)
     const losses = new Map<string, GbtLoss>()
     const lossOf = (market: string) => losses.get(market) ?? options.learnerLosses[0] ?? "absolute"
+    // The comps model that values a window: fitted on the sales before it (one per window start; markets whose
+    // data end in the same month share it).
+    const windowModels = new Map<number, Model>()
+    const compsBefore = (windowStart: number): Model => {
+      let model = windowModels.get(windowStart)
+      if (model === undefined) {
+        model = fitModel(sales.filter((sale) => monthNumber(sale.date) < windowStart), {
+          ...comps.options,
+          calibrate: false
+        })
+        // The resale premium needs the leave-one-out pass, the costliest part of a fit: the full model's serves.
+        for (const [key, premium] of comps.resalePremium) model.resalePremium.set(key, premium)
+        windowModels.set(windowStart, model)
+      }
+      return model
+    }
     for (const [market, marketSales] of salesByMarket) {
       if (marketSales.length < options.minLearnerSales) continue
       const lastMonth = monthRange(marketSales).last
@@ -272,22 +290,27 @@ export class StackedModel {
       const before = marketSales.filter((sale) => monthNumber(sale.date) < windowStart)
       const window = marketSales.filter((sale) => monthNumber(sale.date) >= windowStart)
       if (before.length >= options.minLearnerSales && window.length > 0) {
-        // Each window month is valued by a learner fitted on the sales before that month, as the comps value
-        // each sale from the sales before it: both parts' errors are then those of a model of the same age.
+        // Both parts value the window as they will serve: from a model fitted before it, its market index held
+        // flat past the model's data. The comps model fitted on every sale would know the window's own prices
+        // (its regressions and month index are fitted on them): its errors there would be too small, the blend
+        // would lean on it, and the quantiles would be too narrow.
+        const windowComps = compsBefore(windowStart)
+        const windowIndex: MarketIndex = (subject, date) => windowComps.marketIndex(subject, date)
+        // Each window month is valued by a learner fitted on the sales before that month.
         const rows: Array<WindowValuation> = []
         for (let month = windowStart; month <= lastMonth; month++) {
           const earlier = marketSales.filter((sale) => monthNumber(sale.date) < month)
           const valued = window.flatMap((sale) => {
             if (monthIndex(sale.date) !== month) return []
-            const prediction = comps.predictLog(sale, sale.date)
+            const prediction = windowComps.predictLog(sale, sale.date)
             return "reason" in prediction ? [] : [{ sale, prediction }]
           })
           const learnerValues = (learner: Learner) =>
             valued.map(({ sale }) =>
-              learner.trees.predict(learner.encoder.row(learnerFacts(sale), sale.date)) + index(sale, sale.date)
+              learner.trees.predict(learner.encoder.row(learnerFacts(sale), sale.date)) + windowIndex(sale, sale.date)
             )
           const windowLearnerValues = (loss: GbtLoss) =>
-            learnerValues(fitLearner(earlier, index, options, loss, options.maxWindowLearnerSales))
+            learnerValues(fitLearner(earlier, windowIndex, options, loss, options.maxWindowLearnerSales))
           let values: Array<number>
           if (
             month === windowStart && options.learnerLosses.length > 1 && valued.length >= options.minLossChoiceSales
