@@ -8,7 +8,9 @@
 // anything (initdb, then every migration), closed, with `dist/pglite-<version>-schema.json` naming the
 // migrations it holds. A first start on an empty DATA_DIR copies it (layers/database/embedded.ts) instead of
 // running initdb, which takes seconds in WebAssembly, and the migrations. It is made again when
-// src/db/migrations.ts changes, by the bundle's own `migrate` command.
+// src/db/migrations.ts changes, by the bundle's own `migrate` command. And `dist/pglite-<version>-demo/`:
+// that database with the synthetic demo county in it and the scoring models kept for it, which `serve`'s
+// first start copies instead of loading the county and fitting (made again whenever the bundle changes).
 //
 // `--if-stale` (`npm start`) bundles only when a file the last bundle was made from changed since (or the
 // installed packages did): a start after no change does not wait for esbuild.
@@ -111,5 +113,51 @@ const makeSchemaTemplate = () => {
   }
 }
 
+/**
+ * The folder `serve`'s first start copies (layers/database/embedded.ts's `demoTemplate`): the schema template
+ * with the demo county loaded by the bundle's own `data demo` (which keeps the comps model fitted on it and the
+ * data beside it), for this bundle only: the kept models name the bundle they were fitted by, and so does
+ * `dist/pglite-<version>-demo.json`. Made again whenever the bundle changes.
+ */
+const makeDemoTemplate = () => {
+  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+  const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+  const template = path.join(dist, `pglite-${version}-demo`)
+  const made = `${template}.json`
+  const code = createHash("sha256").update(fs.readFileSync(path.join(dist, "propscore.mjs"))).digest("hex")
+  try {
+    if (JSON.parse(fs.readFileSync(made, "utf8")).code === code && fs.existsSync(path.join(template, "kept"))) return
+  } catch {
+    // Not made yet.
+  }
+  fs.rmSync(made, { force: true })
+  fs.rmSync(template, { recursive: true, force: true })
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "propscore-demo-"))
+  try {
+    const { DATABASE_URL: _server, ...env } = process.env
+    // A new folder: the bundle copies the schema template into it, then loads the demo county.
+    execFileSync(process.execPath, [path.join(dist, "propscore.mjs"), "data", "demo", "--json"], {
+      env: { ...env, DATA_DIR: dataDir },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const { migrations } = JSON.parse(fs.readFileSync(path.join(dist, `pglite-${version}-schema.json`), "utf8"))
+    if (!fs.existsSync(path.join(dataDir, "kept"))) throw new Error("data demo kept no scoring models")
+    fs.mkdirSync(template)
+    for (const folder of ["pgdata", "kept"]) {
+      fs.cpSync(path.join(dataDir, folder), path.join(template, folder), { recursive: true })
+    }
+    fs.writeFileSync(made, JSON.stringify({ code, migrations }))
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
 if (!(process.argv.includes("--if-stale") && fresh())) await bundle()
 makeSchemaTemplate()
+try {
+  makeDemoTemplate()
+} catch (error) {
+  // Without it a first start loads the demo county and fits its model itself, as it did before.
+  console.warn(`build: the first start's template could not be made (${error.message}); serve will load the demo county`)
+}

@@ -4,7 +4,8 @@
  * process (`propscore keys issue` while the server runs) connects to that socket instead of opening the
  * files a second time, which PGlite does not allow. Several processes share it safely (`socket-queue.ts`).
  * A new database is a copy of the one `npm run build`
- * made (`schemaTemplate`), where there is one, instead of running initdb and the migrations.
+ * made (`schemaTemplate`), where there is one, instead of running initdb and the migrations; `serve`'s first
+ * start copies the one with the demo county in it and its kept models (`demoTemplate`).
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
@@ -93,7 +94,37 @@ export const schemaTemplate = (): DatabaseTemplate | undefined => {
   }
 }
 
-const serve = (dataDir: string, socketPath: string, lockPath: string, template: string | undefined) =>
+/**
+ * The first start's template: `serve`'s first start on an empty folder as `npm run build` made it (the
+ * schema template with the synthetic demo county loaded by `data demo`), its database in `pgdata/` and the
+ * scoring models kept for it in `kept/`, for the code `code` names (the kept models' digest of the bundle).
+ * Undefined where there is none.
+ */
+export const demoTemplate = ():
+  | (DatabaseTemplate & { readonly kept: string; readonly code: string })
+  | undefined =>
+{
+  try {
+    const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+    const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
+    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-demo`, import.meta.url))
+    const { code, migrations } = JSON.parse(fs.readFileSync(`${dir}.json`, "utf8"))
+    return fs.existsSync(path.join(dir, "pgdata", "PG_VERSION"))
+      ? { dir: path.join(dir, "pgdata"), kept: path.join(dir, "kept"), code, migrations }
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const serve = (
+  dataDir: string,
+  socketPath: string,
+  lockPath: string,
+  template: string | undefined,
+  beside: ReadonlyArray<string>
+) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
@@ -102,6 +133,12 @@ const serve = (dataDir: string, socketPath: string, lockPath: string, template: 
         const pgdata = path.join(dataDir, "pgdata")
         const created = !fs.existsSync(path.join(pgdata, "PG_VERSION"))
         if (created && template !== undefined) {
+          // What goes with this database, first: the new database is what makes it count.
+          for (const folder of beside) {
+            const target = path.join(dataDir, path.basename(folder))
+            fs.rmSync(target, { recursive: true, force: true })
+            fs.cpSync(folder, target, { recursive: true })
+          }
           // Copied whole, then renamed: a copy cut short is never taken for a database.
           const partial = `${pgdata}.partial`
           fs.rmSync(partial, { recursive: true, force: true })
@@ -137,11 +174,13 @@ const serve = (dataDir: string, socketPath: string, lockPath: string, template: 
 
 /**
  * Opens (or joins) the embedded database in `dataDir` for the life of the scope; a new one is a copy of
- * `template` (the folder of a closed database) where there is one, else initdb makes it.
+ * `template` (the folder of a closed database) where there is one, else initdb makes it. With a template,
+ * the folders `beside` are copied into `dataDir` too (by their names, replacing any there) before it.
  */
 export const openEmbeddedDatabase = (
   dataDirInput: string,
-  template?: string
+  template?: string,
+  beside: ReadonlyArray<string> = []
 ): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
     const dataDir = path.resolve(dataDirInput)
@@ -164,7 +203,7 @@ export const openEmbeddedDatabase = (
         catch: (cause) => new EmbeddedDatabaseError({ message: `Could not lock ${lockPath}`, cause })
       })
       if (lock.acquired) {
-        yield* serve(dataDir, socketPath, lockPath, template)
+        yield* serve(dataDir, socketPath, lockPath, template, beside)
         return { socketDir: dataDir, shared: false }
       }
       yield* Effect.sleep("100 millis")

@@ -33,7 +33,7 @@ import {
 } from "../app.js"
 import { shareLearners } from "../cluster/learners.js"
 import { AppConfig, type AppConfigShape } from "../config.js"
-import { DatabaseClientLive, openEmbeddedFromBuild } from "../db/database.js"
+import { DatabaseClientLive, openEmbeddedForServe } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
 import { HttpServerLive } from "../http/server.js"
 import { acceptScoredCall } from "../operations/accept.js"
@@ -104,8 +104,9 @@ const describeAccount = (account: AccountView) =>
 
 /**
  * Stores the demo county while a worker thread fits its comps model on the sales as the store will give them
- * back, and keeps the fit, for the scoring engine to restore (it does only if those are the sales it reads)
- * instead of fitting it after the load.
+ * back, and keeps the fit with the data the store now holds, for the scoring engine to restore (it does only
+ * if those are the sales it reads, at the version they were kept at) instead of reading and fitting them after
+ * the load. `npm run build` keeps the result as the first start's template (`data demo` on an empty folder).
  */
 const loadDemoCountyAndFit = Effect.gen(function*() {
   const fit = yield* Effect.acquireRelease(
@@ -117,9 +118,18 @@ const loadDemoCountyAndFit = Effect.gen(function*() {
     `Loaded the synthetic demo county: ${loaded.parcels} parcels in ${Math.round(Duration.toMillis(took))} ms`
   )
   yield* Effect.tryPromise(() => fit.result).pipe(
-    Effect.flatMap((comps) => Effect.flatMap(KeptModels, (kept) => kept.keep({ comps }))),
+    Effect.flatMap((comps) =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        // Read before the data: a change in between makes the engine read the store again, never the reverse.
+        const version = yield* store.version
+        const data = yield* store.loadAll
+        yield* Effect.flatMap(KeptModels, (kept) => kept.keep({ comps, data: { version, ...data } }))
+      })
+    ),
     Effect.catchAll((error) => Effect.logWarning("the demo county's comps model could not be fitted ahead", error))
   )
+  return loaded
 }).pipe(Effect.scoped)
 
 /** On a first start (an empty store): the demo county, before the scoring engine reads the store. */
@@ -197,6 +207,7 @@ const reportListening = (asJson: boolean, config: AppConfigShape, demo: FirstSta
 /** One process serves: the first-start preparation, the services and the port, all here. */
 const serveAlone = (asJson: boolean, config: AppConfigShape) =>
   Effect.gen(function*() {
+    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedForServe(config.dataDir).pipe(Effect.orDie)
     const database = yield* openDatabase
     yield* prepareDemoCounty.pipe(Effect.provide(database))
     // The demo login's password is hashed (memory-hard, on libuv's threads) while the services start.
@@ -216,7 +227,7 @@ const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) 
     if (Option.isNone(config.redisUrl)) yield* answerRateCounts
     const learners = shareLearners()
     const running = yield* runWorkers(workers, learners.answerers, learners.workerGone)
-    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedFromBuild(config.dataDir).pipe(Effect.orDie)
+    if (Option.isNone(config.databaseUrl)) yield* openEmbeddedForServe(config.dataDir).pipe(Effect.orDie)
     const demo = yield* Effect.scoped(Effect.gen(function*() {
       const database = yield* openDatabase
       yield* prepareDemoCounty.pipe(Effect.provide(database))
@@ -557,7 +568,8 @@ const dataImport = Command.make(
 
 const dataDemo = Command.make("demo", { json }, ({ json: asJson }) =>
   Effect.gen(function*() {
-    const imported = yield* loadDemoCounty()
+    // Its comps model fitted meanwhile and kept with the data, as a first start does (the next start restores it).
+    const imported = yield* loadDemoCountyAndFit.pipe(Effect.provide(KeptModelsFromConfig))
     yield* report(
       asJson,
       imported,

@@ -2,10 +2,12 @@
 import { Effect, Layer, Option } from "effect"
 import {
   type DatabaseTemplate,
+  demoTemplate,
   openEmbeddedDatabase,
   schemaTemplate,
   SOCKET_PORT
 } from "../../layers/database/embedded.js"
+import { runningCodeDigest } from "../../layers/kept-models/files.js"
 import { AppConfig } from "../config.js"
 import { type DatabaseTarget, EMBEDDED_CLIENT, pgClientLayer, SERVER_CLIENT } from "./client.js"
 import { migrateIfPending, migrationIds } from "./migrations.js"
@@ -23,6 +25,20 @@ export const usableTemplate = (template: DatabaseTemplate | undefined) =>
 /** Opens (or joins) the embedded database in `dataDir`; a new one is a copy of the build's template where it fits. */
 export const openEmbeddedFromBuild = (dataDir: string) =>
   openEmbeddedDatabase(dataDir, usableTemplate(schemaTemplate()))
+
+/**
+ * `serve`'s: a new database is a copy of the build's first-start template (the demo county in, its models
+ * kept) where it fits and was made by the running code (its kept models would be read by no other), else
+ * as `openEmbeddedFromBuild`. Only `serve` loads the demo county into an empty store; other commands on an
+ * empty folder (an import of one's own data first) leave it empty.
+ */
+export const openEmbeddedForServe = (dataDir: string) => {
+  const demo = demoTemplate()
+  const usable = demo !== undefined && demo.code === runningCodeDigest() ? usableTemplate(demo) : undefined
+  return usable !== undefined && demo !== undefined
+    ? openEmbeddedDatabase(dataDir, usable, [demo.kept])
+    : openEmbeddedFromBuild(dataDir)
+}
 
 export const DatabaseTargetLive = Effect.gen(function*() {
   const config = yield* AppConfig

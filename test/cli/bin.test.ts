@@ -3,11 +3,12 @@ import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { freePort } from "../harness/process.js"
 
 /**
  * The `propscore` bin of package.json, run as npm's link (npx propscore) runs it: node on the shim, which
  * runs the built JavaScript (`npm run build`, done here first so the build is of this checkout). One process
- * per case; nothing here opens a database.
+ * per case; only the first start's case opens a database.
  */
 const bin = JSON.parse(fs.readFileSync("package.json", "utf8")).bin.propscore as string
 
@@ -64,4 +65,50 @@ describe("the propscore bin", () => {
       expect(help.stdout).not.toContain("\u001b")
     }
   }, 60_000)
+
+  it(
+    "serve's first start on an empty folder copies the build's first-start template: the demo county and its kept comps model and data are in, nothing is loaded or fitted, and it answers with them",
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "psc-first-"))
+      const { DATABASE_URL: _server, ...env } = process.env
+      const child = spawn(process.execPath, [bin, "serve", "--workers", "1"], {
+        env: { ...env, DATA_DIR: dataDir, PORT: String(await freePort()), LEARNERS: "off" },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let stdout = ""
+      let stderr = ""
+      child.stdout.on("data", (chunk) => (stdout += chunk))
+      child.stderr.on("data", (chunk) => (stderr += chunk))
+      try {
+        const port = await new Promise<number>((resolve, reject) => {
+          child.on("close", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)))
+          const check = () => {
+            const listening = /listening on port (\d+)/.exec(stdout)
+            const key = /\n\s+(ps_\S+)/.exec(stdout)
+            if (listening && key) resolve(Number(listening[1]))
+          }
+          child.stdout.on("data", check)
+        })
+        expect(stderr).toContain("a new one (a copy of the template npm run build made)")
+        expect(stderr).not.toContain("Loaded the synthetic demo county")
+        expect(stderr).toMatch(
+          /scoring engine built over 20002 parcels .*read from the kept data, the comps model restored/
+        )
+        const apiKey = /\n\s+(ps_\S+)/.exec(stdout)![1]!
+        const response = await fetch(`http://127.0.0.1:${port}/v1/predict`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ address: "2 Maple St, Maple Falls" })
+        })
+        expect(response.status).toBe(200)
+        const answer = (await response.json()) as { subject_property: { property_id: string } }
+        expect(answer.subject_property.property_id).toBe("demo-000001")
+      } finally {
+        child.kill("SIGTERM")
+        await new Promise((resolve) => child.exitCode !== null ? resolve(undefined) : child.on("close", resolve))
+        fs.rmSync(dataDir, { recursive: true, force: true })
+      }
+    },
+    120_000
+  )
 })

@@ -15,10 +15,11 @@ import { migrationIds } from "../../src/db/migrations.js"
 const embedded = <A, E>(
   dataDir: string,
   template: string,
-  use: Effect.Effect<A, E, SqlClient.SqlClient>
+  use: Effect.Effect<A, E, SqlClient.SqlClient>,
+  beside: ReadonlyArray<string> = []
 ) =>
   Effect.scoped(Effect.gen(function*() {
-    const opened = yield* openEmbeddedDatabase(dataDir, template)
+    const opened = yield* openEmbeddedDatabase(dataDir, template, beside)
     const client = withMigrations(
       pgClientLayer(
         { _tag: "Host", host: opened.socketDir, port: SOCKET_PORT, database: "postgres" },
@@ -30,7 +31,7 @@ const embedded = <A, E>(
 
 describe("the embedded database", () => {
   it.live(
-    "a new one is a copy of the template, migrated, and opened again as it was left",
+    "a new one is a copy of the template, migrated, with the folders that go with it, and opened again as it was left",
     () =>
       Effect.acquireUseRelease(
         Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "emb-"))),
@@ -45,6 +46,10 @@ describe("the embedded database", () => {
               await db.exec("CREATE TABLE made_from_the_template (id integer)")
               await db.close()
             })
+            // A folder that goes with the template (the first start's kept models).
+            const kept = path.join(folder, "kept")
+            fs.mkdirSync(kept)
+            fs.writeFileSync(path.join(kept, "models"), "fitted on the template's data")
             const dataDir = path.join(folder, "data")
             const parcels = yield* embedded(
               dataDir,
@@ -54,16 +59,21 @@ describe("the embedded database", () => {
                 yield* sql`SELECT * FROM made_from_the_template`
                 yield* sql`INSERT INTO parcels (id, market, street, source) VALUES ('p-1', 'Test', '1 Main St', 'test')`
                 return yield* sql<{ id: string }>`SELECT id FROM parcels`
-              })
+              }),
+              [kept]
             )
             expect(parcels).toEqual([{ id: "p-1" }])
-            // Opened again, the folder's own database is used, not the template.
+            expect(fs.readFileSync(path.join(dataDir, "kept", "models"), "utf8")).toBe("fitted on the template's data")
+            // Opened again, the folder's own database is used, not the template, and what went with it stays.
+            fs.writeFileSync(path.join(dataDir, "kept", "models"), "fitted since")
             const again = yield* embedded(
               dataDir,
               template,
-              Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM parcels`)
+              Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM parcels`),
+              [kept]
             )
             expect(again).toEqual([{ id: "p-1" }])
+            expect(fs.readFileSync(path.join(dataDir, "kept", "models"), "utf8")).toBe("fitted since")
           }),
         (folder) => Effect.sync(() => fs.rmSync(folder, { recursive: true, force: true }))
       ),
