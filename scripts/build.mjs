@@ -159,5 +159,7 @@ try {
   makeDemoTemplate()
 } catch (error) {
   // Without it a first start loads the demo county and fits its model itself, as it did before.
-  console.warn(`build: the first start's template could not be made (${error.message}); serve will load the demo county`)
+  console.warn(
+    `build: the first start's template could not be made (${error.message}); serve will load the demo county`
+  )
 }
