@@ -86,11 +86,15 @@ interface BuiltEngine {
  * joining its kept learners where that one was restored and the learners are fitted in the background.
  */
 const engineFrom = (
-  data: Parameters<typeof ScoringEngine.build>[0],
+  data: Parameters<typeof ScoringEngine.build>[0] & { readonly salesDigest?: string | undefined },
   keptModels: KeptEngineModels | undefined,
   learners: "fit" | "background" | "off"
 ): BuiltEngine => {
-  const built = ScoringEngine.build(data, { learners: learners === "fit" ? "fit" : "later", kept: keptModels?.comps })
+  const built = ScoringEngine.build(data, {
+    learners: learners === "fit" ? "fit" : "later",
+    kept: keptModels?.comps,
+    salesDigest: data.salesDigest
+  })
   // Kept learners belong to the kept comps model: joined only when it was the one restored.
   const keptLearners = built.compsRestored && learners === "background" ? keptModels?.learners : undefined
   return { engine: keptLearners === undefined ? built : built.withStack(keptLearners), keptLearners }
@@ -172,10 +176,11 @@ const scoringLocal = (requested: "fit" | "background") =>
         )
         if (Option.isSome(kept) && (!engine.compsRestored || keptData === undefined)) {
           // What was restored is kept again with the data it is now known to fit (learners included).
+          const comps = engine.keptComps()
           yield* kept.value.keep({
-            comps: engine.keptComps(),
+            comps,
             learners: engine.compsRestored ? keptModels?.learners : undefined,
-            data: { version, parcels: data.parcels, sales: data.sales }
+            data: { version, parcels: data.parcels, sales: data.sales, salesDigest: comps.salesDigest }
           })
         }
         return { engine, version, learnersJoined: keptLearners !== undefined } satisfies Built

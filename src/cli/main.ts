@@ -41,6 +41,7 @@ import { ClaimDeadline } from "../operations/metered.js"
 import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
 import { generateDemoCounty } from "../property/demo-county.js"
 import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
+import { modelSales, salesDigest } from "../scoring/engine.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
 import { fitDemoCountyCompsOnWorker } from "../scoring/learner-thread.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
@@ -124,7 +125,11 @@ const loadDemoCountyAndFit = Effect.gen(function*() {
         // Read before the data: a change in between makes the engine read the store again, never the reverse.
         const version = yield* store.version
         const data = yield* store.loadAll
-        yield* Effect.flatMap(KeptModels, (kept) => kept.keep({ comps, data: { version, ...data } }))
+        const digest = salesDigest(modelSales(data))
+        yield* Effect.flatMap(
+          KeptModels,
+          (kept) => kept.keep({ comps, data: { version, ...data, salesDigest: digest } })
+        )
       })
     ),
     Effect.catchAll((error) => Effect.logWarning("the demo county's comps model could not be fitted ahead", error))

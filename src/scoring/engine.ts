@@ -126,6 +126,11 @@ export interface EngineOptions {
    * exactly the sales this engine is built on, with the same options; else ignored, and the model fitted.
    */
   readonly kept?: KeptComps | undefined
+  /**
+   * The digest of the sales the engine is built on (`salesDigest(modelSales(data))`, all of them: no
+   * `salesBefore`), where the caller has it (kept with the data); else it is computed.
+   */
+  readonly salesDigest?: string | undefined
 }
 
 /** A fitted comps model and the digest of the sales it was fitted on. */
@@ -192,7 +197,10 @@ export class ScoringEngine {
    */
   static build(data: PropertyData, options: EngineOptions = {}): ScoringEngine {
     const sales = modelSales(data, options.salesBefore)
-    const digest = options.kept && salesDigest(sales)
+    const digest = options.kept &&
+      (options.salesBefore === undefined && options.salesDigest !== undefined
+        ? options.salesDigest
+        : salesDigest(sales))
     const restorable = options.kept !== undefined && options.kept.salesDigest === digest &&
       isDeepStrictEqual(options.kept.comps.options, { ...DEFAULT_OPTIONS, ...options.model })
     // Per market, the latest arm's-length sale with a price the engine is built on: the day its data runs through.

@@ -67,6 +67,22 @@ describe("a kept comps model", () => {
     expect(outcomes(engine)).toEqual(outcomes(ScoringEngine.build(changed, { learners: "later" })))
   })
 
+  it("is restored on the digest kept with the data, without computing it again; a kept digest that is not the model's is not", () => {
+    const withDigest = ScoringEngine.build(data, { learners: "later", kept, salesDigest: kept.salesDigest })
+    expect(withDigest.compsRestored).toBe(true)
+    expect(outcomes(withDigest)).toEqual(outcomes(fitted))
+    const otherDigest = ScoringEngine.build(data, { learners: "later", kept, salesDigest: "0".repeat(64) })
+    expect(otherDigest.compsRestored).toBe(false)
+    // Only for every sale: on the sales before a date the digest is computed (and differs).
+    const earlier = ScoringEngine.build(data, {
+      learners: "later",
+      kept,
+      salesDigest: kept.salesDigest,
+      salesBefore: "2026-01-01"
+    })
+    expect(earlier.compsRestored).toBe(false)
+  })
+
   it("is not used by an engine built with other model options, nor on the sales before a date", () => {
     const otherOptions = ScoringEngine.build(data, { learners: "later", kept, model: { resaleMonths: 0 } })
     expect(otherOptions.compsRestored).toBe(false)
@@ -129,7 +145,12 @@ describe("the server's Scoring layer with kept models", () => {
       )
       const first = yield* start
       expect([yield* Ref.get(loads), (yield* Ref.get(kept)).keeps]).toEqual([1, 1])
-      expect(Option.getOrThrow((yield* Ref.get(kept)).kept).data).toEqual({ version: "v1", ...data })
+      // With the digest of its sales, for the restart not to compute it again.
+      expect(Option.getOrThrow((yield* Ref.get(kept)).kept).data).toEqual({
+        version: "v1",
+        ...data,
+        salesDigest: fitted.keptComps().salesDigest
+      })
       // Same version: the kept data, nothing read from the store, nothing kept anew.
       expect(yield* start).toEqual(first)
       expect([yield* Ref.get(loads), (yield* Ref.get(kept)).keeps]).toEqual([1, 1])
