@@ -582,7 +582,9 @@ const dataDemo = Command.make("demo", { json }, ({ json: asJson }) =>
         `(${imported.report.duplicates} already stored).`
     )
   }).pipe(Effect.provide(PropertyStorePg))).pipe(
-    Command.withDescription("Load the synthetic demo county (deterministic; labelled synthetic)")
+    Command.withDescription(
+      "Load the synthetic demo county (deterministic; labelled synthetic) and keep its comps model for the next start"
+    )
   )
 
 const dataSubcommands = [dataImport, dataDemo] as const
