@@ -22,6 +22,9 @@ export type CompsBucket = {
   neighborhood: Int32Array // id of market|neighbourhood
   zip: Int32Array // id of the zip code
   unitLine: Int32Array // id of market|block|line, -1 = unknown
+  /** ids of the sale's parcel key and building class: the search compares these, not the sales' strings */
+  parcel: Int32Array
+  buildingClass: Int32Array
   /** precomputed regression terms per basis: characteristics and market index at the sale month */
   characteristicsSqft: Float64Array
   characteristicsPrice: Float64Array
@@ -35,10 +38,12 @@ export type CompsBucket = {
 
 export type CompsIndex = {
   buckets: Map<string, CompsBucket> // by market|group
-  /** dense ids of `market|neighbourhood`, zip codes and condo unit lines `market|block|line` */
+  /** dense ids of `market|neighbourhood`, zip codes, condo unit lines `market|block|line`, parcel keys and building classes */
   neighborhoodIds: Map<string, number>
   zipIds: Map<string, number>
   unitLineIds: Map<string, number>
+  parcelIds: Map<string, number>
+  buildingClassIds: Map<string, number>
   /** each regression's neighbourhood effects by neighbourhood id (NaN where it has none) */
   neighborhoodEffects: Map<Hedonic, Float64Array>
 }
@@ -81,6 +86,8 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
     neighborhoodIds: new Map(),
     zipIds: new Map(),
     unitLineIds: new Map(),
+    parcelIds: new Map(),
+    buildingClassIds: new Map(),
     neighborhoodEffects: new Map()
   }
   for (const sale of sales) idOf(index.neighborhoodIds, `${sale.market}|${sale.neighborhood}`)
@@ -102,6 +109,8 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
       neighborhood: new Int32Array(n),
       zip: new Int32Array(n),
       unitLine: new Int32Array(n),
+      parcel: new Int32Array(n),
+      buildingClass: new Int32Array(n),
       characteristicsSqft: new Float64Array(n),
       characteristicsPrice: new Float64Array(n),
       marketIndexSqft: new Float64Array(n),
@@ -124,6 +133,8 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
       bucket.zip[i] = idOf(index.zipIds, sale.zip)
       const unit = sale.propertyType === "condo" ? parseUnit(sale.unit) : undefined
       bucket.unitLine[i] = unit ? idOf(index.unitLineIds, `${sale.market}|${sale.block}|${unit.line}`) : -1
+      bucket.parcel[i] = idOf(index.parcelIds, sale.parcelKey)
+      bucket.buildingClass[i] = idOf(index.buildingClassIds, sale.buildingClass)
       const month = monthIndex(sale.date)
       bucket.characteristicsSqft[i] = sqftRegression && sale.livingArea ? characteristics(sqftRegression, sale) : NaN
       bucket.characteristicsPrice[i] = priceRegression

@@ -80,6 +80,9 @@ export function estimateFromComps(
   const subjectLine = unit
     ? state.index.unitLineIds.get(`${subject.market}|${subject.block}|${unit.line}`) ?? -2
     : -2
+  // Ids, never found among the sales when the index does not know the subject's (an id is never negative).
+  const subjectParcel = state.index.parcelIds.get(subject.parcelKey) ?? -1
+  const subjectClass = subject.buildingClass ? state.index.buildingClassIds.get(subject.buildingClass) ?? -1 : -1
   const blockBandwidth = condoPrice ? options.condoBlockBandwidth : options.blockBandwidth
   const saleCharacteristics = useArea ? bucket.characteristicsSqft : bucket.characteristicsPrice
   const saleMarketIndex = useArea ? bucket.marketIndexSqft : bucket.marketIndexPrice
@@ -90,7 +93,7 @@ export function estimateFromComps(
   /** Weighs candidate i at location weight `locationWeight`; `sameSpot` = same tax block (or building). */
   const consider = (i: number, locationWeight: number, sameSpot: boolean) => {
     if (bucket.day[i] >= asOfDay || (useArea && Number.isNaN(bucket.logArea[i]))) return
-    if (bucket.sales[i].parcelKey === subject.parcelKey) return
+    if (bucket.parcel[i] === subjectParcel) return
 
     // kernel weight
     let weight = locationWeight
@@ -103,7 +106,7 @@ export function estimateFromComps(
     if (bucket.zip[i] !== subjectZip) weight *= options.otherZipFactor
     const relation = typeRelation(subjectType, bucket.typeCode[i])
     weight *= relation === 0 ? sameTypeWeight : relation === 1 ? closeTypeWeight : otherTypeWeight
-    if (relation === 0 && subject.buildingClass && bucket.sales[i].buildingClass !== subject.buildingClass) {
+    if (relation === 0 && subject.buildingClass && bucket.buildingClass[i] !== subjectClass) {
       weight *= options.classMismatchFactor
     }
     if (useArea) {
