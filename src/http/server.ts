@@ -31,7 +31,7 @@ const scalarConfig = {
 /** The whole HTTP application; needs an `HttpServer`, `AppConfig` and the services. */
 export const HttpAppLive = HttpApiBuilder.serve().pipe(
   // Inside the router, so that it sees every failure before anything is sent.
-  Layer.provide(HttpApiBuilder.middleware(frontDoor, { withContext: true })),
+  Layer.provide(HttpApiBuilder.middleware(frontDoor)),
   Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: scalarConfig })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorDocsRoutes),
