@@ -103,7 +103,7 @@ export const LedgerPg = Layer.effect(
     )
 
     // One statement, one round trip (see `spendSteps`). No row: refused, and nothing was recorded.
-    const spendOrRefuse = Effect.fn("Ledger.spend")(function*(request: SpendRequest) {
+    const spendOrRefuse = Effect.fnUntraced(function*(request: SpendRequest) {
       const [spent] = yield* sql<{ id: number; amount: number; balance: number }>`
         WITH ${spendSteps(sql, request, sql`TRUE`)}
         SELECT entry.id, entry.amount, debited.balance FROM entry, debited`
@@ -169,7 +169,7 @@ export const LedgerPg = Layer.effect(
         return { refundId: entry!.id, spendId: request.spendId, amount: request.amount, balanceAfter: updated!.balance }
       })
 
-    const refundOnce = Effect.fn("Ledger.refund")(function*(request: Parameters<Ledger["Type"]["refund"]>[0]) {
+    const refundOnce = Effect.fnUntraced(function*(request: Parameters<Ledger["Type"]["refund"]>[0]) {
       return yield* sql.withTransaction(Effect.gen(function*() {
         const spent = yield* lockSpend(request.spendId)
         if (request.amount <= 0 || request.amount > spent.left) {
@@ -184,7 +184,7 @@ export const LedgerPg = Layer.effect(
     })
 
     // Only an open Spend: one settled meanwhile (answered, or refunded by another node) is left alone.
-    const refundWhatIsLeft = Effect.fn("Ledger.refundRemaining")(
+    const refundWhatIsLeft = Effect.fnUntraced(
       function*(spendId: number, reason: string, traceId: string) {
         return yield* sql.withTransaction(Effect.gen(function*() {
           const spent = yield* lockSpend(spendId)

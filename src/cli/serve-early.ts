@@ -12,6 +12,7 @@
 import cluster, { type Worker } from "node:cluster"
 import * as os from "node:os"
 import { holdQuestions } from "../cluster/held-questions.js"
+import { workerExecArgv } from "./node-flags.js"
 
 /** Set in the environment of the workers this primary forks (another cluster manager's workers are not ours). */
 export const WORKER_MARK = "PROPSCORE_SERVE_WORKER"
@@ -43,7 +44,7 @@ export interface EarlyWorker {
 let early: { readonly worker: Worker; readonly forget: () => void; exit: EarlyWorker["exit"] } | undefined
 
 if (cluster.isPrimary && earlyWorkerCount(process.argv.slice(2)) !== undefined) {
-  cluster.setupPrimary({ serialization: "advanced" })
+  cluster.setupPrimary({ serialization: "advanced", execArgv: workerExecArgv() })
   const worker = cluster.fork({ [WORKER_MARK]: "1" })
   holdQuestions(worker)
   const exited = (code: number | null, signal: string | null) => {

@@ -13,6 +13,7 @@ import type { Worker } from "node:cluster"
 import cluster from "node:cluster"
 import { releaseQuestions } from "../cluster/held-questions.js"
 import { type Answerer, answerQuestion, answerWorkers, askPrimary } from "../cluster/ipc.js"
+import { workerExecArgv } from "./node-flags.js"
 import { adoptEarlyWorker, WORKER_MARK } from "./serve-early.js"
 
 /** A worker's exit before the first one answered: the service does not start. */
@@ -135,7 +136,7 @@ export const runWorkers = (
 
     yield* Effect.acquireRelease(
       Effect.sync(() => {
-        cluster.setupPrimary({ serialization: "advanced" })
+        cluster.setupPrimary({ serialization: "advanced", execArgv: workerExecArgv() })
         const stopAnswering = answerWorkers({ ...answerers, [READY]: ready, [PREPARED]: whenPrepared })
         runFirst()
         return stopAnswering

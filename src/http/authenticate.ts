@@ -9,8 +9,8 @@
  * or its connection disconnected (AUTH-3), and must have been issued for the resource it is presented to
  * (RFC 8707 audience).
  */
-import { Effect, FiberRef } from "effect"
-import { CallNotStarted, InvalidKey } from "../../schema/problems.js"
+import { Context, Effect, FiberRef } from "effect"
+import { CallNotStarted, InvalidKey, type RateLimited } from "../../schema/problems.js"
 import { isAccessToken } from "../domain/oauth-token.js"
 import { verifyAccessToken } from "../oauth/tokens.js"
 import { type Caller, Credentials } from "../services/credentials.js"
@@ -18,10 +18,9 @@ import { Ledger } from "../services/ledger.js"
 import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
 import { CurrentRateCount } from "./rate-limit-headers.js"
 
-const counted = (subject: RateSubject) =>
+const counted = (limits: RateLimits["Type"], subject: RateSubject) =>
   Effect.gen(function*() {
     const cell = yield* FiberRef.get(CurrentRateCount)
-    const limits = yield* RateLimits
     return yield* limits.count(subject).pipe(
       Effect.tap((count) => {
         cell.current = count
@@ -79,20 +78,35 @@ const notAcceptedOnMcp = new InvalidKey({
  * request is for, when it accepts connected apps' access tokens (`/mcp`); undefined elsewhere.
  */
 export const authenticateAndCount = (token: string, resource?: string) =>
-  Effect.gen(function*() {
-    const credentials = yield* Credentials
-    const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> = token === ""
+  Effect.flatMap(
+    Effect.context<AuthenticationServices>(),
+    (services) => authenticateAndCountWith(services)(token, resource)
+  )
+
+/** What authenticating and counting a request reads. */
+export type AuthenticationServices = Credentials | RateLimits | Ledger
+
+/**
+ * `authenticateAndCount` over services taken once (the API's middleware): nothing is provided to the
+ * request for it, which would copy all of the request's services on every call.
+ */
+export const authenticateAndCountWith =
+  (services: Context.Context<AuthenticationServices>) =>
+  (token: string, resource?: string): Effect.Effect<Caller, InvalidKey | CallNotStarted | RateLimited> => {
+    const credentials = Context.get(services, Credentials)
+    const limits = Context.get(services, RateLimits)
+    const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted> = token === ""
       ? Effect.fail(new InvalidKey({ detail: "Send the API key as `Authorization: Bearer <API_KEY>`." }))
       : isAccessToken(token)
-      ? connectedApp(token, resource)
+      ? connectedApp(token, resource).pipe(Effect.provideService(Ledger, Context.get(services, Ledger)))
       : resource === undefined
       ? credentials.authenticate(token)
       : credentials.authenticate(token).pipe(Effect.catchTag("InvalidKey", () => Effect.fail(notAcceptedOnMcp)))
-    return yield* caller.pipe(
-      Effect.tap((caller) => counted(subjectOf(caller))),
-      Effect.tapErrorTag("InvalidKey", () => counted({ _tag: "Unauthenticated" }))
+    return caller.pipe(
+      Effect.tap((caller) => counted(limits, subjectOf(caller))),
+      Effect.tapErrorTag("InvalidKey", () => counted(limits, { _tag: "Unauthenticated" }))
     )
-  })
+  }
 
 /** The token of an `Authorization: Bearer …` header; "" when there is none. */
 export const bearerToken = (header: string | undefined): string => {

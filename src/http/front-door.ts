@@ -54,10 +54,13 @@ const problemForCause = (cause: Cause.Cause<unknown>, method: string, path: stri
   )
 }
 
-export const frontDoor = (app: HttpApp.Default) =>
+/**
+ * The front door, with the configuration read once when the server is built (not merged into every
+ * request's services).
+ */
+export const frontDoor = Effect.map(AppConfig, (config) => (app: HttpApp.Default) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const config = yield* AppConfig
     const traceId = traceIdFor(request.headers["traceparent"])
     const path = new URL(request.url, "http://localhost").pathname
     const rateCount: RateCountCell = { current: undefined }
@@ -92,4 +95,4 @@ export const frontDoor = (app: HttpApp.Default) =>
       ? shared
       : HttpServerResponse.setHeaders(shared, rateLimitHeaders(rateCount.current))
     return HttpServerResponse.setHeader(counted, "trace-id", traceId)
-  })
+  }))

@@ -12,10 +12,8 @@ import {
   RequestTooLarge,
   UnsupportedMediaType
 } from "../../schema/problems.js"
-import { type Credentials, CurrentCaller } from "../services/credentials.js"
-import type { Ledger } from "../services/ledger.js"
-import type { RateLimits } from "../services/rate-limits.js"
-import { authenticateAndCount } from "./authenticate.js"
+import { CurrentCaller } from "../services/credentials.js"
+import { authenticateAndCountWith, type AuthenticationServices } from "./authenticate.js"
 import { readBodyText } from "./body.js"
 import { documented } from "./documented.js"
 
@@ -32,9 +30,10 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Effect.context<Credentials | RateLimits | Ledger>(), (context) => ({
-    apiKey: (token: Redacted.Redacted) => authenticateAndCount(Redacted.value(token)).pipe(Effect.provide(context))
-  }))
+  Effect.map(Effect.context<AuthenticationServices>(), (context) => {
+    const authenticate = authenticateAndCountWith(context)
+    return { apiKey: (token: Redacted.Redacted) => authenticate(Redacted.value(token)) }
+  })
 )
 
 /** The parsed JSON body of the request, provided by `JsonBody`. */

@@ -2,7 +2,7 @@
  * The HTTP server: the API, its OpenAPI document and reference, the error pages, the front page and
  * health, the sign-in routes and the Portal, behind the front door.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { docsCss } from "./docs-style.js"
 import { ErrorDocsRoutes } from "./error-docs.js"
@@ -31,7 +31,7 @@ const scalarConfig = {
 /** The whole HTTP application; needs an `HttpServer`, `AppConfig` and the services. */
 export const HttpAppLive = HttpApiBuilder.serve().pipe(
   // Inside the router, so that it sees every failure before anything is sent.
-  Layer.provide(HttpApiBuilder.middleware(frontDoor, { withContext: true })),
+  Layer.provide(HttpApiBuilder.middleware(frontDoor)),
   Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: scalarConfig })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorDocsRoutes),
@@ -45,12 +45,15 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
 export { nodeServer }
 
 /**
- * The served application. Its spans are not recorded: nothing exports them, and making one costs a request
- * about 10 µs (a stack trace and a span object); the span names stay in the code as its outline.
+ * The served application. It makes no spans: nothing exports them, and even unrecorded (the tracer is off)
+ * each one cost a request a stack trace, a span object and a copy of the request's services to carry it. So
+ * the operations name no spans, and the platform's per-request server span (`HttpMiddleware.tracer`, which
+ * also parsed the URL and copied the headers for its attributes) is turned off for every request.
  */
 export const HttpServerLive = (port: number) =>
   HttpAppLive.pipe(
     HttpServer.withLogAddress,
+    HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(nodeServer(port)),
     Layer.provide(Layer.setTracerEnabled(false))
   )

@@ -93,4 +93,4 @@ export const batch = (input: MeteredInput) =>
             "Retry it, or split it into smaller batches."
         })
     )
-  }).pipe(Effect.withSpan("operations.batch"))
+  })

@@ -23,4 +23,4 @@ export const history = (input: MeteredInput) =>
         ),
       pastCallDeadline
     )
-  }).pipe(Effect.withSpan("operations.history"))
+  })

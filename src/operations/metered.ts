@@ -166,7 +166,7 @@ export const termsNotAcceptedDetail = (accountId: string, version: string) =>
   `the acceptance with \`propscore terms accept --account ${accountId}\`. Then the call (and any replay) works again.`
 
 /** AUTH-5 IDEM-8: consent first, before the Idempotency-Key is looked at, so not even a replay answers. */
-const requireAcceptedTerms = Effect.fn("Metering.terms")(function*(request: MeteredRequest) {
+const requireAcceptedTerms = Effect.fnUntraced(function*(request: MeteredRequest) {
   if (request.pendingTerms === null) return
   return yield* new TermsNotAccepted({
     detail: termsNotAcceptedDetail(request.accountId, request.pendingTerms),
@@ -191,7 +191,7 @@ const keyNotChecked = () =>
  * its Spend share one deadline: the sweeper frees the key and refunds the Spend together. A store that cannot
  * answer means the call never started (503 `call-not-started`).
  */
-const claimKey = Effect.fn("Metering.claim")(function*(request: MeteredRequest, key: IdempotencyKey) {
+const claimKey = Effect.fnUntraced(function*(request: MeteredRequest, key: IdempotencyKey) {
   const store = yield* IdempotencyStore
   const claimDeadline = yield* ClaimDeadline
   const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) => {
@@ -242,7 +242,7 @@ const claimed = (
  * the joint steps. The step's database failing means the call never started (503 `call-not-started`); had
  * it committed after all, its claim and Spend end at their shared deadline (the sweeper).
  */
-const claimWithSpend = Effect.fn("Metering.claimAndSpend")(
+const claimWithSpend = Effect.fnUntraced(
   function*(request: MeteredRequest, key: IdempotencyKey) {
     const joint = yield* Effect.serviceOption(JointSteps)
     if (Option.isNone(joint)) return undefined
@@ -262,7 +262,7 @@ const claimWithSpend = Effect.fn("Metering.claimAndSpend")(
  * refusal records nothing (402, 429 spend cap); a Ledger that cannot record it is 503 `ledger-unreachable`
  * (a Spend committed after all is left open and refunded by the sweeper).
  */
-const recordSpend = Effect.fn("Metering.spend")(function*(request: MeteredRequest, settleBy: number) {
+const recordSpend = Effect.fnUntraced(function*(request: MeteredRequest, settleBy: number) {
   const ledger = yield* Ledger
   const settlement = yield* Settlement
   return yield* ledger.spend(spendRequest(request, settleBy, settlement.nodeId))
@@ -311,10 +311,10 @@ const runWork = <E extends WorkFailure, R>(
           )
       )
     )
-  }).pipe(Effect.withSpan("Metering.work"))
+  })
 
 /** IDEM-3 BAT-10: the answer is stored under its key, then the Spend settled: charged once, never refunded. */
-const storeThenSettle = Effect.fn("Metering.storeThenSettle")(
+const storeThenSettle = Effect.fnUntraced(
   function*(spend: Spend, claimId: string | undefined, response: StoredResponse) {
     const settlement = yield* Settlement
     yield* settlement.finish(spend.spendId, claimId, response)

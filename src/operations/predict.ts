@@ -25,4 +25,4 @@ export const predict = (input: MeteredInput) =>
         ),
       pastCallDeadline
     )
-  }).pipe(Effect.withSpan("operations.predict"))
+  })

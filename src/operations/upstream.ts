@@ -36,8 +36,7 @@ const upstream = <A, E>(step: string, effect: Effect.Effect<A, E, Scoring>) =>
         Effect.logError(`${step} failed`, defect),
         Effect.fail(new UpstreamUnavailable({ detail: "Scoring could not complete the call." }))
       )
-    ),
-    Effect.withSpan(step)
+    )
   )
 
 /** Locates and values one address (overrides applied). */

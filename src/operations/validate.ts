@@ -9,4 +9,4 @@ import type { ValidationAnswer } from "../../schema/validate.js"
 import { acceptValidationBody } from "./accept.js"
 
 export const validate = (body: unknown): Effect.Effect<ValidationAnswer, InvalidRequest | BatchTooLarge> =>
-  acceptValidationBody(body).pipe(Effect.as({ valid: true }), Effect.withSpan("operations.validate"))
+  acceptValidationBody(body).pipe(Effect.as({ valid: true }))

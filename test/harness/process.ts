@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import * as net from "node:net"
 import * as path from "node:path"
+import { SERVE_NODE_FLAGS } from "../../src/cli/node-flags.js"
 
 // node itself, with tsx as its loader: no wrapper process, so killing the child kills the service.
 const node = process.execPath
@@ -79,7 +80,8 @@ export const startServer = async (
   const workers = args.some((arg) => arg === "--workers" || arg.startsWith("--workers=")) ? [] : ["--workers", "1"]
   const asked = args.indexOf("--workers")
   const workerCount = asked === -1 ? 1 : Number(args[asked + 1])
-  const child = spawn(node, [...loader, entry, "serve", ...workers, ...args], {
+  // With the node flags `npm start` serves with (src/cli/serve-early.ts).
+  const child = spawn(node, [...SERVE_NODE_FLAGS, ...loader, entry, "serve", ...workers, ...args], {
     env: baseEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -1,44 +1,61 @@
-// The comps index: the comparable sales of each market and property group as columnar typed arrays, sorted
-// by tax block then lot, with everything a valuation needs per candidate precomputed (logs, ids, regression
-// terms, market index at the sale month, position in miles). comps-search.ts walks it: by tax block, or by a
-// grid of half-mile cells when the market's sales carry coordinates.
+// The comps index: the comparable sales of each market and property group, sorted by tax block then lot,
+// with everything a valuation needs per candidate precomputed (logs, ids, regression terms, market index at
+// the sale month, position in miles) and interleaved: one record of CANDIDATE_FIELDS numbers per sale, so
+// that weighing a candidate reads two or three cache lines instead of one per field (the search visits the
+// candidates in scattered order; fetching memory was most of its time). comps-search.ts walks it: by tax
+// block, or by a grid of half-mile cells when the market's sales carry coordinates.
 import { dayNumber, monthIndex, monthNumber } from "./calendar.js"
 import { characteristics, type Hedonic, type MarketRegressions } from "./hedonic.js"
 import { timeEffect } from "./market-index.js"
 import { type Sale, salesByMarketGroup, TYPE_CODE } from "./types.js"
 
-/** Columnar arrays of the comparable sales of one (market, group), sorted by tax block then lot (then date). */
+/**
+ * The fields of a sale's record in `CompsBucket.candidates` (offsets; record i starts at i * CANDIDATE_FIELDS).
+ * Ids and codes are held as the whole numbers they are.
+ */
+export const X = 0 // position in miles (NaN = no coordinates)
+export const Y = 1
+export const DAY = 2 // day number of the sale date
+export const LOG_AREA = 3 // NaN = unknown
+export const PARCEL = 4 // id of the sale's parcel key: the search compares ids, not the sales' strings
+export const LOT = 5
+export const UNIT_LINE = 6 // id of market|block|line, -1 = unknown
+export const NEIGHBORHOOD = 7 // id of market|neighbourhood
+export const ZIP = 8 // id of the zip code
+export const TYPE = 9 // TYPE_CODE of the property type
+export const BUILDING_CLASS = 10 // id of the building class
+export const LOG_LOT = 11 // NaN = unknown
+export const YEAR_BUILT = 12 // NaN = unknown
+export const MONTH = 13 // fractional months since 2000-01-01
+export const LOG_PRICE = 14
+/** precomputed regression terms per basis: characteristics and market index at the sale month */
+export const CHARACTERISTICS_SQFT = 15
+export const CHARACTERISTICS_PRICE = 16
+export const MARKET_INDEX_SQFT = 17
+export const MARKET_INDEX_PRICE = 18
+export const CANDIDATE_FIELDS = 19
+
+/** The comparable sales of one (market, group), sorted by tax block then lot (then date). */
 export type CompsBucket = {
   sales: Array<Sale>
   block: Float64Array
-  lot: Float64Array
-  day: Int32Array
-  month: Float64Array // fractional months since 2000-01-01
-  logPrice: Float64Array
-  logArea: Float64Array // NaN = unknown
-  logLot: Float64Array // NaN = unknown
-  yearBuilt: Float64Array // NaN = unknown
-  typeCode: Int8Array
-  neighborhood: Int32Array // id of market|neighbourhood
-  zip: Int32Array // id of the zip code
-  unitLine: Int32Array // id of market|block|line, -1 = unknown
-  /** precomputed regression terms per basis: characteristics and market index at the sale month */
-  characteristicsSqft: Float64Array
-  characteristicsPrice: Float64Array
+  /** one record of CANDIDATE_FIELDS per sale, in the order of `sales` */
+  candidates: Float64Array
+  /** the market index at each sale's month, per basis (also in the records) */
   marketIndexSqft: Float64Array
   marketIndexPrice: Float64Array
-  /** position in miles (NaN = no coordinates) and a grid of cells of GRID_MILES, when the market has coordinates */
-  x: Float64Array
-  y: Float64Array
+  /** a grid of cells of GRID_MILES (the sales in each), when the market has coordinates */
   grid: Map<string, Array<number>> | undefined
 }
 
 export type CompsIndex = {
   buckets: Map<string, CompsBucket> // by market|group
-  /** dense ids of `market|neighbourhood`, zip codes and condo unit lines `market|block|line` */
+  /** dense ids of `market|neighbourhood`, zip codes, condo unit lines `market|block|line`, parcel keys and building classes */
   neighborhoodIds: Map<string, number>
   zipIds: Map<string, number>
   unitLineIds: Map<string, number>
+  parcelIds: Map<string, number>
+  buildingClassIds: Map<string, number>
   /** each regression's neighbourhood effects by neighbourhood id (NaN where it has none) */
   neighborhoodEffects: Map<Hedonic, Float64Array>
 }
@@ -81,6 +98,8 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
     neighborhoodIds: new Map(),
     zipIds: new Map(),
     unitLineIds: new Map(),
+    parcelIds: new Map(),
+    buildingClassIds: new Map(),
     neighborhoodEffects: new Map()
   }
   for (const sale of sales) idOf(index.neighborhoodIds, `${sale.market}|${sale.neighborhood}`)
@@ -91,60 +110,58 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
     const bucket: CompsBucket = {
       sales: group,
       block: new Float64Array(n),
-      lot: new Float64Array(n),
-      day: new Int32Array(n),
-      month: new Float64Array(n),
-      logPrice: new Float64Array(n),
-      logArea: new Float64Array(n),
-      logLot: new Float64Array(n),
-      yearBuilt: new Float64Array(n),
-      typeCode: new Int8Array(n),
-      neighborhood: new Int32Array(n),
-      zip: new Int32Array(n),
-      unitLine: new Int32Array(n),
-      characteristicsSqft: new Float64Array(n),
-      characteristicsPrice: new Float64Array(n),
+      candidates: new Float64Array(n * CANDIDATE_FIELDS),
       marketIndexSqft: new Float64Array(n),
       marketIndexPrice: new Float64Array(n),
-      x: new Float64Array(n).fill(NaN),
-      y: new Float64Array(n).fill(NaN),
       grid: undefined
     }
+    const records = bucket.candidates
     group.forEach((sale, i) => {
+      const record = i * CANDIDATE_FIELDS
       bucket.block[i] = sale.block
-      bucket.lot[i] = sale.lot
-      bucket.day[i] = dayNumber(sale.date)
-      bucket.month[i] = monthNumber(sale.date)
-      bucket.logPrice[i] = Math.log(sale.price)
-      bucket.logArea[i] = sale.livingArea ? Math.log(sale.livingArea) : NaN
-      bucket.logLot[i] = sale.lotSize ? Math.log(sale.lotSize) : NaN
-      bucket.yearBuilt[i] = sale.yearBuilt ?? NaN
-      bucket.typeCode[i] = TYPE_CODE[sale.propertyType]
-      bucket.neighborhood[i] = idOf(index.neighborhoodIds, `${sale.market}|${sale.neighborhood}`)
-      bucket.zip[i] = idOf(index.zipIds, sale.zip)
+      records[record + LOT] = sale.lot
+      // `| 0` and the int8 wrap: the values the columns of 32- and 8-bit integers held before.
+      records[record + DAY] = dayNumber(sale.date) | 0
+      records[record + MONTH] = monthNumber(sale.date)
+      records[record + LOG_PRICE] = Math.log(sale.price)
+      records[record + LOG_AREA] = sale.livingArea ? Math.log(sale.livingArea) : NaN
+      records[record + LOG_LOT] = sale.lotSize ? Math.log(sale.lotSize) : NaN
+      records[record + YEAR_BUILT] = sale.yearBuilt ?? NaN
+      records[record + TYPE] = (TYPE_CODE[sale.propertyType] << 24) >> 24
+      records[record + NEIGHBORHOOD] = idOf(index.neighborhoodIds, `${sale.market}|${sale.neighborhood}`)
+      records[record + ZIP] = idOf(index.zipIds, sale.zip)
       const unit = sale.propertyType === "condo" ? parseUnit(sale.unit) : undefined
-      bucket.unitLine[i] = unit ? idOf(index.unitLineIds, `${sale.market}|${sale.block}|${unit.line}`) : -1
+      records[record + UNIT_LINE] = unit ? idOf(index.unitLineIds, `${sale.market}|${sale.block}|${unit.line}`) : -1
+      records[record + PARCEL] = idOf(index.parcelIds, sale.parcelKey)
+      records[record + BUILDING_CLASS] = idOf(index.buildingClassIds, sale.buildingClass)
       const month = monthIndex(sale.date)
-      bucket.characteristicsSqft[i] = sqftRegression && sale.livingArea ? characteristics(sqftRegression, sale) : NaN
-      bucket.characteristicsPrice[i] = priceRegression
+      records[record + CHARACTERISTICS_SQFT] = sqftRegression && sale.livingArea
+        ? characteristics(sqftRegression, sale)
+        : NaN
+      records[record + CHARACTERISTICS_PRICE] = priceRegression
         ? characteristics(priceRegression, { ...sale, livingArea: undefined })
         : NaN
-      bucket.marketIndexSqft[i] = sqftRegression ? timeEffect(sqftRegression, month) : 0
-      bucket.marketIndexPrice[i] = priceRegression ? timeEffect(priceRegression, month) : 0
-      if (sale.latitude !== undefined && sale.longitude !== undefined) {
-        const position = toMiles(sale.latitude, sale.longitude)
-        bucket.x[i] = position.x
-        bucket.y[i] = position.y
-      }
+      records[record + MARKET_INDEX_SQFT] = bucket.marketIndexSqft[i] = sqftRegression
+        ? timeEffect(sqftRegression, month)
+        : 0
+      records[record + MARKET_INDEX_PRICE] = bucket.marketIndexPrice[i] = priceRegression
+        ? timeEffect(priceRegression, month)
+        : 0
+      const position = sale.latitude !== undefined && sale.longitude !== undefined
+        ? toMiles(sale.latitude, sale.longitude)
+        : undefined
+      records[record + X] = position?.x ?? NaN
+      records[record + Y] = position?.y ?? NaN
     })
     // A market whose sales mostly carry coordinates is searched by distance instead of tax block.
     let located = 0
-    for (let i = 0; i < n; i++) if (!Number.isNaN(bucket.x[i])) located++
+    for (let i = 0; i < n; i++) if (!Number.isNaN(records[i * CANDIDATE_FIELDS + X])) located++
     if (located > n / 2) {
       bucket.grid = new Map()
       for (let i = 0; i < n; i++) {
-        if (Number.isNaN(bucket.x[i])) continue
-        const key = cellKey(Math.floor(bucket.x[i] / GRID_MILES), Math.floor(bucket.y[i] / GRID_MILES))
+        const x = records[i * CANDIDATE_FIELDS + X], y = records[i * CANDIDATE_FIELDS + Y]
+        if (Number.isNaN(x)) continue
+        const key = cellKey(Math.floor(x / GRID_MILES), Math.floor(y / GRID_MILES))
         let cell = bucket.grid.get(key)
         if (!cell) bucket.grid.set(key, cell = [])
         cell.push(i)

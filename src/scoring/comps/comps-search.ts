@@ -7,7 +7,34 @@
 // subject's own parcel. This is the hot path: per candidate it reads typed arrays and allocates nothing but
 // the three result arrays' entries.
 import { dayNumber, monthIndex, monthNumber } from "./calendar.js"
-import { cellKey, type CompsBucket, type CompsIndex, GRID_MILES, parseUnit, toMiles } from "./comps-index.js"
+import {
+  BUILDING_CLASS,
+  CANDIDATE_FIELDS,
+  cellKey,
+  CHARACTERISTICS_PRICE,
+  CHARACTERISTICS_SQFT,
+  type CompsBucket,
+  type CompsIndex,
+  DAY,
+  GRID_MILES,
+  LOG_AREA,
+  LOG_LOT,
+  LOG_PRICE,
+  LOT,
+  MARKET_INDEX_PRICE,
+  MARKET_INDEX_SQFT,
+  MONTH,
+  NEIGHBORHOOD,
+  PARCEL,
+  parseUnit,
+  toMiles,
+  TYPE,
+  UNIT_LINE,
+  X,
+  Y,
+  YEAR_BUILT,
+  ZIP
+} from "./comps-index.js"
 import { characteristics, type MarketRegressions } from "./hedonic.js"
 import { timeEffect } from "./market-index.js"
 import type { ModelOptions } from "./options.js"
@@ -80,54 +107,60 @@ export function estimateFromComps(
   const subjectLine = unit
     ? state.index.unitLineIds.get(`${subject.market}|${subject.block}|${unit.line}`) ?? -2
     : -2
+  // Ids, never found among the sales when the index does not know the subject's (an id is never negative).
+  const subjectParcel = state.index.parcelIds.get(subject.parcelKey) ?? -1
+  const subjectClass = subject.buildingClass ? state.index.buildingClassIds.get(subject.buildingClass) ?? -1 : -1
   const blockBandwidth = condoPrice ? options.condoBlockBandwidth : options.blockBandwidth
-  const saleCharacteristics = useArea ? bucket.characteristicsSqft : bucket.characteristicsPrice
   const saleMarketIndex = useArea ? bucket.marketIndexSqft : bucket.marketIndexPrice
+  const records = bucket.candidates
+  const characteristicsField = useArea ? CHARACTERISTICS_SQFT : CHARACTERISTICS_PRICE
+  const marketIndexField = useArea ? MARKET_INDEX_SQFT : MARKET_INDEX_PRICE
   const [sameTypeWeight, closeTypeWeight, otherTypeWeight] = options.typeSimilarity
 
   const adjustedLogValues: Array<number> = [], weights: Array<number> = [], positions: Array<number> = []
   let maxWeight = 0
   /** Weighs candidate i at location weight `locationWeight`; `sameSpot` = same tax block (or building). */
   const consider = (i: number, locationWeight: number, sameSpot: boolean) => {
-    if (bucket.day[i] >= asOfDay || (useArea && Number.isNaN(bucket.logArea[i]))) return
-    if (bucket.sales[i].parcelKey === subject.parcelKey) return
+    const r = i * CANDIDATE_FIELDS
+    if (records[r + DAY] >= asOfDay || (useArea && Number.isNaN(records[r + LOG_AREA]))) return
+    if (records[r + PARCEL] === subjectParcel) return
 
     // kernel weight
     let weight = locationWeight
     if (condoPrice && sameSpot) {
-      weight *= Math.exp(-Math.abs(bucket.lot[i] - subjectLot) / options.condoLotBandwidth)
-      if (bucket.unitLine[i] === subjectLine) weight *= 1 + options.condoSameLineBonus
+      weight *= Math.exp(-Math.abs(records[r + LOT] - subjectLot) / options.condoLotBandwidth)
+      if (records[r + UNIT_LINE] === subjectLine) weight *= 1 + options.condoSameLineBonus
     }
-    const sameNeighborhood = bucket.neighborhood[i] === subjectNeighborhood
+    const neighborhood = records[r + NEIGHBORHOOD]
+    const sameNeighborhood = neighborhood === subjectNeighborhood
     if (!sameNeighborhood) weight *= options.otherNeighborhoodFactor
-    if (bucket.zip[i] !== subjectZip) weight *= options.otherZipFactor
-    const relation = typeRelation(subjectType, bucket.typeCode[i])
+    if (records[r + ZIP] !== subjectZip) weight *= options.otherZipFactor
+    const relation = typeRelation(subjectType, records[r + TYPE])
     weight *= relation === 0 ? sameTypeWeight : relation === 1 ? closeTypeWeight : otherTypeWeight
-    if (relation === 0 && subject.buildingClass && bucket.sales[i].buildingClass !== subject.buildingClass) {
+    if (relation === 0 && subject.buildingClass && records[r + BUILDING_CLASS] !== subjectClass) {
       weight *= options.classMismatchFactor
     }
     if (useArea) {
-      const r = (bucket.logArea[i] - subjectLogArea) / options.areaBandwidth
-      weight *= Math.exp(-0.5 * r * r)
+      const z = (records[r + LOG_AREA] - subjectLogArea) / options.areaBandwidth
+      weight *= Math.exp(-0.5 * z * z)
     }
-    if (group === "house" && !Number.isNaN(subjectLogLot) && !Number.isNaN(bucket.logLot[i])) {
-      const r = (bucket.logLot[i] - subjectLogLot) / options.lotBandwidth
-      weight *= Math.exp(-0.5 * r * r)
+    const logLot = records[r + LOG_LOT]
+    if (group === "house" && !Number.isNaN(subjectLogLot) && !Number.isNaN(logLot)) {
+      const z = (logLot - subjectLogLot) / options.lotBandwidth
+      weight *= Math.exp(-0.5 * z * z)
     }
-    if (subject.yearBuilt !== undefined && !Number.isNaN(bucket.yearBuilt[i])) {
-      weight *= Math.exp(-Math.abs(bucket.yearBuilt[i] - subject.yearBuilt) / options.yearBandwidth)
+    const yearBuilt = records[r + YEAR_BUILT]
+    if (subject.yearBuilt !== undefined && !Number.isNaN(yearBuilt)) {
+      weight *= Math.exp(-Math.abs(yearBuilt - subject.yearBuilt) / options.yearBandwidth)
     }
-    weight *= Math.exp(-Math.abs(asOfMonth - bucket.month[i]) / options.recencyBandwidth)
+    weight *= Math.exp(-Math.abs(asOfMonth - records[r + MONTH]) / options.recencyBandwidth)
     if (!(weight > 0)) return
 
     // adjusted log value: characteristics, market index, (part of) the neighbourhood effect
-    let adjusted = bucket.logPrice[i] + (subjectCharacteristics - saleCharacteristics[i]) +
-      (subjectMarketIndex - saleMarketIndex[i])
-    if (
-      !sameNeighborhood && options.neighborhoodAdjustment && !Number.isNaN(neighborhoodEffects[bucket.neighborhood[i]])
-    ) {
-      adjusted += options.neighborhoodAdjustment *
-        (subjectNeighborhoodEffect - neighborhoodEffects[bucket.neighborhood[i]])
+    let adjusted = records[r + LOG_PRICE] + (subjectCharacteristics - records[r + characteristicsField]) +
+      (subjectMarketIndex - records[r + marketIndexField])
+    if (!sameNeighborhood && options.neighborhoodAdjustment && !Number.isNaN(neighborhoodEffects[neighborhood])) {
+      adjusted += options.neighborhoodAdjustment * (subjectNeighborhoodEffect - neighborhoodEffects[neighborhood])
     }
     adjustedLogValues.push(adjusted)
     weights.push(weight)
@@ -148,7 +181,10 @@ export function estimateFromComps(
           const cell = grid.get(cellKey(column + dx, row + dy))
           if (!cell) continue
           for (const i of cell) {
-            const miles = Math.hypot(bucket.x[i] - position.x, bucket.y[i] - position.y)
+            const miles = Math.hypot(
+              records[i * CANDIDATE_FIELDS + X] - position.x,
+              records[i * CANDIDATE_FIELDS + Y] - position.y
+            )
             if (miles <= options.maxMiles) consider(i, Math.exp(-miles / options.mileBandwidth), miles < 0.01)
           }
         }
