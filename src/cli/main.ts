@@ -16,6 +16,7 @@ import { Cause, Console, Duration, Effect, Either, Exit, Fiber, identity, Layer,
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
+import * as path from "node:path"
 import { stripVTControlCharacters } from "node:util"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
@@ -35,6 +36,7 @@ import { shareLearners } from "../cluster/learners.js"
 import { AppConfig, type AppConfigShape } from "../config.js"
 import { DatabaseClientLive, openEmbeddedForServe } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
+import { hashPassword } from "../domain/password.js"
 import { HttpServerLive } from "../http/server.js"
 import { acceptScoredCall } from "../operations/accept.js"
 import { ClaimDeadline } from "../operations/metered.js"
@@ -144,14 +146,38 @@ const prepareDemoCounty = Effect.gen(function*() {
 }).pipe(Effect.provide(Layer.merge(PropertyStorePg, KeptModelsFromConfig)))
 
 /** On a first start (no demo account yet): the demo account, its API key and its login, each shown once. */
-const prepareDemoAccount = Effect.gen(function*() {
-  const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
-  if (!demo) return undefined
-  // The demo holder can also sign in (an assistant connecting over /mcp); the password is shown once.
+const prepareDemoAccount = (ahead: DemoLoginAhead | undefined) =>
+  Effect.gen(function*() {
+    const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
+    if (!demo) return undefined
+    // The demo holder can also sign in (an assistant connecting over /mcp); the password is shown once.
+    const password = ahead?.password ?? randomBytes(12).toString("base64url")
+    yield* setLogin(demo.account_id, DEMO_EMAIL, password, ahead?.hash).pipe(Effect.orDie)
+    return { ...demo, login: { email: DEMO_EMAIL, password } }
+  }).pipe(Effect.provide(AdminServices))
+
+/** The demo login's password, and its memory-hard hash under way on libuv's threads. */
+interface DemoLoginAhead {
+  readonly password: string
+  readonly hash: Promise<string>
+}
+
+/**
+ * On what will be a first start (the embedded database's folder holds none yet), the demo login's password
+ * is hashed from the start of `serve` (a few tenths of a second of one thread), so that "listening" and the
+ * login are printed when the port answers, not after the hash. Elsewhere (a restart, a server database)
+ * nothing is hashed ahead: the demo account most likely exists.
+ */
+const demoLoginAhead = (config: AppConfigShape): DemoLoginAhead | undefined => {
+  if (Option.isSome(config.databaseUrl) || fs.existsSync(path.join(config.dataDir, "pgdata", "PG_VERSION"))) {
+    return undefined
+  }
   const password = randomBytes(12).toString("base64url")
-  yield* setLogin(demo.account_id, DEMO_EMAIL, password).pipe(Effect.orDie)
-  return { ...demo, login: { email: DEMO_EMAIL, password } }
-}).pipe(Effect.provide(AdminServices))
+  const hash = hashPassword(password)
+  // Awaited only if the demo account is made here; a failure then is that call's.
+  hash.catch(() => undefined)
+  return { password, hash }
+}
 
 const DEMO_EMAIL = "demo@propscore.local"
 
@@ -183,7 +209,7 @@ const servingOver = (
     )
   )
 
-type FirstStart = Effect.Effect.Success<typeof prepareDemoAccount>
+type FirstStart = Effect.Effect.Success<ReturnType<typeof prepareDemoAccount>>
 
 /** "listening", printed once the port answers (the scoring engine is fitted by then), with the demo key once. */
 const reportListening = (asJson: boolean, config: AppConfigShape, demo: FirstStart) => {
@@ -212,11 +238,12 @@ const reportListening = (asJson: boolean, config: AppConfigShape, demo: FirstSta
 /** One process serves: the first-start preparation, the services and the port, all here. */
 const serveAlone = (asJson: boolean, config: AppConfigShape) =>
   Effect.gen(function*() {
+    const ahead = demoLoginAhead(config)
     if (Option.isNone(config.databaseUrl)) yield* openEmbeddedForServe(config.dataDir).pipe(Effect.orDie)
     const database = yield* openDatabase
     yield* prepareDemoCounty.pipe(Effect.provide(database))
     // The demo login's password is hashed (memory-hard, on libuv's threads) while the services start.
-    const demoAccount = yield* Effect.fork(prepareDemoAccount.pipe(Effect.provide(database)))
+    const demoAccount = yield* Effect.fork(prepareDemoAccount(ahead).pipe(Effect.provide(database)))
     yield* servingOver(config, ServingServices, database)
     yield* reportListening(asJson, config, yield* Fiber.join(demoAccount))
   })
@@ -229,6 +256,7 @@ const serveAlone = (asJson: boolean, config: AppConfigShape) =>
  */
 const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) =>
   Effect.gen(function*() {
+    const ahead = demoLoginAhead(config)
     if (Option.isNone(config.redisUrl)) yield* answerRateCounts
     const learners = shareLearners()
     const running = yield* runWorkers(workers, learners.answerers, learners.workerGone)
@@ -237,7 +265,7 @@ const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) 
       const database = yield* openDatabase
       yield* prepareDemoCounty.pipe(Effect.provide(database))
       // As in one process: the demo login's password is hashed while the workers build their services.
-      const demoAccount = yield* Effect.fork(prepareDemoAccount.pipe(Effect.provide(database)))
+      const demoAccount = yield* Effect.fork(prepareDemoAccount(ahead).pipe(Effect.provide(database)))
       yield* running.startServing
       return yield* Fiber.join(demoAccount)
     }))

@@ -64,11 +64,17 @@ export class InvalidLogin extends Data.TaggedError("InvalidLogin")<{ readonly re
   }
 }
 
-export const setLogin = (accountId: string, email: string, password: string) =>
+/**
+ * Stores the holder's sign-in. `hashedAhead`: the password's hash (`hashPassword(password)`) where the caller
+ * started it earlier (a first start hashes the demo login's while the database opens), else it is made here.
+ */
+export const setLogin = (accountId: string, email: string, password: string, hashedAhead?: Promise<string>) =>
   Effect.gen(function*() {
     const problem = emailProblem(email) ?? passwordProblem(password)
     if (problem) return yield* new InvalidLogin({ reason: problem })
-    const passwordHash = yield* hashing.withPermits(1)(Effect.promise(() => hashPassword(password)))
+    const passwordHash = yield* (hashedAhead !== undefined
+      ? Effect.promise(() => hashedAhead)
+      : hashing.withPermits(1)(Effect.promise(() => hashPassword(password))))
     const accounts = yield* Accounts
     return yield* accounts.setLogin({ accountId, email: normalizeEmail(email), passwordHash })
   })

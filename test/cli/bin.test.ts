@@ -3,6 +3,7 @@ import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { PortalBrowser } from "../harness/portal.js"
 import { freePort } from "../harness/process.js"
 
 /**
@@ -67,7 +68,7 @@ describe("the propscore bin", () => {
   }, 60_000)
 
   it(
-    "serve's first start on an empty folder copies the build's first-start template: the demo county and its kept comps model and data are in, nothing is loaded or fitted, and it answers with them",
+    "serve's first start on an empty folder copies the build's first-start template: the demo county and its kept comps model and data are in, nothing is loaded or fitted, and it answers with them; the demo login printed with listening signs in",
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "psc-first-"))
       const { DATABASE_URL: _server, ...env } = process.env
@@ -103,6 +104,12 @@ describe("the propscore bin", () => {
         expect(response.status).toBe(200)
         const answer = (await response.json()) as { subject_property: { property_id: string } }
         expect(answer.subject_property.property_id).toBe("demo-000001")
+        // The demo login printed with "listening" (its password hashed from the start of serve) signs in.
+        const password = /password \(shown once\):\n\n\s+(\S+)/.exec(stdout)![1]!
+        const browser = new PortalBrowser(`http://127.0.0.1:${port}`)
+        const signedIn = await browser.signIn("demo@propscore.local", password)
+        expect(signedIn.status).toBe(303)
+        expect(signedIn.location).toBe("/portal")
       } finally {
         child.kill("SIGTERM")
         await new Promise((resolve) => child.exitCode !== null ? resolve(undefined) : child.on("close", resolve))
