@@ -73,10 +73,25 @@ const bundle = async () => {
   fs.writeFileSync(inputsFile, JSON.stringify({ startedAt, inputs }))
 }
 
+/** The installed PGlite's version: the templates are made for it and named by it. */
+const pgliteVersion = () => {
+  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+  return JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8")).version
+}
+
+/** Runs the bundle's command `args` on the embedded database in `dataDir` (never a server's); its stdout. */
+const runBundle = (args, dataDir) => {
+  const { DATABASE_URL: _server, ...env } = process.env
+  return execFileSync(process.execPath, [path.join(dist, "propscore.mjs"), ...args], {
+    env: { ...env, DATA_DIR: dataDir },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+}
+
 /** The database a first start copies (its name is layers/database/embedded.ts's `schemaTemplate`). */
 const makeSchemaTemplate = () => {
-  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
-  const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+  const version = pgliteVersion()
   const template = path.join(dist, `pglite-${version}-schema`)
   const made = `${template}.json`
   const source = createHash("sha256").update(fs.readFileSync(path.join(root, "src/db/migrations.ts"))).digest("hex")
@@ -94,12 +109,7 @@ const makeSchemaTemplate = () => {
   fs.rmSync(template, { recursive: true, force: true })
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "propscore-template-"))
   try {
-    const { DATABASE_URL: _server, ...env } = process.env
-    const migrated = execFileSync(process.execPath, [path.join(dist, "propscore.mjs"), "migrate", "--json"], {
-      env: { ...env, DATA_DIR: dataDir },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+    const migrated = runBundle(["migrate", "--json"], dataDir)
     const migrations = JSON.parse(migrated).applied.map(({ id, name }) => [id, name])
     // Copied where a rename cannot cross from the temporary folder's file system.
     try {
@@ -120,8 +130,7 @@ const makeSchemaTemplate = () => {
  * `dist/pglite-<version>-demo.json`. Made again whenever the bundle changes.
  */
 const makeDemoTemplate = () => {
-  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
-  const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+  const version = pgliteVersion()
   const template = path.join(dist, `pglite-${version}-demo`)
   const made = `${template}.json`
   const code = createHash("sha256").update(fs.readFileSync(path.join(dist, "propscore.mjs"))).digest("hex")
@@ -134,13 +143,8 @@ const makeDemoTemplate = () => {
   fs.rmSync(template, { recursive: true, force: true })
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "propscore-demo-"))
   try {
-    const { DATABASE_URL: _server, ...env } = process.env
     // A new folder: the bundle copies the schema template into it, then loads the demo county.
-    execFileSync(process.execPath, [path.join(dist, "propscore.mjs"), "data", "demo", "--json"], {
-      env: { ...env, DATA_DIR: dataDir },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+    runBundle(["data", "demo", "--json"], dataDir)
     const { migrations } = JSON.parse(fs.readFileSync(path.join(dist, `pglite-${version}-schema.json`), "utf8"))
     if (!fs.existsSync(path.join(dataDir, "kept"))) throw new Error("data demo kept no scoring models")
     fs.mkdirSync(template)
