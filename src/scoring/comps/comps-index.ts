@@ -7,7 +7,7 @@
 import { dayNumber, monthIndex, monthNumber } from "./calendar.js"
 import { characteristics, type Hedonic, type MarketRegressions } from "./hedonic.js"
 import { timeEffect } from "./market-index.js"
-import { type Sale, salesByMarketGroup, TYPE_CODE } from "./types.js"
+import { type Basis, type Sale, salesByMarketGroup, TYPE_CODE } from "./types.js"
 
 /**
  * The fields of a sale's record in `CompsBucket.candidates` (offsets; record i starts at i * CANDIDATE_FIELDS).
@@ -35,15 +35,16 @@ export const MARKET_INDEX_SQFT = 17
 export const MARKET_INDEX_PRICE = 18
 export const CANDIDATE_FIELDS = 19
 
+/** The market index (log) at the month of the bucket's sale `i`, by the regression of `basis`. */
+export const saleMarketIndex = (bucket: CompsBucket, basis: Basis, i: number): number =>
+  bucket.candidates[i * CANDIDATE_FIELDS + (basis === "sqft" ? MARKET_INDEX_SQFT : MARKET_INDEX_PRICE)]
+
 /** The comparable sales of one (market, group), sorted by tax block then lot (then date). */
 export type CompsBucket = {
   sales: Array<Sale>
   block: Float64Array
   /** one record of CANDIDATE_FIELDS per sale, in the order of `sales` */
   candidates: Float64Array
-  /** the market index at each sale's month, per basis (also in the records) */
-  marketIndexSqft: Float64Array
-  marketIndexPrice: Float64Array
   /** a grid of cells of GRID_MILES (the sales in each), when the market has coordinates */
   grid: Map<string, Array<number>> | undefined
 }
@@ -111,8 +112,6 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
       sales: group,
       block: new Float64Array(n),
       candidates: new Float64Array(n * CANDIDATE_FIELDS),
-      marketIndexSqft: new Float64Array(n),
-      marketIndexPrice: new Float64Array(n),
       grid: undefined
     }
     const records = bucket.candidates
@@ -141,12 +140,8 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
       records[record + CHARACTERISTICS_PRICE] = priceRegression
         ? characteristics(priceRegression, { ...sale, livingArea: undefined })
         : NaN
-      records[record + MARKET_INDEX_SQFT] = bucket.marketIndexSqft[i] = sqftRegression
-        ? timeEffect(sqftRegression, month)
-        : 0
-      records[record + MARKET_INDEX_PRICE] = bucket.marketIndexPrice[i] = priceRegression
-        ? timeEffect(priceRegression, month)
-        : 0
+      records[record + MARKET_INDEX_SQFT] = sqftRegression ? timeEffect(sqftRegression, month) : 0
+      records[record + MARKET_INDEX_PRICE] = priceRegression ? timeEffect(priceRegression, month) : 0
       const position = sale.latitude !== undefined && sale.longitude !== undefined
         ? toMiles(sale.latitude, sale.longitude)
         : undefined

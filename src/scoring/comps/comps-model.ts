@@ -19,7 +19,7 @@ import {
   predictiveMean,
   predictiveQuantiles
 } from "./calibration.js"
-import { buildCompsIndex } from "./comps-index.js"
+import { buildCompsIndex, saleMarketIndex } from "./comps-index.js"
 import { type CompsState, estimateFromComps } from "./comps-search.js"
 import { fitRegressions, type MarketRegressions, noRegressions } from "./hedonic.js"
 import { marketIndexAt } from "./market-index.js"
@@ -182,8 +182,7 @@ export class Model {
   value(subject: Subject, asOf: string): Valuation | NoValue {
     const estimate = estimateFromComps(this.state, this.opt(subject.market), subject, asOf)
     if ("reason" in estimate) return { reason: estimate.reason }
-    const { adjustedLogValues, basis, bucket, center, ess, positions, saleMarketIndex, scale, subjectMarketIndex } =
-      estimate
+    const { adjustedLogValues, basis, bucket, center, ess, positions, scale, subjectMarketIndex } = estimate
     const calibration = calibrationFor(this.calibration, subject.market, basis)
     const quantiles = predictiveQuantiles(calibration, center, scale)
     const mean = predictiveMean(calibration, center, scale)
@@ -193,7 +192,7 @@ export class Model {
         sale,
         weight: estimate.weights[k],
         adjustedValue: Math.exp(adjustedLogValues[k]),
-        timeAdjustedPrice: sale.price * Math.exp(subjectMarketIndex - saleMarketIndex[i]),
+        timeAdjustedPrice: sale.price * Math.exp(subjectMarketIndex - saleMarketIndex(bucket, basis, i)),
         pricePerSqft: sale.livingArea ? sale.price / sale.livingArea : undefined
       }
     })

@@ -58,9 +58,8 @@ export type CompsEstimate = LogPrediction & {
   positions: Array<number>
   adjustedLogValues: Array<number>
   weights: Array<number>
-  /** the market index at the valuation date, and per bucket position at the sale date (the subject's basis) */
+  /** the market index at the valuation date (the subject's basis; a sale's: `saleMarketIndex`) */
   subjectMarketIndex: number
-  saleMarketIndex: Float64Array
 }
 
 /** 0 same, 1 close (single<->townhouse, two<->three, manufactured<->one-family), 2 other */
@@ -111,7 +110,6 @@ export function estimateFromComps(
   const subjectParcel = state.index.parcelIds.get(subject.parcelKey) ?? -1
   const subjectClass = subject.buildingClass ? state.index.buildingClassIds.get(subject.buildingClass) ?? -1 : -1
   const blockBandwidth = condoPrice ? options.condoBlockBandwidth : options.blockBandwidth
-  const saleMarketIndex = useArea ? bucket.marketIndexSqft : bucket.marketIndexPrice
   const records = bucket.candidates
   const characteristicsField = useArea ? CHARACTERISTICS_SQFT : CHARACTERISTICS_PRICE
   const marketIndexField = useArea ? MARKET_INDEX_SQFT : MARKET_INDEX_PRICE
@@ -253,7 +251,6 @@ export function estimateFromComps(
     positions,
     adjustedLogValues,
     weights,
-    subjectMarketIndex,
-    saleMarketIndex
+    subjectMarketIndex
   }
 }
