@@ -75,6 +75,37 @@ export interface DatabaseTemplate {
   readonly migrations: ReadonlyArray<readonly [number, string]>
 }
 
+/** Where a folder holds a database (what PGlite writes first): the check for a new one and for a template. */
+const holdsDatabase = (pgdata: string) => fs.existsSync(path.join(pgdata, "PG_VERSION"))
+
+/** The database folder in a `DATA_DIR`. */
+const pgdataIn = (dataDir: string) => path.join(dataDir, "pgdata")
+
+/** True when `dataDir` holds no embedded database yet: opening it will make one (a first start). */
+export const isNewEmbeddedDatabase = (dataDir: string) => !holdsDatabase(pgdataIn(dataDir))
+
+/** What scripts/build.mjs writes beside a template: its migrations, and for the demo one the bundle's digest. */
+interface TemplateMade {
+  readonly migrations: DatabaseTemplate["migrations"]
+  readonly code?: string
+}
+
+/**
+ * `npm run build`'s template `dist/pglite-<version>-<name>` for the installed PGlite, and what its
+ * `<folder>.json` says of it; undefined where there is none (the sources run before any build).
+ */
+const builtTemplate = (name: string): { readonly dir: string; readonly made: TemplateMade } | undefined => {
+  try {
+    const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
+    const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
+    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-${name}`, import.meta.url))
+    return { dir, made: JSON.parse(fs.readFileSync(`${dir}.json`, "utf8")) }
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * A database as a first start would make it before it loads anything (initdb, then the migrations), for the
  * installed PGlite: `npm run build` makes it beside the bundle (scripts/build.mjs). Copying it takes a
@@ -82,16 +113,10 @@ export interface DatabaseTemplate {
  * before any build).
  */
 export const schemaTemplate = (): DatabaseTemplate | undefined => {
-  try {
-    const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
-    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
-    const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
-    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-schema`, import.meta.url))
-    const { migrations } = JSON.parse(fs.readFileSync(`${dir}.json`, "utf8"))
-    return fs.existsSync(path.join(dir, "PG_VERSION")) ? { dir, migrations } : undefined
-  } catch {
-    return undefined
-  }
+  const built = builtTemplate("schema")
+  return built !== undefined && holdsDatabase(built.dir)
+    ? { dir: built.dir, migrations: built.made.migrations }
+    : undefined
 }
 
 /**
@@ -104,18 +129,15 @@ export const demoTemplate = ():
   | (DatabaseTemplate & { readonly kept: string; readonly code: string })
   | undefined =>
 {
-  try {
-    const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
-    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8"))
-    const dist = import.meta.url.endsWith(".ts") ? "../../dist/" : "./"
-    const dir = fileURLToPath(new URL(`${dist}pglite-${version}-demo`, import.meta.url))
-    const { code, migrations } = JSON.parse(fs.readFileSync(`${dir}.json`, "utf8"))
-    return fs.existsSync(path.join(dir, "pgdata", "PG_VERSION"))
-      ? { dir: path.join(dir, "pgdata"), kept: path.join(dir, "kept"), code, migrations }
-      : undefined
-  } catch {
-    return undefined
-  }
+  const built = builtTemplate("demo")
+  return built !== undefined && holdsDatabase(pgdataIn(built.dir))
+    ? {
+      dir: pgdataIn(built.dir),
+      kept: path.join(built.dir, "kept"),
+      code: built.made.code ?? "",
+      migrations: built.made.migrations
+    }
+    : undefined
 }
 
 const serve = (
@@ -130,8 +152,8 @@ const serve = (
       try: async () => {
         const started = Date.now()
         fs.rmSync(socketPath, { force: true })
-        const pgdata = path.join(dataDir, "pgdata")
-        const created = !fs.existsSync(path.join(pgdata, "PG_VERSION"))
+        const pgdata = pgdataIn(dataDir)
+        const created = !holdsDatabase(pgdata)
         if (created && template !== undefined) {
           // What goes with this database, first: the new database is what makes it count.
           for (const folder of beside) {

@@ -16,8 +16,8 @@ import { Cause, Console, Duration, Effect, Either, Exit, Fiber, identity, Layer,
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
-import * as path from "node:path"
 import { stripVTControlCharacters } from "node:util"
+import { isNewEmbeddedDatabase } from "../../layers/database/embedded.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
 import { EngineHeadStart, headStartFromKept, ScoringLocal } from "../../layers/scoring/local.js"
@@ -169,9 +169,7 @@ interface DemoLoginAhead {
  * nothing is hashed ahead: the demo account most likely exists.
  */
 const demoLoginAhead = (config: AppConfigShape): DemoLoginAhead | undefined => {
-  if (Option.isSome(config.databaseUrl) || fs.existsSync(path.join(config.dataDir, "pgdata", "PG_VERSION"))) {
-    return undefined
-  }
+  if (Option.isSome(config.databaseUrl) || !isNewEmbeddedDatabase(config.dataDir)) return undefined
   const password = randomBytes(12).toString("base64url")
   const hash = hashPassword(password)
   // Awaited only if the demo account is made here; a failure then is that call's.

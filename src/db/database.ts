@@ -34,10 +34,8 @@ export const openEmbeddedFromBuild = (dataDir: string) =>
  */
 export const openEmbeddedForServe = (dataDir: string) => {
   const demo = demoTemplate()
-  const usable = demo !== undefined && demo.code === runningCodeDigest() ? usableTemplate(demo) : undefined
-  return usable !== undefined && demo !== undefined
-    ? openEmbeddedDatabase(dataDir, usable, [demo.kept])
-    : openEmbeddedFromBuild(dataDir)
+  const usable = demo?.code === runningCodeDigest() ? usableTemplate(demo) : undefined
+  return usable !== undefined ? openEmbeddedDatabase(dataDir, usable, [demo!.kept]) : openEmbeddedFromBuild(dataDir)
 }
 
 export const DatabaseTargetLive = Effect.gen(function*() {
