@@ -11,8 +11,8 @@
  */
 export const SERVE_NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=64"]
 
-/** The workers' node flags: this process's own, and the serving flags it lacks. */
-export const workerExecArgv = (): Array<string> => [
-  ...process.execArgv,
-  ...SERVE_NODE_FLAGS.filter((flag) => !process.execArgv.some((own) => own.split("=")[0] === flag.split("=")[0]))
+/** The workers' node flags: this process's own (`own`), and the serving flags it lacks. */
+export const workerExecArgv = (own: ReadonlyArray<string> = process.execArgv): Array<string> => [
+  ...own,
+  ...SERVE_NODE_FLAGS.filter((flag) => !own.some((given) => given.split("=")[0] === flag.split("=")[0]))
 ]

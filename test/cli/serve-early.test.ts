@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as os from "node:os"
+import { SERVE_NODE_FLAGS, workerExecArgv } from "../../src/cli/node-flags.js"
 import { earlyWorkerCount } from "../../src/cli/serve-early.js"
 
 describe("the command lines on which serve forks its first worker before loading its modules", () => {
@@ -22,5 +23,14 @@ describe("the command lines on which serve forks its first worker before loading
         []
       ]
     ) expect(earlyWorkerCount(args), args.join(" ")).toBeUndefined()
+  })
+})
+
+describe("the node flags of serve's workers", () => {
+  it("are the primary's own and a 64 MiB young generation, unless the primary was given its own size", () => {
+    expect(SERVE_NODE_FLAGS).toEqual(["--max-semi-space-size=64"])
+    expect(workerExecArgv([])).toEqual(["--max-semi-space-size=64"])
+    expect(workerExecArgv(["--enable-source-maps"])).toEqual(["--enable-source-maps", "--max-semi-space-size=64"])
+    expect(workerExecArgv(["--max-semi-space-size=32"])).toEqual(["--max-semi-space-size=32"])
   })
 })
