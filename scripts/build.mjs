@@ -1,7 +1,9 @@
 // `npm run build` (also run by `npm install` through "prepare", and before `npm start`): bundles the command
 // (`src/bin/propscore.ts`) and the learner's worker thread into `dist/` as plain JavaScript with esbuild, so
 // that the server, the CLI and the package's bin start without transpiling TypeScript (tsx stays for
-// development and the tests). PGlite is left outside the bundle: it loads its WebAssembly and data files from
+// development and the tests). The modules both entries, or the command's entry and the command it loads
+// after it (src/bin/run-command.ts), share are in chunks of their own beside them (`chunk-<hash>.mjs`, and
+// `run-command-<hash>.mjs`); a build removes the previous build's. PGlite is left outside the bundle: it loads its WebAssembly and data files from
 // its own package directory.
 //
 // It also makes `dist/pglite-<version>-schema/`: a database as a first start would make it before it loads
@@ -43,9 +45,17 @@ const fresh = () => {
   }
 }
 
+/** The previous build's chunks (`chunk-<hash>.mjs`, `run-command-<hash>.mjs`: their names change with their content). */
+const removeChunks = () => {
+  for (const file of fs.readdirSync(dist, { withFileTypes: true })) {
+    if (file.isFile() && /^[a-z-]+-[A-Z0-9]{8}\.mjs(\.map)?$/.test(file.name)) fs.rmSync(path.join(dist, file.name))
+  }
+}
+
 const bundle = async () => {
   const { build } = await import("esbuild")
   const startedAt = Date.now()
+  if (fs.existsSync(dist)) removeChunks()
   const { metafile } = await build({
     entryPoints: { "propscore": "src/bin/propscore.ts", "learner-worker": "src/scoring/learner-worker.ts" },
     absWorkingDir: root,
@@ -54,6 +64,9 @@ const bundle = async () => {
     bundle: true,
     platform: "node",
     format: "esm",
+    // The entry's static imports are small (src/bin/propscore.ts); the command it loads, and the modules
+    // shared with the learner's worker, are chunks.
+    splitting: true,
     target: "node20",
     sourcemap: true,
     // Stack traces name the sources (in the package) by file and line; without their text in it, the map
@@ -77,6 +90,19 @@ const bundle = async () => {
 const pgliteVersion = () => {
   const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite")
   return JSON.parse(fs.readFileSync(path.join(path.dirname(pglite), "..", "package.json"), "utf8")).version
+}
+
+/**
+ * The digest that names the bundle's code: the kept models, and so the demo template, are the running
+ * bundle's only (layers/kept-models/files.ts's `runningCodeDigest`, which this repeats for a script that
+ * cannot import TypeScript): every `.mjs` file of dist/, by name and content, in name order.
+ */
+const bundleDigest = () => {
+  const hash = createHash("sha256")
+  for (const name of fs.readdirSync(dist).filter((file) => file.endsWith(".mjs")).sort()) {
+    hash.update(name).update(fs.readFileSync(path.join(dist, name)))
+  }
+  return hash.digest("hex")
 }
 
 /** Runs the bundle's command `args` on the embedded database in `dataDir` (never a server's); its stdout. */
@@ -133,9 +159,9 @@ const makeDemoTemplate = () => {
   const version = pgliteVersion()
   const template = path.join(dist, `pglite-${version}-demo`)
   const made = `${template}.json`
-  const code = createHash("sha256").update(fs.readFileSync(path.join(dist, "propscore.mjs"))).digest("hex")
   try {
-    if (JSON.parse(fs.readFileSync(made, "utf8")).code === code && fs.existsSync(path.join(template, "kept"))) return
+    const { code } = JSON.parse(fs.readFileSync(made, "utf8"))
+    if (code === bundleDigest() && fs.existsSync(path.join(template, "kept"))) return
   } catch {
     // Not made yet.
   }
@@ -147,6 +173,7 @@ const makeDemoTemplate = () => {
     runBundle(["data", "demo", "--json"], dataDir)
     const { migrations } = JSON.parse(fs.readFileSync(path.join(dist, `pglite-${version}-schema.json`), "utf8"))
     if (!fs.existsSync(path.join(dataDir, "kept"))) throw new Error("data demo kept no scoring models")
+    const code = bundleDigest()
     fs.mkdirSync(template)
     for (const folder of ["pgdata", "kept"]) {
       fs.cpSync(path.join(dataDir, folder), path.join(template, folder), { recursive: true })

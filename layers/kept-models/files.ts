@@ -28,13 +28,20 @@ const filesUnder = (dir: string): Array<string> =>
   }).sort()
 
 /**
- * The running code: bundled, every module is in the bundle this file was built into; run from the sources
- * (tsx, the tests), the scoring engine is every file under src/scoring.
+ * The running code: bundled, every module of the bundle, which is every `.mjs` file of the folder this one
+ * was built into (the entries and their shared chunks; scripts/build.mjs names the demo template the same
+ * way), by name and content; run from the sources (tsx, the tests), every file under src/scoring.
  */
 export const runningCodeDigest = (): string => {
   const here = fileURLToPath(import.meta.url)
   const hash = createHash("sha256")
-  if (!here.endsWith(".ts")) return hash.update(fs.readFileSync(here)).digest("hex")
+  if (!here.endsWith(".ts")) {
+    const dist = path.dirname(here)
+    for (const name of fs.readdirSync(dist).filter((file) => file.endsWith(".mjs")).sort()) {
+      hash.update(name).update(fs.readFileSync(path.join(dist, name)))
+    }
+    return hash.digest("hex")
+  }
   const scoring = path.resolve(path.dirname(here), "../../src/scoring")
   for (const file of filesUnder(scoring)) hash.update(path.relative(scoring, file)).update(fs.readFileSync(file))
   return hash.digest("hex")
