@@ -72,7 +72,7 @@ export interface StackOptions {
   readonly minLossChoiceSales: number
   /**
    * Capacities the market's learner may have (each overrides `learner`), the default first: chosen on the
-   * window's first month together with the loss, every loss with every capacity.
+   * window's first month after the loss (which is chosen at the first capacity), with that loss.
    */
   readonly learnerCapacities: ReadonlyArray<Partial<Omit<GbtOptions, "loss">>>
 }
@@ -283,9 +283,7 @@ export class StackedModel {
     const settingOf = (market: string): LearnerSetting =>
       settings.get(market) ??
         { loss: options.learnerLosses[0] ?? "absolute", capacity: options.learnerCapacities[0] ?? {} }
-    const candidateSettings = options.learnerLosses.flatMap((loss) =>
-      (options.learnerCapacities.length > 0 ? options.learnerCapacities : [{}]).map((capacity) => ({ loss, capacity }))
-    )
+    const capacities = options.learnerCapacities.length > 0 ? options.learnerCapacities : [{}]
     // The comps model that values a window: fitted on the sales before it (one per window start; markets whose
     // data end in the same month share it).
     const windowModels = new Map<number, Model>()
@@ -333,16 +331,22 @@ export class StackedModel {
             learnerValues(fitLearner(earlier, windowIndex, options, setting, options.maxWindowLearnerSales))
           let values: Array<number>
           if (
-            month === windowStart && candidateSettings.length > 1 && valued.length >= options.minLossChoiceSales
+            month === windowStart && options.learnerLosses.length * capacities.length > 1 &&
+            valued.length >= options.minLossChoiceSales
           ) {
-            // The window's first month chooses the market's loss and capacity: each candidate's median absolute
-            // error there.
-            const candidates = candidateSettings.map((setting) => {
+            // The window's first month chooses the market's loss (at the first capacity), then its capacity (with
+            // that loss): each candidate's median absolute error there. Three fits, not the four of every pair.
+            const tried = (setting: LearnerSetting) => {
               const learnt = windowLearnerValues(setting)
               const errors = learnt.map((value, i) => Math.abs(Math.log(valued[i]!.sale.price) - value))
               return { setting, values: learnt, error: quantileSorted(errors.sort((a, b) => a - b), 0.5) }
-            })
-            const chosen = candidates.reduce((best, candidate) => candidate.error < best.error ? candidate : best)
+            }
+            type Tried = ReturnType<typeof tried>
+            const better = (best: Tried, candidate: Tried) => candidate.error < best.error ? candidate : best
+            const byLoss = options.learnerLosses.map((loss) => tried({ loss, capacity: capacities[0]! }))
+              .reduce(better)
+            const chosen = capacities.slice(1).map((capacity) => tried({ loss: byLoss.setting.loss, capacity }))
+              .reduce(better, byLoss)
             settings.set(market, chosen.setting)
             values = chosen.values
           } else {
