@@ -42,6 +42,8 @@ export interface MarketReport {
   readonly comps_weight: number | null
   /** The loss the market's learner was fitted with ("absolute", "squared"), chosen on the window. */
   readonly learner_loss: string | null
+  /** The fewest sales in a leaf of the market's learner, chosen on the window with the loss. */
+  readonly learner_min_leaf: number | null
   readonly baseline: {
     readonly mdape: number | null
     readonly ppe10: number | null
@@ -205,6 +207,7 @@ export const evaluate = (
       },
       comps_weight: entry.compsWeight,
       learner_loss: lossName(engine.stack.learnerLoss(name)),
+      learner_min_leaf: engine.stack.learnerMinLeaf(name) ?? null,
       baseline: {
         mdape: orNull(base, "mdape"),
         ppe10: orNull(base, "ppe10"),
@@ -235,6 +238,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     "learner MdAPE",
     "comps weight",
     "learner loss",
+    "leaf",
     "base MdAPE",
     "base PPE10",
     "base PPE20"
@@ -252,6 +256,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     percent(m.learner_alone.mdape),
     m.comps_weight === null ? "-" : m.comps_weight.toFixed(2),
     m.learner_loss ?? "-",
+    m.learner_min_leaf === null ? "-" : String(m.learner_min_leaf),
     percent(m.baseline.mdape),
     percent(m.baseline.ppe10),
     percent(m.baseline.ppe20)

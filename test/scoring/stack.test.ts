@@ -42,6 +42,21 @@ describe("the stack's learner loss", () => {
     })
     expect(stack.learnerLoss(market)).toBe("squared")
   }, 60_000)
+
+  it("comes with the capacity chosen among the candidates, or the only one named", () => {
+    const only = StackedModel.fit(fitModel([...sales], {}), sales, {
+      ...quick,
+      learnerLosses: ["absolute"],
+      learnerCapacities: [{ minLeaf: 35 }]
+    })
+    expect(only.learnerMinLeaf(market)).toBe(35)
+    const chosen = StackedModel.fit(fitModel([...sales], {}), sales, {
+      ...quick,
+      learnerLosses: ["absolute"],
+      learnerCapacities: [{}, { minLeaf: 50 }]
+    })
+    expect([quick.learner.minLeaf, 50]).toContain(chosen.learnerMinLeaf(market))
+  }, 60_000)
 })
 
 /** A calendar month as one number (the stack's own month arithmetic is private). */
