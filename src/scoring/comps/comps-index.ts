@@ -138,7 +138,7 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
         ? characteristics(sqftRegression, sale)
         : NaN
       records[record + CHARACTERISTICS_PRICE] = priceRegression
-        ? characteristics(priceRegression, { ...sale, livingArea: undefined })
+        ? characteristics(priceRegression, sale, false)
         : NaN
       records[record + MARKET_INDEX_SQFT] = sqftRegression ? timeEffect(sqftRegression, month) : 0
       records[record + MARKET_INDEX_PRICE] = priceRegression ? timeEffect(priceRegression, month) : 0

@@ -90,7 +90,7 @@ export function estimateFromComps(
   if (!hedonic) return { reason: `no market model for ${key}` }
   const condoPrice = group === "condo" && !useArea
 
-  const subjectCharacteristics = characteristics(hedonic, useArea ? subject : { ...subject, livingArea: undefined })
+  const subjectCharacteristics = characteristics(hedonic, subject, useArea)
   const subjectMarketIndex = timeEffect(hedonic, monthIndex(asOf))
   const asOfMonth = monthNumber(asOf)
   const asOfDay = dayNumber(asOf)

@@ -192,7 +192,10 @@ export function fitHedonic(sales: Array<Sale>, options: ModelOptions, useArea: b
   }
 }
 
-/** The characteristics part of the regression (everything except intercept, neighbourhood and month). */
+/**
+ * The characteristics part of the regression (everything except intercept, neighbourhood and month); the
+ * living area's term left out with `withArea` false (the price basis), as if the property had none.
+ */
 export function characteristics(
   hedonic: Hedonic,
   property: {
@@ -201,13 +204,14 @@ export function characteristics(
     lotSize?: number | undefined
     yearBuilt?: number | undefined
     livingArea?: number | undefined
-  }
+  },
+  withArea = true
 ): number {
   let effect = hedonic.typeEffect[TYPE_CODE[property.propertyType]]
   effect += property.lotSize ? hedonic.bLot * (Math.log(property.lotSize) - hedonic.meanLogLot) : hedonic.lotMissing
   effect += hedonic.yearEffect[yearBin(property.yearBuilt)]
   if (property.buildingClass) effect += hedonic.classEffect.get(property.buildingClass) ?? 0
-  if (property.livingArea && hedonic.bArea) {
+  if (withArea && property.livingArea && hedonic.bArea) {
     effect += hedonic.bArea * (Math.log(property.livingArea) - hedonic.meanLogArea)
   }
   return effect
