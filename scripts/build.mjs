@@ -3,8 +3,8 @@
 // that the server, the CLI and the package's bin start without transpiling TypeScript (tsx stays for
 // development and the tests). The modules both entries, or the command's entry and the command it loads
 // after it (src/bin/run-command.ts), share are in chunks of their own beside them (`chunk-<hash>.mjs`, and
-// `run-command-<hash>.mjs`); a build removes the previous build's. PGlite is left outside the bundle: it loads its WebAssembly and data files from
-// its own package directory.
+// `run-command-<hash>.mjs`); a build removes the previous build's. PGlite is left outside the bundle: it
+// loads its WebAssembly and data files from its own package directory.
 //
 // It also makes `dist/pglite-<version>-schema/`: a database as a first start would make it before it loads
 // anything (initdb, then every migration), closed, with `dist/pglite-<version>-schema.json` naming the
@@ -45,7 +45,7 @@ const fresh = () => {
   }
 }
 
-/** The previous build's chunks (`chunk-<hash>.mjs`, `run-command-<hash>.mjs`: their names change with their content). */
+/** The previous build's chunks (`chunk-<hash>.mjs`, `run-command-<hash>.mjs`: named by their content). */
 const removeChunks = () => {
   for (const file of fs.readdirSync(dist, { withFileTypes: true })) {
     if (file.isFile() && /^[a-z-]+-[A-Z0-9]{8}\.mjs(\.map)?$/.test(file.name)) fs.rmSync(path.join(dist, file.name))
