@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import {
   type DatabaseTemplate,
   demoTemplate,
+  isNewEmbeddedDatabase,
   openEmbeddedDatabase,
   schemaTemplate,
   SOCKET_PORT
@@ -33,8 +34,10 @@ export const openEmbeddedFromBuild = (dataDir: string) =>
  * empty folder (an import of one's own data first) leave it empty.
  */
 export const openEmbeddedForServe = (dataDir: string) => {
-  const demo = demoTemplate()
-  const usable = demo?.code === runningCodeDigest() ? usableTemplate(demo) : undefined
+  // A folder that already holds a database takes no template: neither it nor the running code's digest (10 MB
+  // read) is looked at on a restart.
+  const demo = isNewEmbeddedDatabase(dataDir) ? demoTemplate() : undefined
+  const usable = demo !== undefined && demo.code === runningCodeDigest() ? usableTemplate(demo) : undefined
   return usable !== undefined ? openEmbeddedDatabase(dataDir, usable, [demo!.kept]) : openEmbeddedFromBuild(dataDir)
 }
 

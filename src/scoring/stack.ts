@@ -279,11 +279,10 @@ export class StackedModel {
     const perMarket = new Map<string, Array<WindowValuation>>()
     const drifts = new Map<string, Drift>()
     const salesByMarket = groupBy(clean, (sale) => sale.market)
+    const capacities = options.learnerCapacities.length > 0 ? options.learnerCapacities : [{}]
     const settings = new Map<string, LearnerSetting>()
     const settingOf = (market: string): LearnerSetting =>
-      settings.get(market) ??
-        { loss: options.learnerLosses[0] ?? "absolute", capacity: options.learnerCapacities[0] ?? {} }
-    const capacities = options.learnerCapacities.length > 0 ? options.learnerCapacities : [{}]
+      settings.get(market) ?? { loss: options.learnerLosses[0] ?? "absolute", capacity: capacities[0]! }
     // The comps model that values a window: fitted on the sales before it (one per window start; markets whose
     // data end in the same month share it).
     const windowModels = new Map<number, Model>()

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
+import { monthIndex } from "../../src/scoring/comps/calendar.js"
 import { QUANTILE_LEVELS } from "../../src/scoring/comps/types.js"
 import { modelSales } from "../../src/scoring/engine.js"
 import { fitModel } from "../../src/scoring/model.js"
@@ -59,17 +60,14 @@ describe("the stack's learner loss", () => {
   }, 60_000)
 })
 
-/** A calendar month as one number (the stack's own month arithmetic is private). */
-const monthOf = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1
-
 describe("the stack's calibration window", () => {
   it("is valued out of time: a step in prices inside the window shows in its residuals, not in the comps' fit", () => {
-    const lastMonth = Math.max(...sales.map((sale) => monthOf(sale.date)))
+    const lastMonth = Math.max(...sales.map((sale) => monthIndex(sale.date)))
     const windowStart = lastMonth - defaultStackOptions.windowMonths + 1
     // Every sale of the window recorded at 1.25 times its price: a step the sales before the window never saw
     // (a larger one makes them outliers of the model fitted on every sale, and the window too small to blend).
     const stepped = sales.map((sale) =>
-      monthOf(sale.date) >= windowStart ? { ...sale, price: Math.round(sale.price * 1.25) } : sale
+      monthIndex(sale.date) >= windowStart ? { ...sale, price: Math.round(sale.price * 1.25) } : sale
     )
     const medianZ = (stack: StackedModel) => {
       const blend = new Map(stack.toData().blends).get(market)!
