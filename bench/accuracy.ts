@@ -7,7 +7,7 @@ import { stringify } from "csv-stringify/sync"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { convertMelbourne } from "../scripts/convert-melbourne.js"
-import { parseFile } from "../src/property/import.js"
+import { parseFile } from "../src/property/import-files.js"
 import { evaluate, formatEvaluation, scratchStore } from "../src/scoring/evaluate.js"
 
 const nycDir = path.resolve(process.argv[2] ?? "../shared/data/nyc-dof-sales")

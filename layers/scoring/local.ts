@@ -17,6 +17,7 @@
 import { Clock, Config, Context, Duration, Effect, Layer, Option, Schedule, SynchronizedRef } from "effect"
 import { UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
+import type { AddressIndexData } from "../../src/scoring/address-index.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
 import { LearnerFitting } from "../../src/scoring/learner-thread.js"
 import { type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
@@ -86,14 +87,18 @@ interface BuiltEngine {
  * joining its kept learners where that one was restored and the learners are fitted in the background.
  */
 const engineFrom = (
-  data: Parameters<typeof ScoringEngine.build>[0] & { readonly salesDigest?: string | undefined },
+  data: Parameters<typeof ScoringEngine.build>[0] & {
+    readonly salesDigest?: string | undefined
+    readonly addressIndex?: AddressIndexData | undefined
+  },
   keptModels: KeptEngineModels | undefined,
   learners: "fit" | "background" | "off"
 ): BuiltEngine => {
   const built = ScoringEngine.build(data, {
     learners: learners === "fit" ? "fit" : "later",
     kept: keptModels?.comps,
-    salesDigest: data.salesDigest
+    salesDigest: data.salesDigest,
+    addressIndex: data.addressIndex
   })
   // Kept learners belong to the kept comps model: joined only when it was the one restored.
   const keptLearners = built.compsRestored && learners === "background" ? keptModels?.learners : undefined
@@ -165,7 +170,10 @@ const scoringLocal = (requested: "fit" | "background") =>
           `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms` +
             (ahead !== undefined ? " while the start was prepared" : "") +
             (keptData !== undefined ? ", read from the kept data" : "") +
-            (engine.compsRestored ? ", the comps model restored from the kept one" : "") +
+            (engine.addressIndexRestored ? " with its address index" : "") +
+            (engine.compsRestored
+              ? `, the comps model restored from the kept one${engine.model.indexRestored ? " with its index" : ""}`
+              : "") +
             (learners === "fit"
               ? ""
               : learners === "off"
@@ -180,7 +188,13 @@ const scoringLocal = (requested: "fit" | "background") =>
           yield* kept.value.keep({
             comps,
             learners: engine.compsRestored ? keptModels?.learners : undefined,
-            data: { version, parcels: data.parcels, sales: data.sales, salesDigest: comps.salesDigest }
+            data: {
+              version,
+              parcels: data.parcels,
+              sales: data.sales,
+              salesDigest: comps.salesDigest,
+              addressIndex: engine.index.toData()
+            }
           })
         }
         return { engine, version, learnersJoined: keptLearners !== undefined } satisfies Built

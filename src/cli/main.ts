@@ -42,7 +42,8 @@ import { acceptScoredCall } from "../operations/accept.js"
 import { ClaimDeadline } from "../operations/metered.js"
 import { disconnect, listConnections, setLogin } from "../operations/sign-in.js"
 import { generateDemoCounty } from "../property/demo-county.js"
-import { importFiles, loadDemoCounty, parseFile } from "../property/import.js"
+import { loadDemoCounty } from "../property/import.js"
+import { AddressIndex } from "../scoring/address-index.js"
 import { modelSales, salesDigest } from "../scoring/engine.js"
 import { evaluate, formatEvaluation, predictionsCsv, scratchStore } from "../scoring/evaluate.js"
 import { fitDemoCountyCompsOnWorker } from "../scoring/learner-thread.js"
@@ -128,9 +129,11 @@ const loadDemoCountyAndFit = Effect.gen(function*() {
         const version = yield* store.version
         const data = yield* store.loadAll
         const digest = salesDigest(modelSales(data))
+        // Its address index too: the engine restores it instead of building it (built here, it is built once).
+        const addressIndex = new AddressIndex(data.parcels).toData()
         yield* Effect.flatMap(
           KeptModels,
-          (kept) => kept.keep({ comps, data: { version, ...data, salesDigest: digest } })
+          (kept) => kept.keep({ comps, data: { version, ...data, salesDigest: digest, addressIndex } })
         )
       })
     ),
@@ -138,6 +141,9 @@ const loadDemoCountyAndFit = Effect.gen(function*() {
   )
   return loaded
 }).pipe(Effect.scoped)
+
+/** The file importers, loaded by the commands that read files (./property/import-files.ts says why). */
+const fileImporters = Effect.promise(() => import("../property/import-files.js"))
 
 /** On a first start (an empty store): the demo county, before the scoring engine reads the store. */
 const prepareDemoCounty = Effect.gen(function*() {
@@ -583,6 +589,7 @@ const dataImport = Command.make(
   },
   ({ files, format, json: asJson }) =>
     Effect.gen(function*() {
+      const { importFiles } = yield* fileImporters
       const reports = yield* importFiles(format, files)
       yield* report(
         asJson,
@@ -645,6 +652,7 @@ const evaluateCommand = Command.make(
       if (!/^\d{4}-\d{2}-\d{2}$/.test(splitDate)) {
         return yield* failWith(asJson)({ _tag: "InvalidSplitDate", message: "--split-date must be YYYY-MM-DD" })
       }
+      const { parseFile } = yield* fileImporters
       const parsed = files.map((file) => parseFile(format, file, fs.readFileSync(file)))
       const { predictions: rows, report: evaluation } = evaluate(scratchStore(parsed), splitDate)
       if (Option.isSome(predictions)) fs.writeFileSync(predictions.value, predictionsCsv(rows))

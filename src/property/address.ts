@@ -4,18 +4,9 @@
  * numerals, and the unit, city, state and ZIP split off. Two spellings of one address normalise to one key.
  */
 import { AddressParser } from "@sroussey/parse-address"
+import type { NormalizedAddress } from "./address-format.js"
 
 const parser = new AddressParser()
-
-export interface NormalizedAddress {
-  /** The street line key: number, directional, street name, suffix: `22 BLUE HERON DR`. */
-  readonly street: string
-  /** The unit designator's value (`5B` for `Apt 5B`, `#5B` or a trailing `, 5B`), or "". */
-  readonly unit: string
-  readonly city?: string | undefined
-  readonly state?: string | undefined
-  readonly zip?: string | undefined
-}
 
 const ordinalWords: Record<string, string> = {
   FIRST: "1ST",
@@ -124,11 +115,3 @@ export const normalizeAddress = (raw: string): NormalizedAddress => {
   }
   return { street: line.street, unit, city, state, zip }
 }
-
-/** The display form of a normalised address. */
-export const formatAddress = (address: NormalizedAddress) =>
-  [
-    address.unit ? `${address.street} UNIT ${address.unit}` : address.street,
-    address.city,
-    [address.state, address.zip].filter(Boolean).join(" ") || undefined
-  ].filter(Boolean).join(", ")

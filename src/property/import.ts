@@ -1,34 +1,7 @@
-/** Importing files into the property store: read, parse by format, store, report. */
+/** Stores the synthetic demo county: what a first start needs, without the file importers (./import-files.ts). */
 import { Effect } from "effect"
-import * as fs from "node:fs"
 import { PropertyStore } from "../services/property-store.js"
 import { DEMO_MARKET, type DemoCounty, generateDemoCounty } from "./demo-county.js"
-import { parseNycDofSales } from "./nyc-dof.js"
-import { csvKindOf, parsePropscoreCsv } from "./propscore-csv.js"
-import type { ParsedFile } from "./records.js"
-
-export type ImportFormat = "nyc-dof" | "propscore-csv"
-
-const order = { parcels: 0, sales: 1, listings: 2, permits: 3 } as const
-
-/** Files in the order they must be stored: parcels before what refers to them. */
-const inImportOrder = (format: ImportFormat, files: ReadonlyArray<string>) =>
-  format === "propscore-csv"
-    ? [...files].sort((a, b) => (order[csvKindOf(a) ?? "permits"] - order[csvKindOf(b) ?? "permits"]))
-    : [...files].sort()
-
-export const parseFile = (format: ImportFormat, file: string, content: Buffer): ParsedFile =>
-  format === "nyc-dof" ? parseNycDofSales(file, content) : parsePropscoreCsv(file, content)
-
-export const importFiles = (format: ImportFormat, files: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const store = yield* PropertyStore
-    return yield* Effect.forEach(inImportOrder(format, files), (file) =>
-      Effect.gen(function*() {
-        const content = yield* Effect.try(() => fs.readFileSync(file)).pipe(Effect.orDie)
-        return yield* store.importParsed(parseFile(format, file, content), format)
-      }))
-  })
 
 /** Stores the synthetic demo county (idempotent); generated here unless given. */
 export const loadDemoCounty = (county: DemoCounty = generateDemoCounty()) =>

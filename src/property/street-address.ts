@@ -232,6 +232,11 @@ export const takeUnit = (words: ReadonlyArray<string>): { readonly words: Array<
     }
     // `No` and `Lot` are also words of names: designators only when a number follows.
     if (value === undefined || ((word === "NO" || word === "LOT") && !/\d/.test(value))) continue
+    // A unit's letter written apart as the last word (`Apt 4 E`) is the unit's (`4E`), not a directional.
+    const letter = words[i + 2]
+    if (/^\d+$/.test(value) && letter !== undefined && /^[A-Z]$/.test(letter) && i + 2 === words.length - 1) {
+      return { words: words.slice(0, i), unit: `${value}${letter}` }
+    }
     return { words: [...words.slice(0, i), ...words.slice(i + 2)], unit: value }
   }
   return { words: [...words], unit: "" }

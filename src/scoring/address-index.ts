@@ -18,8 +18,9 @@
  * order, the neighbourhood as the town, a part left out or ignored) or `corrected` (a spelling fixed), with
  * the notes.
  */
+import { stateCodesMap } from "@sroussey/parse-address/dist/maps/us/states.js"
 import { distance } from "fastest-levenshtein"
-import { formatAddress } from "../property/address.js"
+import { formatAddress } from "../property/address-format.js"
 import type { ParcelRecord } from "../property/records.js"
 import {
   DIRECTIONALS,
@@ -44,7 +45,7 @@ export type MatchNote =
     readonly sent: string
     readonly used: string
   }
-  | { readonly kind: "ignored"; readonly part: "unit" | "directional"; readonly sent: string }
+  | { readonly kind: "ignored"; readonly part: "unit" | "directional" | "town"; readonly sent: string }
   | {
     readonly kind: "normalized"
     readonly part: "street_type" | "directional" | "town" | "zip_code"
@@ -61,9 +62,20 @@ export type AddressMatch =
     readonly method: MatchMethod
     readonly notes: ReadonlyArray<MatchNote>
   }
-  | { readonly _tag: "Ambiguous"; readonly candidates: ReadonlyArray<string> }
+  | {
+    readonly _tag: "Ambiguous"
+    readonly candidates: ReadonlyArray<string>
+    /**
+     * Why the address names no one property: a building's units without the unit, a directional left out
+     * where streets of the name differ by theirs, a misspelt street name as close to several streets, or
+     * several properties (streets, towns or records) alike.
+     */
+    readonly reason: AmbiguityReason
+  }
   | { readonly _tag: "OutsideCoverage" }
   | { readonly _tag: "Unknown"; readonly hint: string; readonly suggestions: ReadonlyArray<string> }
+
+export type AmbiguityReason = "unit" | "directional" | "spelling" | "several"
 
 export const MAX_CANDIDATES = 5
 
@@ -91,74 +103,18 @@ const neighbourhoodPhrases = (name: string): Array<string> => {
     if (phrase === "") continue
     phrases.add(phrase)
     const words = phrase.split(" ")
+    // `FLUSHING-NORTH` is a part of Flushing; `EAST NEW YORK` is not New York, nor `EAST ELMHURST` Elmhurst.
     if (words.length >= 2 && DIRECTIONALS.has(words.at(-1)!)) phrases.add(words.slice(0, -1).join(" "))
-    if (words.length >= 2 && DIRECTIONALS.has(words[0]!)) phrases.add(words.slice(1).join(" "))
   }
   // A lone directional (`NORTH` of `FLUSHING-NORTH`) names no place.
   return [...phrases].filter((p) => p !== "" && !DIRECTIONALS.has(p))
 }
 
-const US_STATE_CODES = new Set([
-  "AL",
-  "AK",
-  "AS",
-  "AZ",
-  "AR",
-  "CA",
-  "CO",
-  "CT",
-  "DE",
-  "DC",
-  "FM",
-  "FL",
-  "GA",
-  "GU",
-  "HI",
-  "ID",
-  "IL",
-  "IN",
-  "IA",
-  "KS",
-  "KY",
-  "LA",
-  "ME",
-  "MH",
-  "MD",
-  "MA",
-  "MI",
-  "MN",
-  "MS",
-  "MO",
-  "MT",
-  "NE",
-  "NV",
-  "NH",
-  "NJ",
-  "NM",
-  "NY",
-  "NC",
-  "ND",
-  "MP",
-  "OH",
-  "OK",
-  "OR",
-  "PW",
-  "PA",
-  "PR",
-  "RI",
-  "SC",
-  "SD",
-  "TN",
-  "TX",
-  "UT",
-  "VT",
-  "VI",
-  "VA",
-  "WA",
-  "WV",
-  "WI",
-  "WY"
-])
+/** US states and territories by name (`NEW YORK`), from the parser's table, and their two-letter codes. */
+const US_STATE_NAMES = new Map(
+  Object.entries(stateCodesMap).map(([name, code]) => [name.toUpperCase(), code] as const)
+)
+const US_STATE_CODES = new Set(US_STATE_NAMES.values())
 
 /** One street as recorded in one place: its parcels by house number. */
 interface Street {
@@ -209,8 +165,31 @@ const allowedEdits = (name: string) => {
   return letters <= 3 ? 0 : letters <= 5 ? 1 : 2
 }
 
-/** The numbers in a street name (`BRIGHTON 3` → `3`): a correction never changes them (2ND is not 3RD). */
-const numbersOf = (name: string) => name.replace(/[^0-9 ]/g, " ").trim().split(/\s+/).join(" ")
+/**
+ * The numbers and lone letters of a street name (`BRIGHTON 3` → `3`, `AVENUE D` → `D`): a correction never
+ * changes them (2ND is not 3RD, Avenue C is not Avenue D).
+ */
+const numbersOf = (name: string) =>
+  [
+    name.replace(/[^0-9 ]/g, " ").trim().split(/\s+/).join(" "),
+    ...name.split(" ").filter((word) => /^[A-Z]$/.test(word))
+  ].join("|")
+
+/**
+ * An address index as plain data (maps and sets over the parcel records it was built from): kept with those
+ * records in one structured clone (the kept data, `KeptData.addressIndex`), which keeps the records shared,
+ * so that a restart restores the index instead of reading every parcel's address again.
+ */
+export interface AddressIndexData {
+  readonly byName: Map<string, Array<Street>>
+  readonly parcels: Map<ParcelRecord, Indexed>
+  readonly names: Map<string, Map<number, Set<string>>>
+  readonly phrases: Set<string>
+  readonly phrasesByLength: Map<number, Array<string>>
+  readonly zips: Set<string>
+  readonly states: Set<string>
+  readonly towns: Map<string, Set<string>>
+}
 
 export class AddressIndex {
   private readonly byName = new Map<string, Array<Street>>()
@@ -223,6 +202,18 @@ export class AddressIndex {
   private readonly states = new Set<string>()
   /** The towns (or markets) each locality phrase lies in. */
   private readonly towns = new Map<string, Set<string>>()
+
+  /** The index as plain data, for `fromData` (it shares the index's maps: not to be changed). */
+  toData(): AddressIndexData {
+    const { byName, names, parcels, phrases, phrasesByLength, states, towns, zips } = this
+    return { byName, parcels, names, phrases, phrasesByLength, zips, states, towns }
+  }
+
+  /** The index `toData` described, over the same parcel records, without building it again. */
+  static fromData(data: AddressIndexData): AddressIndex {
+    const index = Object.create(AddressIndex.prototype) as AddressIndex
+    return Object.assign(index, data)
+  }
 
   constructor(parcels: Iterable<ParcelRecord>) {
     const interned = new Map<string, ReadonlySet<string>>()
@@ -293,14 +284,17 @@ export class AddressIndex {
     else byLength.set(name.length, new Set([name]))
   }
 
-  /** A known locality phrase within one edit (two for long ones) of `phrase`, when exactly one is. */
+  /**
+   * A known locality phrase one typing mistake (a letter added, dropped, changed, or two neighbouring letters
+   * swapped) from `phrase`, with the same first letter, when exactly one is: `Staten Islnd`, but not
+   * `Elmont` for Belmont nor `Bronxville` for Brownsville, towns of their own outside the coverage.
+   */
   private closeLocality(phrase: string): string | undefined {
-    const edits = phrase.length >= 10 ? 2 : phrase.length >= 5 ? 1 : 0
-    if (edits === 0) return undefined
+    if (phrase.length < 5) return undefined
     const found: Array<string> = []
-    for (let length = phrase.length - edits; length <= phrase.length + edits; length++) {
+    for (let length = phrase.length - 1; length <= phrase.length + 1; length++) {
       for (const known of this.phrasesByLength.get(length) ?? []) {
-        if (distance(known, phrase) <= edits) found.push(known)
+        if (known[0] === phrase[0] && oneEditApart(known, phrase)) found.push(known)
       }
     }
     return found.length === 1 ? found[0] : undefined
@@ -350,6 +344,29 @@ export class AddressIndex {
     // state when the index knows it, or when a comma stands before it.
     const isState = (word: string, at: number) =>
       this.states.has(word) || (US_STATE_CODES.has(word) && commaAfter.has(at - 1))
+    // The words from `start` to `end` as a locality phrase is spelt (`BEDFORD-STUYVESANT` as two words).
+    const phraseOfWords = (start: number, end: number) => words.slice(start, end).join(" ").replace(/[-/]/g, " ")
+    // A place on record ends just before word `at` (for a state's name that is a place too: `New York`).
+    const placeEndsAt = (at: number) => {
+      for (let length = Math.min(5, at - 2); length >= 1; length--) {
+        if (this.phrases.has(phraseOfWords(at - length, at))) return true
+      }
+      return false
+    }
+    // A state's name (`New York`, `North Carolina`): taken as the state code's reading is, and when it is also
+    // a place on record only after another place (`Staten Island, New York`; `12 Main St, New York` stays
+    // the place).
+    const stateNamed = (): { readonly code: string; readonly length: number } | undefined => {
+      for (let length = Math.min(4, end - 2); length >= 1; length--) {
+        const phrase = words.slice(end - length, end).join(" ")
+        const code = US_STATE_NAMES.get(phrase)
+        if (code === undefined) continue
+        if (!this.states.has(code) && !commaAfter.has(end - length - 1)) continue
+        if (this.phrases.has(phrase) && !placeEndsAt(end - length)) continue
+        return { code, length }
+      }
+      return undefined
+    }
     for (let pass = 0; pass < 2; pass++) {
       const last = words[end - 1]
       if (zip === undefined && last !== undefined && end > 2 && isZip(last)) {
@@ -360,6 +377,12 @@ export class AddressIndex {
       if (state === undefined && maybeState !== undefined && end > 2 && isState(maybeState, end - 1)) {
         state = maybeState
         end--
+      } else if (state === undefined) {
+        const named = stateNamed()
+        if (named !== undefined) {
+          state = named.code
+          end -= named.length
+        }
       }
     }
     // The locality: the longest run of last words that is a place the index knows (exactly, else within an
@@ -372,15 +395,32 @@ export class AddressIndex {
     const spansComma = (start: number) => [...commaAfter].some((i) => i >= start && i < end - 1)
     for (let length = Math.min(5, end - 2); length >= 1 && locality === undefined; length--) {
       const start = end - length
-      const phrase = words.slice(start, end).join(" ").replace(/[-/]/g, " ")
+      const phrase = phraseOfWords(start, end)
       if (!this.phrases.has(phrase) || spansComma(start)) continue
       locality = phrase
       localityStart = start
     }
+    // A neighbourhood before its town, each after its comma (`92nd St, Howard Beach, Queens`): the narrower
+    // place is the locality (its streets are the town's too).
+    if (locality !== undefined && commaAfter.has(localityStart - 1)) {
+      const towns = this.towns.get(locality) ?? new Set<string>()
+      for (let length = Math.min(5, localityStart - 2); length >= 1; length--) {
+        const start = localityStart - length
+        const phrase = phraseOfWords(start, localityStart)
+        if (!commaAfter.has(start - 1) || !this.phrases.has(phrase)) continue
+        if ([...commaAfter].some((i) => i >= start && i < localityStart - 1)) continue
+        if (![...(this.towns.get(phrase) ?? [])].some((town) => towns.has(town))) continue
+        locality = phrase
+        localityStart = start
+        break
+      }
+    }
     for (let length = Math.min(3, end - 2); length >= 1 && locality === undefined; length--) {
       const phrase = words.slice(end - length, end).join(" ")
-      // Only words that cannot be part of the street (no street type, no number) may be a corrected town.
-      if (words.slice(end - length, end).some((w) => /\d/.test(w) || STREET_TYPES.has(w))) continue
+      // Only words that cannot be part of the street (no number; no street type unless a comma sets the
+      // words apart: `Britton Ave, Staten Islnd`, where ISLND also spells a type) may be a corrected town.
+      const setApart = commaAfter.has(end - length - 1)
+      if (words.slice(end - length, end).some((w) => /\d/.test(w) || (!setApart && STREET_TYPES.has(w)))) continue
       const close = this.closeLocality(phrase)
       if (close !== undefined) {
         locality = close
@@ -503,7 +543,9 @@ export class AddressIndex {
     for (let length = name.length - edits; length <= name.length + edits; length++) {
       for (const known of byLength.get(length) ?? []) {
         if (known === name || numbersOf(known) !== numbers) continue
-        const d = distance(known, name)
+        const plain = distance(known, name)
+        // Two neighbouring letters swapped is one typing mistake (`ANDESRON`: ANDERSON as close as ANDERON).
+        const d = plain === 2 && oneEditApart(known, name) ? 1 : plain
         if (d <= edits) found.push({ name: known, edits: d })
       }
     }
@@ -521,6 +563,10 @@ export class AddressIndex {
     const notes: Array<MatchNote> = [...parsed.notes]
     if (parsed.localityTypo !== undefined) {
       notes.push({ kind: "corrected", part: "town", sent: parsed.localityTypo, used: parsed.locality! })
+    }
+    // A place not on record beside a ZIP code that is (`Colony Ave, SI, NY 10306`): the ZIP decides.
+    if (parsed.unknownLocality !== undefined) {
+      notes.push({ kind: "ignored", part: "town", sent: parsed.unknownLocality })
     }
     // The place first as given; a neighbourhood that holds no such street is widened to the town it lies
     // in (people use neighbourhood names the record does not), only for a street spelt as recorded.
@@ -573,8 +619,10 @@ export class AddressIndex {
     readonly known: boolean
     readonly close: ReadonlyArray<{ name: string; edits: number }>
   } {
-    // A street that exists is never exchanged for a neighbour: its missing house number is the answer.
-    const known = this.names.get(area)?.get(parsed.street.name.length)?.has(parsed.street.name) === true
+    // A street that exists is never exchanged for a neighbour: its missing house number is the answer. So is
+    // one of the town typed, where the ZIP code is another's (`16 Francis Pl, Staten Island, NY 10308`).
+    const isStreetOf = (key: string) => this.names.get(key)?.get(parsed.street.name.length)?.has(parsed.street.name)
+    const known = isStreetOf(area) === true || (locality !== undefined && isStreetOf(`L:${locality}`) === true)
     const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
     // A misspelt ordinal word (`Secod Ave` for `Second Ave`, recorded `2 AVE`) is another close name.
     if (!known) {
@@ -599,7 +647,7 @@ export class AddressIndex {
     }
     if (closest.length > 1) {
       const candidates = closest.flatMap(({ name }) => this.parcelsOn(parsed, name, locality).parcels)
-      if (candidates.length > 0) return { match: ambiguous(candidates), known, close }
+      if (candidates.length > 0) return { match: ambiguous(candidates, "spelling"), known, close }
     }
     return { match: undefined, known, close }
   }
@@ -625,16 +673,21 @@ export class AddressIndex {
     let chosen = streets.filter(fitting)
     // A type or directional typed differently from the record, when no street of the place is spelt so.
     if (chosen.length === 0) {
-      const inPlace = streets.filter((street) =>
-        [...street.numbers.values()].some((list) => list.some((p) => this.parcelIn(p, parsed, locality)))
-      )
+      const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
       const { directional, type } = parsed.street
       const sameDirectional = inPlace.filter((street) =>
         directional === "" || street.parts.directional === directional ||
         (street.parts.directional === "" && !namesHaveDirectionals)
       )
       const variants = new Set(sameDirectional.map((street) => `${street.parts.type}|${street.parts.directional}`))
-      if (variants.size === 1 && type !== "" && sameDirectional[0]!.parts.type !== type) {
+      // The street as typed exists in the place, only not at this ZIP code: no other type is taken for it
+      // (`184 Kent Ave, Brooklyn, NY 11222` is not 184 Kent St).
+      const typedElsewhere = type !== "" &&
+        (this.byName.get(name) ?? []).some((street) =>
+          street.parts.type === type && (directional === "" || street.parts.directional === directional) &&
+          this.streetHasParcelIn(street, parsed, locality)
+        )
+      if (variants.size === 1 && type !== "" && sameDirectional[0]!.parts.type !== type && !typedElsewhere) {
         chosen = sameDirectional
         notes.push({
           kind: "corrected",
@@ -650,7 +703,26 @@ export class AddressIndex {
         if (this.parcelIn(parcel, parsed, locality)) parcels.push(parcel)
       }
     }
-    return { parcels, notes }
+    // A directional left out is taken from the record only when no two streets of the name in the place
+    // differ by theirs: `12 Drumgoole Rd` may be on Drumgoole Rd E or W, and `28 Broadway` is not on E
+    // Broadway, whichever of them has the number on record (a record holds the parcels that sold, not every
+    // house of a street).
+    const directionalLeftOut = parsed.street.directional === "" && parcels.length > 0 &&
+      new Set(chosen.map((street) => street.parts.directional)).size > 1 &&
+      new Set(
+          chosen.filter((street) => this.streetHasParcelIn(street, parsed, locality)).map((street) =>
+            street.parts.directional
+          )
+        ).size > 1
+    return { parcels, notes, directionalLeftOut }
+  }
+
+  /** Whether any parcel of the street lies in the place the address names. */
+  private streetHasParcelIn(street: Street, parsed: Parsed, locality: string | undefined) {
+    for (const atNumber of street.numbers.values()) {
+      for (const parcel of atNumber) if (this.parcelIn(parcel, parsed, locality)) return true
+    }
+    return false
   }
 
   private onStreet(
@@ -659,7 +731,7 @@ export class AddressIndex {
     locality: string | undefined,
     notes: ReadonlyArray<MatchNote>
   ): AddressMatch | undefined {
-    let { notes: fitNotes, parcels } = this.parcelsOn(parsed, name, locality)
+    let { directionalLeftOut, notes: fitNotes, parcels } = this.parcelsOn(parsed, name, locality)
     const widened: Array<MatchNote> = []
     if (parcels.length === 0 && locality !== undefined && name === parsed.street.name) {
       // Only within the town the named place lies in: a neighbourhood of another town never widens to it.
@@ -669,6 +741,7 @@ export class AddressIndex {
       if (inTown.length > 0 && !townsOfLocality.has(locality)) {
         parcels = inTown
         fitNotes = anywhere.notes
+        directionalLeftOut = anywhere.directionalLeftOut
         widened.push({
           kind: "normalized",
           part: "town",
@@ -678,6 +751,7 @@ export class AddressIndex {
       }
     }
     if (parcels.length === 0) return undefined
+    if (directionalLeftOut) return ambiguous(parcels, "directional")
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)
     if (chosen._tag !== "Found") return chosen
@@ -698,12 +772,12 @@ export class AddressIndex {
           notes.push({ kind: "ignored", part: "unit", sent: parsed.unit })
           return { _tag: "Found", parcel: whole[0]! }
         }
-        return ambiguous(whole)
+        return ambiguous(whole, "several")
       }
       const wanted = unitKey(parsed.unit)
       const named = units.filter((p) => unitKey(p.unit) === wanted)
       if (named.length === 1) return { _tag: "Found", parcel: named[0]! }
-      if (named.length > 1) return ambiguous(named)
+      if (named.length > 1) return ambiguous(named, "several")
       return {
         _tag: "Unknown",
         hint: `No unit ${parsed.unit} is recorded at this address; the units that are are suggested.`,
@@ -713,7 +787,7 @@ export class AddressIndex {
     // Without a unit, a lone record without one is the property only where no units are recorded: beside
     // units it is the building's own record or a unit whose number was not recorded, and either is a guess.
     if (whole.length === 1 && units.length === 0) return { _tag: "Found", parcel: whole[0]! }
-    return ambiguous([...whole, ...units])
+    return ambiguous([...whole, ...units], units.length > 0 ? "unit" : "several")
   }
 
   /** Addresses on a street with the house numbers nearest to the one asked for. */
@@ -734,8 +808,9 @@ export class AddressIndex {
 
 const naturally = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true })
 
-const ambiguous = (parcels: ReadonlyArray<ParcelRecord>): AddressMatch => ({
+const ambiguous = (parcels: ReadonlyArray<ParcelRecord>, reason: AmbiguityReason): AddressMatch => ({
   _tag: "Ambiguous",
+  reason,
   candidates: [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
 })
 

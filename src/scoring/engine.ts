@@ -17,7 +17,7 @@ import {
   UnknownProperty,
   UnscorableAddress
 } from "../../schema/problems.js"
-import { formatAddress } from "../property/address.js"
+import { formatAddress } from "../property/address-format.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
@@ -25,7 +25,12 @@ import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
-import { AddressIndex, type AddressMatch as IndexMatch, parcelDisplayAddress } from "./address-index.js"
+import {
+  AddressIndex,
+  type AddressIndexData,
+  type AddressMatch as IndexMatch,
+  parcelDisplayAddress
+} from "./address-index.js"
 import {
   DEFAULT_OPTIONS,
   fitModel,
@@ -109,6 +114,27 @@ const addressMatch = (sent: string, found: Extract<IndexMatch, { _tag: "Found" }
   notes: found.notes.map((note) => ({ ...note }))
 })
 
+/** What an `ambiguous-address` refusal tells the caller to send, by why the address named no one property. */
+export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }>): string => {
+  switch (match.reason) {
+    case "unit":
+      return "The address names a building with units; send the unit (the candidates list the units on record)."
+    case "directional":
+      return "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
+        "(the candidates are the properties on record at this number)."
+    case "spelling":
+      return "The street name is not on record and is as close to several streets that are; send the one meant " +
+        "(the candidates are the properties on record at this number)."
+    case "several":
+      return match.candidates.length === 1
+        ? "The address matches several properties recorded at the same address; the address alone cannot tell " +
+          "them apart."
+        : `The address matches ${
+          match.candidates.length === 5 ? "five or more" : match.candidates.length
+        } properties; send one of the candidates.`
+  }
+}
+
 export type EngineScoreError = AmbiguousAddress | OutsideCoverage | UnscorableAddress | MissingValuationFact
 
 /** How the engine is built: the sales it may use, and the models' options. */
@@ -131,6 +157,11 @@ export interface EngineOptions {
    * `salesBefore`), where the caller has it (kept with the data); else it is computed.
    */
   readonly salesDigest?: string | undefined
+  /**
+   * The address index of exactly these parcels (`AddressIndex.toData`, kept with them in the kept data):
+   * restored instead of built.
+   */
+  readonly addressIndex?: AddressIndexData | undefined
 }
 
 /** A fitted comps model and the digest of the sales it was fitted on. */
@@ -188,6 +219,8 @@ export class ScoringEngine {
     readonly sales: ReadonlyArray<ModelSale>,
     /** True when the comps model is the kept one, restored (`EngineOptions.kept`), not fitted. */
     readonly compsRestored: boolean,
+    /** True when the address index is the kept one, restored (`EngineOptions.addressIndex`), not built. */
+    readonly addressIndexRestored: boolean,
     private digest: string | undefined
   ) {}
 
@@ -212,7 +245,7 @@ export class ScoringEngine {
     }
     const comps = restorable ? Model.restore(sales, options.kept!.comps) : fitModel(sales, options.model ?? {})
     return new ScoringEngine(
-      new AddressIndex(data.parcels),
+      options.addressIndex !== undefined ? AddressIndex.fromData(options.addressIndex) : new AddressIndex(data.parcels),
       new Map(data.parcels.map((parcel) => [parcel.id, parcel])),
       comps,
       options.learners === "later"
@@ -221,6 +254,7 @@ export class ScoringEngine {
       dataThrough,
       sales,
       restorable,
+      options.addressIndex !== undefined,
       digest
     )
   }
@@ -241,6 +275,7 @@ export class ScoringEngine {
       this.marketDataThrough,
       this.sales,
       this.compsRestored,
+      this.addressIndexRestored,
       this.digest
     )
   }
@@ -257,16 +292,7 @@ export class ScoringEngine {
       case "Found":
         return Either.right({ parcel: match.parcel, match: addressMatch(address, match) })
       case "Ambiguous":
-        return Either.left(
-          new AmbiguousAddress({
-            detail: match.candidates.length === 1
-              ? "The address names a building with units; send the unit (the candidate lists it)."
-              : `The address matches ${
-                match.candidates.length === 5 ? "five or more" : match.candidates.length
-              } properties; send one of the candidates.`,
-            candidates: match.candidates
-          })
-        )
+        return Either.left(new AmbiguousAddress({ detail: ambiguityDetail(match), candidates: match.candidates }))
       case "OutsideCoverage":
         return Either.left(new OutsideCoverage({ detail: "The address lies outside every covered area." }))
       case "Unknown":

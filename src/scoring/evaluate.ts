@@ -44,6 +44,8 @@ export interface MarketReport {
   readonly learner_loss: string | null
   /** The fewest sales in a leaf of the market's learner, chosen on the window with the loss. */
   readonly learner_min_leaf: number | null
+  /** The slope the stack's values are drawn toward the window's median value by (1: not at all). */
+  readonly centre_slope: number | null
   readonly baseline: {
     readonly mdape: number | null
     readonly ppe10: number | null
@@ -208,6 +210,7 @@ export const evaluate = (
       comps_weight: entry.compsWeight,
       learner_loss: lossName(engine.stack.learnerLoss(name)),
       learner_min_leaf: engine.stack.learnerMinLeaf(name) ?? null,
+      centre_slope: engine.stack.centreSlope(name) ?? null,
       baseline: {
         mdape: orNull(base, "mdape"),
         ppe10: orNull(base, "ppe10"),
@@ -239,6 +242,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     "comps weight",
     "learner loss",
     "leaf",
+    "slope",
     "base MdAPE",
     "base PPE10",
     "base PPE20"
@@ -257,6 +261,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     m.comps_weight === null ? "-" : m.comps_weight.toFixed(2),
     m.learner_loss ?? "-",
     m.learner_min_leaf === null ? "-" : String(m.learner_min_leaf),
+    m.centre_slope === null ? "-" : m.centre_slope.toFixed(2),
     percent(m.baseline.mdape),
     percent(m.baseline.ppe10),
     percent(m.baseline.ppe20)

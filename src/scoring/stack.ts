@@ -9,7 +9,8 @@
  *    both with the market index of the sales they were fitted on, held flat past them; the first window month
  *    also chooses the market's learner loss and capacity (`learnerLosses`, `learnerCapacities`);
  * 2. the weight of the comps is the one (in steps of 0.05) that minimizes the median absolute log error over
- *    the window, shrunk toward an even blend when the window is small;
+ *    the window, shrunk toward an even blend when the window is small; the blend's log value is then drawn
+ *    toward the window's median value by the slope (1 to 0.8) its residuals show (`centreSlope`);
  * 3. the quantiles are recalibrated on the same window: the blend's residuals, in units of the comps'
  *    local scale, give the z-values that turn centre and scale into the reported quantiles;
  * 4. the learner that serves is fitted again on every training sale of the market (only where a blend was
@@ -75,6 +76,11 @@ export interface StackOptions {
    * window's first month after the loss (which is chosen at the first capacity), with that loss.
    */
   readonly learnerCapacities: ReadonlyArray<Partial<Omit<GbtOptions, "loss">>>
+  /**
+   * Slopes the blend's log value may be drawn toward the window's median value by (1 = not at all), the
+   * default first: the one whose window residuals have the smallest median absolute deviation serves.
+   */
+  readonly centreSlopes: ReadonlyArray<number>
 }
 
 export const defaultStackOptions: StackOptions = {
@@ -94,7 +100,13 @@ export const defaultStackOptions: StackOptions = {
   // Leaves of at least 20 or of at least 50 sales: the larger leaves average over more of the tail of
   // recorded prices no fact explains. On the NYC windows 50 wins in every borough (the Bronx's first window
   // month 17.25% → 16.17% median absolute log error), on Melbourne's 20.
-  learnerCapacities: [{}, { minLeaf: 50 }]
+  learnerCapacities: [{}, { minLeaf: 50 }],
+  // A value estimated with error lies, on average, too far from the market's middle: the price of a sale
+  // valued high is, on average, below its value, and of one valued low above (regression toward the mean).
+  // Drawing values toward the window's median by the slope the window shows takes that out. Only toward it:
+  // a stretch (slope above 1) was chosen on some windows by the noise of the median and lost out of time
+  // (docs/pricing-model.md).
+  centreSlopes: [1, 0.95, 0.9, 0.85, 0.8]
 }
 
 /** The comps model's market index (log) at a date: the learner fits prices with it taken out. */
@@ -116,6 +128,9 @@ interface Drift {
 interface Blend {
   /** The comps' share of the log value; the learner has the rest. */
   readonly compsWeight: number
+  /** The blend's log value is `pivot + slope × (value − pivot)`. */
+  readonly slope: number
+  readonly pivot: number
   /** z-values at QUANTILE_LEVELS, and a 101-point sample of the residuals for the mean. */
   readonly z: ReadonlyArray<number>
   readonly sample: ReadonlyArray<number>
@@ -238,12 +253,41 @@ const blendWeight = (rows: ReadonlyArray<WindowValuation>, pseudoCount: number) 
   return (rows.length * best + pseudoCount * 0.5) / (rows.length + pseudoCount)
 }
 
-const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number): Blend => {
-  const residuals = rows.map((row) =>
-    (row.logPrice - (compsWeight * row.comps + (1 - compsWeight) * row.learner)) / row.scale
-  ).sort((a, b) => a - b)
+/**
+ * The slope (among `slopes`, the first on a tie) by which log values are drawn toward their median `pivot`
+ * that leaves the prices' residuals the smallest median absolute deviation: the centre's own shift is the
+ * calibration's (the residuals' median), so only their spread about it counts.
+ */
+export const centreSlope = (
+  logPrices: ReadonlyArray<number>,
+  values: ReadonlyArray<number>,
+  slopes: ReadonlyArray<number>
+): { readonly slope: number; readonly pivot: number } => {
+  const pivot = quantileSorted([...values].sort((a, b) => a - b), 0.5)
+  let slope = slopes[0] ?? 1
+  let bestSpread = Number.POSITIVE_INFINITY
+  for (const candidate of slopes) {
+    const residuals = logPrices.map((logPrice, i) => logPrice - (pivot + candidate * (values[i]! - pivot)))
+      .sort((a, b) => a - b)
+    const middle = quantileSorted(residuals, 0.5)
+    const spread = quantileSorted(residuals.map((r) => Math.abs(r - middle)).sort((a, b) => a - b), 0.5)
+    if (spread < bestSpread - 1e-12) {
+      bestSpread = spread
+      slope = candidate
+    }
+  }
+  return { slope, pivot }
+}
+
+const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number, slopes: ReadonlyArray<number>): Blend => {
+  const values = rows.map((row) => compsWeight * row.comps + (1 - compsWeight) * row.learner)
+  const { pivot, slope } = centreSlope(rows.map((row) => row.logPrice), values, slopes)
+  const residuals = rows.map((row, i) => (row.logPrice - (pivot + slope * (values[i]! - pivot))) / row.scale)
+    .sort((a, b) => a - b)
   return {
     compsWeight,
+    slope,
+    pivot,
     z: QUANTILE_LEVELS.map((level) => quantileSorted(residuals, Number(level))),
     sample: Array.from({ length: 101 }, (_, j) => quantileSorted(residuals, (j + 0.5) / 101)),
     windowSales: rows.length
@@ -366,12 +410,12 @@ export class StackedModel {
       }
     }
     const pooledBlend = pooled.length >= options.minWindowSales
-      ? blendOf(pooled, blendWeight(pooled, options.blendPseudoCount))
+      ? blendOf(pooled, blendWeight(pooled, options.blendPseudoCount), options.centreSlopes)
       : undefined
     for (const market of drifts.keys()) {
       const rows = perMarket.get(market) ?? []
       if (rows.length >= options.minWindowSales) {
-        blends.set(market, blendOf(rows, blendWeight(rows, options.blendPseudoCount)))
+        blends.set(market, blendOf(rows, blendWeight(rows, options.blendPseudoCount), options.centreSlopes))
       } else if (pooledBlend !== undefined) {
         blends.set(market, pooledBlend)
       }
@@ -430,6 +474,11 @@ export class StackedModel {
     return this.learners.get(market)?.trees.options.minLeaf
   }
 
+  /** The slope the market's blend is drawn toward its window's median value by, where it has a blend. */
+  centreSlope(market: string): number | undefined {
+    return this.learners.has(market) ? this.blends.get(market)?.slope : undefined
+  }
+
   /** The learner's log value of a subject as of a date, where its market has a learner. */
   learnerValue(subject: Subject, asOf: string): number | undefined {
     const learner = this.learners.get(subject.market)
@@ -446,7 +495,8 @@ export class StackedModel {
     if (blend === undefined || learner === undefined) {
       return { ...valuation, parts: { comps: valuation.quantiles["0.5"], compsWeight: 1 } }
     }
-    const center = blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
+    const blended = blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
+    const center = blend.pivot + blend.slope * (blended - blend.pivot)
     // Past the market's data the index is held flat; each month beyond adds its month-to-month variance.
     const drift = this.drifts.get(subject.market)
     const monthsPast = drift === undefined ? 0 : Math.max(0, monthNumber(asOf) - drift.dataEnd)

@@ -4,7 +4,7 @@
  * recorded permit work.
  */
 import type { HistoryAnswer } from "../../schema/history.js"
-import { formatAddress } from "../property/address.js"
+import { formatAddress } from "../property/address-format.js"
 import type { ParcelRecord } from "../property/records.js"
 import type { PropertyHistoryRecords } from "../services/property-store.js"
 

@@ -93,7 +93,7 @@ describe("the propscore bin", () => {
         expect(stderr).toContain("a new one (a copy of the template npm run build made)")
         expect(stderr).not.toContain("Loaded the synthetic demo county")
         expect(stderr).toMatch(
-          /scoring engine built over 20002 parcels .*read from the kept data, the comps model restored/
+          /scoring engine built over 20002 parcels .*read from the kept data with its address index, the comps model restored/
         )
         const apiKey = /\n\s+(ps_\S+)/.exec(stdout)![1]!
         const response = await fetch(`http://127.0.0.1:${port}/v1/predict`, {

@@ -73,6 +73,7 @@ describe("address matching", () => {
     const match = index.match("12 Maple Street")
     expect(match).toEqual({
       _tag: "Ambiguous",
+      reason: "several",
       candidates: ["12 MAPLE ST, MAPLE FALLS, ZZ 99101", "12 MAPLE ST, RIVERTON, ZZ 99103"]
     })
     expect(index.match("12 Maple St, Riverton")._tag).toBe("Found")
@@ -123,11 +124,13 @@ describe("addresses as people type them (Staten Island)", () => {
     resolves("100 Ocean Ter #1A 10307", "condo-1a")
     expect(statenIsland.match("100 Ocean Terrace, Staten Island NY")).toEqual({
       _tag: "Ambiguous",
+      reason: "unit",
       candidates: ["100 OCEAN TER UNIT 1A, STATEN ISLAND, NY 10307", "100 OCEAN TER UNIT 2B, STATEN ISLAND, NY 10307"]
     })
     // One record without a unit beside the units is not the building: the address alone stays ambiguous.
     expect(statenIsland.match("200 Riverside Blvd, Staten Island NY")).toEqual({
       _tag: "Ambiguous",
+      reason: "unit",
       candidates: ["200 RIVERSIDE BLVD UNIT 3C, STATEN ISLAND, NY 10307", "200 RIVERSIDE BLVD, STATEN ISLAND, NY 10307"]
     })
     resolves("200 Riverside Blvd Apt 3C, Staten Island NY", "tower-3c")
@@ -213,6 +216,143 @@ describe("addresses as people type them (Staten Island)", () => {
     expect(statenIsland.match("193 Bathgate St, Staten Island NY")._tag).toBe("Ambiguous")
     resolves("193 Bathgate St, Annadale NY", "bathgate-193")
     resolves("193 Bathgate St 10308", "bathgate-s-193")
+  })
+})
+
+describe("what a user's address leaves out or adds (found auditing real Staten Island and Queens answers)", () => {
+  const nyc = (city: string, hood: string, zip: string, market = city) => ({ city, zip, hood, state: "NY", market })
+  const audited = new AddressIndex([
+    parcel("drumgoole-e-12", "12 DRUMGOOLE RD E", nyc("STATEN ISLAND", "ELTINGVILLE", "10312")),
+    parcel("drumgoole-w-1540", "1540 DRUMGOOLE RD W", nyc("STATEN ISLAND", "ELTINGVILLE", "10312")),
+    parcel("e-broadway-28", "28 E BROADWAY", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+    parcel("broadway-5", "5 BROADWAY", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+    parcel("railroad-n-40", "40 N RAILROAD AVE", nyc("STATEN ISLAND", "GREAT KILLS", "10308")),
+    parcel("dreyer-5", "5 DREYER AVE", nyc("STATEN ISLAND", "BULLS HEAD", "10314")),
+    parcel("britton-589", "589 BRITTON AVE", nyc("STATEN ISLAND", "GRASMERE", "10304")),
+    parcel("colony-326", "326 COLONY AVE", nyc("STATEN ISLAND", "GRANT CITY", "10306")),
+    parcel("ninety-second-161-22", "161-22 92ND ST", nyc("QUEENS", "HOWARD BEACH", "11414")),
+    parcel("main-12-manhattan", "12 MAIN ST", nyc("NEW YORK", "ROOSEVELT ISLAND", "10044", "MANHATTAN")),
+    parcel("main-12-si", "12 MAIN ST", nyc("STATEN ISLAND", "TOTTENVILLE", "10307"))
+  ])
+  const idIn = (address: string) => idOf(audited.match(address))
+
+  it("a directional left out is never guessed where streets of the name differ by theirs, whichever has the number", () => {
+    for (
+      const [address, candidate] of [
+        ["12 Drumgoole Road, Staten Island", "12 DRUMGOOLE RD E, STATEN ISLAND, NY 10312"],
+        ["1540 Drumgoole Rd 10312", "1540 DRUMGOOLE RD W, STATEN ISLAND, NY 10312"],
+        ["28 Broadway", "28 E BROADWAY, STATEN ISLAND, NY 10310"]
+      ] as const
+    ) {
+      expect(audited.match(address), address).toEqual({
+        _tag: "Ambiguous",
+        reason: "directional",
+        candidates: [candidate]
+      })
+    }
+    // Sent with its directional it is the property; where the name has one directional only, it is taken.
+    expect(idIn("12 Drumgoole Rd E, Staten Island")).toBe("drumgoole-e-12")
+    expect(idIn("28 East Broadway 10310")).toBe("e-broadway-28")
+    const taken = audited.match("40 Railroad Ave, Staten Island")
+    expect(taken).toMatchObject({ _tag: "Found", method: "normalized" })
+    expect(taken._tag === "Found" && taken.notes).toContainEqual({
+      kind: "normalized",
+      part: "directional",
+      sent: "",
+      used: "N"
+    })
+  })
+
+  it("a state written as its name, with or without the ZIP; a state name that is also a town stays the town", () => {
+    expect(idIn("5 Dreyer Ave., Staten Island, New York")).toBe("dreyer-5")
+    expect(idIn("5 Dreyer Ave., Staten Island, New York 10314")).toBe("dreyer-5")
+    expect(idIn("5 dreyer ave staten island new york 10314")).toBe("dreyer-5")
+    expect(idIn("12 Main St, New York")).toBe("main-12-manhattan")
+    expect(idIn("12 Main St, Staten Island, New York")).toBe("main-12-si")
+    expect(idIn("12 Main St, Springfield, Illinois")).toBe("OutsideCoverage")
+  })
+
+  it("a typo in the town set apart by a comma is corrected even where it also spells a street type (ISLND)", () => {
+    for (const address of ["589 Britton Ave, Staten Islnd, NY", "589 Britton Ave, Staten Islnd"]) {
+      const match = audited.match(address)
+      expect(idOf(match), address).toBe("britton-589")
+      expect(match._tag === "Found" && match.notes, address).toContainEqual({
+        kind: "corrected",
+        part: "town",
+        sent: "STATEN ISLND",
+        used: "STATEN ISLAND"
+      })
+    }
+  })
+
+  it("a neighbourhood before its town, each after a comma, is the locality", () => {
+    expect(idIn("161-22 92nd St, Howard Beach, Queens")).toBe("ninety-second-161-22")
+    expect(idIn("161-22 92nd St, Howard Beach, Queens, NY 11414")).toBe("ninety-second-161-22")
+    expect(idIn("161-22 92nd St, Howard Beach, NY")).toBe("ninety-second-161-22")
+    // A neighbourhood of another town is not narrowed to: Howard Beach is not in Staten Island.
+    expect(idIn("161-22 92nd St, Howard Beach, Staten Island")).not.toBe("ninety-second-161-22")
+  })
+
+  it("a town not on record beside a ZIP code that is: the ZIP decides, and the note says the town was ignored", () => {
+    const match = audited.match("326 Colony Avenue, SI, NY 10306")
+    expect(match).toMatchObject({ _tag: "Found", method: "normalized" })
+    expect(match._tag === "Found" && match.notes).toContainEqual({ kind: "ignored", part: "town", sent: "SI" })
+    expect(idIn("326 Colony Avenue, SI, NY")).toBe("OutsideCoverage")
+  })
+})
+
+describe("wrong parcels found by a second audit over every NYC borough (each once Found on another parcel)", () => {
+  const nyc = (city: string, hood: string, zip: string) => ({ city, zip, hood, state: "NY", market: city })
+  const boroughs = new AddressIndex([
+    parcel("hill-18-eny", "18 HILL ST", nyc("BROOKLYN", "EAST NEW YORK", "11208")),
+    parcel("essex-27", "27 ESSEX ST", nyc("NEW YORK", "LOWER EAST SIDE", "10002")),
+    parcel("avenue-d-4017", "4017 AVENUE D", nyc("BROOKLYN", "FLATBUSH-EAST", "11203")),
+    parcel("anderon-69", "69 ANDERON ST", nyc("STATEN ISLAND", "CONCORD", "10305")),
+    parcel("anderson-69", "69 ANDERSON ST", nyc("STATEN ISLAND", "CONCORD", "10305")),
+    parcel("francis-16", "16 FRANCIS PL", nyc("STATEN ISLAND", "WEST BRIGHTON", "10310")),
+    parcel("brandis-16", "16 E BRANDIS AVE", nyc("STATEN ISLAND", "GREAT KILLS", "10308")),
+    parcel("kent-st-184", "184 KENT ST", nyc("BROOKLYN", "GREENPOINT", "11222")),
+    parcel("kent-ave-300", "300 KENT AVE", nyc("BROOKLYN", "WILLIAMSBURG-SOUTH", "11249")),
+    parcel("white-plains-119", "119 WHITE PLAINS RD", nyc("BRONX", "WESTCHESTER", "10473")),
+    parcel("cedar-22", "22 CEDAR ST", nyc("BROOKLYN", "BROWNSVILLE", "11212")),
+    parcel("leonard-4", "91 LEONARD ST", nyc("NEW YORK", "TRIBECA", "10013"), "4"),
+    parcel("leonard-4e", "91 LEONARD ST", nyc("NEW YORK", "TRIBECA", "10013"), "4E")
+  ])
+  const idIn = (address: string) => idOf(boroughs.match(address))
+
+  it("a neighbourhood is not the place its name ends with: East New York is not New York", () => {
+    expect(idIn("18 Hill St, New York, NY")).not.toBe("hill-18-eny")
+    expect(idIn("18 Hill St, East New York, NY")).toBe("hill-18-eny")
+  })
+
+  it("a lone letter of a name is never corrected (Avenue C is not Avenue D)", () => {
+    for (const address of ["4017 Avenue C, Brooklyn, NY 11203", "4017 Avenue N, Brooklyn, NY 11203"]) {
+      expect(idIn(address), address).toBe("Unknown")
+    }
+    expect(idIn("4017 Avenue D, Brooklyn, NY 11203")).toBe("avenue-d-4017")
+  })
+
+  it("two neighbouring letters swapped count as one mistake: as close as a letter dropped, so ambiguous", () => {
+    const match = boroughs.match("69 Andesron St, Staten Island, NY")
+    expect(match).toMatchObject({ _tag: "Ambiguous", reason: "spelling" })
+  })
+
+  it("a street of the town typed is never corrected to another within a ZIP code that is not its own", () => {
+    expect(idIn("16 Francis Pl, Staten Island, NY 10308")).toBe("Unknown")
+    expect(idIn("16 Francis Pl, Staten Island, NY")).toBe("francis-16")
+    expect(idIn("184 Kent Ave, Brooklyn, NY 11222")).toBe("Unknown")
+  })
+
+  it("a town outside the coverage is not taken for a covered place two letters or a first letter away", () => {
+    expect(idIn("119 White Plains Rd, Eastchester, NY")).toBe("OutsideCoverage")
+    expect(idIn("22 Cedar St, Bronxville, NY")).toBe("OutsideCoverage")
+    expect(idIn("22 Cedar St, Brownsvile, NY")).toBe("cedar-22")
+  })
+
+  it("a unit's letter written apart is the unit's (Apt 4 E is 4E, not 4)", () => {
+    expect(idIn("91 Leonard St Apt 4 E, New York, NY")).toBe("leonard-4e")
+    expect(idIn("91 Leonard St #4 E, New York, NY 10013")).toBe("leonard-4e")
+    expect(idIn("91 Leonard St Apt 4, New York, NY")).toBe("leonard-4")
   })
 })
 

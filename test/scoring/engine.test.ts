@@ -5,7 +5,7 @@ import { scoreAddress } from "../../src/operations/upstream.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
-import { modelSale, ScoringEngine } from "../../src/scoring/engine.js"
+import { ambiguityDetail, modelSale, ScoringEngine } from "../../src/scoring/engine.js"
 import type { PropertyData } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { scoredAnswer } from "../../src/valuation/answer.js"
@@ -85,6 +85,22 @@ describe("the local scoring engine on a generated county", () => {
     }
     expect(left(engine.score("1 Main St, Springfield, IL 62701", undefined, asOf))._tag).toBe("OutsideCoverage")
     expect(left(engine.score("99999 Nowhere Rd, Riverton, ZZ 99103", undefined, asOf))._tag).toBe("UnscorableAddress")
+  })
+
+  it("ERR-3: an ambiguous address's detail says what to send, by why no one property was named", () => {
+    const one = ["12 DRUMGOOLE RD E, STATEN ISLAND, NY 10312"]
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "directional", candidates: one })).toMatch(
+      /leaves out a direction/
+    )
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).toMatch(/send the unit/)
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: one })).toMatch(/street name/)
+    // One candidate is never "a building with units" unless units are why (the audit's `12 Finly Ave`).
+    for (const reason of ["directional", "spelling", "several"] as const) {
+      expect(ambiguityDetail({ _tag: "Ambiguous", reason, candidates: one })).not.toMatch(/units/)
+    }
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "several", candidates: [...one, ...one] })).toMatch(
+      /matches 2 properties/
+    )
   })
 
   it("OVR-5: a needed fact missing from the record is missing-valuation-fact, unless an override supplies it", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer, Option, Ref, TestClock } from "effect"
+import { ConfigProvider, Effect, Either, Layer, Logger, Option, Ref, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -8,9 +8,14 @@ import { KeptModelsFiles } from "../../layers/kept-models/files.js"
 import { keptModelsMemory, type KeptModelsMemoryState } from "../../layers/kept-models/memory.js"
 import { ScoringLocal, ScoringLocalServing } from "../../layers/scoring/local.js"
 import { FAULT_DRILL_SOURCE, generateDemoCounty } from "../../src/property/demo-county.js"
-import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
+import {
+  AddressIndex,
+  type AddressIndexData,
+  type AddressMatch,
+  parcelDisplayAddress
+} from "../../src/scoring/address-index.js"
 import { fitStackData, type KeptComps, ScoringEngine } from "../../src/scoring/engine.js"
-import { fitCompsOnWorker } from "../../src/scoring/learner-thread.js"
+import { fitCompsOnWorker, fitLearnersOnThread } from "../../src/scoring/learner-thread.js"
 import { type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
 import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
@@ -41,6 +46,18 @@ describe("a kept comps model", () => {
     expect(expected.filter((outcome) => "model" in outcome).length).toBeGreaterThan(100)
     expect(outcomes(restored)).toEqual(expected)
     expect(restored.keptComps()).toEqual(kept)
+  })
+
+  it("restores its comps index and each parcel's own sales from the kept ones, or builds them where none were kept", () => {
+    const restored = ScoringEngine.build(data, { learners: "later", kept })
+    expect(restored.model.indexRestored).toBe(true)
+    expect(kept.comps.index?.comps.sales).toBe(restored.sales.length)
+    // An older build's kept model has no index: the index is built, and values the same.
+    const { index: _index, ...withoutIndex } = kept.comps
+    const rebuilt = ScoringEngine.build(data, { learners: "later", kept: { ...kept, comps: withoutIndex } })
+    expect([rebuilt.compsRestored, rebuilt.model.indexRestored]).toEqual([true, false])
+    expect(outcomes(rebuilt)).toEqual(outcomes(restored))
+    expect(rebuilt.keptComps()).toEqual(kept)
   })
 
   it(
@@ -91,6 +108,33 @@ describe("a kept comps model", () => {
   })
 })
 
+describe("a kept address index", () => {
+  // As a restart reads the kept data: the parcels and their index in one structured clone.
+  const keptData = deserialize(serialize({ version: "v1", ...data, addressIndex: fitted.index.toData() })) as
+    & PropertyData
+    & { readonly addressIndex: AddressIndexData }
+  const restored = ScoringEngine.build(keptData, { learners: "later", kept, addressIndex: keptData.addressIndex })
+
+  it("is restored, not built, and refers to the kept parcel records themselves", () => {
+    expect(restored.index.toData().byName).toBe(keptData.addressIndex.byName)
+    const records = new Set(keptData.parcels)
+    for (const parcel of restored.index.toData().parcels.keys()) expect(records.has(parcel)).toBe(true)
+  })
+
+  it("matches every address, typed any way, and values every property exactly as the index built again", () => {
+    expect(outcomes(restored)).toEqual(outcomes(fitted))
+    const built = new AddressIndex(keptData.parcels)
+    const typed = county.parcels.filter((_, i) => i % 7 === 0).flatMap((parcel) => {
+      const address = parcelDisplayAddress(parcel)
+      return [address, address.toLowerCase().replace(/,/g, ""), parcel.street, `${parcel.street} ${parcel.zipCode}`]
+    })
+    const reading = (match: AddressMatch) => match._tag === "Found" ? { ...match, parcel: match.parcel.id } : match
+    for (const address of typed) {
+      expect(reading(restored.index.match(address)), address).toEqual(reading(built.match(address)))
+    }
+  })
+})
+
 describe("the server's Scoring layer with kept models", () => {
   const addresses = county.parcels.filter((parcel, i) => i % 100 === 0 && parcel.source !== FAULT_DRILL_SOURCE)
     .map(parcelDisplayAddress)
@@ -115,6 +159,9 @@ describe("the server's Scoring layer with kept models", () => {
       const afterFirst = yield* Ref.get(kept)
       expect(afterFirst.keeps).toBe(1)
       expect(Option.getOrThrow(afterFirst.kept).comps).toEqual(fitted.keptComps())
+      // The address index is kept with the data it indexes, and the restart restores it.
+      const keptIndex = Option.getOrThrow(afterFirst.kept).data?.addressIndex
+      expect(keptIndex?.parcels.size).toBe(fitted.index.toData().parcels.size)
       // The restart keeps nothing new: it fitted nothing.
       const restarted = yield* answers.pipe(Effect.provide(serving(kept, "off")))
       expect((yield* Ref.get(kept)).keeps).toBe(1)
@@ -137,22 +184,24 @@ describe("the server's Scoring layer with kept models", () => {
         })
       )
       const kept = yield* Ref.make<KeptModelsMemoryState>({ kept: Option.none(), keeps: 0 })
+      const logged: Array<string> = []
       const start = answers.pipe(
         Effect.provide(ScoringLocalServing.pipe(
           Layer.provide(Layer.merge(store, keptModelsMemory(kept))),
           Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["LEARNERS", "off"]]))))
-        ))
+        )),
+        Effect.provide(Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logged.push(String(message)))))
       )
       const first = yield* start
       expect([yield* Ref.get(loads), (yield* Ref.get(kept)).keeps]).toEqual([1, 1])
-      // With the digest of its sales, for the restart not to compute it again.
-      expect(Option.getOrThrow((yield* Ref.get(kept)).kept).data).toEqual({
-        version: "v1",
-        ...data,
-        salesDigest: fitted.keptComps().salesDigest
-      })
-      // Same version: the kept data, nothing read from the store, nothing kept anew.
+      // With the digest of its sales and its address index, for the restart not to compute them again.
+      const { addressIndex, ...keptData } = Option.getOrThrow((yield* Ref.get(kept)).kept).data!
+      expect(keptData).toEqual({ version: "v1", ...data, salesDigest: fitted.keptComps().salesDigest })
+      expect(addressIndex?.parcels.size).toBe(fitted.index.toData().parcels.size)
+      // Same version: the kept data and its address index, nothing read from the store, nothing kept anew.
+      logged.length = 0
       expect(yield* start).toEqual(first)
+      expect(logged.join("\n")).toMatch(/read from the kept data with its address index/)
       expect([yield* Ref.get(loads), (yield* Ref.get(kept)).keeps]).toEqual([1, 1])
       // Another version: the store is read (the comps model, fitted on the same sales, is still restored).
       yield* Ref.set(version, "v2")
@@ -189,7 +238,12 @@ describe("the server's Scoring layer with kept models", () => {
         const full = generateDemoCounty()
         const fullData: PropertyData = { parcels: full.parcels, sales: full.sales }
         const engine = ScoringEngine.build(fullData, { learners: "later" })
-        const models: KeptEngineModels = { comps: engine.keptComps(), learners: fitStackData(engine.sales) }
+        // On a worker thread, as the server fits them: fitted here they would hold this test's thread for a minute
+        // on a slow machine, past vitest's fixed 60 s limit for its worker's messages to the runner.
+        const models: KeptEngineModels = {
+          comps: engine.keptComps(),
+          learners: yield* fitLearnersOnThread(engine.sales)
+        }
         const answersOn = <E>(layer: Layer.Layer<Scoring, E>) =>
           Effect.flatMap(
             Scoring,

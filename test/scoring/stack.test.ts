@@ -9,7 +9,7 @@ import { monthIndex } from "../../src/scoring/comps/calendar.js"
 import { QUANTILE_LEVELS } from "../../src/scoring/comps/types.js"
 import { modelSales } from "../../src/scoring/engine.js"
 import { fitModel } from "../../src/scoring/model.js"
-import { defaultStackOptions, StackedModel } from "../../src/scoring/stack.js"
+import { centreSlope, defaultStackOptions, StackedModel } from "../../src/scoring/stack.js"
 import { seededRandom } from "../../src/seeded-random.js"
 
 const county = generateDemoCounty()
@@ -84,4 +84,28 @@ describe("the stack's calibration window", () => {
     // about two of the comps' local scales (the median z-value moves by 2.0).
     expect(step - flat).toBeGreaterThan(1.5)
   }, 120_000)
+})
+
+describe("the stack's centre slope", () => {
+  // Window values whose error is added to the market's own spread: prices regress toward the middle.
+  const random = seededRandom(11)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const truth = Array.from({ length: 3_000 }, () => 13 + 0.4 * normal())
+  const prices = truth.map((value) => value + 0.1 * normal())
+
+  it("draws values estimated with error toward the window's middle, by the slope the window shows", () => {
+    // Values with an error as large as half the market's spread: E[price | value] has slope 0.8.
+    const noisy = truth.map((value) => value + 0.2 * normal())
+    const { pivot, slope } = centreSlope(prices, noisy, defaultStackOptions.centreSlopes)
+    expect(slope).toBeLessThanOrEqual(0.85)
+    expect(pivot).toBeCloseTo(13, 1)
+  })
+
+  it("keeps values that are not too far from the middle as they are, and never stretches them", () => {
+    expect(centreSlope(prices, truth, defaultStackOptions.centreSlopes).slope).toBe(1)
+    // Values drawn in too far would want a stretch (slope 1.25); only the candidates are ever taken.
+    const shrunk = truth.map((value) => 13 + 0.8 * (value - 13))
+    expect(centreSlope(prices, shrunk, defaultStackOptions.centreSlopes).slope).toBe(1)
+    expect(centreSlope(prices, shrunk, [1, 1.25]).slope).toBe(1.25)
+  })
 })

@@ -164,6 +164,12 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
     }
     index.buckets.set(key, bucket)
   }
+  setNeighborhoodEffects(index, regressions)
+  return index
+}
+
+/** Each regression's neighbourhood effects by the index's neighbourhood ids. */
+const setNeighborhoodEffects = (index: CompsIndex, regressions: MarketRegressions) => {
   for (const basis of ["sqft", "price"] as const) {
     for (const [key, hedonic] of regressions[basis]) {
       const market = key.split("|")[0]
@@ -175,5 +181,75 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
       index.neighborhoodEffects.set(hedonic, effects)
     }
   }
+}
+
+/**
+ * A comps index as it is kept (plain data): each bucket's sales by their positions in the sales the model
+ * indexed, with its typed arrays and ids as they are. Over the same sales, in the same order,
+ * `restoreCompsIndex` makes the index again without computing a record.
+ */
+export type KeptCompsIndex = {
+  readonly sales: number
+  readonly buckets: ReadonlyArray<
+    readonly [string, {
+      readonly positions: Int32Array
+      readonly block: Float64Array
+      readonly candidates: Float64Array
+      readonly grid: Map<string, Array<number>> | undefined
+    }]
+  >
+  readonly neighborhoodIds: Map<string, number>
+  readonly zipIds: Map<string, number>
+  readonly unitLineIds: Map<string, number>
+  readonly parcelIds: Map<string, number>
+  readonly buildingClassIds: Map<string, number>
+}
+
+/** The index as it is kept, its sales by position in `sales` (those the model indexed). */
+export function keptCompsIndex(index: CompsIndex, sales: ReadonlyArray<Sale>): KeptCompsIndex {
+  const positions = new Map<Sale, number>()
+  sales.forEach((sale, i) => positions.set(sale, i))
+  return {
+    sales: sales.length,
+    buckets: [...index.buckets].map(([key, bucket]) =>
+      [key, {
+        positions: Int32Array.from(bucket.sales, (sale) => positions.get(sale)!),
+        block: bucket.block,
+        candidates: bucket.candidates,
+        grid: bucket.grid
+      }] as const
+    ),
+    neighborhoodIds: index.neighborhoodIds,
+    zipIds: index.zipIds,
+    unitLineIds: index.unitLineIds,
+    parcelIds: index.parcelIds,
+    buildingClassIds: index.buildingClassIds
+  }
+}
+
+/**
+ * The index `kept` describes, over the sales it was kept from (the caller knows they are the same: the
+ * kept model's sales digest), with the regressions the model was fitted with.
+ */
+export function restoreCompsIndex(
+  kept: KeptCompsIndex,
+  sales: ReadonlyArray<Sale>,
+  regressions: MarketRegressions
+): CompsIndex {
+  const index: CompsIndex = {
+    buckets: new Map(kept.buckets.map(([key, bucket]) => [key, {
+      sales: Array.from(bucket.positions, (position) => sales[position]!),
+      block: bucket.block,
+      candidates: bucket.candidates,
+      grid: bucket.grid
+    }])),
+    neighborhoodIds: kept.neighborhoodIds,
+    zipIds: kept.zipIds,
+    unitLineIds: kept.unitLineIds,
+    parcelIds: kept.parcelIds,
+    buildingClassIds: kept.buildingClassIds,
+    neighborhoodEffects: new Map()
+  }
+  setNeighborhoodEffects(index, regressions)
   return index
 }

@@ -19,13 +19,19 @@ import {
   predictiveMean,
   predictiveQuantiles
 } from "./calibration.js"
-import { buildCompsIndex, saleMarketIndex } from "./comps-index.js"
+import {
+  buildCompsIndex,
+  type KeptCompsIndex,
+  keptCompsIndex,
+  restoreCompsIndex,
+  saleMarketIndex
+} from "./comps-index.js"
 import { type CompsState, estimateFromComps } from "./comps-search.js"
 import { fitRegressions, type MarketRegressions, noRegressions } from "./hedonic.js"
 import { marketIndexAt } from "./market-index.js"
 import { DEFAULT_OPTIONS, type ModelOptions, optionsForMarket } from "./options.js"
 import { fitOutlierFences, isOutlier, type OutlierFences } from "./outlier-fences.js"
-import { estimateResalePremiums, indexOwnSales, isRecentResale } from "./resale-premium.js"
+import { estimateResalePremiums, indexOwnSales, isRecentResale, type OwnSales } from "./resale-premium.js"
 import type { Comp, LogPrediction, NoValue, PropertyType, Sale, Subject, Valuation } from "./types.js"
 
 /**
@@ -39,6 +45,18 @@ export type FittedComps = {
   readonly regressions: MarketRegressions
   readonly calibration: ReadonlyMap<string, Calibration>
   readonly resalePremium: ReadonlyMap<string, number>
+  /**
+   * The comps index and each parcel's own sales as they were built from those sales: restored instead of
+   * built again (a third of a restart's engine build); where absent (kept by an older build), built.
+   */
+  readonly index?: KeptModelIndex | undefined
+}
+
+/** What the model indexed from its sales, as kept. */
+export type KeptModelIndex = {
+  readonly trainEnd: string
+  readonly comps: KeptCompsIndex
+  readonly ownSales: OwnSales
 }
 
 export class Model {
@@ -52,6 +70,10 @@ export class Model {
   private fences: OutlierFences = { sqft: new Map(), price: new Map() }
   /** what a valuation reads: the comps index, the regressions, the parcels' own sales, the resale premium */
   private readonly state: CompsState
+  /** the sales the model indexed (the comps index is kept by their positions) */
+  private indexed: ReadonlyArray<Sale> = []
+  /** true when the comps index was restored from a kept one (`restore`), not built */
+  indexRestored = false
   private readonly optionsByMarket = new Map<string, ModelOptions>()
 
   constructor(options: ModelOptions) {
@@ -102,6 +124,7 @@ export class Model {
    * each parcel's own sales; returns the clean sales.
    */
   indexSales(sales: Array<Sale>, regressions?: MarketRegressions): Array<Sale> {
+    this.indexed = sales
     const clean = sales.filter((s) => s.armsLength && s.price > 0 && !this.isOutlier(s))
     this.trainEnd = clean.reduce((m, s) => (s.date > m ? s.date : m), "")
     if (regressions === undefined) this.fitRegressions(clean)
@@ -120,20 +143,35 @@ export class Model {
       fences: this.fences,
       regressions: this.state.regressions,
       calibration: new Map(this.calibration),
-      resalePremium: new Map(this.resalePremium)
+      resalePremium: new Map(this.resalePremium),
+      index: {
+        trainEnd: this.trainEnd,
+        comps: keptCompsIndex(this.state.index, this.indexed),
+        ownSales: this.state.ownSales
+      }
     }
   }
 
   /**
    * The model `fitted` describes, over the sales it was fitted on: the fences, regressions, calibration and
-   * resale premiums taken as they are, the comps and each parcel's own sales indexed again (the index is
-   * the sales themselves; the fit's cost is the regressions and the leave-one-out calibration). Given other
-   * sales it would be a different model: the caller checks that they are the same (`ScoringEngine.build`).
+   * resale premiums taken as they are, the comps index and each parcel's own sales restored from the kept
+   * index (or indexed again where it has none: an older build's). Given other sales it would be a different
+   * model: the caller checks that they are the same (`ScoringEngine.build`).
    */
   static restore(sales: Array<Sale>, fitted: FittedComps): Model {
     const model = new Model(fitted.options)
     model.fences = fitted.fences
-    model.indexSales(sales, fitted.regressions)
+    const kept = fitted.index
+    if (kept !== undefined && kept.comps.sales === sales.length) {
+      model.indexed = sales
+      model.trainEnd = kept.trainEnd
+      model.state.regressions = fitted.regressions
+      model.state.index = restoreCompsIndex(kept.comps, sales, fitted.regressions)
+      model.state.ownSales = kept.ownSales
+      model.indexRestored = true
+    } else {
+      model.indexSales(sales, fitted.regressions)
+    }
     for (const [key, calibration] of fitted.calibration) model.calibration.set(key, calibration)
     for (const [key, premium] of fitted.resalePremium) model.resalePremium.set(key, premium)
     return model
