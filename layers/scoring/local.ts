@@ -94,8 +94,9 @@ const engineFrom = (
   keptModels: KeptEngineModels | undefined,
   learners: "fit" | "background" | "off"
 ): BuiltEngine => {
+  // Never fitted in place: the caller joins fitted learners (`fit`: fitted on a thread before it serves).
   const built = ScoringEngine.build(data, {
-    learners: learners === "fit" ? "fit" : "later",
+    learners: "later",
     kept: keptModels?.comps,
     salesDigest: data.salesDigest,
     addressIndex: data.addressIndex
@@ -164,7 +165,14 @@ const scoringLocal = (requested: "fit" | "background") =>
         const keptData = keptModels?.data?.version === version ? keptModels.data : undefined
         const data = keptData ?? (yield* store.loadAll)
         const started = yield* Clock.currentTimeMillis
-        const { engine, keptLearners } = ahead?.built ?? engineFrom(data, keptModels, learners)
+        const built = ahead?.built ?? engineFrom(data, keptModels, learners)
+        const { keptLearners } = built
+        // `fit`: the learners too before it serves, on a thread (`LearnerFitting`), so that this one never
+        // stops for the minute a large market's learners take.
+        const fitted = learners === "fit"
+          ? yield* Effect.orDie(Effect.flatMap(LearnerFitting, (fitting) => fitting.fit(version, built.engine.sales)))
+          : undefined
+        const engine = fitted === undefined ? built.engine : built.engine.withStack(fitted.data)
         const took = ahead?.tookMillis ?? (yield* Clock.currentTimeMillis) - started
         yield* Effect.logInfo(
           `scoring engine built over ${data.parcels.length} parcels and ${data.sales.length} sales in ${took} ms` +
@@ -174,8 +182,8 @@ const scoringLocal = (requested: "fit" | "background") =>
             (engine.compsRestored
               ? `, the comps model restored from the kept one${engine.model.indexRestored ? " with its index" : ""}`
               : "") +
-            (learners === "fit"
-              ? ""
+            (fitted !== undefined
+              ? ` with its learners, fitted by ${fitted.fittedBy}`
               : learners === "off"
               ? " (comps model alone: LEARNERS=off)"
               : keptLearners !== undefined

@@ -2,12 +2,16 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
+import { fitLearnersOnWorker } from "../../src/scoring/learner-thread.js"
 import { propertyHistory } from "../../src/valuation/history.js"
 
 // The documented demo addresses (docs/demo-county.md) keep doing what the documentation says.
+const county = generateDemoCounty()
+// Its learners fitted on a worker thread, as the server fits them (test/harness/event-loop.ts).
+const comps = ScoringEngine.build({ parcels: county.parcels, sales: county.sales }, { learners: "later" })
+const engine = comps.withStack(await fitLearnersOnWorker(comps.sales).result)
+
 describe("the demo county's documented addresses", () => {
-  const county = generateDemoCounty()
-  const engine = ScoringEngine.build({ parcels: county.parcels, sales: county.sales })
   const score = (address: string, overrides?: Record<string, number>) => engine.score(address, overrides, "2026-11-22")
   const failure = (address: string) => {
     const result = score(address)

@@ -15,7 +15,7 @@ import {
   parcelDisplayAddress
 } from "../../src/scoring/address-index.js"
 import { fitStackData, type KeptComps, ScoringEngine } from "../../src/scoring/engine.js"
-import { fitCompsOnWorker, fitLearnersOnThread } from "../../src/scoring/learner-thread.js"
+import { fitCompsOnWorker, fitLearnersOnThread, LearnerFitting } from "../../src/scoring/learner-thread.js"
 import { type KeptEngineModels, KeptModels } from "../../src/services/kept-models.js"
 import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
@@ -260,7 +260,14 @@ describe("the server's Scoring layer with kept models", () => {
           )
         const kept = yield* Ref.make<KeptModelsMemoryState>({ kept: Option.some(models), keeps: 0 })
         const restarted = yield* answersOn(servingOn(kept, "background"))
-        expect(restarted).toEqual(yield* answersOn(ScoringLocal.pipe(Layer.provide(dataStore(fullData)))))
+        // The engine fitted anew over the same data, the same learners joined before it serves (that a worker's
+        // learners value as ones fitted in place is test/scoring/learner-thread.test.ts's).
+        const sameLearners = Layer.succeed(LearnerFitting, {
+          fit: () => Effect.succeed({ data: models.learners!, fittedBy: "this test" })
+        })
+        expect(restarted).toEqual(
+          yield* answersOn(ScoringLocal.pipe(Layer.provide(Layer.merge(dataStore(fullData), sameLearners))))
+        )
         // Kept again, with the data they were fitted on: the same models, nothing fitted anew.
         const keptNow = Option.getOrThrow((yield* Ref.get(kept)).kept)
         expect(keptNow.comps).toEqual(models.comps)
