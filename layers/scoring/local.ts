@@ -8,8 +8,9 @@
  * them in when they are ready (logged): the port answers in seconds, and no request waits on a fit. The
  * workers of `serve --workers N` share one fit (`LearnerFitting`).
  *
- * Where `KeptModels` is provided (the server), the fitted models are kept, and a start over the same sales
- * restores them instead of fitting them again: the comps model before the port answers, the learners at once.
+ * Where `KeptModels` is provided (the server, the CLI's `score`), the fitted models are kept, and a start over
+ * the same sales restores them instead of fitting them again: the comps model before the port answers, the
+ * learners at once.
  * Where an `EngineHeadStart` is provided (a worker of `serve --workers N`, which builds one from the kept
  * models and data while its primary prepares the start), it is the engine, if the store's version is still
  * the one its data was read at; else the engine is built as usual.
@@ -102,7 +103,7 @@ const engineFrom = (
     addressIndex: data.addressIndex
   })
   // Kept learners belong to the kept comps model: joined only when it was the one restored.
-  const keptLearners = built.compsRestored && learners === "background" ? keptModels?.learners : undefined
+  const keptLearners = built.compsRestored && learners !== "off" ? keptModels?.learners : undefined
   return { engine: keptLearners === undefined ? built : built.withStack(keptLearners), keptLearners }
 }
 
@@ -167,9 +168,9 @@ const scoringLocal = (requested: "fit" | "background") =>
         const started = yield* Clock.currentTimeMillis
         const built = ahead?.built ?? engineFrom(data, keptModels, learners)
         const { keptLearners } = built
-        // `fit`: the learners too before it serves, on a thread (`LearnerFitting`), so that this one never
-        // stops for the minute a large market's learners take.
-        const fitted = learners === "fit"
+        // `fit`: the learners too before it serves (unless kept ones were joined), on a thread
+        // (`LearnerFitting`), so that this one never stops for the minute a large market's learners take.
+        const fitted = learners === "fit" && keptLearners === undefined
           ? yield* Effect.orDie(Effect.flatMap(LearnerFitting, (fitting) => fitting.fit(version, built.engine.sales)))
           : undefined
         const engine = fitted === undefined ? built.engine : built.engine.withStack(fitted.data)
@@ -184,28 +185,38 @@ const scoringLocal = (requested: "fit" | "background") =>
               : "") +
             (fitted !== undefined
               ? ` with its learners, fitted by ${fitted.fittedBy}`
-              : learners === "off"
-              ? " (comps model alone: LEARNERS=off)"
               : keptLearners !== undefined
               ? " (with the kept learners)"
+              : learners === "off"
+              ? " (comps model alone: LEARNERS=off)"
               : " (comps model; the learners follow from a worker thread)")
         )
-        if (Option.isSome(kept) && (!engine.compsRestored || keptData === undefined)) {
-          // What was restored is kept again with the data it is now known to fit (learners included).
+        if (Option.isSome(kept)) {
           const comps = engine.keptComps()
-          yield* kept.value.keep({
-            comps,
-            learners: engine.compsRestored ? keptModels?.learners : undefined,
-            data: {
-              version,
-              parcels: data.parcels,
-              sales: data.sales,
-              salesDigest: comps.salesDigest,
-              addressIndex: engine.index.toData()
-            }
-          })
+          // Learners fitted here belong to this comps model; kept ones to the restored one.
+          const learnersOf = fitted?.data ?? (engine.compsRestored ? keptModels?.learners : undefined)
+          if (!engine.compsRestored || keptData === undefined) {
+            // What was restored is kept again with the data it is now known to fit (learners included).
+            yield* kept.value.keep({
+              comps,
+              learners: learnersOf,
+              data: {
+                version,
+                parcels: data.parcels,
+                sales: data.sales,
+                salesDigest: comps.salesDigest,
+                addressIndex: engine.index.toData()
+              }
+            })
+          } else if (fitted !== undefined) {
+            yield* kept.value.keep({ comps, learners: fitted.data })
+          }
         }
-        return { engine, version, learnersJoined: keptLearners !== undefined } satisfies Built
+        return {
+          engine,
+          version,
+          learnersJoined: keptLearners !== undefined || fitted !== undefined
+        } satisfies Built
       })
       const current = yield* SynchronizedRef.make<Built>(yield* build)
       const withLearners = (built: Built) =>
@@ -256,7 +267,10 @@ const scoringLocal = (requested: "fit" | "background") =>
     })
   )
 
-/** Fits everything, learners included, before it serves (the CLI, the tests). */
+/**
+ * Serves with every model from the start, learners included: restored where kept (`KeptModels`), else fitted
+ * before it serves, the learners on a thread (the CLI, the tests).
+ */
 export const ScoringLocal = scoringLocal("fit")
 
 /** Serves on the comps model at once; the learners are fitted on a worker thread and joined in (the server). */

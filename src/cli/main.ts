@@ -698,7 +698,8 @@ const scoreCommand = Command.make(
             ? Effect.void
             : Console.error(JSON.stringify(problemBody(problem, { traceId: "", docsBaseUrl: "" }), null, 2))
         ))),
-      Effect.provide(ScoringLocal.pipe(Layer.provide(PropertyStorePg)))
+      // The models the server keeps in DATA_DIR/kept are restored, not fitted again (and kept, if fitted).
+      Effect.provide(ScoringLocal.pipe(Layer.provide(Layer.merge(PropertyStorePg, KeptModelsFromConfig))))
     )
 ).pipe(Command.withDescription("Score one address with the local engine and print the Scored answer (not metered)"))
 

@@ -168,6 +168,36 @@ describe("the server's Scoring layer with kept models", () => {
       expect(restarted).toEqual(first)
     }))
 
+  it.scoped(
+    "the command line's layer keeps the learners it fitted with the comps model; a second run restores every model",
+    () =>
+      Effect.gen(function*() {
+        yield* today
+        const kept = yield* Ref.make<KeptModelsMemoryState>({ kept: Option.none(), keeps: 0 })
+        const logged: Array<string> = []
+        const run = answers.pipe(
+          Effect.provide(ScoringLocal.pipe(Layer.provide(Layer.merge(dataStore(data), keptModelsMemory(kept))))),
+          Effect.provide(
+            Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logged.push(String(message))))
+          )
+        )
+        const first = yield* run
+        const afterFirst = Option.getOrThrow((yield* Ref.get(kept)).kept)
+        expect((yield* Ref.get(kept)).keeps).toBe(1)
+        // (This county's markets are too small for learners of their own: what is kept is the stack's data.)
+        expect(afterFirst.learners).toBeDefined()
+        expect(logged.join("\n")).toMatch(/with its learners, fitted by a worker thread/)
+        // Learners fitted again would be kept again: the second run keeps nothing, and answers the same.
+        logged.length = 0
+        expect(yield* run).toEqual(first)
+        expect((yield* Ref.get(kept)).keeps).toBe(1)
+        expect(logged.join("\n")).toMatch(
+          /the comps model restored from the kept one with its index \(with the kept learners\)/
+        )
+      }),
+    { timeout: 120_000 }
+  )
+
   it.scoped("a restart reads the data it kept while the store's version is the one it was read at", () =>
     Effect.gen(function*() {
       yield* today
