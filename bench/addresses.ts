@@ -135,6 +135,9 @@ const addressKey = (parcel: ParcelRecord) => `${parcel.street}|${parcel.zipCode 
 /** Every street name of each town, to keep typos that spell another real street out of the typo classes. */
 type StreetNames = Map<string, Set<string>>
 
+/** Every recorded street line with its ZIP code (or town). */
+const recordedLines = new Set<string>()
+
 const variants: Record<string, Variant> = {
   "as recorded": (p) => `${title(recordedLine(p))}${p.unit ? ` Unit ${p.unit}` : ""}, ${place(p)}`,
   "lower case, no commas, type spelt out": (p) => {
@@ -204,6 +207,12 @@ const variants: Record<string, Variant> = {
       ? [rest[0], spelled, ...rest.slice(1)]
       : [...rest, spelled]
     return `${title(moved.join(" "))}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
+  },
+  "a Queens number without its hyphen": (p) => {
+    const plain = recordedLine(p).replace(/^(\d{1,3})-(\d{2}) /, "$1$2 ")
+    // (Not where the record also has the number written so: that is another record.)
+    if (plain === recordedLine(p) || recordedLines.has(`${plain}|${p.zipCode ?? p.city}`)) return undefined
+    return `${title(plain)}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
   },
   "ordinals as words or numbers": (p) => {
     const words = tokenize(recordedLine(p)).filter((t) => t !== ",")
@@ -287,6 +296,7 @@ const main = () => {
     known.set(parcel.city ?? "", set)
   }
 
+  for (const parcel of real) recordedLines.add(`${recordedLine(parcel)}|${parcel.zipCode ?? parcel.city}`)
   const withUnits = new Set(real.filter((p) => p.unit !== "").map(addressKey))
   const rows: Array<{ source: string; cls: string; typed: number; right: number; wrong: number; refused: number }> = []
   const refusalRows: typeof rows = []

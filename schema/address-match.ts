@@ -10,9 +10,11 @@ export const MatchNote = Schema.Struct({
     description: "`corrected`: a misspelling fixed; `normalized`: another spelling or order of the same " +
       "thing, or a part taken from the record; `ignored`: a part the property does not have (a unit on a house)."
   }),
-  part: Schema.Literal("street_name", "street_type", "directional", "town", "zip_code", "unit").annotations({
-    description: "Which part of the address."
-  }),
+  part: Schema.Literal("street_name", "street_type", "directional", "town", "zip_code", "unit", "house_number")
+    .annotations({
+      description: "Which part of the address (`house_number`: a Queens-style number read with or without " +
+        "its hyphen, as the record has it)."
+    }),
   sent: Schema.String.annotations({ description: "What the address said (\"\" when it left the part out)." }),
   used: Schema.optionalWith(Schema.String, { exact: true }).annotations({ description: "What the record says." })
 }).annotations({ identifier: "MatchNote", description: "One thing done to the address to match it." })

@@ -48,7 +48,7 @@ export type MatchNote =
   | { readonly kind: "ignored"; readonly part: "unit" | "directional" | "town"; readonly sent: string }
   | {
     readonly kind: "normalized"
-    readonly part: "street_type" | "directional" | "town" | "zip_code"
+    readonly part: "street_type" | "directional" | "town" | "zip_code" | "house_number"
     readonly sent: string
     readonly used: string
   }
@@ -115,6 +115,36 @@ const US_STATE_NAMES = new Map(
   Object.entries(stateCodesMap).map(([name, code]) => [name.toUpperCase(), code] as const)
 )
 const US_STATE_CODES = new Set(US_STATE_NAMES.values())
+
+/** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
+const HYPHENATED = /^(\d{1,3})-(\d{2})$/
+
+/** The same number in the other Queens form: `16122` for `161-22`, and `161-22` for `16122`. */
+const otherNumberForm = (number: string): string | undefined => {
+  const hyphenated = HYPHENATED.exec(number)
+  if (hyphenated !== null) return `${hyphenated[1]}${hyphenated[2]}`
+  return /^\d{3,5}$/.test(number) ? `${number.slice(0, -2)}-${number.slice(-2)}` : undefined
+}
+
+/**
+ * The ZIP codes where three in five of the house numbers on record (each street's, once) are Queens-style:
+ * a street's few records are too few to tell (`85-10` and `8510` are both on record on one).
+ */
+const hyphenatedZipsOf = (byName: Iterable<ReadonlyArray<Street>>): ReadonlySet<string> => {
+  const counts = new Map<string, { all: number; hyphenated: number }>()
+  for (const streets of byName) {
+    for (const street of streets) {
+      if (street.zip === "") continue
+      const count = counts.get(street.zip) ?? { all: 0, hyphenated: 0 }
+      for (const number of street.numbers.keys()) {
+        count.all += 1
+        if (HYPHENATED.test(number)) count.hyphenated += 1
+      }
+      counts.set(street.zip, count)
+    }
+  }
+  return new Set([...counts].filter(([, { all, hyphenated }]) => hyphenated >= 0.6 * all).map(([zip]) => zip))
+}
 
 /** One street as recorded in one place: its parcels by house number. */
 interface Street {
@@ -189,6 +219,8 @@ export interface AddressIndexData {
   readonly zips: Set<string>
   readonly states: Set<string>
   readonly towns: Map<string, Set<string>>
+  /** (Absent from an index kept by an earlier build: found again when first needed.) */
+  readonly hyphenatedZips?: ReadonlySet<string> | undefined
 }
 
 export class AddressIndex {
@@ -202,11 +234,13 @@ export class AddressIndex {
   private readonly states = new Set<string>()
   /** The towns (or markets) each locality phrase lies in. */
   private readonly towns = new Map<string, Set<string>>()
+  /** ZIP codes that number their houses Queens-style (`hyphenatedZipsOf`). */
+  private hyphenatedZips: ReadonlySet<string> | undefined
 
   /** The index as plain data, for `fromData` (it shares the index's maps: not to be changed). */
   toData(): AddressIndexData {
-    const { byName, names, parcels, phrases, phrasesByLength, states, towns, zips } = this
-    return { byName, parcels, names, phrases, phrasesByLength, zips, states, towns }
+    const { byName, hyphenatedZips, names, parcels, phrases, phrasesByLength, states, towns, zips } = this
+    return { byName, parcels, names, phrases, phrasesByLength, zips, states, towns, hyphenatedZips }
   }
 
   /** The index `toData` described, over the same parcel records, without building it again. */
@@ -263,6 +297,7 @@ export class AddressIndex {
         this.addName(area, parts.name)
       }
     }
+    this.hyphenatedZips = hyphenatedZipsOf(this.byName.values())
   }
 
   private addPhrase(phrase: string) {
@@ -697,9 +732,13 @@ export class AddressIndex {
         })
       }
     }
+    const number = this.numberAsRecorded(chosen, parsed.number)
+    if (number !== parsed.number) {
+      notes.push({ kind: "normalized", part: "house_number", sent: parsed.number, used: number })
+    }
     const parcels: Array<ParcelRecord> = []
     for (const street of chosen) {
-      for (const parcel of street.numbers.get(parsed.number) ?? []) {
+      for (const parcel of street.numbers.get(number) ?? []) {
         if (this.parcelIn(parcel, parsed, locality)) parcels.push(parcel)
       }
     }
@@ -715,6 +754,20 @@ export class AddressIndex {
           )
         ).size > 1
     return { parcels, notes, directionalLeftOut }
+  }
+
+  /**
+   * The house number as the streets record it: as typed, unless none of them has it and they lie in ZIP codes
+   * that number their houses Queens-style, where `16122` is `161-22` and `161-22` is a `16122` recorded
+   * without its hyphen (the records write both). Elsewhere a hyphen joins two houses (`12-14`), and `1214` is
+   * another house.
+   */
+  private numberAsRecorded(streets: ReadonlyArray<Street>, typed: string): string {
+    if (streets.some((street) => street.numbers.has(typed))) return typed
+    const other = otherNumberForm(typed)
+    if (other === undefined || !streets.some((street) => street.numbers.has(other))) return typed
+    this.hyphenatedZips ??= hyphenatedZipsOf(this.byName.values())
+    return streets.every((street) => this.hyphenatedZips!.has(street.zip)) ? other : typed
   }
 
   /** Whether any parcel of the street lies in the place the address names. */

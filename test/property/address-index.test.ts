@@ -356,6 +356,44 @@ describe("wrong parcels found by a second audit over every NYC borough (each onc
   })
 })
 
+describe("house numbers with and without their hyphen", () => {
+  const queens = (hood: string, zip: string) => ({ city: "QUEENS", zip, hood, state: "NY", market: "QUEENS" })
+  const numbers = new AddressIndex([
+    // A Queens street of hyphenated numbers, one of them recorded without its hyphen.
+    ...["161-22", "161-30", "161-40", "162-01", "162-11"].map((n) =>
+      parcel(`92nd-${n}`, `${n} 92ND ST`, queens("HOWARD BEACH", "11414"))
+    ),
+    parcel("92nd-16250", "16250 92ND ST", queens("HOWARD BEACH", "11414")),
+    // A street of plain numbers with one building over two (12-14): 1214 is another house.
+    ...["1200", "1210", "1220", "1230"].map((n) => parcel(`main-${n}`, `${n} MAIN ST`, riverton)),
+    parcel("main-12-14", "12-14 MAIN ST", riverton)
+  ])
+  const idIn = (address: string) => idOf(numbers.match(address))
+
+  it("a Queens number typed without its hyphen is the hyphenated one on record, and the note says so", () => {
+    const match = numbers.match("16122 92nd St, Howard Beach, NY")
+    expect(idOf(match)).toBe("92nd-161-22")
+    expect(match).toMatchObject({ _tag: "Found", method: "normalized" })
+    expect(match._tag === "Found" && match.notes).toContainEqual({
+      kind: "normalized",
+      part: "house_number",
+      sent: "16122",
+      used: "161-22"
+    })
+    expect(idIn("16201 92nd Street, Queens, NY 11414")).toBe("92nd-162-01")
+    // And typed with it where the record has none.
+    expect(idIn("162-50 92nd St, Queens, NY")).toBe("92nd-16250")
+    // Neither form on record: the number is unknown, never a neighbour's.
+    expect(idIn("16123 92nd St, Queens, NY")).toBe("Unknown")
+  })
+
+  it("on a street of plain numbers a hyphen joins two houses: 1214 is not 12-14", () => {
+    expect(idIn("1214 Main St, Riverton")).toBe("Unknown")
+    expect(idIn("12-14 Main St, Riverton")).toBe("main-12-14")
+    expect(idIn("1210 Main St, Riverton")).toBe("main-1210")
+  })
+})
+
 describe("never a wrong parcel", () => {
   const streets = ["MAPLE", "MAPEL", "MAPLES", "OAK", "OAKS", "ELM", "ELMS", "BIRCH", "BIRCHWOOD", "CEDAR", "CEDARS"]
   const types = ["ST", "AVE", "RD", "LN"]
