@@ -51,12 +51,9 @@ export const fitDemoCountyCompsOnWorker = (options: EngineOptions = {}): WorkerF
   onWorker("demo county comps", [], options)
 
 /** The learners fitted on a worker thread of this process, as an Effect (interrupting it stops the thread). */
-export const fitLearnersOnThread = (
-  sales: ReadonlyArray<Sale>,
-  options: EngineOptions = {}
-): Effect.Effect<StackData, Error> =>
+export const fitLearnersOnThread = (sales: ReadonlyArray<Sale>): Effect.Effect<StackData, Error> =>
   Effect.async<StackData, Error>((resume) => {
-    const fit = fitLearnersOnWorker(sales, options)
+    const fit = fitLearnersOnWorker(sales)
     fit.result.then((stack) => resume(Effect.succeed(stack)), (error) => resume(Effect.fail(error as Error)))
     return Effect.sync(fit.cancel)
   })
