@@ -208,6 +208,18 @@ const variants: Record<string, Variant> = {
       : [...rest, spelled]
     return `${title(moved.join(" "))}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
   },
+  "a name's Fort, Mount or Avenue spelt the other way": (p) => {
+    const other = new Map([["FORT", "FT"], ["FT", "FORT"], ["MOUNT", "MT"], ["MT", "MOUNT"], ["AVENUE", "AVE"], [
+      "AVE",
+      "AVENUE"
+    ]])
+    const words = tokenize(recordedLine(p)).filter((t) => t !== ",")
+    // A word of the name: never the house number, nor the last word (the type, or Avenue J's letter).
+    const at = words.findIndex((word, i) => i > 0 && i < words.length - 1 && other.has(word))
+    if (at < 0) return undefined
+    const typed = [...words.slice(0, at), other.get(words[at]!)!, ...words.slice(at + 1)].join(" ")
+    return `${title(typed)}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
+  },
   "a Queens number without its hyphen": (p) => {
     const plain = recordedLine(p).replace(/^(\d{1,3})-(\d{2}) /, "$1$2 ")
     // (Not where the record also has the number written so: that is another record.)

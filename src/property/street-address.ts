@@ -148,11 +148,18 @@ export const tokenize = (raw: string): Array<string> =>
 /** A house number: `12`, `12A`, `12-14` and Queens' `123-45`, `12 1/2` (the fraction kept with it). */
 export const HOUSE_NUMBER = /^\d+[A-Z]?(?:-\d+[A-Z]?)?$/
 
-/** A street name word in one spelling: numeric ordinals as numbers (`67TH` → `67`), `SAINT` → `ST`. */
+/**
+ * Words of names that records spell both ways (NYC's: `FORT HAMILTON` and `FT HAMILTON`, `AVENUE J` and `AVE
+ * J`, `MOUNT` and `MT`), in one spelling: the whole word, where a typo in it stays one edit from it; `SAINT`
+ * as `ST`, as before.
+ */
+const NAME_WORDS = new Map([["SAINT", "ST"], ["FT", "FORT"], ["MT", "MOUNT"], ["AVE", "AVENUE"]])
+
+/** A street name word in one spelling: numeric ordinals as numbers (`67TH` → `67`), `FT` → `FORT` and the like. */
 const nameWord = (word: string) => {
   const numeric = /^(\d+)(?:ST|ND|RD|TH)$/.exec(word)
   if (numeric) return numeric[1]!
-  return ORDINALS.get(word) ?? (word === "SAINT" ? "ST" : word)
+  return ORDINALS.get(word) ?? NAME_WORDS.get(word) ?? word
 }
 
 /** A street in its parts: the key it is known by is `name` (with `type` and directionals apart). */

@@ -394,6 +394,32 @@ describe("house numbers with and without their hyphen", () => {
   })
 })
 
+describe("names the records spell two ways", () => {
+  const brooklyn = (hood: string, zip: string) => ({ city: "BROOKLYN", zip, hood, state: "NY", market: "BROOKLYN" })
+  const spellings = new AddressIndex([
+    parcel("fort-hamilton-7301", "7301 FORT HAMILTON PKWY", brooklyn("DYKER HEIGHTS", "11228")),
+    parcel("ft-hamilton-7315", "7315 FT HAMILTON PKWY", brooklyn("DYKER HEIGHTS", "11228")),
+    parcel("avenue-j-1402", "1402 AVENUE J", brooklyn("MIDWOOD", "11230")),
+    parcel("ave-j-1410", "1410 AVE J", brooklyn("MIDWOOD", "11230")),
+    parcel("mt-hope-12", "12 MT HOPE PL", brooklyn("BEDFORD STUYVESANT", "11216")),
+    parcel("fort-greene-5", "5 FORT GREENE PL", brooklyn("FORT GREENE", "11217"))
+  ])
+  const idIn = (address: string) => idOf(spellings.match(address))
+
+  it("Fort and Ft, Avenue and Ave, Mount and Mt are one name, whichever the record and the address use", () => {
+    expect(idIn("7315 Fort Hamilton Pkwy, Brooklyn, NY")).toBe("ft-hamilton-7315")
+    expect(idIn("7301 Ft. Hamilton Parkway, Brooklyn, NY 11228")).toBe("fort-hamilton-7301")
+    expect(idIn("1410 Avenue J, Brooklyn, NY")).toBe("ave-j-1410")
+    expect(idIn("1402 Ave J, Brooklyn")).toBe("avenue-j-1402")
+    expect(idIn("12 Mount Hope Pl, Brooklyn, NY")).toBe("mt-hope-12")
+    expect(idIn("5 Ft Greene Pl, Brooklyn, NY 11217")).toBe("fort-greene-5")
+    // A typo in the whole word is still one mistake from it.
+    expect(idIn("7315 Frot Hamilton Pkwy, Brooklyn, NY 11228")).toBe("ft-hamilton-7315")
+    // A letter of another avenue stays another avenue.
+    expect(idIn("1410 Ave K, Brooklyn, NY 11230")).toBe("Unknown")
+  })
+})
+
 describe("never a wrong parcel", () => {
   const streets = ["MAPLE", "MAPEL", "MAPLES", "OAK", "OAKS", "ELM", "ELMS", "BIRCH", "BIRCHWOOD", "CEDAR", "CEDARS"]
   const types = ["ST", "AVE", "RD", "LN"]
