@@ -115,4 +115,20 @@ describe("the stack's centre slope", () => {
     expect(centreSlope(prices, shrunk, defaultStackOptions.centreSlopes).slope).toBe(1)
     expect(centreSlope(prices, shrunk, [1, 1.25]).slope).toBe(1.25)
   })
+
+  it("is applied to every value served: the centre is drawn toward the pivot, the range with it", () => {
+    const comps = fitModel([...sales], {})
+    const data = StackedModel.fit(comps, sales, quick).toData()
+    const [name, blend] = data.blends.find(([blendMarket]) => blendMarket === market)!
+    const servedAt = (slope: number) => {
+      const value = StackedModel.fromData(comps, { ...data, blends: [[name, { ...blend, slope }]] })
+        .value(sales.at(-1)!, "2026-11-01")
+      if ("reason" in value) throw new Error(value.reason)
+      return value
+    }
+    const [asIs, drawn] = [servedAt(1), servedAt(0.8)]
+    expect(asIs.center).not.toBeCloseTo(blend.pivot, 2)
+    expect(drawn.center).toBeCloseTo(blend.pivot + 0.8 * (asIs.center - blend.pivot), 10)
+    expect(Math.log(drawn.quantiles["0.9"] / asIs.quantiles["0.9"])).toBeCloseTo(drawn.center - asIs.center, 10)
+  }, 60_000)
 })
