@@ -732,7 +732,7 @@ export class AddressIndex {
         })
       }
     }
-    const number = this.numberAsRecorded(chosen, parsed.number)
+    const number = this.numberAsRecorded(chosen, parsed, locality)
     if (number !== parsed.number) {
       notes.push({ kind: "normalized", part: "house_number", sent: parsed.number, used: number })
     }
@@ -757,17 +757,24 @@ export class AddressIndex {
   }
 
   /**
-   * The house number as the streets record it: as typed, unless none of them has it and they lie in ZIP codes
-   * that number their houses Queens-style, where `16122` is `161-22` and `161-22` is a `16122` recorded
-   * without its hyphen (the records write both). Elsewhere a hyphen joins two houses (`12-14`), and `1214` is
-   * another house.
+   * The house number as the streets record it: as typed, unless none of them has it and those of them in the
+   * place named lie in ZIP codes that number their houses Queens-style, where `16122` is `161-22` and
+   * `161-22` is a `16122` recorded without its hyphen (the records write both). Elsewhere a hyphen joins two
+   * houses (`12-14`), and `1214` is another house. Never on top of a directional typed and not on record:
+   * `2116 East 36th St, NY 11105` is a Brooklyn address with a Queens ZIP code or an Astoria one with a
+   * direction too many, and either guess could be someone else's house.
    */
-  private numberAsRecorded(streets: ReadonlyArray<Street>, typed: string): string {
+  private numberAsRecorded(streets: ReadonlyArray<Street>, parsed: Parsed, locality: string | undefined): string {
+    const typed = parsed.number
     if (streets.some((street) => street.numbers.has(typed))) return typed
     const other = otherNumberForm(typed)
-    if (other === undefined || !streets.some((street) => street.numbers.has(other))) return typed
+    if (other === undefined) return typed
+    const { directional } = parsed.street
+    if (directional !== "" && streets.some((street) => street.parts.directional !== directional)) return typed
+    const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
+    if (!inPlace.some((street) => street.numbers.has(other))) return typed
     this.hyphenatedZips ??= hyphenatedZipsOf(this.byName.values())
-    return streets.every((street) => this.hyphenatedZips!.has(street.zip)) ? other : typed
+    return inPlace.every((street) => this.hyphenatedZips!.has(street.zip)) ? other : typed
   }
 
   /** Whether any parcel of the street lies in the place the address names. */

@@ -358,12 +358,16 @@ describe("wrong parcels found by a second audit over every NYC borough (each onc
 
 describe("house numbers with and without their hyphen", () => {
   const queens = (hood: string, zip: string) => ({ city: "QUEENS", zip, hood, state: "NY", market: "QUEENS" })
+  const brooklynPlace = { city: "BROOKLYN", zip: "11236", hood: "CANARSIE", state: "NY", market: "BROOKLYN" }
   const numbers = new AddressIndex([
     // A Queens street of hyphenated numbers, one of them recorded without its hyphen.
     ...["161-22", "161-30", "161-40", "162-01", "162-11"].map((n) =>
       parcel(`92nd-${n}`, `${n} 92ND ST`, queens("HOWARD BEACH", "11414"))
     ),
     parcel("92nd-16250", "16250 92ND ST", queens("HOWARD BEACH", "11414")),
+    // Streets of the same name in Brooklyn, plainly numbered.
+    ...["1612", "1614", "1630"].map((n) => parcel(`e-92nd-${n}`, `${n} E 92ND ST`, brooklynPlace)),
+    parcel("92nd-brooklyn-1700", "1700 92ND ST", brooklynPlace),
     // A street of plain numbers with one building over two (12-14): 1214 is another house.
     ...["1200", "1210", "1220", "1230"].map((n) => parcel(`main-${n}`, `${n} MAIN ST`, riverton)),
     parcel("main-12-14", "12-14 MAIN ST", riverton)
@@ -385,6 +389,12 @@ describe("house numbers with and without their hyphen", () => {
     expect(idIn("162-50 92nd St, Queens, NY")).toBe("92nd-16250")
     // Neither form on record: the number is unknown, never a neighbour's.
     expect(idIn("16123 92nd St, Queens, NY")).toBe("Unknown")
+    // With the town only, where a street of the name elsewhere numbers its houses plainly.
+    expect(idIn("16130 92nd St, Queens")).toBe("92nd-161-30")
+    // Not on top of a directional the record does not have: a Brooklyn address with a Queens ZIP code, or a
+    // Queens one with a direction too many, is a guess either way.
+    expect(idIn("16140 East 92nd St, NY 11414")).not.toBe("92nd-161-40")
+    expect(idIn("161-40 East 92nd St, NY 11414")).toBe("92nd-161-40")
   })
 
   it("on a street of plain numbers a hyphen joins two houses: 1214 is not 12-14", () => {
