@@ -220,6 +220,10 @@ const variants: Record<string, Variant> = {
     const typed = [...words.slice(0, at), other.get(words[at]!)!, ...words.slice(at + 1)].join(" ")
     return `${title(typed)}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
   },
+  "a unit before its number (3/72 Charles St)": (p) =>
+    p.unit === "" || !/^\d/.test(recordedLine(p))
+      ? undefined
+      : `${p.unit.replace(/\s+/g, "")}/${title(recordedLine(p))}, ${place(p)}`,
   "a Queens number without its hyphen": (p) => {
     const plain = recordedLine(p).replace(/^(\d{1,3})-(\d{2}) /, "$1$2 ")
     // (Not where the record also has the number written so: that is another record.)

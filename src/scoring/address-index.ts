@@ -482,6 +482,12 @@ export class AddressIndex {
         streetWords = streetWords.slice(0, streetWords.length - tail.length)
       }
     }
+    // Australia's unit before its number (`3/72 Charles St`, `G1/5 Smith St`): the unit, then the number.
+    const slashed = streetWords.length >= 2
+      ? /^([A-Z0-9][A-Z0-9-]*)\/(\d+[A-Z]?(?:-\d+[A-Z]?)?)$/.exec(streetWords[0]!)
+      : null
+    const unitBefore = slashed?.[1] ?? ""
+    if (slashed !== null) streetWords = [slashed[2]!, ...streetWords.slice(1)]
     // The house number (with a fraction: `12 1/2`), then the unit, then the street.
     let number = streetWords[0]
     if (number === undefined || !HOUSE_NUMBER.test(number)) {
@@ -498,7 +504,7 @@ export class AddressIndex {
       rest = rest.slice(1)
     }
     const taken = takeUnit(rest)
-    let unit = taken.unit || trailingUnit
+    let unit = taken.unit || unitBefore || trailingUnit
     let street = taken.words
     // A bare unit after its own comma: `12 Elm St, 2A, Riverton`.
     if (unit === "" && street.length >= 2) {

@@ -430,6 +430,31 @@ describe("names the records spell two ways", () => {
   })
 })
 
+describe("a unit written before its number, as Australians write it", () => {
+  const abbotsford = { city: "ABBOTSFORD", zip: "3067", state: "VIC", market: "MELBOURNE" }
+  const units = new AddressIndex([
+    parcel("charles-3", "72 CHARLES ST", abbotsford, "3"),
+    parcel("charles-4", "72 CHARLES ST", abbotsford, "4"),
+    parcel("charles-12a", "72 CHARLES ST", abbotsford, "12A"),
+    parcel("nicholson-5", "5 NICHOLSON ST", abbotsford)
+  ])
+  const idIn = (address: string) => idOf(units.match(address))
+
+  it("3/72 Charles St is unit 3 of 72 Charles St, as 72 Charles St Unit 3 is", () => {
+    expect(idIn("3/72 Charles St, Abbotsford VIC 3067")).toBe("charles-3")
+    expect(idIn("4/72 charles street abbotsford")).toBe("charles-4")
+    expect(idIn("12A/72 Charles St, Abbotsford")).toBe("charles-12a")
+    expect(idIn("72 Charles St Unit 3, Abbotsford")).toBe("charles-3")
+    // A unit not on record is not another unit; the building without its unit names none of them.
+    expect(idIn("5/72 Charles St, Abbotsford")).toBe("Unknown")
+    expect(units.match("72 Charles St, Abbotsford")).toMatchObject({ _tag: "Ambiguous", reason: "unit" })
+    // On a house the unit is ignored, and the note says so.
+    const house = units.match("2/5 Nicholson St, Abbotsford")
+    expect(idOf(house)).toBe("nicholson-5")
+    expect(house._tag === "Found" && house.notes).toContainEqual({ kind: "ignored", part: "unit", sent: "2" })
+  })
+})
+
 describe("never a wrong parcel", () => {
   const streets = ["MAPLE", "MAPEL", "MAPLES", "OAK", "OAKS", "ELM", "ELMS", "BIRCH", "BIRCHWOOD", "CEDAR", "CEDARS"]
   const types = ["ST", "AVE", "RD", "LN"]
