@@ -205,13 +205,30 @@ export const streetParts = (words: ReadonlyArray<string>): StreetParts => {
   return { name: rest.map(nameWord).join(" "), type, directional, directionalAfter }
 }
 
+/**
+ * A house number's letter written apart from it (`2805 A CRESTON AVE`, as some records and people write it)
+ * is the number's (`2805A`): when the letter is not a directional and a name word, not a street type, follows
+ * it (`12 A St` is A Street).
+ */
+export const withNumberLetter = (
+  number: string,
+  words: ReadonlyArray<string>
+): { readonly number: string; readonly words: ReadonlyArray<string> } => {
+  const [letter, next] = words
+  return letter !== undefined && next !== undefined && /^[A-Z]$/.test(letter) && !DIRECTIONALS.has(letter) &&
+      /^\d+(?:-\d+)?$/.test(number) && !STREET_TYPES.has(next)
+    ? { number: `${number}${letter}`, words: words.slice(1) }
+    : { number, words }
+}
+
 /** A street line split into its house number and street parts; undefined when it has no house number. */
 export const parseStreetLine = (
   line: string
 ): { readonly number: string; readonly street: StreetParts } | undefined => {
   const tokens = tokenize(line).filter((token) => token !== ",")
-  const [number, ...words] = tokens
-  if (number === undefined || !HOUSE_NUMBER.test(number) || words.length === 0) return undefined
+  const [first, ...rest] = tokens
+  if (first === undefined || !HOUSE_NUMBER.test(first) || rest.length === 0) return undefined
+  const { number, words } = withNumberLetter(first, rest)
   return { number, street: streetParts(words) }
 }
 

@@ -34,7 +34,8 @@ import {
   takeUnit,
   tokenize,
   UNIT_DESIGNATORS,
-  unitKey
+  unitKey,
+  withNumberLetter
 } from "../property/street-address.js"
 
 /** What was done to the address to match it: a part corrected, added from the record, or ignored. */
@@ -502,6 +503,10 @@ export class AddressIndex {
     if (/^\d+\/\d+$/.test(rest[0] ?? "")) {
       number = `${number} ${rest[0]}`
       rest = rest.slice(1)
+    } else {
+      const joined = withNumberLetter(number, rest)
+      number = joined.number
+      rest = [...joined.words]
     }
     const taken = takeUnit(rest)
     let unit = taken.unit || unitBefore || trailingUnit

@@ -455,6 +455,27 @@ describe("a unit written before its number, as Australians write it", () => {
   })
 })
 
+describe("a house number's letter written apart from it", () => {
+  const bronx = { city: "BRONX", zip: "10468", hood: "FORDHAM", state: "NY", market: "BRONX" }
+  const letters = new AddressIndex([
+    parcel("creston-2805a", "2805 A CRESTON AVE", bronx),
+    parcel("creston-2805", "2805 CRESTON AVE", bronx),
+    parcel("a-st-12", "12 A ST", bronx),
+    parcel("taipei-114-36a", "114-36A TAIPEI CT", { ...bronx, city: "QUEENS", zip: "11356", market: "QUEENS" })
+  ])
+  const idIn = (address: string) => idOf(letters.match(address))
+
+  it("2805A Creston Ave is the record 2805 A CRESTON AVE, and 2805 Creston Ave stays 2805", () => {
+    expect(idIn("2805A Creston Ave, Bronx, NY")).toBe("creston-2805a")
+    expect(idIn("2805 A Creston Avenue, Bronx")).toBe("creston-2805a")
+    expect(idIn("2805 Creston Ave, Bronx")).toBe("creston-2805")
+    expect(idIn("2805B Creston Ave, Bronx")).toBe("Unknown")
+    expect(idIn("114-36 A Taipei Ct, Queens, NY 11356")).toBe("taipei-114-36a")
+    // A letter that is the street's name (A Street), or a directional (E 5th St), stays where it is.
+    expect(idIn("12 A St, Bronx")).toBe("a-st-12")
+  })
+})
+
 describe("never a wrong parcel", () => {
   const streets = ["MAPLE", "MAPEL", "MAPLES", "OAK", "OAKS", "ELM", "ELMS", "BIRCH", "BIRCHWOOD", "CEDAR", "CEDARS"]
   const types = ["ST", "AVE", "RD", "LN"]
