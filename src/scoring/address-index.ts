@@ -771,14 +771,22 @@ export class AddressIndex {
    * The house number as the streets record it: as typed, unless none of them has it and those of them in the
    * place named lie in ZIP codes that number their houses Queens-style, where `16122` is `161-22` and
    * `161-22` is a `16122` recorded without its hyphen (the records write both). Elsewhere a hyphen joins two
-   * houses (`12-14`), and `1214` is another house. Never on top of a directional typed and not on record:
+   * houses (`12-14`), and `1214` is another house. A number on record under both forms is read as the other
+   * one only for a unit that only the other one has. Never on top of a directional typed and not on record:
    * `2116 East 36th St, NY 11105` is a Brooklyn address with a Queens ZIP code or an Astoria one with a
    * direction too many, and either guess could be someone else's house.
    */
   private numberAsRecorded(streets: ReadonlyArray<Street>, parsed: Parsed, locality: string | undefined): string {
     const typed = parsed.number
-    if (streets.some((street) => street.numbers.has(typed))) return typed
     const other = otherNumberForm(typed)
+    // A building the records write both ways may hold the unit under the other form only.
+    const unitAt = (number: string) =>
+      parsed.unit !== "" &&
+      streets.some((street) =>
+        (street.numbers.get(number) ?? []).some((parcel) => unitKey(parcel.unit) === unitKey(parsed.unit))
+      )
+    const typedOnRecord = streets.some((street) => street.numbers.has(typed))
+    if (typedOnRecord && (parsed.unit === "" || other === undefined || unitAt(typed) || !unitAt(other))) return typed
     if (other === undefined) return typed
     const { directional } = parsed.street
     if (directional !== "" && streets.some((street) => street.parts.directional !== directional)) return typed

@@ -368,6 +368,12 @@ describe("house numbers with and without their hyphen", () => {
     // Streets of the same name in Brooklyn, plainly numbered.
     ...["1612", "1614", "1630"].map((n) => parcel(`e-92nd-${n}`, `${n} E 92ND ST`, brooklynPlace)),
     parcel("92nd-brooklyn-1700", "1700 92ND ST", brooklynPlace),
+    // A building of units the records write both ways, in an Astoria ZIP code of hyphenated numbers.
+    parcel("31st-1124-2b", "1124 31ST AVE", queens("ASTORIA", "11106"), "2B"),
+    parcel("31st-1124-1a", "1124 31ST AVE", queens("ASTORIA", "11106"), "1A"),
+    parcel("31st-11-24-5e", "11-24 31ST AVE", queens("ASTORIA", "11106"), "5E"),
+    parcel("31st-11-30", "11-30 31ST AVE", queens("ASTORIA", "11106")),
+    parcel("31st-11-40", "11-40 31ST AVE", queens("ASTORIA", "11106")),
     // A street of plain numbers with one building over two (12-14): 1214 is another house.
     ...["1200", "1210", "1220", "1230"].map((n) => parcel(`main-${n}`, `${n} MAIN ST`, riverton)),
     parcel("main-12-14", "12-14 MAIN ST", riverton)
@@ -395,6 +401,11 @@ describe("house numbers with and without their hyphen", () => {
     // Queens one with a direction too many, is a guess either way.
     expect(idIn("16140 East 92nd St, NY 11414")).not.toBe("92nd-161-40")
     expect(idIn("161-40 East 92nd St, NY 11414")).toBe("92nd-161-40")
+    // A unit only the other form of a number on record has.
+    expect(idIn("1124 31st Avenue Apt 5E, Queens, NY 11106")).toBe("31st-11-24-5e")
+    expect(idIn("11-24 31st Avenue Apt 2B, Queens, NY 11106")).toBe("31st-1124-2b")
+    expect(idIn("1124 31st Avenue Apt 2B, Queens, NY 11106")).toBe("31st-1124-2b")
+    expect(idIn("1124 31st Avenue Apt 9Z, Queens, NY 11106")).toBe("Unknown")
   })
 
   it("on a street of plain numbers a hyphen joins two houses: 1214 is not 12-14", () => {
