@@ -33,7 +33,7 @@ const isoDay = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 interface Built {
   readonly engine: ScoringEngine
   readonly version: string
-  /** The learners are in (kept ones), and no worker fits them. */
+  /** The learners are in (kept ones, or fitted before it served), and no worker fits them. */
   readonly learnersJoined: boolean
 }
 

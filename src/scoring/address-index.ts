@@ -220,8 +220,7 @@ export interface AddressIndexData {
   readonly zips: Set<string>
   readonly states: Set<string>
   readonly towns: Map<string, Set<string>>
-  /** (Absent from an index kept by an earlier build: found again when first needed.) */
-  readonly hyphenatedZips?: ReadonlySet<string> | undefined
+  readonly hyphenatedZips: ReadonlySet<string>
 }
 
 export class AddressIndex {
@@ -236,7 +235,7 @@ export class AddressIndex {
   /** The towns (or markets) each locality phrase lies in. */
   private readonly towns = new Map<string, Set<string>>()
   /** ZIP codes that number their houses Queens-style (`hyphenatedZipsOf`). */
-  private hyphenatedZips: ReadonlySet<string> | undefined
+  private readonly hyphenatedZips: ReadonlySet<string>
 
   /** The index as plain data, for `fromData` (it shares the index's maps: not to be changed). */
   toData(): AddressIndexData {
@@ -780,11 +779,10 @@ export class AddressIndex {
     const typed = parsed.number
     const other = otherNumberForm(typed)
     // A building the records write both ways may hold the unit under the other form only.
+    const wanted = unitKey(parsed.unit)
     const unitAt = (number: string) =>
       parsed.unit !== "" &&
-      streets.some((street) =>
-        (street.numbers.get(number) ?? []).some((parcel) => unitKey(parcel.unit) === unitKey(parsed.unit))
-      )
+      streets.some((street) => (street.numbers.get(number) ?? []).some((parcel) => unitKey(parcel.unit) === wanted))
     const typedOnRecord = streets.some((street) => street.numbers.has(typed))
     if (typedOnRecord && (parsed.unit === "" || other === undefined || unitAt(typed) || !unitAt(other))) return typed
     if (other === undefined) return typed
@@ -792,8 +790,7 @@ export class AddressIndex {
     if (directional !== "" && streets.some((street) => street.parts.directional !== directional)) return typed
     const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
     if (!inPlace.some((street) => street.numbers.has(other))) return typed
-    this.hyphenatedZips ??= hyphenatedZipsOf(this.byName.values())
-    return inPlace.every((street) => this.hyphenatedZips!.has(street.zip)) ? other : typed
+    return inPlace.every((street) => this.hyphenatedZips.has(street.zip)) ? other : typed
   }
 
   /** Whether any parcel of the street lies in the place the address names. */
