@@ -244,6 +244,34 @@ const variants: Record<string, Variant> = {
     return `${title([...words.slice(0, at), replaced, ...words.slice(at + 1)].join(" "))}${
       p.unit ? ` Apt ${p.unit}` : ""
     }, ${place(p)}`
+  },
+  "the town or neighbourhood abbreviated (Staten Is, SI, Jackson Hts)": (p) => {
+    const short = new Map([
+      ["ISLAND", "Is"],
+      ["HEIGHTS", "Hts"],
+      ["GARDENS", "Gdns"],
+      ["PARK", "Pk"],
+      ["BEACH", "Bch"],
+      ["VILLAGE", "Vlg"],
+      ["SPRINGS", "Spgs"],
+      ["HILLS", "Hls"],
+      ["MOUNT", "Mt"],
+      ["POINT", "Pt"]
+    ])
+    const nicknames = new Map([["STATEN ISLAND", "SI"], ["BROOKLYN", "Bklyn"], ["BRONX", "Bx"]])
+    const abbreviated = (name: string) => {
+      const words = tokenize(name.replace(/\([^)]*\)/g, " ").replace(/[-/]/g, " ")).filter((t) => t !== ",")
+      return words.some((word) => short.has(word))
+        ? words.map((word) => short.get(word) ?? title(word)).join(" ")
+        : undefined
+    }
+    const line = `${title(recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""}`
+    const hood = p.neighborhood?.replace(/\([^)]*\)/g, "").split(/[-/]/)[0]?.trim()
+    const hoodShort = hood ? abbreviated(hood) : undefined
+    if (hoodShort !== undefined) return `${line}, ${hoodShort}, ${p.state}`
+    const town = (p.city ?? "").toUpperCase()
+    const townShort = nicknames.get(town) ?? abbreviated(town)
+    return townShort === undefined ? undefined : `${line}, ${townShort}, ${p.state} ${p.zipCode ?? ""}`.trim()
   }
 }
 

@@ -89,9 +89,48 @@ export const parcelDisplayAddress = (parcel: ParcelRecord) =>
     zip: parcel.zipCode
   })
 
+/**
+ * Words of place names as people abbreviate them (`Staten Is`, `Jackson Hts`, `Kew Gdns`, `Mt Waverley`), in
+ * one spelling on both sides: the record's and the address's.
+ */
+const PLACE_WORDS: ReadonlyMap<string, string> = new Map([
+  ["IS", "ISLAND"],
+  ["ISL", "ISLAND"],
+  ["HTS", "HEIGHTS"],
+  ["HGTS", "HEIGHTS"],
+  ["GDNS", "GARDENS"],
+  ["PK", "PARK"],
+  ["BCH", "BEACH"],
+  ["VLG", "VILLAGE"],
+  ["SPGS", "SPRINGS"],
+  ["HLS", "HILLS"],
+  ["MT", "MOUNT"],
+  ["FT", "FORT"],
+  ["PT", "POINT"],
+  ["SAINT", "ST"]
+])
+
+/**
+ * Short names of places that abbreviate no word of them (New York City's boroughs' and Long Island City's):
+ * the whole place typed so is read as the place, where the index covers it.
+ */
+const PLACE_NICKNAMES: ReadonlyMap<string, string> = new Map([
+  ["SI", "STATEN ISLAND"],
+  ["BKLYN", "BROOKLYN"],
+  ["BKLN", "BROOKLYN"],
+  ["BX", "BRONX"],
+  ["LIC", "LONG ISLAND CITY"]
+])
+
+/** Place words in their one spelling, and a nickname as its place. */
+const placePhraseOf = (words: ReadonlyArray<string>) => {
+  const phrase = words.map((word) => PLACE_WORDS.get(word) ?? word).join(" ")
+  return PLACE_NICKNAMES.get(phrase) ?? phrase
+}
+
 /** A locality phrase in one spelling: words of a town, a neighbourhood or a market (`FLUSHING NORTH`). */
 const phraseOf = (text: string) =>
-  tokenize(text.replace(/\([^)]*\)/g, " ").replace(/[-/]/g, " ")).filter((t) => t !== ",").join(" ")
+  placePhraseOf(tokenize(text.replace(/\([^)]*\)/g, " ").replace(/[-/]/g, " ")).filter((t) => t !== ","))
 
 /**
  * The phrases a neighbourhood is known by: its name, each of its parts (`BEDFORD PARK/NORWOOD`,
@@ -380,7 +419,9 @@ export class AddressIndex {
     const isState = (word: string, at: number) =>
       this.states.has(word) || (US_STATE_CODES.has(word) && commaAfter.has(at - 1))
     // The words from `start` to `end` as a locality phrase is spelt (`BEDFORD-STUYVESANT` as two words).
-    const phraseOfWords = (start: number, end: number) => words.slice(start, end).join(" ").replace(/[-/]/g, " ")
+    const typedPhrase = (start: number, end: number) =>
+      words.slice(start, end).join(" ").replace(/[-/]/g, " ").split(" ").filter((w) => w !== "").join(" ")
+    const phraseOfWords = (start: number, end: number) => placePhraseOf(typedPhrase(start, end).split(" "))
     // A place on record ends just before word `at` (for a state's name that is a place too: `New York`).
     const placeEndsAt = (at: number) => {
       for (let length = Math.min(5, at - 2); length >= 1; length--) {
@@ -425,6 +466,8 @@ export class AddressIndex {
     let locality: string | undefined
     let localityTypo: string | undefined
     let localityStart = end
+    // The place's words as typed, where they are an abbreviation of the place's (`STATEN IS`, `SI`).
+    let localityAbbreviated: string | undefined
     // A place never spans a comma: `101 Street East, New York` is not in East New York. (Without commas
     // the longest place wins; where that is the wrong reading, street and place do not meet: a refusal.)
     const spansComma = (start: number) => [...commaAfter].some((i) => i >= start && i < end - 1)
@@ -434,6 +477,7 @@ export class AddressIndex {
       if (!this.phrases.has(phrase) || spansComma(start)) continue
       locality = phrase
       localityStart = start
+      localityAbbreviated = typedPhrase(start, end)
     }
     // A neighbourhood before its town, each after its comma (`92nd St, Howard Beach, Queens`): the narrower
     // place is the locality (its streets are the town's too).
@@ -445,6 +489,7 @@ export class AddressIndex {
         if (!commaAfter.has(start - 1) || !this.phrases.has(phrase)) continue
         if ([...commaAfter].some((i) => i >= start && i < localityStart - 1)) continue
         if (![...(this.towns.get(phrase) ?? [])].some((town) => towns.has(town))) continue
+        localityAbbreviated = typedPhrase(start, localityStart)
         locality = phrase
         localityStart = start
         break
@@ -456,7 +501,7 @@ export class AddressIndex {
       // words apart: `Britton Ave, Staten Islnd`, where ISLND also spells a type) may be a corrected town.
       const setApart = commaAfter.has(end - length - 1)
       if (words.slice(end - length, end).some((w) => /\d/.test(w) || (!setApart && STREET_TYPES.has(w)))) continue
-      const close = this.closeLocality(phrase)
+      const close = this.closeLocality(phraseOfWords(end - length, end))
       if (close !== undefined) {
         locality = close
         localityTypo = phrase
@@ -527,8 +572,11 @@ export class AddressIndex {
           : "The address has no street name after its house number."
       }
     }
-    // A misspelt street type (`Stret`): within one edit of exactly one type, and in its place.
     const notes: Array<MatchNote> = []
+    if (locality !== undefined && localityAbbreviated !== undefined && localityAbbreviated !== locality) {
+      notes.push({ kind: "normalized", part: "town", sent: localityAbbreviated, used: locality })
+    }
+    // A misspelt street type (`Stret`): within one edit of exactly one type, and in its place.
     const typeAt = DIRECTIONALS.has(street.at(-1)!) && street.length >= 3 ? street.length - 2 : street.length - 1
     const typeWord = street[typeAt]!
     if (typeAt >= 1 && !STREET_TYPES.has(typeWord) && /^[A-Z]{4,}$/.test(typeWord)) {
@@ -752,11 +800,19 @@ export class AddressIndex {
         if (this.parcelIn(parcel, parsed, locality)) parcels.push(parcel)
       }
     }
+    // Typed without a directional, where only a street of the name that has none holds the number: that
+    // street, as typed (`324 Broadway`, beside an E Broadway without a 324). Where one with a directional holds
+    // it too, the directional may have been left out: ambiguous, below.
+    const asTyped = parsed.street.directional === "" && parcels.length > 0 &&
+      parcels.every((parcel) =>
+        chosen.some((street) => street.parts.directional === "" && street.numbers.get(number)?.includes(parcel))
+      )
     // A directional left out is taken from the record only when no two streets of the name in the place
     // differ by theirs: `12 Drumgoole Rd` may be on Drumgoole Rd E or W, and `28 Broadway` is not on E
     // Broadway, whichever of them has the number on record (a record holds the parcels that sold, not every
     // house of a street).
     const directionalLeftOut = parsed.street.directional === "" && parcels.length > 0 &&
+      !asTyped &&
       new Set(chosen.map((street) => street.parts.directional)).size > 1 &&
       new Set(
           chosen.filter((street) => this.streetHasParcelIn(street, parsed, locality)).map((street) =>

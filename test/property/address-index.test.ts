@@ -294,10 +294,49 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
   })
 
   it("a town not on record beside a ZIP code that is: the ZIP decides, and the note says the town was ignored", () => {
-    const match = audited.match("326 Colony Avenue, SI, NY 10306")
+    const match = audited.match("326 Colony Avenue, Shaolin, NY 10306")
     expect(match).toMatchObject({ _tag: "Found", method: "normalized" })
-    expect(match._tag === "Found" && match.notes).toContainEqual({ kind: "ignored", part: "town", sent: "SI" })
-    expect(idIn("326 Colony Avenue, SI, NY")).toBe("OutsideCoverage")
+    expect(match._tag === "Found" && match.notes).toContainEqual({ kind: "ignored", part: "town", sent: "SHAOLIN" })
+    expect(idIn("326 Colony Avenue, Shaolin, NY")).toBe("OutsideCoverage")
+  })
+
+  it("a place as people abbreviate it (Staten Is, SI, Howard Bch) is the place, and the note says so", () => {
+    for (const [address, sent] of [["326 Colony Ave, Staten Is, NY", "STATEN IS"], ["326 Colony Ave, SI NY", "SI"]]) {
+      const match = audited.match(address)
+      expect(match, address).toMatchObject({ _tag: "Found", parcel: { id: "colony-326" }, method: "normalized" })
+      expect(match._tag === "Found" && match.notes, address).toContainEqual({
+        kind: "normalized",
+        part: "town",
+        sent,
+        used: "STATEN ISLAND"
+      })
+    }
+    expect(idIn("326 Colony Ave, S.I., N.Y. 10306")).toBe("colony-326")
+    expect(idIn("161-22 92nd St, Howard Bch, Queens")).toBe("ninety-second-161-22")
+    // A nickname names its place only: Staten Island's is not Manhattan's Main St.
+    expect(idIn("12 Main St, SI")).toBe("main-12-si")
+  })
+
+  it("a street typed without a directional is the one of the name that has none, where only it has the number", () => {
+    const broadways = new AddressIndex([
+      parcel("broadway-324", "324 BROADWAY", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+      parcel("e-broadway-28", "28 E BROADWAY", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+      parcel("broadway-40", "40 BROADWAY", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+      parcel("e-broadway-40", "40 E BROADWAY", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310"))
+    ])
+    for (const address of ["324 Broadway, Staten Island", "324 broadway staten island ny", "324 Broadway"]) {
+      const match = broadways.match(address)
+      expect(match, address).toMatchObject({ _tag: "Found", parcel: { id: "broadway-324" }, method: "exact" })
+      expect(match._tag === "Found" && match.notes, address).toEqual([])
+    }
+    // Where E Broadway has the number too, its directional may have been left out: never a guess.
+    expect(broadways.match("40 Broadway, Staten Island")).toEqual({
+      _tag: "Ambiguous",
+      reason: "directional",
+      candidates: ["40 BROADWAY, STATEN ISLAND, NY 10310", "40 E BROADWAY, STATEN ISLAND, NY 10310"]
+    })
+    // And where only E Broadway has it, as before.
+    expect(broadways.match("28 Broadway")).toMatchObject({ _tag: "Ambiguous", reason: "directional" })
   })
 })
 
