@@ -123,8 +123,11 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
       return "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
         "(the candidates are the properties on record at this number)."
     case "spelling":
-      return "The street name is not on record and is as close to several streets that are; send the one meant " +
-        "(the candidates are the properties on record at this number)."
+      return match.candidates.length === 1
+        ? "The street name is not on record and is as close to several streets that are; one of them has this " +
+          "number on record (the candidate): send it if it is the one meant."
+        : "The street name is not on record and is as close to several streets that are; send the one meant " +
+          "(the candidates are the properties on record at this number)."
     case "several":
       return match.candidates.length === 1
         ? "The address matches several properties recorded at the same address; the address alone cannot tell " +

@@ -94,6 +94,13 @@ describe("the local scoring engine on a generated county", () => {
     )
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).toMatch(/send the unit/)
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: one })).toMatch(/street name/)
+    // A misspelt name as close to several streets, of which one has the number: the detail says so.
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: one })).toMatch(
+      /one of them has this number on record \(the candidate\)/
+    )
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: [...one, ...one] })).toMatch(
+      /the candidates are the properties/
+    )
     // One candidate is never "a building with units" unless units are why (the audit's `12 Finly Ave`).
     for (const reason of ["directional", "spelling", "several"] as const) {
       expect(ambiguityDetail({ _tag: "Ambiguous", reason, candidates: one })).not.toMatch(/units/)
