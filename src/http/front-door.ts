@@ -58,41 +58,43 @@ const problemForCause = (cause: Cause.Cause<unknown>, method: string, path: stri
  * The front door, with the configuration read once when the server is built (not merged into every
  * request's services).
  */
-export const frontDoor = Effect.map(AppConfig, (config) => (app: HttpApp.Default) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const traceId = traceIdFor(request.headers["traceparent"])
-    const path = new URL(request.url, "http://localhost").pathname
-    const rateCount: RateCountCell = { current: undefined }
-    const cors = corsPolicyOf(path)
-    const allowlists = mcpAllowlists(config.publicBaseUrl)
-    const handled = request.method === "OPTIONS" && cors !== undefined
-      ? Effect.succeed(
-        preflightResponse(cors, new URL(request.url, config.publicBaseUrl), request.headers, allowlists)
+export const frontDoor = Effect.map(AppConfig, (config) => {
+  const allowlists = mcpAllowlists(config.publicBaseUrl)
+  return (app: HttpApp.Default) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const traceId = traceIdFor(request.headers["traceparent"])
+      const path = new URL(request.url, "http://localhost").pathname
+      const rateCount: RateCountCell = { current: undefined }
+      const cors = corsPolicyOf(path)
+      const handled = request.method === "OPTIONS" && cors !== undefined
+        ? Effect.succeed(
+          preflightResponse(cors, new URL(request.url, config.publicBaseUrl), request.headers, allowlists)
+        )
+        : app
+      const response = yield* handled.pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.map(problemForCause(cause, request.method, path), (problem) =>
+              problemResponse(problem, {
+                traceId,
+                docsBaseUrl: config.docsBaseUrl,
+                publicBaseUrl: config.publicBaseUrl,
+                path,
+                bearerPresented: bearerToken(request.headers["authorization"]) !== ""
+              }))
+        ),
+        Effect.locally(CurrentTraceId, traceId),
+        Effect.locally(CurrentRateCount, rateCount),
+        Effect.annotateLogs("trace_id", traceId)
       )
-      : app
-    const response = yield* handled.pipe(
-      Effect.catchAllCause((cause) =>
-        Cause.isInterruptedOnly(cause)
-          ? Effect.failCause(cause)
-          : Effect.map(problemForCause(cause, request.method, path), (problem) =>
-            problemResponse(problem, {
-              traceId,
-              docsBaseUrl: config.docsBaseUrl,
-              publicBaseUrl: config.publicBaseUrl,
-              path,
-              bearerPresented: bearerToken(request.headers["authorization"]) !== ""
-            }))
-      ),
-      Effect.locally(CurrentTraceId, traceId),
-      Effect.locally(CurrentRateCount, rateCount),
-      Effect.annotateLogs("trace_id", traceId)
-    )
-    const shared = cors === undefined
-      ? response
-      : HttpServerResponse.setHeaders(response, corsHeaders(cors, request.headers["origin"], allowlists))
-    const counted = rateCount.current === undefined
-      ? shared
-      : HttpServerResponse.setHeaders(shared, rateLimitHeaders(rateCount.current))
-    return HttpServerResponse.setHeader(counted, "trace-id", traceId)
-  }))
+      const shared = cors === undefined
+        ? response
+        : HttpServerResponse.setHeaders(response, corsHeaders(cors, request.headers["origin"], allowlists))
+      const counted = rateCount.current === undefined
+        ? shared
+        : HttpServerResponse.setHeaders(shared, rateLimitHeaders(rateCount.current))
+      return HttpServerResponse.setHeader(counted, "trace-id", traceId)
+    })
+})
