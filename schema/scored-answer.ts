@@ -136,7 +136,11 @@ export const Comp = Schema.Struct({
     { exact: true }
   ),
   facts: Facts,
-  similarity: Schema.Number.annotations({ description: "How alike the two properties are, 0 to 1 (1: alike)." })
+  similarity: Schema.Number.annotations({
+    description: "How alike the two properties are, 0 to 1, whatever the sale's age (1: the same block or spot, " +
+      "type, class, size, lot and age). The comps are listed by their weight in the valuation, which also " +
+      "counts how recent each sale is."
+  })
 }).annotations({
   identifier: "Comp",
   description: "A comparable sale. The property's own earlier sale is never one."

@@ -380,7 +380,6 @@ export class ScoringEngine {
     if ("reason" in valuation) {
       return Either.left(new UnscorableAddress({ detail: `The property could not be valued: ${valuation.reason}.` }))
     }
-    const maxWeight = Math.max(...valuation.comps.map((comp) => comp.weight))
     const subjectPoint = facts.latitude !== undefined && facts.longitude !== undefined
       ? { latitude: facts.latitude, longitude: facts.longitude }
       : undefined
@@ -397,7 +396,7 @@ export class ScoringEngine {
         timeAdjustedPrice: Math.round(comp.timeAdjustedPrice),
         distanceMiles: subjectPoint && point ? milesBetween(subjectPoint, point) : undefined,
         facts: countyFactsOf(compParcel),
-        similarity: maxWeight > 0 ? comp.weight / maxWeight : 0,
+        similarity: comp.likeness,
         weight: comp.weight
       }
     }))

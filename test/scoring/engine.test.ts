@@ -53,6 +53,31 @@ describe("the local scoring engine on a generated county", () => {
     expect(outcome.comps.map((comp) => comp.weight)).toEqual([...weights].sort((a, b) => b - a))
   })
 
+  it("a comp's similarity says how alike its property is, not how it ranks: 1 only for one alike in every fact", () => {
+    const houses = county.parcels.filter((p) =>
+      p.propertyType === "single_family" && p.unit === "" && !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet &&
+      streetCount.get(p.street) === 1
+    ).slice(0, 20)
+    let differentTop = 0
+    for (const subject of houses) {
+      const outcome = engine.score(`${subject.street}, ${subject.city}`, undefined, asOf)
+      if (Either.isLeft(outcome)) continue
+      for (const comp of outcome.right.comps) {
+        expect(comp.similarity).toBeGreaterThan(0)
+        expect(comp.similarity).toBeLessThanOrEqual(1)
+        const area = comp.facts.living_area_square_feet
+        // The size kernel alone: a tenth larger or smaller is below 0.93.
+        if (area !== undefined && Math.abs(Math.log(area / subject.livingAreaSquareFeet!)) > 0.1) {
+          expect(comp.similarity).toBeLessThan(0.93)
+        }
+      }
+      const top = outcome.right.comps[0]!
+      if (Math.abs(Math.log(top.facts.living_area_square_feet! / subject.livingAreaSquareFeet!)) > 0.1) differentTop++
+    }
+    // The best-ranked comp is often of another size: it is not "1: alike" for being first.
+    expect(differentTop).toBeGreaterThan(0)
+  })
+
   it("COST-1 COST-2 ANS-12: the answer built on it satisfies the cost-stack invariants", () => {
     const outcome = right(engine.score(`${house.street}, ${house.zipCode}`, undefined, asOf))
     for (const condition of ["turn_key", "light_rehab", "moderate_rehab", "major_rehab"] as const) {

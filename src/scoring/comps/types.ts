@@ -56,6 +56,11 @@ export type QuantileLevel = (typeof QUANTILE_LEVELS)[number]
 export type Comp = {
   sale: Sale
   weight: number
+  /**
+   * How alike the sale's property is to the subject, 0 to 1: its kernel weight without the recency term (1:
+   * the same block or spot, type, class, size, lot and age; a unit of the same line of a condo building is 1).
+   */
+  likeness: number
   /** comp price adjusted to the subject (size, lot, age, class, location) and to the valuation date */
   adjustedValue: number
   /** the comp's recorded price moved to the valuation date by the market index (nothing else adjusted) */
