@@ -22,8 +22,9 @@ export type MatchNote = typeof MatchNote.Type
 
 export const AddressMatch = Schema.Struct({
   method: Schema.Literal("exact", "normalized", "corrected").annotations({
-    description: "`exact`: every part as recorded; `normalized`: only spellings, order or omissions differ; " +
-      "`corrected`: a misspelling was fixed (see `notes`)."
+    description: "`exact`: every part the address gives is the record's, in one of its usual spellings (a town " +
+      "or ZIP code left out does not count: the street address names the property); `normalized`: a part was " +
+      "read another way, taken from the record or ignored; `corrected`: a misspelling was fixed (see `notes`)."
   }),
   address_sent: Schema.String.annotations({ description: "The address as the request sent it." }),
   recorded_address: Schema.String.annotations({ description: "The property's address as its record spells it." }),

@@ -14,9 +14,10 @@
  * - a unit given for a parcel without units is ignored (and said so); where units exist, the unit decides,
  *   and an address without one is ambiguous (even where one record at it has no unit).
  *
- * The outcome says how the address matched: `exact` (every part as recorded), `normalized` (abbreviations,
- * order, the neighbourhood as the town, a part left out or ignored) or `corrected` (a spelling fixed), with
- * the notes.
+ * The outcome says how the address matched: `exact` (every part given is the record's, in one of its usual
+ * spellings; a town or ZIP code left out does not count), `normalized` (a part read another way, taken from
+ * the record or ignored: the neighbourhood as the town, a type left out) or `corrected` (a spelling fixed),
+ * with the notes.
  */
 import { stateCodesMap } from "@sroussey/parse-address/dist/maps/us/states.js"
 import { distance } from "fastest-levenshtein"
