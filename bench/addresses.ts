@@ -245,6 +245,63 @@ const variants: Record<string, Variant> = {
       p.unit ? ` Apt ${p.unit}` : ""
     }, ${place(p)}`
   },
+  "an ordinal above twenty in words (Forty-Second St)": (p) => {
+    const words = tokenize(recordedLine(p)).filter((t) => t !== ",")
+    const at = words.findIndex((word, i) => {
+      const n = Number(word.replace(/(ST|ND|RD|TH)$/, ""))
+      return i > 0 && /^\d{2,3}(ST|ND|RD|TH)?$/.test(word) && n > 20 && n < 1000
+    })
+    if (at < 0) return undefined
+    const n = Number(words[at]!.replace(/\D/g, ""))
+    const units = ["", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
+    const tens = ["", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety"]
+    const ordinals = [
+      "",
+      "First",
+      "Second",
+      "Third",
+      "Fourth",
+      "Fifth",
+      "Sixth",
+      "Seventh",
+      "Eighth",
+      "Ninth",
+      "Tenth",
+      "Eleventh",
+      "Twelfth",
+      "Thirteenth",
+      "Fourteenth",
+      "Fifteenth",
+      "Sixteenth",
+      "Seventeenth",
+      "Eighteenth",
+      "Nineteenth",
+      "Twentieth"
+    ]
+    const tensOrdinals = [
+      "",
+      "",
+      "Twentieth",
+      "Thirtieth",
+      "Fortieth",
+      "Fiftieth",
+      "Sixtieth",
+      "Seventieth",
+      "Eightieth",
+      "Ninetieth"
+    ]
+    const ordinal = (k: number) => (k <= 20 ? ordinals[k]! : tensOrdinals[k / 10]!)
+    const hundreds = Math.floor(n / 100)
+    const rest = n % 100
+    const prefix = hundreds > 0 ? `${units[hundreds]} Hundred${rest > 0 ? " " : ""}` : ""
+    const spelled = rest === 0
+      ? `${units[hundreds]} Hundredth`
+      : rest <= 20 || rest % 10 === 0
+      ? `${prefix}${ordinal(rest)}`
+      : `${prefix}${tens[Math.floor(rest / 10)]}-${ordinal(rest % 10)}`
+    return `${title(words.slice(0, at).join(" "))} ${spelled} ${title(words.slice(at + 1).join(" "))}`.trim() +
+      `${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
+  },
   "the town or neighbourhood abbreviated (Staten Is, SI, Jackson Hts)": (p) => {
     const short = new Map([
       ["ISLAND", "Is"],

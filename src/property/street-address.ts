@@ -94,8 +94,70 @@ const ORDINAL_WORDS = [
   "NINETEENTH",
   "TWENTIETH"
 ]
-/** `FIRST` → `1`, … `TWENTIETH` → `20`. */
-export const ORDINALS: ReadonlyMap<string, string> = new Map(ORDINAL_WORDS.map((word, i) => [word, String(i + 1)]))
+const TENS_ORDINAL_WORDS = ["THIRTIETH", "FORTIETH", "FIFTIETH", "SIXTIETH", "SEVENTIETH", "EIGHTIETH", "NINETIETH"]
+/** `FIRST` → `1`, … `TWENTIETH` → `20`, `THIRTIETH` → `30`, … `NINETIETH` → `90`. */
+export const ORDINALS: ReadonlyMap<string, string> = new Map([
+  ...ORDINAL_WORDS.map((word, i) => [word, String(i + 1)] as const),
+  ...TENS_ORDINAL_WORDS.map((word, i) => [word, String(30 + 10 * i)] as const)
+])
+
+const UNIT_WORDS = ["ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"]
+const TENS_WORDS = ["TWENTY", "THIRTY", "FORTY", "FIFTY", "SIXTY", "SEVENTY", "EIGHTY", "NINETY"]
+const UNITS: ReadonlyMap<string, number> = new Map(UNIT_WORDS.map((word, i) => [word, i + 1]))
+const TENS: ReadonlyMap<string, number> = new Map(TENS_WORDS.map((word, i) => [word, 20 + 10 * i]))
+const NUMBER_WORDS: ReadonlySet<string> = new Set([
+  ...UNIT_WORDS,
+  ...TENS_WORDS,
+  ...ORDINALS.keys(),
+  "HUNDRED",
+  "HUNDREDTH",
+  "AND"
+])
+
+/**
+ * The ordinal a run of number words starting at `at` spells (`TWENTY FIRST` 21, `ONE HUNDRED AND TWENTY
+ * SIXTH` 126, `ONE HUNDREDTH` 100), with the words it takes; none for a run of one word (`nameWord` reads
+ * those) or one that ends in no ordinal (`SEVEN OAKS`).
+ */
+const ordinalRun = (words: ReadonlyArray<string>, at: number): { value: number; length: number } | undefined => {
+  let i = at
+  let value = 0
+  const hundreds = UNITS.get(words[i] ?? "")
+  if (hundreds !== undefined && words[i + 1] === "HUNDREDTH") return { value: hundreds * 100, length: 2 }
+  if (hundreds !== undefined && words[i + 1] === "HUNDRED") {
+    value = hundreds * 100
+    i += 2
+    if (words[i] === "AND") i++
+  }
+  const tens = TENS.get(words[i] ?? "")
+  if (tens !== undefined) {
+    value += tens
+    i++
+  }
+  const ordinal = Number(ORDINALS.get(words[i] ?? "") ?? Number.NaN)
+  // After tens only a unit's ordinal (`TWENTY FIRST`, never `TWENTY TWELFTH`).
+  if (!Number.isInteger(ordinal) || (tens !== undefined && ordinal > 9)) return undefined
+  const length = i + 1 - at
+  return length >= 2 ? { value: value + ordinal, length } : undefined
+}
+
+/** A street's number words as the number they spell (`One Hundred Twenty-Sixth` → `126`; `Seven Oaks` kept). */
+const withOrdinalNumbers = (words: ReadonlyArray<string>): Array<string> => {
+  // `TWENTY-SIXTH` as two words, when every part is a number word.
+  const split = words.flatMap((word) =>
+    word.includes("-") && word.split("-").every((part) => NUMBER_WORDS.has(part)) ? word.split("-") : [word]
+  )
+  const out: Array<string> = []
+  for (let i = 0; i < split.length;) {
+    const run = ordinalRun(split, i)
+    if (run === undefined) out.push(split[i++]!)
+    else {
+      out.push(String(run.value))
+      i += run.length
+    }
+  }
+  return out
+}
 
 /** Unit designators (USPS secondary unit designators, and `#`). */
 export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
@@ -178,7 +240,8 @@ export interface StreetParts {
  * word that is a street type, the directionals the first and last words; a name left empty by that (`North
  * Ave`, Brooklyn's `Avenue N`) keeps those words instead.
  */
-export const streetParts = (words: ReadonlyArray<string>): StreetParts => {
+export const streetParts = (typed: ReadonlyArray<string>): StreetParts => {
+  const words = withOrdinalNumbers(typed)
   let rest = [...words]
   let directional = ""
   let directionalAfter = false

@@ -317,6 +317,33 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     expect(idIn("12 Main St, SI")).toBe("main-12-si")
   })
 
+  it("an ordinal above twenty spelt in words is its number (One Hundred Twenty-Sixth St is 126 St)", () => {
+    const numbered = new AddressIndex([
+      parcel("126-st", "22-21 126 ST", nyc("QUEENS", "COLLEGE POINT", "11356")),
+      parcel("42-st", "7 W 42ND ST", nyc("NEW YORK", "MIDTOWN", "10036", "MANHATTAN")),
+      parcel("seven-oaks", "5 SEVEN OAKS RD", nyc("STATEN ISLAND", "TOTTENVILLE", "10307"))
+    ])
+    for (
+      const address of [
+        "22-21 One Hundred Twenty Sixth St, College Point",
+        "22-21 One Hundred and Twenty-Sixth Street, Queens, NY",
+        "22-21 126th St 11356"
+      ]
+    ) {
+      expect(numbered.match(address), address).toMatchObject({ _tag: "Found", parcel: { id: "126-st" } })
+    }
+    expect(numbered.match("7 West Forty-Second Street, New York, NY")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "42-st" }
+    })
+    // Number words that spell no ordinal stay the name's words.
+    expect(numbered.match("5 Seven Oaks Road, Staten Island")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "seven-oaks" }
+    })
+    expect(numbered.match("22-21 Twenty Sixth St, College Point")._tag).not.toBe("Found")
+  })
+
   it("a street typed without a directional is the one of the name that has none, where only it has the number", () => {
     const broadways = new AddressIndex([
       parcel("broadway-324", "324 BROADWAY", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
