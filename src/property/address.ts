@@ -51,6 +51,17 @@ const clean = (text: string) =>
 const streetName = (name: string) =>
   name.split(" ").map((word) => ordinalWords[word] ?? (word === "SAINT" ? "ST" : word)).join(" ")
 
+/**
+ * The street type as the address index reads it (`src/property/street-address.ts`), where the USPS table the
+ * parser uses reads it otherwise: `Cr` is a Crescent, as the Melbourne file writes it, not the USPS Creek
+ * (`CRK`, which the index still reads from `Creek` and `Crk`). Both sides must read a type alike, or an
+ * address typed as recorded is not found.
+ */
+const streetType = (parsedType: string, line: string) => {
+  const type = clean(parsedType)
+  return type === "CRK" && clean(line).split(" ").includes("CR") ? "CRES" : type
+}
+
 const parseStreetLine = (line: string): { readonly street: string; readonly unit: string } => {
   const parsed = parser.parseLocation(line) as Record<string, string | undefined> | null
   const inputWords = clean(line).split(" ").length
@@ -59,7 +70,7 @@ const parseStreetLine = (line: string): { readonly street: string; readonly unit
       parsed.number,
       parsed.prefix ? clean(parsed.prefix) : undefined,
       streetName(clean(parsed.street)),
-      parsed.type ? clean(parsed.type) : undefined,
+      parsed.type ? streetType(parsed.type, line) : undefined,
       parsed.suffix ? clean(parsed.suffix) : undefined
     ].filter((part): part is string => part !== undefined && part !== "")
     const unitWords = parsed.sec_unit_num ? (parsed.sec_unit_type === "#" ? 1 : 2) : 0

@@ -765,7 +765,9 @@ export class AddressIndex {
       return true
     }
     let chosen = streets.filter(fitting)
-    // A type or directional typed differently from the record, when no street of the place is spelt so.
+    // A type typed where the record has none (`Broadway Ave`), when no street of the place is spelt so. A
+    // different type is another street, never taken (`3 Pine Ct` is not 3 Pine Way, which may be the only
+    // Pine of the place on record: a record holds the parcels that sold, not every house of a street).
     if (chosen.length === 0) {
       const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
       const { directional, type } = parsed.street
@@ -781,13 +783,13 @@ export class AddressIndex {
           street.parts.type === type && (directional === "" || street.parts.directional === directional) &&
           this.streetHasParcelIn(street, parsed, locality)
         )
-      if (variants.size === 1 && type !== "" && sameDirectional[0]!.parts.type !== type && !typedElsewhere) {
+      if (variants.size === 1 && type !== "" && sameDirectional[0]!.parts.type === "" && !typedElsewhere) {
         chosen = sameDirectional
         notes.push({
           kind: "corrected",
           part: "street_type",
           sent: type,
-          used: sameDirectional[0]!.parts.type || "none"
+          used: "none"
         })
       }
     }

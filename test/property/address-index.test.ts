@@ -317,6 +317,28 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     expect(idIn("12 Main St, SI")).toBe("main-12-si")
   })
 
+  it("a different street type is another street, never taken; a type added to a name that has none is ignored", () => {
+    const pines = new AddressIndex([
+      parcel("pine-way-3", "3 PINE WAY", { city: "LAKEVIEW", zip: "99105", state: "ZZ", market: "Demo" }),
+      parcel("pine-ct-3", "3 PINE CT", { city: "RIVERTON", zip: "99103", state: "ZZ", market: "Demo" }),
+      parcel("broadway-9", "9 BROADWAY", { city: "RIVERTON", zip: "99103", state: "ZZ", market: "Demo" })
+    ])
+    // The audit's: Pine Way is the only Pine of Lakeview on record, but a Pine Ct there may have no sale yet.
+    for (const address of ["3 Pine Ct, Lakeview, ZZ 99105", "3 Pine Ct, Lakeview", "3 Pine St, Riverton"]) {
+      expect(pines.match(address)._tag, address).toBe("Unknown")
+    }
+    const pineWay = pines.match("3 Pine Ct, Lakeview, ZZ 99105")
+    expect(pineWay._tag === "Unknown" && pineWay.suggestions).toContain("3 PINE WAY, LAKEVIEW, ZZ 99105")
+    const broadway = pines.match("9 Broadway Ave, Riverton")
+    expect(broadway).toMatchObject({ _tag: "Found", parcel: { id: "broadway-9" } })
+    expect(broadway._tag === "Found" && broadway.notes).toContainEqual({
+      kind: "corrected",
+      part: "street_type",
+      sent: "AVE",
+      used: "none"
+    })
+  })
+
   it("an ordinal above twenty spelt in words is its number (One Hundred Twenty-Sixth St is 126 St)", () => {
     const numbered = new AddressIndex([
       parcel("126-st", "22-21 126 ST", nyc("QUEENS", "COLLEGE POINT", "11356")),

@@ -10,6 +10,7 @@ import { importFiles } from "../../src/property/import-files.js"
 import { parseAmount, parseNycDofSales, parseUsDate, propertyTypeOfBuildingClass } from "../../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
 import { inStoreOrder } from "../../src/property/records.js"
+import { AddressIndex } from "../../src/scoring/address-index.js"
 import { modelSales, salesDigest } from "../../src/scoring/engine.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { TestDatabase } from "../harness/database.js"
@@ -29,6 +30,28 @@ describe("address normalisation", () => {
     expect(normalizeAddress("55 Fifth Avenue").street).toBe(normalizeAddress("55 5th Ave").street)
     expect(normalizeAddress("1 Saint Marks Place").street).toBe(normalizeAddress("1 St. Marks Pl").street)
     expect(normalizeAddress("100 West 42nd Street").street).toBe("100 W 42ND ST")
+  })
+
+  it("a street type is read as the address index reads it: Melbourne's Cr is a Crescent, Creek stays Creek", () => {
+    expect(normalizeAddress("132 Templewood Cr").street).toBe("132 TEMPLEWOOD CRES")
+    expect(normalizeAddress("132 Templewood Crescent").street).toBe("132 TEMPLEWOOD CRES")
+    expect(normalizeAddress("5 Mill Creek").street).toBe("5 MILL CRK")
+    expect(normalizeAddress("5 Mill Crk").street).toBe("5 MILL CRK")
+    // And the index finds it typed either way.
+    const index = new AddressIndex([{
+      id: "templewood-132",
+      market: "Melbourne",
+      street: normalizeAddress("132 Templewood Cr").street,
+      unit: "",
+      city: "AVONDALE HEIGHTS",
+      state: "VIC",
+      zipCode: "3034",
+      synthetic: false,
+      source: "propscore-csv"
+    }])
+    for (const typed of ["132 Templewood Cr, Avondale Heights", "132 Templewood Crescent 3034"]) {
+      expect(index.match(typed), typed).toMatchObject({ _tag: "Found", parcel: { id: "templewood-132" } })
+    }
   })
 
   it("splits unit, city, state and ZIP", () => {
