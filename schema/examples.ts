@@ -172,7 +172,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.142
+          "similarity": 0.468
         },
         {
           "property_id": "demo-011923",
@@ -226,7 +226,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.095
+          "similarity": 0.471
         },
         {
           "property_id": "demo-009913",
@@ -280,7 +280,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.05
+          "similarity": 0.276
         },
         {
           "property_id": "demo-008953",
@@ -334,7 +334,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.04
+          "similarity": 0.116
         },
         {
           "property_id": "demo-011243",
@@ -388,7 +388,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.027
+          "similarity": 0.23
         },
         {
           "property_id": "demo-009388",
@@ -442,7 +442,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.057
+          "similarity": 0.205
         },
         {
           "property_id": "demo-009073",
@@ -496,7 +496,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.142
+          "similarity": 0.449
         },
         {
           "property_id": "demo-009295",
@@ -550,7 +550,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.134
+          "similarity": 0.515
         },
         {
           "property_id": "demo-010015",
@@ -604,7 +604,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.095
+          "similarity": 0.424
         },
         {
           "property_id": "demo-009842",
@@ -658,7 +658,7 @@ export const examples = {
               "origin": "county-record"
             }
           },
-          "similarity": 0.009
+          "similarity": 0.046
         }
       ]
     }

@@ -137,9 +137,9 @@ export const Comp = Schema.Struct({
   ),
   facts: Facts,
   similarity: Schema.Number.annotations({
-    description: "How alike the two properties are, 0 to 1, whatever the sale's age (1: the same block or spot, " +
-      "type, class, size, lot and age). The comps are listed by their weight in the valuation, which also " +
-      "counts how recent each sale is."
+    description: "How alike the two properties are, 0 to 1: type, building class, living area, lot and year " +
+      "built (1: alike in each). Where the comp is and when it sold are not in it (see `distance_miles` and " +
+      "`sale_date`); the comps are listed by their weight in the valuation, which counts all three."
   })
 }).annotations({
   identifier: "Comp",

@@ -10,7 +10,7 @@
 // comps-index.ts and comps-search.ts (the index and one valuation from it), resale-premium.ts and
 // calibration.ts (what leave-one-out valuations of the training sales teach). docs/pricing-model.md
 // describes the method and how every parameter was chosen.
-import { dayNumber, monthIndex, monthNumber } from "./calendar.js"
+import { dayNumber, monthIndex } from "./calendar.js"
 import {
   type Calibration,
   calibrationFor,
@@ -224,16 +224,12 @@ export class Model {
     const calibration = calibrationFor(this.calibration, subject.market, basis)
     const quantiles = predictiveQuantiles(calibration, center, scale)
     const mean = predictiveMean(calibration, center, scale)
-    const { recencyBandwidth } = this.opt(subject.market)
-    const asOfMonth = monthNumber(asOf)
     const comps: Array<Comp> = positions.map((i, k) => {
       const sale = bucket.sales[i]
-      const weight = estimate.weights[k]
       return {
         sale,
-        weight,
-        // The kernel weight's recency term taken out again: how alike, not how recent.
-        likeness: Math.min(1, weight * Math.exp(Math.abs(asOfMonth - monthNumber(sale.date)) / recencyBandwidth)),
+        weight: estimate.weights[k],
+        likeness: estimate.likenesses[k],
         adjustedValue: Math.exp(adjustedLogValues[k]),
         timeAdjustedPrice: sale.price * Math.exp(subjectMarketIndex - saleMarketIndex(bucket, basis, i)),
         pricePerSqft: sale.livingArea ? sale.price / sale.livingArea : undefined

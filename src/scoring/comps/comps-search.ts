@@ -58,6 +58,8 @@ export type CompsEstimate = LogPrediction & {
   positions: Array<number>
   adjustedLogValues: Array<number>
   weights: Array<number>
+  /** each comp's kernel terms of the property alone (type, class, size, lot, age): 1 for one alike in each */
+  likenesses: Array<number>
   /** the market index at the valuation date (the subject's basis; a sale's: `saleMarketIndex`) */
   subjectMarketIndex: number
 }
@@ -116,6 +118,7 @@ export function estimateFromComps(
   const [sameTypeWeight, closeTypeWeight, otherTypeWeight] = options.typeSimilarity
 
   const adjustedLogValues: Array<number> = [], weights: Array<number> = [], positions: Array<number> = []
+  const likenesses: Array<number> = []
   let maxWeight = 0
   /** Weighs candidate i at location weight `locationWeight`; `sameSpot` = same tax block (or building). */
   const consider = (i: number, locationWeight: number, sameSpot: boolean) => {
@@ -123,35 +126,36 @@ export function estimateFromComps(
     if (records[r + DAY] >= asOfDay || (useArea && Number.isNaN(records[r + LOG_AREA]))) return
     if (records[r + PARCEL] === subjectParcel) return
 
-    // kernel weight
-    let weight = locationWeight
+    // kernel weight: where the comp is (location, neighbourhood, ZIP; a condo's building and unit line), what
+    // it is (its likeness: type, class, size, lot, age) and when it sold
+    let where = locationWeight
     if (condoPrice && sameSpot) {
-      weight *= Math.exp(-Math.abs(records[r + LOT] - subjectLot) / options.condoLotBandwidth)
-      if (records[r + UNIT_LINE] === subjectLine) weight *= 1 + options.condoSameLineBonus
+      where *= Math.exp(-Math.abs(records[r + LOT] - subjectLot) / options.condoLotBandwidth)
+      if (records[r + UNIT_LINE] === subjectLine) where *= 1 + options.condoSameLineBonus
     }
     const neighborhood = records[r + NEIGHBORHOOD]
     const sameNeighborhood = neighborhood === subjectNeighborhood
-    if (!sameNeighborhood) weight *= options.otherNeighborhoodFactor
-    if (records[r + ZIP] !== subjectZip) weight *= options.otherZipFactor
+    if (!sameNeighborhood) where *= options.otherNeighborhoodFactor
+    if (records[r + ZIP] !== subjectZip) where *= options.otherZipFactor
     const relation = typeRelation(subjectType, records[r + TYPE])
-    weight *= relation === 0 ? sameTypeWeight : relation === 1 ? closeTypeWeight : otherTypeWeight
+    let likeness = relation === 0 ? sameTypeWeight : relation === 1 ? closeTypeWeight : otherTypeWeight
     if (relation === 0 && subject.buildingClass && records[r + BUILDING_CLASS] !== subjectClass) {
-      weight *= options.classMismatchFactor
+      likeness *= options.classMismatchFactor
     }
     if (useArea) {
       const z = (records[r + LOG_AREA] - subjectLogArea) / options.areaBandwidth
-      weight *= Math.exp(-0.5 * z * z)
+      likeness *= Math.exp(-0.5 * z * z)
     }
     const logLot = records[r + LOG_LOT]
     if (group === "house" && !Number.isNaN(subjectLogLot) && !Number.isNaN(logLot)) {
       const z = (logLot - subjectLogLot) / options.lotBandwidth
-      weight *= Math.exp(-0.5 * z * z)
+      likeness *= Math.exp(-0.5 * z * z)
     }
     const yearBuilt = records[r + YEAR_BUILT]
     if (subject.yearBuilt !== undefined && !Number.isNaN(yearBuilt)) {
-      weight *= Math.exp(-Math.abs(yearBuilt - subject.yearBuilt) / options.yearBandwidth)
+      likeness *= Math.exp(-Math.abs(yearBuilt - subject.yearBuilt) / options.yearBandwidth)
     }
-    weight *= Math.exp(-Math.abs(asOfMonth - records[r + MONTH]) / options.recencyBandwidth)
+    const weight = where * likeness * Math.exp(-Math.abs(asOfMonth - records[r + MONTH]) / options.recencyBandwidth)
     if (!(weight > 0)) return
 
     // adjusted log value: characteristics, market index, (part of) the neighbourhood effect
@@ -162,6 +166,7 @@ export function estimateFromComps(
     }
     adjustedLogValues.push(adjusted)
     weights.push(weight)
+    likenesses.push(likeness)
     positions.push(i)
     if (weight > maxWeight) maxWeight = weight
   }
@@ -214,11 +219,16 @@ export function estimateFromComps(
     if (weights[k] >= maxWeight * options.relativeWeightFloor) {
       adjustedLogValues[kept] = adjustedLogValues[k]
       weights[kept] = weights[k]
+      likenesses[kept] = likenesses[k]
       positions[kept] = positions[k]
       kept++
     }
   }
-  adjustedLogValues.length = weights.length = positions.length = kept
+  adjustedLogValues.length =
+    weights.length =
+    likenesses.length =
+    positions.length =
+      kept
   let sumWeights = 0, sumSquaredWeights = 0
   for (const weight of weights) {
     sumWeights += weight
@@ -251,6 +261,7 @@ export function estimateFromComps(
     positions,
     adjustedLogValues,
     weights,
+    likenesses,
     subjectMarketIndex
   }
 }

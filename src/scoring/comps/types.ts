@@ -57,8 +57,8 @@ export type Comp = {
   sale: Sale
   weight: number
   /**
-   * How alike the sale's property is to the subject, 0 to 1: its kernel weight without the recency term (1:
-   * the same block or spot, type, class, size, lot and age; a unit of the same line of a condo building is 1).
+   * How alike the sale's property is to the subject, 0 to 1: the kernel's terms of the property alone (type,
+   * building class, living area, lot, year built), not where it is nor when it sold. 1: alike in each.
    */
   likeness: number
   /** comp price adjusted to the subject (size, lot, age, class, location) and to the valuation date */
