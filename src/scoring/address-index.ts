@@ -688,10 +688,25 @@ export class AddressIndex {
       ...this.nearNumbers(parsed, parsed.street.name),
       ...attempt.close.flatMap(({ name }) => this.nearNumbers(parsed, name))
     ].slice(0, MAX_CANDIDATES)
+    // The street is the town's, but none of its houses lies in the ZIP code sent (`3 Pine Ct, Riverton, ZZ
+    // 99105`): say so, and suggest the street's addresses in the town.
+    if (suggestions.length === 0 && attempt.known && parsed.zip !== undefined && parsed.locality !== undefined) {
+      const inTown = this.nearNumbers({ ...parsed, zip: undefined }, parsed.street.name)
+      if (inTown.length > 0) {
+        return {
+          _tag: "Unknown",
+          hint: `The street is on record in ${parsed.locality}, but not in ZIP code ${parsed.zip}: check the ZIP ` +
+            "code (the street's addresses in the town nearest to the number are suggested).",
+          suggestions: inTown
+        }
+      }
+    }
     return {
       _tag: "Unknown",
-      hint: attempt.known
+      hint: attempt.known && suggestions.length > 0
         ? "No property with this house number was found on this street; the numbers nearest to it are suggested."
+        : attempt.known
+        ? "No property with this street address was found in the place sent."
         : parsed.locality === undefined && parsed.zip === undefined
         ? "No covered property has this street address; add the town or ZIP code if it is in a covered area."
         : "The address is in a covered area, but no property with this street address was found there.",

@@ -329,6 +329,13 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     }
     const pineWay = pines.match("3 Pine Ct, Lakeview, ZZ 99105")
     expect(pineWay._tag === "Unknown" && pineWay.suggestions).toContain("3 PINE WAY, LAKEVIEW, ZZ 99105")
+    // A street of the town sent with a ZIP code of another town: the hint says so, and suggests the town's.
+    const otherZip = pines.match("3 Pine Ct, Riverton, ZZ 99105")
+    expect(otherZip).toEqual({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/on record in RIVERTON, but not in ZIP code 99105: check the ZIP code/),
+      suggestions: ["3 PINE CT, RIVERTON, ZZ 99103"]
+    })
     const broadway = pines.match("9 Broadway Ave, Riverton")
     expect(broadway).toMatchObject({ _tag: "Found", parcel: { id: "broadway-9" } })
     expect(broadway._tag === "Found" && broadway.notes).toContainEqual({
