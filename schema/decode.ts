@@ -63,8 +63,33 @@ const describe = (issue: ParseResult.ArrayFormatterIssue, input: unknown): strin
         return "must be a JSON object"
       }
       if (path.length > 0 && valueAt(input, path) === null) return "must not be null"
-      return issue.message
+      return readableType(issue.message, path)
   }
+}
+
+/** Structs of the requests, named in the library's messages by their schema identifiers. */
+const REQUEST_STRUCTS = new Set(["ScoredCall", "Overrides", "BatchRequest", "HistoryRequest"])
+
+/**
+ * A value of the wrong JSON kind, said in the caller's terms rather than the schema's (`Expected ScoredCall,
+ * actual "3 Pine Ct"` is `must be a JSON object`): the schemas' names and the library's type notation mean
+ * nothing to a caller.
+ */
+const readableType = (message: string, path: ReadonlyArray<PropertyKey>): string => {
+  const expected = /^Expected (.+?), actual /s.exec(message)?.[1]
+  if (expected === undefined) return message
+  if (expected.startsWith("ReadonlyArray<") || expected.startsWith("Array<")) {
+    return path.at(-1) === "properties"
+      ? "must be an array of properties, each a JSON object with an `address`"
+      : "must be an array"
+  }
+  if (expected.startsWith("{") || REQUEST_STRUCTS.has(expected)) {
+    return typeof path.at(-1) === "number" ? "must be a JSON object with an `address`" : "must be a JSON object"
+  }
+  if (expected === "string") return "must be a string"
+  if (expected === "number" || expected.startsWith("Int")) return "must be a number"
+  if (expected === "boolean") return "must be true or false"
+  return message
 }
 
 /** The `errors` list of a 400 for a decoding failure, pointers prefixed by `base`. */

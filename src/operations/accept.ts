@@ -22,21 +22,53 @@ const refused = (errors: ReadonlyArray<FieldError>) =>
     errors
   })
 
+const asksForTearDown = (entry: unknown) =>
+  typeof entry === "object" && entry !== null && (entry as { condition?: unknown }).condition === "tear_down"
+
+/**
+ * A body refused for its decoding also names the tear-downs it asks for: every refused value in one answer,
+ * not one round of refusals after another.
+ */
+const withTearDowns = (error: InvalidRequest, tearDowns: ReadonlyArray<FieldError>): InvalidRequest => {
+  if (tearDowns.length === 0) return error
+  const errors = [...error.errors, ...tearDowns].sort((a, b) =>
+    a.pointer.localeCompare(b.pointer, "en", { numeric: true })
+  )
+  return new InvalidRequest({ detail: `${errors.length} problems were found in the request; see errors.`, errors })
+}
+
 export const acceptScoredCall = (body: unknown): Effect.Effect<ScoredCall, InvalidRequest> =>
-  Effect.flatMap(
-    decodeScoredCall(body),
-    (call) =>
+  decodeScoredCall(body).pipe(
+    Effect.mapError((error) =>
+      withTearDowns(error, error.errors.length > 0 && asksForTearDown(body) ? [tearDownRefusal("/condition")] : [])
+    ),
+    Effect.flatMap((call) =>
       call.condition === "tear_down" ? Effect.fail(refused([tearDownRefusal("/condition")])) : Effect.succeed(call)
+    )
   )
 
 /** A batch with any refused entry is refused whole, its pointers naming the entries. */
 export const acceptBatch = (body: unknown): Effect.Effect<BatchRequest, InvalidRequest | BatchTooLarge> =>
-  Effect.flatMap(decodeBatchRequest(body), (batch) => {
-    const errors = batch.properties.flatMap((call, index) =>
-      call.condition === "tear_down" ? [tearDownRefusal(`/properties/${index}/condition`)] : []
-    )
-    return errors.length > 0 ? Effect.fail(refused(errors)) : Effect.succeed(batch)
-  })
+  decodeBatchRequest(body).pipe(
+    Effect.mapError((error) => {
+      if (error._tag !== "InvalidRequest" || error.errors.length === 0) return error
+      const properties = typeof body === "object" && body !== null
+        ? (body as { properties?: unknown }).properties
+        : undefined
+      const tearDowns = Array.isArray(properties)
+        ? properties.flatMap((entry, index) =>
+          asksForTearDown(entry) ? [tearDownRefusal(`/properties/${index}/condition`)] : []
+        )
+        : []
+      return withTearDowns(error, tearDowns)
+    }),
+    Effect.flatMap((batch) => {
+      const errors = batch.properties.flatMap((call, index) =>
+        call.condition === "tear_down" ? [tearDownRefusal(`/properties/${index}/condition`)] : []
+      )
+      return errors.length > 0 ? Effect.fail(refused(errors)) : Effect.succeed(batch)
+    })
+  )
 
 const isBatchEnvelope = (body: unknown) =>
   typeof body === "object" && body !== null && !Array.isArray(body) && "properties" in body
@@ -45,4 +77,15 @@ const isBatchEnvelope = (body: unknown) =>
 export const acceptValidationBody = (
   body: unknown
 ): Effect.Effect<ScoredCall | BatchRequest, InvalidRequest | BatchTooLarge> =>
-  isBatchEnvelope(body) ? acceptBatch(body) : acceptScoredCall(body)
+  isBatchEnvelope(body) ? acceptBatch(body).pipe(Effect.mapError(bothShapes(body))) : acceptScoredCall(body)
+
+/** `address` beside `properties`: said as the mix of two shapes it is, not as a member a batch lacks. */
+const bothShapes = (body: unknown) => <E extends InvalidRequest | BatchTooLarge>(error: E): E | InvalidRequest => {
+  if (error._tag !== "InvalidRequest" || !("address" in (body as object))) return error
+  const detail = "is not accepted beside `properties`: send one property's members, or a batch's `properties`, " +
+    "not both"
+  return new InvalidRequest({
+    detail: error.errors.length === 1 ? `/address ${detail}.` : error.detail,
+    errors: error.errors.map((field) => (field.pointer === "/address" ? { ...field, detail } : field))
+  })
+}

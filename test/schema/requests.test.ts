@@ -179,9 +179,54 @@ describe("batch envelope", () => {
         condition: "tear_down"
       }]
     }))
-    expect(pointersOf(result)).toEqual(["/properties/1/overrides/latitude"])
+    // Every refused value in one answer: the tear-down is named beside the entry the schema refused.
+    expect(pointersOf(result)).toEqual(["/properties/1/overrides/latitude", "/properties/2/condition"])
     expect(pointersOf(run(acceptBatch({ properties: [{ address: "ok" }, { address: "ok", condition: "tear_down" }] }))))
       .toEqual(["/properties/1/condition"])
+  })
+
+  it("REQ-3 VAL-6: a tear-down is named with the other refused values, single or in a batch (an MCP audit's two rounds)", () => {
+    const entry = { address: "ok" }
+    const batch = run(acceptBatch({ properties: [entry, { ...entry, condition: "tear_down" }, { addres: "ok" }] }))
+    expect(pointersOf(batch)).toEqual(["/properties/1/condition", "/properties/2/addres", "/properties/2/address"])
+    expect(Either.isLeft(batch) && batch.left.detail).toBe("3 problems were found in the request; see errors.")
+    expect(
+      pointersOf(
+        run(acceptBatch({ properties: [{ ...entry, condition: "tear_down" }, { ...entry, rehab_budget: "5" }] }))
+      )
+    )
+      .toEqual(["/properties/0/condition", "/properties/1/rehab_budget"])
+    expect(pointersOf(run(acceptScoredCall({ address: "ok", condition: "tear_down", target_margin: 2 })))).toEqual([
+      "/condition",
+      "/target_margin"
+    ])
+    // validate answers exactly the same.
+    expect(run(acceptValidationBody({ properties: [{ ...entry, condition: "tear_down" }, { addres: "ok" }] })))
+      .toEqual(run(acceptBatch({ properties: [{ ...entry, condition: "tear_down" }, { addres: "ok" }] })))
+  })
+
+  it("VAL-6: validate refuses an address beside properties as the mix of two shapes it is", () => {
+    const result = run(acceptValidationBody({ address: "ok", properties: [{ address: "ok" }] }))
+    expect(pointersOf(result)).toEqual(["/address"])
+    expect(Either.isLeft(result) && result.left.detail).toMatch(/not accepted beside `properties`.*not both/)
+  })
+
+  it("VAL-4: a value of the wrong kind is said in the caller's terms, never the schema's names", () => {
+    const detailsOf = (result: Either.Either<unknown, object>) =>
+      Either.isLeft(result) && "errors" in result.left
+        ? (result.left.errors as ReadonlyArray<{ detail: string }>).map((error) => error.detail)
+        : []
+    expect(detailsOf(run(acceptBatch({ properties: ["3 Pine Ct, Riverton"] })))).toEqual([
+      "must be a JSON object with an `address`"
+    ])
+    expect(detailsOf(run(acceptBatch({ properties: "3 Pine Ct" })))).toEqual([
+      "must be an array of properties, each a JSON object with an `address`"
+    ])
+    expect(detailsOf(run(acceptScoredCall({ address: "ok", overrides: "none" })))).toEqual(["must be a JSON object"])
+    expect(detailsOf(run(acceptScoredCall({ address: 5 })))).toEqual(["must be a string"])
+    for (const detail of detailsOf(run(acceptBatch({ properties: ["x", { address: 1, overrides: [] }] })))) {
+      expect(detail).not.toMatch(/ScoredCall|ReadonlyArray|Overrides|readonly/)
+    }
   })
 })
 
