@@ -9,8 +9,9 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { createMcpHandler } from "@modelcontextprotocol/server"
-import { Effect, FiberRef, Option, Runtime } from "effect"
+import { Effect, Either, FiberRef, Option, Runtime } from "effect"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../schema/decode.js"
+import { problemBody } from "../../schema/problem-detail.js"
 import { InvalidRequest } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
 import { mcpServerFor, type ToolServices } from "../mcp/tools.js"
@@ -26,6 +27,16 @@ import { CurrentTraceId } from "./trace.js"
 interface CallerInfo {
   readonly caller: Caller
   readonly traceId: string
+}
+
+/** The id of a JSON-RPC `tools/call` request; undefined for any other message. */
+const toolCallId = (body: Option.Option<unknown>): string | number | undefined => {
+  if (Option.isNone(body)) return undefined
+  const message = body.value as { method?: unknown; id?: unknown } | null
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return undefined
+  return message.method === "tools/call" && (typeof message.id === "string" || typeof message.id === "number")
+    ? message.id
+    : undefined
 }
 
 /** A JSON-RPC message with a tool call's arguments left out. */
@@ -66,8 +77,35 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         if (rejected) return rejected
 
         const token = bearerToken(request.headers["authorization"])
-        const caller = yield* authenticateAndCount(token, resource).pipe(Effect.provide(authentication))
-        const info: CallerInfo = { caller, traceId: yield* FiberRef.get(CurrentTraceId) }
+        const traceId = yield* FiberRef.get(CurrentTraceId)
+        const authenticated = yield* Effect.either(
+          authenticateAndCount(token, resource).pipe(Effect.provide(authentication))
+        )
+        if (Either.isLeft(authenticated)) {
+          const refusal = authenticated.left
+          // A tool call over the rate limit is the tool's error, as the tools' descriptions say every
+          // refusal is: an HTTP 429 would reach the model as a transport failure, not as something to act on.
+          if (refusal._tag === "RateLimited") {
+            const id = toolCallId(yield* Effect.option(readJsonBody(request)))
+            if (id !== undefined) {
+              return HttpServerResponse.unsafeJson({
+                jsonrpc: "2.0",
+                id,
+                result: {
+                  content: [{
+                    type: "text",
+                    text: JSON.stringify(problemBody(refusal, { traceId, docsBaseUrl: config.docsBaseUrl }))
+                  }],
+                  isError: true,
+                  // Required by the 2026-07-28 revision; earlier clients ignore it.
+                  resultType: "complete"
+                }
+              }, { headers: { "retry-after": String(refusal.retry_after) } })
+            }
+          }
+          return yield* Effect.fail(refusal)
+        }
+        const info: CallerInfo = { caller: authenticated.right, traceId }
         // One message per request: a JSON-RPC batch (2025-03-26 allowed them) would run many paid tool
         // calls on one rate count and one trace id, so it is refused like any other bad body.
         const parsedBody = yield* readJsonBody(request)
@@ -83,7 +121,12 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         }
         const response = yield* Effect.promise(() =>
           handler.fetch(web, {
-            authInfo: { token, clientId: caller.keyId, scopes: [], extra: info as unknown as Record<string, unknown> },
+            authInfo: {
+              token,
+              clientId: info.caller.keyId,
+              scopes: [],
+              extra: info as unknown as Record<string, unknown>
+            },
             parsedBody
           })
         )

@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/server"
 import { Effect, Schema } from "effect"
 import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
+import { decodeIdempotencyKey } from "../../schema/decode.js"
 import { examples } from "../../schema/examples.js"
 import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
 import { plainJsonSchema } from "../../schema/json-schema.js"
@@ -85,6 +86,13 @@ const validateInput = (): Json => {
       properties: {
         ...envelope.properties["properties"],
         description: "To check a batch instead of one property: 1 to 100 properties, each with the members above."
+      },
+      idempotency_key: {
+        ...(plainJsonSchema(Schema.Struct({ idempotency_key: IdempotencyKeyArgument })) as {
+          properties: Record<string, Json>
+        }).properties["idempotency_key"],
+        description: "Optional: judged as the paid tools judge it (so the exact arguments meant for one can be " +
+          "checked), then ignored; nothing is stored under it."
       }
     },
     additionalProperties: false,
@@ -213,6 +221,21 @@ const answerOf = (context: ToolContext, traceId: string, effect: Effect.Effect<u
     )
   )
 
+/**
+ * The `idempotency_key` argument, held to the header's rules and refused as the argument it is: one that is
+ * not a string is refused, never ignored (a retry would otherwise be charged again).
+ */
+const keyArgument = (value: unknown): Effect.Effect<string | undefined, InvalidRequest> => {
+  if (value === undefined) return Effect.succeed(undefined)
+  const refused = (detail: string) =>
+    new InvalidRequest({ detail: `idempotency_key ${detail}.`, errors: [{ pointer: "/idempotency_key", detail }] })
+  if (typeof value !== "string") return Effect.fail(refused("must be a string"))
+  return decodeIdempotencyKey(value).pipe(
+    Effect.mapError((error) => refused(error.errors[0]?.detail ?? "is not a valid key")),
+    Effect.as(value)
+  )
+}
+
 const meteredTool = (
   context: ToolContext,
   operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, unknown, ToolServices>
@@ -220,29 +243,20 @@ const meteredTool = (
 async (args: Record<string, unknown>) => {
   const { idempotency_key, ...body } = args
   const traceId = context.traceId
-  // The argument follows the header's rules; one that is not a string is refused, never ignored (a retry
-  // would otherwise be charged again).
-  const notAString = idempotency_key !== undefined && typeof idempotency_key !== "string"
   return answerOf(
     context,
     traceId,
-    notAString
-      ? Effect.fail(
-        new InvalidRequest({
-          detail: "idempotency_key must be a string.",
-          errors: [{ pointer: "/idempotency_key", detail: "must be a string" }]
-        })
-      )
-      : Effect.map(
-        operation({
-          caller: context.caller,
-          body,
-          idempotencyKeyHeader: idempotency_key as string | undefined,
-          traceId
-        }),
-        (answer) => answer.response.body
-      )
+    keyArgument(idempotency_key).pipe(
+      Effect.flatMap((key) => operation({ caller: context.caller, body, idempotencyKeyHeader: key, traceId })),
+      Effect.map((answer) => answer.response.body)
+    )
   )
+}
+
+/** `validate_request` judges the key as the paid tools do, then the request without it. */
+const validateTool = (context: ToolContext) => async (args: Json) => {
+  const { idempotency_key, ...body } = args
+  return answerOf(context, context.traceId, Effect.zipRight(keyArgument(idempotency_key), validate(body)))
 }
 
 /** A server with the four tools, for one request of one caller. */
@@ -256,7 +270,7 @@ export const mcpServerFor = (context: ToolContext) => {
     score_property: meteredTool(context, predict),
     score_property_batch: meteredTool(context, batch),
     property_history: meteredTool(context, history),
-    validate_request: async (args: Json) => answerOf(context, context.traceId, validate(args))
+    validate_request: validateTool(context)
   }
   for (const [name, definition] of Object.entries(toolDefinitions)) {
     server.registerTool(name, definition, handlers[name as keyof typeof handlers])

@@ -101,10 +101,42 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           const badKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: 123 })
           expect(problemOf(badKey)).toMatchObject({ status: 400, errors: [{ pointer: "/idempotency_key" }] })
           const blankKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "   " })
-          expect(problemOf(blankKey)).toMatchObject({ status: 400 })
+          // Named as the argument it is, not as a header the tool call never sent.
+          expect(problemOf(blankKey)).toMatchObject({
+            status: 400,
+            detail: "idempotency_key must not be blank.",
+            errors: [{ pointer: "/idempotency_key", detail: "must not be blank" }]
+          })
           const invalid = yield* call(client, "validate_request", { address: "" })
           expect(problemOf(invalid)).toMatchObject({ status: 400, errors: [{ pointer: "/address" }] })
+          // validate_request takes the exact arguments meant for a paid tool, its idempotency_key judged alike.
+          const withKey = yield* call(client, "validate_request", { address: "42 Elm St", idempotency_key: "k-1" })
+          expect(withKey.isError).toBeFalsy()
+          expect(withKey.structuredContent).toEqual({ valid: true })
+          const blankToValidate = yield* call(client, "validate_request", { address: "42 Elm St", idempotency_key: "" })
+          expect(problemOf(blankToValidate)).toMatchObject({ errors: [{ pointer: "/idempotency_key" }] })
           expect(yield* reconciles(accountId)).toBe(3)
+          yield* Effect.promise(() => client.close())
+        }))
+
+      it.effect("ERR-6 LIM-4: a tool call over the rate limit is a rate-limited tool error with retry_after, not charged", () =>
+        Effect.gen(function*() {
+          const { accountId, apiKey } = yield* newAccount({ credits: 5, rateLimitPerMinute: 4 })
+          const client = yield* connect(generation, apiKey)
+          const results: Array<ToolResult> = []
+          // However many of the four requests connecting took, the sixth call at the latest is over the limit.
+          for (let i = 0; i < 6; i++) results.push(yield* call(client, "score_property", { address: "42 Elm St" }))
+          const limited = results.filter((result) => result.isError)
+          expect(limited.length).toBeGreaterThan(0)
+          for (const result of limited) {
+            expect(problemOf(result)).toMatchObject({
+              type: `${TEST_BASE_URL}/docs/errors/rate-limited`,
+              status: 429,
+              retry_after: expect.any(Number)
+            })
+          }
+          // Only the answered calls were charged.
+          expect(yield* reconciles(accountId)).toBe(5 - (results.length - limited.length))
           yield* Effect.promise(() => client.close())
         }))
 
