@@ -19,7 +19,8 @@ export const recovery = {
     "with it in `overrides` if the user knows it. Refunded.",
   "unknown-property": "`unknown-property`: no property has that `property_id`. Refunded.",
   "upstream": "`upstream-unavailable` / `upstream-timeout`: scoring failed this once; retry later with the same " +
-    "idempotency key. Refunded.",
+    "idempotency key (a batch's failed entry: in a new call, since the batch's key replays its whole answer). " +
+    "Refunded.",
   "invalid-request": "`invalid-request`: `errors` points at each refused value; fix them and call again. Not charged.",
   "credits":
     "`insufficient-credits` (the Balance is too low), `spend-cap-exceeded`, `rate-limited` (wait `retry_after` " +
@@ -65,8 +66,10 @@ export const operations = {
       "Scores 1 to 100 properties in one call, one Credit each, all charged up front. `results` has one entry per " +
       "property in the order sent: a scored entry (the single-property answer without `comps`), or, for a " +
       "property that failed for a covered reason, its Problem Detail (it has `type` and `status`), whose Credit " +
-      "is refunded; act on each such entry as on the single call's refusal. Any other failure stops the whole " +
-      "batch (503 `spend-indeterminate`) and refunds all of it; retry it unchanged.",
+      "is refunded; act on each such entry as on the single call's refusal, in a new call (a single call, or a " +
+      "batch of the entries to retry, with a new idempotency key): the same key replays this whole answer, failed " +
+      "entries included, for 24 hours. Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
+      "refunds all of it; retry it unchanged.",
     refusals: ["invalid-request", "credits", "upstream"]
   },
   history: {
