@@ -85,7 +85,8 @@ export type CompBand = typeof CompBand.Type
 export const MaxAllowableOffer = Schema.Struct({
   price: Schema.Int.annotations({ description: "The most to pay, whole dollars, rounded to the nearest thousand." }),
   clamped: Schema.Boolean.annotations({
-    description: "True when no price of $1,000 or more clears the margin: `price` is then a floor, not an offer."
+    description: "True when no price of $1,000 or more clears the margin: no offer works at this " +
+      "`target_margin` and repair budget, and `price` is the $1,000 floor, not an offer."
   })
 }).annotations({
   identifier: "MaxAllowableOffer",
@@ -172,7 +173,8 @@ export type ValuationEvidence = typeof ValuationEvidence.Type
 export const ScoredEntry = Schema.Struct({
   model_estimate_available: Schema.Boolean.annotations({
     description: "False when the pricing model disagreed with the comparable sales and its estimate was " +
-      "withheld (the comp band, offer and cost stack are still given)."
+      "withheld: its median lay below 0.85 × `comp_band.low` or above 1.15 × `comp_band.high`. The comp band, " +
+      "offer and cost stack, which come from the sales, are still given."
   }),
   subject_property: SubjectProperty,
   valuation_date: Schema.String.annotations({
@@ -183,7 +185,9 @@ export const ScoredEntry = Schema.Struct({
   evidence: ValuationEvidence,
   pricing_model_arv_estimate: optional(Schema.Int.annotations({
     description: "The pricing model's value, the median of `value_distribution` rounded to the nearest thousand " +
-      "dollars. Absent when the estimate is withheld."
+      "dollars: the property as its facts are recorded (or overridden); the model does not see `condition` or " +
+      "the repair budget. The offer is built on `rehab_adjusted_arv`, from the comparable sales. Absent when the " +
+      "estimate is withheld."
   })),
   value_distribution: optional(ValueDistribution),
   valuation_mean: optional(Schema.Int.annotations({
