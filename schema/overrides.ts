@@ -39,8 +39,18 @@ export const YearBuilt = Schema.Int.pipe(
 })
 
 export const overridableFacts = {
-  bedrooms: intBetween(0, 50, "Bedrooms."),
-  bathrooms: intBetween(0, 50, "Full bathrooms (half baths are `partial_bathrooms`, which is not overridable)."),
+  bedrooms: intBetween(
+    0,
+    50,
+    "Bedrooms. They move the value only in a market whose records have bedrooms (the model learns from them " +
+      "there); elsewhere the answer shows them as the caller's, and the value does not change."
+  ),
+  bathrooms: intBetween(
+    0,
+    50,
+    "Full bathrooms (half baths are `partial_bathrooms`, which is not overridable). Like bedrooms, they move the " +
+      "value only where the market's records have them."
+  ),
   living_area_square_feet: intBetween(100, 100_000, "Finished living area in square feet."),
   lot_size_square_feet: intBetween(1, 100_000_000, "Lot size in square feet."),
   year_built: YearBuilt,
