@@ -327,7 +327,8 @@ const variants: Record<string, Variant> = {
     const hoodShort = hood ? abbreviated(hood) : undefined
     if (hoodShort !== undefined) return `${line}, ${hoodShort}, ${p.state}`
     const town = (p.city ?? "").toUpperCase()
-    const townShort = nicknames.get(town) ?? abbreviated(town)
+    // (New York's nicknames are New York's: Melbourne's Brooklyn is no Bklyn.)
+    const townShort = (p.state === "NY" ? nicknames.get(town) : undefined) ?? abbreviated(town)
     return townShort === undefined ? undefined : `${line}, ${townShort}, ${p.state} ${p.zipCode ?? ""}`.trim()
   }
 }

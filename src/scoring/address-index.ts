@@ -112,22 +112,25 @@ const PLACE_WORDS: ReadonlyMap<string, string> = new Map([
 ])
 
 /**
- * Short names of places that abbreviate no word of them (New York City's boroughs' and Long Island City's):
- * the whole place typed so is read as the place, where the index covers it.
+ * Short names of New York places that abbreviate no word of them, given to the New York parcels of the place
+ * (Melbourne has a Brooklyn too): `Bklyn` is Brooklyn, NY only.
  */
-const PLACE_NICKNAMES: ReadonlyMap<string, string> = new Map([
-  ["SI", "STATEN ISLAND"],
-  ["BKLYN", "BROOKLYN"],
-  ["BKLN", "BROOKLYN"],
-  ["BX", "BRONX"],
-  ["LIC", "LONG ISLAND CITY"]
+const NEW_YORK_NICKNAMES: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
+  ["STATEN ISLAND", ["SI"]],
+  ["BROOKLYN", ["BKLYN", "BKLN"]],
+  ["BRONX", ["BX"]],
+  ["LONG ISLAND CITY", ["LIC"]]
 ])
+const NICKNAMED: ReadonlyMap<string, string> = new Map(
+  [...NEW_YORK_NICKNAMES].flatMap(([place, nicknames]) => nicknames.map((nickname) => [nickname, place] as const))
+)
 
-/** Place words in their one spelling, and a nickname as its place. */
-const placePhraseOf = (words: ReadonlyArray<string>) => {
-  const phrase = words.map((word) => PLACE_WORDS.get(word) ?? word).join(" ")
-  return PLACE_NICKNAMES.get(phrase) ?? phrase
-}
+/**
+ * Place words in their one spelling. A word alone is never read so: `Hts` alone is the street type of
+ * `42 Excelsior Hts`, not a place called Heights.
+ */
+const placePhraseOf = (words: ReadonlyArray<string>) =>
+  words.length < 2 ? words.join(" ") : words.map((word) => PLACE_WORDS.get(word) ?? word).join(" ")
 
 /** A locality phrase in one spelling: words of a town, a neighbourhood or a market (`FLUSHING NORTH`). */
 const phraseOf = (text: string) =>
@@ -156,6 +159,29 @@ const US_STATE_NAMES = new Map(
   Object.entries(stateCodesMap).map(([name, code]) => [name.toUpperCase(), code] as const)
 )
 const US_STATE_CODES = new Set(US_STATE_NAMES.values())
+
+/** A house number as a position along its street: `161-22` as 16122, `12A` as 12; NaN when it has none. */
+const houseNumberValue = (number: string) => {
+  const hyphenated = HYPHENATED.exec(number)
+  return hyphenated !== null ? Number(hyphenated[1]) * 100 + Number(hyphenated[2]) : Number.parseInt(number, 10)
+}
+
+/** How far past a street's numbers on record a house may lie (about a block of New York numbering). */
+const NUMBER_SPAN_MARGIN = 100
+
+/** Whether `value` lies within a street's numbers on record, a margin either side. */
+const numbersSpan = (street: Street, value: number) => {
+  if (Number.isNaN(value)) return true
+  let low = Number.POSITIVE_INFINITY
+  let high = Number.NEGATIVE_INFINITY
+  for (const recorded of street.numbers.keys()) {
+    const at = houseNumberValue(recorded)
+    if (Number.isNaN(at)) continue
+    if (at < low) low = at
+    if (at > high) high = at
+  }
+  return value >= low - NUMBER_SPAN_MARGIN && value <= high + NUMBER_SPAN_MARGIN
+}
 
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
 const HYPHENATED = /^(\d{1,3})-(\d{2})$/
@@ -260,6 +286,7 @@ export interface AddressIndexData {
   readonly zips: Set<string>
   readonly states: Set<string>
   readonly towns: Map<string, Set<string>>
+  readonly localityStates: Map<string, Set<string>>
   readonly hyphenatedZips: ReadonlySet<string>
 }
 
@@ -274,13 +301,16 @@ export class AddressIndex {
   private readonly states = new Set<string>()
   /** The towns (or markets) each locality phrase lies in. */
   private readonly towns = new Map<string, Set<string>>()
+  /** The states of the parcels each locality phrase names (a neighbourhood widens only to its own state's town). */
+  private readonly localityStates = new Map<string, Set<string>>()
   /** ZIP codes that number their houses Queens-style (`hyphenatedZipsOf`). */
   private readonly hyphenatedZips: ReadonlySet<string>
 
   /** The index as plain data, for `fromData` (it shares the index's maps: not to be changed). */
   toData(): AddressIndexData {
-    const { byName, hyphenatedZips, names, parcels, phrases, phrasesByLength, states, towns, zips } = this
-    return { byName, parcels, names, phrases, phrasesByLength, zips, states, towns, hyphenatedZips }
+    const { byName, hyphenatedZips, localityStates, names, parcels, phrases, phrasesByLength, states, towns, zips } =
+      this
+    return { byName, parcels, names, phrases, phrasesByLength, zips, states, towns, localityStates, hyphenatedZips }
   }
 
   /** The index `toData` described, over the same parcel records, without building it again. */
@@ -296,7 +326,7 @@ export class AddressIndex {
       const line = parseStreetLine(parcel.street)
       if (line === undefined) continue
       const hood = parcel.neighborhood ?? ""
-      const localityKey = `${parcel.city ?? ""}|${hood}|${parcel.market}`
+      const localityKey = `${parcel.city ?? ""}|${hood}|${parcel.market}|${parcel.state ?? ""}`
       let localities = interned.get(localityKey)
       if (localities === undefined) {
         const set = new Set<string>()
@@ -304,6 +334,9 @@ export class AddressIndex {
         if (hood) { for (const phrase of neighbourhoodPhrases(hood)) set.add(phrase) }
         set.add(phraseOf(parcel.market))
         set.delete("")
+        if (parcel.state?.toUpperCase() === "NY") {
+          for (const phrase of [...set]) for (const nickname of NEW_YORK_NICKNAMES.get(phrase) ?? []) set.add(nickname)
+        }
         localities = set
         interned.set(localityKey, set)
         const town = phraseOf(parcel.city ?? parcel.market)
@@ -312,6 +345,9 @@ export class AddressIndex {
           const towns = this.towns.get(phrase)
           if (towns) towns.add(town)
           else this.towns.set(phrase, new Set([town]))
+          const states = this.localityStates.get(phrase)
+          if (states) states.add(parcel.state?.toUpperCase() ?? "")
+          else this.localityStates.set(phrase, new Set([parcel.state?.toUpperCase() ?? ""]))
         }
       }
       this.parcels.set(parcel, { parcel, localities })
@@ -574,13 +610,21 @@ export class AddressIndex {
       }
     }
     const notes: Array<MatchNote> = []
-    if (locality !== undefined && localityAbbreviated !== undefined && localityAbbreviated !== locality) {
+    if (locality !== undefined && NICKNAMED.has(locality)) {
+      notes.push({
+        kind: "normalized",
+        part: "town",
+        sent: localityAbbreviated ?? locality,
+        used: NICKNAMED.get(locality)!
+      })
+    } else if (locality !== undefined && localityAbbreviated !== undefined && localityAbbreviated !== locality) {
       notes.push({ kind: "normalized", part: "town", sent: localityAbbreviated, used: locality })
     }
     // A misspelt street type (`Stret`): within one edit of exactly one type, and in its place.
     const typeAt = DIRECTIONALS.has(street.at(-1)!) && street.length >= 3 ? street.length - 2 : street.length - 1
     const typeWord = street[typeAt]!
-    if (typeAt >= 1 && !STREET_TYPES.has(typeWord) && /^[A-Z]{4,}$/.test(typeWord)) {
+    // (An ordinal ending a name is the name's: `East One Hundred Eighty First` is not a misspelt Forest.)
+    if (typeAt >= 1 && !STREET_TYPES.has(typeWord) && !ORDINALS.has(typeWord) && /^[A-Z]{4,}$/.test(typeWord)) {
       // Compared with each type's usual spelling first (`STREET`), then with every spelling on the list
       // (which holds misspellings of its own, `STREME` for a stream).
       const typesWithin = (spellings: Iterable<readonly [string, string]>) => {
@@ -821,9 +865,16 @@ export class AddressIndex {
     // Typed without a directional, where only a street of the name that has none holds the number: that
     // street, as typed (`324 Broadway`, beside an E Broadway without a 324). Where one with a directional holds
     // it too, the directional may have been left out: ambiguous, below.
+    // Only where the number lies beyond the numbers on record of each of those (a block either side): within
+    // them, a house there that never sold may be the one meant (`607 17th St, Brooklyn` for 607 E 17th St).
+    const wanted = houseNumberValue(number)
     const asTyped = parsed.street.directional === "" && parcels.length > 0 &&
       parcels.every((parcel) =>
         chosen.some((street) => street.parts.directional === "" && street.numbers.get(number)?.includes(parcel))
+      ) &&
+      chosen.every((street) =>
+        street.parts.directional === "" || !this.streetHasParcelIn(street, parsed, locality) ||
+        !numbersSpan(street, wanted)
       )
     // A directional left out is taken from the record only when no two streets of the name in the place
     // differ by theirs: `12 Drumgoole Rd` may be on Drumgoole Rd E or W, and `28 Broadway` is not on E
@@ -887,7 +938,10 @@ export class AddressIndex {
       // Only within the town the named place lies in: a neighbourhood of another town never widens to it.
       const townsOfLocality = this.towns.get(locality) ?? new Set<string>()
       const anywhere = this.parcelsOn(parsed, name, undefined)
-      const inTown = anywhere.parcels.filter((p) => townsOfLocality.has(phraseOf(p.city ?? p.market)))
+      const statesOfLocality = this.localityStates.get(locality) ?? new Set<string>()
+      const inTown = anywhere.parcels.filter((p) =>
+        townsOfLocality.has(phraseOf(p.city ?? p.market)) && statesOfLocality.has(p.state?.toUpperCase() ?? "")
+      )
       if (inTown.length > 0 && !townsOfLocality.has(locality)) {
         parcels = inTown
         fitNotes = anywhere.notes

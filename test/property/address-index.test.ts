@@ -315,6 +315,20 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     expect(idIn("161-22 92nd St, Howard Bch, Queens")).toBe("ninety-second-161-22")
     // A nickname names its place only: Staten Island's is not Manhattan's Main St.
     expect(idIn("12 Main St, SI")).toBe("main-12-si")
+    // A word alone is never read as a place (`Hts` is Excelsior Hts' type, not a place called Heights), and a
+    // New York nickname names New York's place only (Melbourne has a Brooklyn too).
+    const two = new AddressIndex([
+      parcel("excelsior-ave-42", "42 EXCELSIOR AVE", nyc("STATEN ISLAND", "NEW DORP-HEIGHTS", "10306")),
+      parcel("excelsior-hts-42", "42 EXCELSIOR HTS", { city: "CRAIGIEBURN", zip: "3064", state: "VIC" }),
+      parcel("houston-11", "11 HOUSTON CT", { city: "BROOKLYN", zip: "3012", state: "VIC", market: "Melbourne" }),
+      parcel("columbia-192", "192 COLUMBIA HTS", nyc("BROOKLYN", "BROOKLYN HEIGHTS", "11201"))
+    ])
+    expect(two.match("42 Excelsior Hts")).toMatchObject({ _tag: "Found", parcel: { id: "excelsior-hts-42" } })
+    expect(two.match("42 Excelsior Hts, VIC 3064")).toMatchObject({ _tag: "Found", parcel: { id: "excelsior-hts-42" } })
+    expect(two.match("192 Columbia Hts, NY 11201")).toMatchObject({ _tag: "Found", parcel: { id: "columbia-192" } })
+    expect(two.match("11 Houston Ct, Brooklyn")).toMatchObject({ _tag: "Found", parcel: { id: "houston-11" } })
+    expect(two.match("11 Houston Ct, Bklyn")._tag).not.toBe("Found")
+    expect(two.match("192 Columbia Hts, Bklyn")).toMatchObject({ _tag: "Found", parcel: { id: "columbia-192" } })
   })
 
   it("a different street type is another street, never taken; a type added to a name that has none is ignored", () => {
@@ -371,6 +385,12 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
       parcel: { id: "seven-oaks" }
     })
     expect(numbered.match("22-21 Twenty Sixth St, College Point")._tag).not.toBe("Found")
+    // An ordinal that ends a name without a type is the name's, not a misspelt type (First is not Forest).
+    const bronx = new AddressIndex([parcel("e181-463", "463 E 181", nyc("BRONX", "TREMONT", "10457"))])
+    expect(bronx.match("463 East One Hundred Eighty First, Bronx")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "e181-463" }
+    })
   })
 
   it("a street typed without a directional is the one of the name that has none, where only it has the number", () => {
@@ -393,6 +413,21 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     })
     // And where only E Broadway has it, as before.
     expect(broadways.match("28 Broadway")).toMatchObject({ _tag: "Ambiguous", reason: "directional" })
+    // Within the numbers E 17th St has on record, a 607 E 17th St that never sold may be the one meant (the
+    // E left out): still ambiguous, though only 17th St has a 607 on record. Beyond them, 17th St.
+    const brooklyn = (id: string, street: string, zip: string) =>
+      parcel(id, street, nyc("BROOKLYN", "FLATBUSH", zip, "BROOKLYN"))
+    const seventeenths = new AddressIndex([
+      brooklyn("17-607", "607 17 ST", "11218"),
+      brooklyn("17-2900", "2900 17 ST", "11218"),
+      brooklyn("e17-501", "501 E 17 ST", "11226"),
+      brooklyn("e17-733", "733 E 17 ST", "11226")
+    ])
+    expect(seventeenths.match("607 17th Street, Brooklyn")).toMatchObject({ _tag: "Ambiguous", reason: "directional" })
+    expect(seventeenths.match("2900 17th Street, Brooklyn")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "17-2900" }
+    })
   })
 })
 
