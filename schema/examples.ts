@@ -915,7 +915,7 @@ export const examples = {
       "suggestions": [
         "3 PINE CT, RIVERTON, ZZ 99103",
         "5 PINE CT, RIVERTON, ZZ 99103",
-        "7 PINE CT UNIT 2A, RIVERTON, ZZ 99103",
+        "7 PINE CT, RIVERTON, ZZ 99103",
         "9 PINE CT, RIVERTON, ZZ 99103",
         "11 PINE CT, RIVERTON, ZZ 99103"
       ]

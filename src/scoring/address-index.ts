@@ -996,17 +996,25 @@ export class AddressIndex {
 
   /** Addresses on a street with the house numbers nearest to the one asked for. */
   private nearNumbers(parsed: Parsed, name: string): Array<string> {
-    const wanted = Number.parseInt(parsed.number, 10)
-    const near: Array<{ parcel: ParcelRecord; gap: number }> = []
+    // Nearness along the street: Queens' `14-45` is 1445, between `14-43` and `14-47`.
+    const wanted = houseNumberValue(parsed.number)
+    const unit = unitKey(parsed.unit)
+    const near: Array<{ address: string; gap: number }> = []
     for (const street of this.byName.get(name) ?? []) {
       if (!this.streetIn(street, parsed)) continue
       for (const [number, parcels] of street.numbers) {
-        const parcel = parcels.find((p) => this.parcelIn(p, parsed, parsed.locality) && p.unit === "") ??
-          parcels.find((p) => this.parcelIn(p, parsed, parsed.locality))
-        if (parcel) near.push({ parcel, gap: Math.abs(Number.parseInt(number, 10) - wanted) })
+        const here = parcels.filter((p) => this.parcelIn(p, parsed, parsed.locality))
+        if (here.length === 0) continue
+        // Never another unit than the one sent (sent back, it would value someone else's): the unit sent, else
+        // the building or house without a unit, whose answer lists its units.
+        const sameUnit = parsed.unit === "" ? undefined : here.find((p) => p.unit !== "" && unitKey(p.unit) === unit)
+        const address = sameUnit !== undefined
+          ? parcelDisplayAddress(sameUnit)
+          : parcelDisplayAddress({ ...here.find((p) => p.unit === "") ?? here[0]!, unit: "" })
+        near.push({ address, gap: Math.abs(houseNumberValue(number) - wanted) })
       }
     }
-    return near.sort((a, b) => a.gap - b.gap).slice(0, MAX_CANDIDATES).map(({ parcel }) => parcelDisplayAddress(parcel))
+    return [...new Set(near.sort((a, b) => a.gap - b.gap).map(({ address }) => address))].slice(0, MAX_CANDIDATES)
   }
 }
 

@@ -360,6 +360,33 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     })
   })
 
+  it("suggestions never offer another unit than the one sent, and Queens numbers are near by their whole number", () => {
+    const waring = new AddressIndex([
+      parcel("waring-610-2c", "610 WARING AVE", nyc("BRONX", "PELHAM PARKWAY", "10467"), "2C"),
+      parcel("waring-610-3a", "610 WARING AVE", nyc("BRONX", "PELHAM PARKWAY", "10467"), "3A"),
+      parcel("waring-612-2c", "612 WARING AVE", nyc("BRONX", "PELHAM PARKWAY", "10467"), "2C"),
+      parcel("thirty-first-14-47", "14-47 31 ST", nyc("QUEENS", "ASTORIA", "11105")),
+      parcel("thirty-first-14-12", "14-12 31 ST", nyc("QUEENS", "ASTORIA", "11105")),
+      parcel("thirty-first-16-01", "16-01 31 ST", nyc("QUEENS", "ASTORIA", "11105"))
+    ])
+    const unitSent = waring.match("608 Waring Ave Apt 3A, Bronx")
+    expect(unitSent._tag === "Unknown" && unitSent.suggestions).toEqual([
+      "610 WARING AVE UNIT 3A, BRONX, NY 10467",
+      "612 WARING AVE, BRONX, NY 10467"
+    ])
+    const noUnit = waring.match("608 Waring Ave, Bronx")
+    expect(noUnit._tag === "Unknown" && noUnit.suggestions).toEqual([
+      "610 WARING AVE, BRONX, NY 10467",
+      "612 WARING AVE, BRONX, NY 10467"
+    ])
+    const queens = waring.match("14-45 31st St, Queens")
+    expect(queens._tag === "Unknown" && queens.suggestions).toEqual([
+      "14-47 31 ST, QUEENS, NY 11105",
+      "14-12 31 ST, QUEENS, NY 11105",
+      "16-01 31 ST, QUEENS, NY 11105"
+    ])
+  })
+
   it("an ordinal above twenty spelt in words is its number (One Hundred Twenty-Sixth St is 126 St)", () => {
     const numbered = new AddressIndex([
       parcel("126-st", "22-21 126 ST", nyc("QUEENS", "COLLEGE POINT", "11356")),
