@@ -745,9 +745,19 @@ export class AddressIndex {
         }
       }
     }
+    // The name is a street of the place, but not with the type sent (`3 Pine St` where Riverton has Pine Ct).
+    const { type } = parsed.street
+    const otherType = type !== "" &&
+      !(this.byName.get(parsed.street.name) ?? []).some((street) =>
+        street.parts.type === type && this.streetIn(street, parsed) &&
+        this.streetHasParcelIn(street, parsed, parsed.locality)
+      )
     return {
       _tag: "Unknown",
-      hint: attempt.known && suggestions.length > 0
+      hint: attempt.known && suggestions.length > 0 && otherType
+        ? `No street of this name with the type ${type} is on record here (a street of another type is another ` +
+          "street); the addresses on the streets of this name nearest to the number are suggested."
+        : attempt.known && suggestions.length > 0
         ? "No property with this house number was found on this street; the numbers nearest to it are suggested."
         : attempt.known
         ? "No property with this street address was found in the place sent."

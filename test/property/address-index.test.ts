@@ -343,6 +343,7 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     }
     const pineWay = pines.match("3 Pine Ct, Lakeview, ZZ 99105")
     expect(pineWay._tag === "Unknown" && pineWay.suggestions).toContain("3 PINE WAY, LAKEVIEW, ZZ 99105")
+    expect(pineWay._tag === "Unknown" && pineWay.hint).toMatch(/No street of this name with the type CT is on record/)
     // A street of the town sent with a ZIP code of another town: the hint says so, and suggests the town's.
     const otherZip = pines.match("3 Pine Ct, Riverton, ZZ 99105")
     expect(otherZip).toEqual({
