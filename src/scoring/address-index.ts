@@ -866,10 +866,24 @@ export class AddressIndex {
     if (number !== parsed.number) {
       notes.push({ kind: "normalized", part: "house_number", sent: parsed.number, used: number })
     }
-    const parcels: Array<ParcelRecord> = []
-    for (const street of chosen) {
-      for (const parcel of street.numbers.get(number) ?? []) {
-        if (this.parcelIn(parcel, parsed, locality)) parcels.push(parcel)
+    const atNumber = (of: ReadonlyArray<Street>) =>
+      of.flatMap((street) =>
+        (street.numbers.get(number) ?? []).filter((parcel) => this.parcelIn(parcel, parsed, locality))
+      )
+    let parcels = atNumber(chosen)
+    // The type sent where a record of the name left its type out (`2123 Bathgate Ave` recorded `2123 BATHGATE`):
+    // the same street, when the type sent is the only type the name has in the place.
+    if (parcels.length === 0 && parsed.street.type !== "" && chosen.length > 0) {
+      const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
+      const types = new Set(inPlace.map((street) => street.parts.type).filter((type) => type !== ""))
+      const typeless = inPlace.filter((street) =>
+        street.parts.type === "" && street.parts.directional === parsed.street.directional
+      )
+      const found = types.size === 1 && types.has(parsed.street.type) ? atNumber(typeless) : []
+      if (found.length > 0) {
+        parcels = found
+        chosen = typeless
+        notes.push({ kind: "corrected", part: "street_type", sent: parsed.street.type, used: "none" })
       }
     }
     // Typed without a directional, where only a street of the name that has none holds the number: that

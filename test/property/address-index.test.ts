@@ -351,6 +351,17 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
       hint: expect.stringMatching(/on record in RIVERTON, but not in ZIP code 99105: check the ZIP code/),
       suggestions: ["3 PINE CT, RIVERTON, ZZ 99103"]
     })
+    // A record that left its type out, typed with the one type the name has in the place: the same street.
+    const bathgate = new AddressIndex([
+      parcel("bathgate-2123", "2123 BATHGATE", nyc("BRONX", "BATHGATE", "10457")),
+      parcel("bathgate-ave-2200", "2200 BATHGATE AVE", nyc("BRONX", "BATHGATE", "10457"))
+    ])
+    expect(bathgate.match("2123 Bathgate Ave, Bronx")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "bathgate-2123" },
+      notes: [{ kind: "corrected", part: "street_type", sent: "AVE", used: "none" }]
+    })
+    expect(bathgate.match("2123 Bathgate Pl, Bronx")._tag).not.toBe("Found")
     const broadway = pines.match("9 Broadway Ave, Riverton")
     expect(broadway).toMatchObject({ _tag: "Found", parcel: { id: "broadway-9" } })
     expect(broadway._tag === "Found" && broadway.notes).toContainEqual({
