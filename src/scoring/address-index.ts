@@ -825,6 +825,10 @@ export class AddressIndex {
     // A directional given where the record has none is ignored only when no street of the name has one
     // (`West Broadway` is not `Broadway`).
     const namesHaveDirectionals = streets.some((street) => street.parts.directional !== "")
+    // The streets of the name with a parcel in the place (read by the rarer readings below; found once).
+    let streetsInPlace: Array<Street> | undefined
+    const inPlace =
+      () => (streetsInPlace ??= streets.filter((street) => this.streetHasParcelIn(street, parsed, locality)))
     const fitting = (street: Street) => {
       const { directional, type } = parsed.street
       if (type !== "" && street.parts.type !== type) return false
@@ -838,9 +842,8 @@ export class AddressIndex {
     // different type is another street, never taken (`3 Pine Ct` is not 3 Pine Way, which may be the only
     // Pine of the place on record: a record holds the parcels that sold, not every house of a street).
     if (chosen.length === 0) {
-      const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
       const { directional, type } = parsed.street
-      const sameDirectional = inPlace.filter((street) =>
+      const sameDirectional = inPlace().filter((street) =>
         directional === "" || street.parts.directional === directional ||
         (street.parts.directional === "" && !namesHaveDirectionals)
       )
@@ -874,9 +877,8 @@ export class AddressIndex {
     // The type sent where a record of the name left its type out (`2123 Bathgate Ave` recorded `2123 BATHGATE`):
     // the same street, when the type sent is the only type the name has in the place.
     if (parcels.length === 0 && parsed.street.type !== "" && chosen.length > 0) {
-      const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
-      const types = new Set(inPlace.map((street) => street.parts.type).filter((type) => type !== ""))
-      const typeless = inPlace.filter((street) =>
+      const types = new Set(inPlace().map((street) => street.parts.type).filter((type) => type !== ""))
+      const typeless = inPlace().filter((street) =>
         street.parts.type === "" && street.parts.directional === parsed.street.directional
       )
       const found = types.size === 1 && types.has(parsed.street.type) ? atNumber(typeless) : []
@@ -893,9 +895,7 @@ export class AddressIndex {
     // them, a house there that never sold may be the one meant (`607 17th St, Brooklyn` for 607 E 17th St).
     const wanted = houseNumberValue(number)
     const asTyped = parsed.street.directional === "" && parcels.length > 0 &&
-      parcels.every((parcel) =>
-        chosen.some((street) => street.parts.directional === "" && street.numbers.get(number)?.includes(parcel))
-      ) &&
+      atNumber(chosen.filter((street) => street.parts.directional !== "")).length === 0 &&
       chosen.every((street) =>
         street.parts.directional === "" || !this.streetHasParcelIn(street, parsed, locality) ||
         !numbersSpan(street, wanted)
@@ -1023,7 +1023,7 @@ export class AddressIndex {
     // Nearness along the street: Queens' `14-45` is 1445, between `14-43` and `14-47`.
     const wanted = houseNumberValue(parsed.number)
     const unit = unitKey(parsed.unit)
-    const near: Array<{ address: string; gap: number }> = []
+    const near: Array<{ parcel: ParcelRecord; withUnit: boolean; gap: number }> = []
     for (const street of this.byName.get(name) ?? []) {
       if (!this.streetIn(street, parsed)) continue
       for (const [number, parcels] of street.numbers) {
@@ -1032,13 +1032,21 @@ export class AddressIndex {
         // Never another unit than the one sent (sent back, it would value someone else's): the unit sent, else
         // the building or house without a unit, whose answer lists its units.
         const sameUnit = parsed.unit === "" ? undefined : here.find((p) => p.unit !== "" && unitKey(p.unit) === unit)
-        const address = sameUnit !== undefined
-          ? parcelDisplayAddress(sameUnit)
-          : parcelDisplayAddress({ ...here.find((p) => p.unit === "") ?? here[0]!, unit: "" })
-        near.push({ address, gap: Math.abs(houseNumberValue(number) - wanted) })
+        const gap = Math.abs(houseNumberValue(number) - wanted)
+        near.push(
+          sameUnit !== undefined
+            ? { parcel: sameUnit, withUnit: true, gap }
+            : { parcel: here.find((p) => p.unit === "") ?? here[0]!, withUnit: false, gap }
+        )
       }
     }
-    return [...new Set(near.sort((a, b) => a.gap - b.gap).map(({ address }) => address))].slice(0, MAX_CANDIDATES)
+    // Only the nearest are written out.
+    const addresses = new Set<string>()
+    for (const { parcel, withUnit } of near.sort((a, b) => a.gap - b.gap)) {
+      if (addresses.size === MAX_CANDIDATES) break
+      addresses.add(parcelDisplayAddress(withUnit ? parcel : { ...parcel, unit: "" }))
+    }
+    return [...addresses]
   }
 }
 
