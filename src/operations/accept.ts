@@ -25,6 +25,14 @@ const refused = (errors: ReadonlyArray<FieldError>) =>
 const asksForTearDown = (entry: unknown) =>
   typeof entry === "object" && entry !== null && (entry as { condition?: unknown }).condition === "tear_down"
 
+/** The tear-down refusals of a batch's entries, decoded or as sent (anything that is not an array has none). */
+const batchTearDowns = (properties: unknown): Array<FieldError> =>
+  Array.isArray(properties)
+    ? properties.flatMap((entry, index) =>
+      asksForTearDown(entry) ? [tearDownRefusal(`/properties/${index}/condition`)] : []
+    )
+    : []
+
 /**
  * A body refused for its decoding also names the tear-downs it asks for: every refused value in one answer,
  * not one round of refusals after another.
@@ -43,29 +51,23 @@ export const acceptScoredCall = (body: unknown): Effect.Effect<ScoredCall, Inval
       withTearDowns(error, error.errors.length > 0 && asksForTearDown(body) ? [tearDownRefusal("/condition")] : [])
     ),
     Effect.flatMap((call) =>
-      call.condition === "tear_down" ? Effect.fail(refused([tearDownRefusal("/condition")])) : Effect.succeed(call)
+      asksForTearDown(call) ? Effect.fail(refused([tearDownRefusal("/condition")])) : Effect.succeed(call)
     )
   )
 
 /** A batch with any refused entry is refused whole, its pointers naming the entries. */
 export const acceptBatch = (body: unknown): Effect.Effect<BatchRequest, InvalidRequest | BatchTooLarge> =>
   decodeBatchRequest(body).pipe(
-    Effect.mapError((error) => {
-      if (error._tag !== "InvalidRequest" || error.errors.length === 0) return error
-      const properties = typeof body === "object" && body !== null
-        ? (body as { properties?: unknown }).properties
-        : undefined
-      const tearDowns = Array.isArray(properties)
-        ? properties.flatMap((entry, index) =>
-          asksForTearDown(entry) ? [tearDownRefusal(`/properties/${index}/condition`)] : []
+    Effect.mapError((error) =>
+      error._tag !== "InvalidRequest" || error.errors.length === 0
+        ? error
+        : withTearDowns(
+          error,
+          batchTearDowns(typeof body === "object" && body !== null ? (body as { properties?: unknown }).properties : [])
         )
-        : []
-      return withTearDowns(error, tearDowns)
-    }),
+    ),
     Effect.flatMap((batch) => {
-      const errors = batch.properties.flatMap((call, index) =>
-        call.condition === "tear_down" ? [tearDownRefusal(`/properties/${index}/condition`)] : []
-      )
+      const errors = batchTearDowns(batch.properties)
       return errors.length > 0 ? Effect.fail(refused(errors)) : Effect.succeed(batch)
     })
   )
