@@ -190,7 +190,7 @@ export const SERVER_INSTRUCTIONS = [
  * schema describes answers only, and the official TypeScript client (1.x) validates structured content
  * against it even on a tool error, so a Problem Detail there would reach the model as a protocol error.
  */
-const toolResult = (body: unknown, isError: boolean): CallToolResult =>
+export const toolResult = (body: unknown, isError: boolean): CallToolResult =>
   isError
     ? { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }
     : { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> }
