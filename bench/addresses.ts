@@ -150,6 +150,9 @@ const variants: Record<string, Variant> = {
     }`,
   "street and ZIP code only": (p) =>
     p.zipCode === undefined ? undefined : `${title(recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""} ${p.zipCode}`,
+  // A unit numbered like a postcode (`Apt 3105` on the 31st floor) was read as Melbourne's postcode 3105.
+  "a unit typed last, no town or ZIP code": (p) =>
+    p.unit === "" ? undefined : `${title(recordedLine(p))} Apt ${p.unit}`,
   "ZIP+4": (p) =>
     /^\d{5}$/.test(p.zipCode ?? "")
       ? `${title(recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""}, ${title(p.city ?? "")}, ${p.state} ${p.zipCode}-${

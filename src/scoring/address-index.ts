@@ -441,10 +441,13 @@ export class AddressIndex {
     let trailingUnit = ""
     const designator = words[end - 2]
     const unitValue = words[end - 1] ?? ""
-    // (`FL 32101` is Florida and a ZIP code, not a floor.)
+    // A value that looks like a ZIP code right after its designator is the unit's all the same (`Apt 3105`,
+    // `Unit 10301`: a 31st-floor flat, not the postcode 3105), unless a comma stands between them or the
+    // designator is also a state's code (`FL 32101` is Florida and a ZIP code, not a floor).
+    const zipLike = isZip(unitValue)
     if (
       end >= 5 && designator !== undefined && UNIT_DESIGNATORS.has(designator) && /\d/.test(unitValue) &&
-      !isZip(unitValue)
+      (!zipLike || (!US_STATE_CODES.has(designator) && !commaAfter.has(end - 2)))
     ) {
       trailingUnit = words[end - 1]!
       end -= 2

@@ -525,6 +525,33 @@ describe("wrong parcels found by a second audit over every NYC borough (each onc
   })
 })
 
+describe("a unit whose number looks like a ZIP code or a postcode", () => {
+  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+  const both = new AddressIndex([
+    parcel("tower-3105", "350 E 57TH ST", { city: "NEW YORK", zip: "10022", state: "NY", market: "Manhattan" }, "3105"),
+    parcel("tower-2104", "350 E 57TH ST", { city: "NEW YORK", zip: "10022", state: "NY", market: "Manhattan" }, "2104"),
+    parcel("church-richmond", "5 CHURCH ST", vic("RICHMOND", "3121")),
+    parcel("church-hawthorn", "5 CHURCH ST", vic("HAWTHORN", "3122")),
+    parcel("bulleen-350", "350 E 57TH ST", vic("BULLEEN", "3105"))
+  ])
+  const idIn = (address: string) => idOf(both.match(address))
+
+  it("Apt 3105 is the 31st-floor flat, not the postcode 3105 (it was a house in Bulleen, the Apt ignored as a town)", () => {
+    expect(idIn("350 E 57th St Apt 3105")).toBe("tower-3105")
+    expect(idIn("350 E 57th St Unit 3105")).toBe("tower-3105")
+    expect(idIn("350 E 57th St #3105")).toBe("tower-3105")
+    // Not the postcode's house, nor another town's: a unit on record at none of the streets is refused.
+    expect(idIn("5 Church St Apt 3122")).not.toBe("church-hawthorn")
+    expect(idIn("5 Church St Unit 3121")).not.toBe("church-richmond")
+  })
+
+  it("the postcode still reads as one without a designator before it, or after a comma", () => {
+    expect(idIn("350 E 57th St 3105")).toBe("bulleen-350")
+    expect(idIn("5 Church St, 3122")).toBe("church-hawthorn")
+    expect(idIn("350 E 57th St Apt 3105, New York, NY 10022")).toBe("tower-3105")
+  })
+})
+
 describe("house numbers with and without their hyphen", () => {
   const queens = (hood: string, zip: string) => ({ city: "QUEENS", zip, hood, state: "NY", market: "QUEENS" })
   const brooklynPlace = { city: "BROOKLYN", zip: "11236", hood: "CANARSIE", state: "NY", market: "BROOKLYN" }
