@@ -573,8 +573,9 @@ export class AddressIndex {
       : null
     const unitBefore = slashed?.[1] ?? ""
     if (slashed !== null) streetWords = [slashed[2]!, ...streetWords.slice(1)]
-    // The house number (with a fraction: `12 1/2`), then the unit, then the street.
-    let number = streetWords[0]
+    // The house number (with a fraction: `12 1/2`), then the unit, then the street. A letter hyphened to it
+    // (`20-A`) is the number's (`20A`), as one written apart is.
+    let number = streetWords[0]?.replace(/^(\d+)-([A-Z])$/, "$1$2")
     if (number === undefined || !HOUSE_NUMBER.test(number)) {
       return {
         _tag: "Refusal",

@@ -677,6 +677,9 @@ describe("a house number's letter written apart from it", () => {
     expect(idIn("2805 A Creston Avenue, Bronx")).toBe("creston-2805a")
     expect(idIn("2805 Creston Ave, Bronx")).toBe("creston-2805")
     expect(idIn("2805B Creston Ave, Bronx")).toBe("Unknown")
+    // Hyphened to it (`2805-A`): the number's letter too (it was refused as having no house number).
+    expect(idIn("2805-A Creston Ave, Bronx")).toBe("creston-2805a")
+    expect(idIn("2805-B Creston Ave, Bronx")).toBe("Unknown")
     expect(idIn("114-36 A Taipei Ct, Queens, NY 11356")).toBe("taipei-114-36a")
     // A letter that is the street's name (A Street), or a directional (E 5th St), stays where it is.
     expect(idIn("12 A St, Bronx")).toBe("a-st-12")
