@@ -151,8 +151,8 @@ const variants: Record<string, Variant> = {
   "street and ZIP code only": (p) =>
     p.zipCode === undefined ? undefined : `${title(recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""} ${p.zipCode}`,
   // A unit numbered like a postcode (`Apt 3105` on the 31st floor) was read as Melbourne's postcode 3105.
-  "a unit typed last, no town or ZIP code": (p) =>
-    p.unit === "" ? undefined : `${title(recordedLine(p))} Apt ${p.unit}`,
+  "a unit typed last, after the town": (p) =>
+    p.unit === "" ? undefined : `${title(recordedLine(p))}, ${place(p)}, Apt ${p.unit}`,
   "ZIP+4": (p) =>
     /^\d{5}$/.test(p.zipCode ?? "")
       ? `${title(recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""}, ${title(p.city ?? "")}, ${p.state} ${p.zipCode}-${
@@ -371,6 +371,52 @@ const refusals: Record<
   }
 }
 
+/**
+ * Houses that are not on record (a record holds the parcels that sold, not every house): every 20th sampled
+ * house whose street address is its own is taken out of the index and typed, with its town and without it.
+ * Whatever is found is another house: a street of the name in another town, or a neighbour's record.
+ */
+const heldOut = (sources: Record<string, ReadonlyArray<ParcelRecord>>, withUnits: ReadonlySet<string>) => {
+  const counts = new Map<string, number>()
+  for (const parcels of Object.values(sources)) {
+    for (const parcel of parcels) counts.set(addressKey(parcel), (counts.get(addressKey(parcel)) ?? 0) + 1)
+  }
+  const out = new Set<ParcelRecord>()
+  for (const parcels of Object.values(sources)) {
+    sampleOf(parcels, samplePerSource).forEach((parcel, i) => {
+      if (
+        i % 20 === 0 && parcel.unit === "" && !withUnits.has(addressKey(parcel)) && counts.get(addressKey(parcel)) === 1
+      ) {
+        out.add(parcel)
+      }
+    })
+  }
+  const index = new AddressIndex(Object.values(sources).flat().filter((parcel) => !out.has(parcel)))
+  const typings: Record<string, (p: ParcelRecord) => string> = {
+    "as recorded, with its town": (p) => `${title(recordedLine(p))}, ${place(p)}`,
+    "without its town or ZIP code": (p) => title(recordedLine(p)),
+    "with its state only": (p) => `${title(recordedLine(p))}, ${p.state ?? ""}`
+  }
+  const rows: Array<{ source: string; cls: string; typed: number; right: number; wrong: number; refused: number }> = []
+  for (const [source, parcels] of Object.entries(sources)) {
+    for (const [cls, typing] of Object.entries(typings)) {
+      const row = { source, cls, typed: 0, right: 0, wrong: 0, refused: 0 }
+      for (const parcel of parcels) {
+        if (!out.has(parcel)) continue
+        const typed = typing(parcel)
+        const match = index.match(typed)
+        row.typed++
+        if (match._tag === "Found") {
+          row.wrong++
+          if (showRefused > 0) log(`held out, found (${cls}): ${typed} → ${match.parcel.id} ${match.parcel.street}`)
+        } else row.refused++
+      }
+      rows.push(row)
+    }
+  }
+  return rows
+}
+
 const suffixOf = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th"))
 
 // Running ---------------------------------------------------------------------------------------------------
@@ -489,7 +535,17 @@ const main = () => {
       `| ${row.source} | ${row.cls} | ${row.typed} | ${pct(row.right, row.typed)} | ${row.wrong} | ${row.refused} |`
     )
   }
-  const wrongRefusals = refusalRows.reduce((sum, r) => sum + r.wrong, 0)
+  const heldOutRows = heldOut(sources, withUnits)
+  console.log(
+    "\nHouses not on record (every 20th sampled house, its address its own, taken out of the index): what is found" +
+      " is someone else's house"
+  )
+  console.log("| source | typed | typed | wrong | refused |")
+  console.log("|---|---|---|---|---|")
+  for (const row of heldOutRows) {
+    console.log(`| ${row.source} | ${row.cls} | ${row.typed} | ${row.wrong} | ${row.refused} |`)
+  }
+  const wrongRefusals = [...refusalRows, ...heldOutRows].reduce((sum, r) => sum + r.wrong, 0)
   console.log(`\nSampled parcels whose recorded address is not unique on record (left out): ${notUnique}`)
   for (const example of wrongExamples) console.log(`WRONG: ${example}`)
 

@@ -70,14 +70,16 @@ export type AddressMatch =
     /**
      * Why the address names no one property: a building's units without the unit, a directional left out
      * where streets of the name differ by theirs, a misspelt street name as close to several streets, or
-     * several properties (streets, towns or records) alike.
+     * several properties (streets, towns or records) alike, or no town given for a street of several towns.
      */
     readonly reason: AmbiguityReason
+    /** For `town`: the other towns whose street of the name has houses on record around the number. */
+    readonly otherTowns?: ReadonlyArray<string>
   }
   | { readonly _tag: "OutsideCoverage" }
   | { readonly _tag: "Unknown"; readonly hint: string; readonly suggestions: ReadonlyArray<string> }
 
-export type AmbiguityReason = "unit" | "directional" | "spelling" | "several"
+export type AmbiguityReason = "unit" | "directional" | "spelling" | "several" | "town"
 
 export const MAX_CANDIDATES = 5
 
@@ -169,18 +171,29 @@ const houseNumberValue = (number: string) => {
 /** How far past a street's numbers on record a house may lie (about a block of New York numbering). */
 const NUMBER_SPAN_MARGIN = 100
 
+/** Designators that stand for a unit whatever follows them (`Apt C`), where `Fl`, `No` or `Lot` may not. */
+const LETTER_UNIT_DESIGNATORS = new Set(["APT", "APARTMENT", "UNIT", "#", "STE", "SUITE"])
+
+/** The lowest and highest house numbers on record of each street, found when first asked. */
+const numberRanges = new WeakMap<Street, { readonly low: number; readonly high: number }>()
+
 /** Whether `value` lies within a street's numbers on record, a margin either side. */
 const numbersSpan = (street: Street, value: number) => {
   if (Number.isNaN(value)) return true
-  let low = Number.POSITIVE_INFINITY
-  let high = Number.NEGATIVE_INFINITY
-  for (const recorded of street.numbers.keys()) {
-    const at = houseNumberValue(recorded)
-    if (Number.isNaN(at)) continue
-    if (at < low) low = at
-    if (at > high) high = at
+  let range = numberRanges.get(street)
+  if (range === undefined) {
+    let low = Number.POSITIVE_INFINITY
+    let high = Number.NEGATIVE_INFINITY
+    for (const recorded of street.numbers.keys()) {
+      const at = houseNumberValue(recorded)
+      if (Number.isNaN(at)) continue
+      if (at < low) low = at
+      if (at > high) high = at
+    }
+    range = { low, high }
+    numberRanges.set(street, range)
   }
-  return value >= low - NUMBER_SPAN_MARGIN && value <= high + NUMBER_SPAN_MARGIN
+  return value >= range.low - NUMBER_SPAN_MARGIN && value <= range.high + NUMBER_SPAN_MARGIN
 }
 
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
@@ -444,9 +457,11 @@ export class AddressIndex {
     // A value that looks like a ZIP code right after its designator is the unit's all the same (`Apt 3105`,
     // `Unit 10301`: a 31st-floor flat, not the postcode 3105), unless a comma stands between them or the
     // designator is also a state's code (`FL 32101` is Florida and a ZIP code, not a floor).
+    // A value without a digit (`Apt C`, `Unit PHB`) only after a designator that names nothing else.
     const zipLike = isZip(unitValue)
     if (
-      end >= 5 && designator !== undefined && UNIT_DESIGNATORS.has(designator) && /\d/.test(unitValue) &&
+      end >= 5 && designator !== undefined && UNIT_DESIGNATORS.has(designator) &&
+      (/\d/.test(unitValue) || (LETTER_UNIT_DESIGNATORS.has(designator) && !US_STATE_CODES.has(unitValue))) &&
       (!zipLike || (!US_STATE_CODES.has(designator) && !commaAfter.has(end - 2)))
     ) {
       trailingUnit = words[end - 1]!
@@ -916,7 +931,20 @@ export class AddressIndex {
             street.parts.directional
           )
         ).size > 1
-    return { parcels, notes, directionalLeftOut }
+    // No town or ZIP code sent, and the street is in several towns: the parcels at the number are taken only
+    // where it lies beyond the numbers on record of the street in each other town (a block either side).
+    // Within them, a house there that never sold may be the one meant: `250 E 93rd St, NY` found Brooklyn's
+    // 250 on record, where Manhattan's E 93rd St has 245 and 300.
+    const otherTowns = new Map<string, string>()
+    if (parsed.locality === undefined && parsed.zip === undefined && parcels.length > 0) {
+      const townsFound = new Set(parcels.map(townOf))
+      for (const street of chosen) {
+        const first = firstParcelOf(street)
+        if (first === undefined || townsFound.has(townOf(first)) || !numbersSpan(street, wanted)) continue
+        otherTowns.set(townOf(first), first.city ?? first.market)
+      }
+    }
+    return { parcels, notes, directionalLeftOut, otherTowns: [...otherTowns.values()].sort() }
   }
 
   /**
@@ -960,7 +988,7 @@ export class AddressIndex {
     locality: string | undefined,
     notes: ReadonlyArray<MatchNote>
   ): AddressMatch | undefined {
-    let { directionalLeftOut, notes: fitNotes, parcels } = this.parcelsOn(parsed, name, locality)
+    let { directionalLeftOut, notes: fitNotes, otherTowns, parcels } = this.parcelsOn(parsed, name, locality)
     const widened: Array<MatchNote> = []
     if (parcels.length === 0 && locality !== undefined && name === parsed.street.name) {
       // Only within the town the named place lies in: a neighbourhood of another town never widens to it.
@@ -968,22 +996,24 @@ export class AddressIndex {
       const anywhere = this.parcelsOn(parsed, name, undefined)
       const statesOfLocality = this.localityStates.get(locality) ?? new Set<string>()
       const inTown = anywhere.parcels.filter((p) =>
-        townsOfLocality.has(phraseOf(p.city ?? p.market)) && statesOfLocality.has(p.state?.toUpperCase() ?? "")
+        townsOfLocality.has(townOf(p)) && statesOfLocality.has(p.state?.toUpperCase() ?? "")
       )
       if (inTown.length > 0 && !townsOfLocality.has(locality)) {
         parcels = inTown
         fitNotes = anywhere.notes
         directionalLeftOut = anywhere.directionalLeftOut
+        otherTowns = anywhere.otherTowns
         widened.push({
           kind: "normalized",
           part: "town",
           sent: locality,
-          used: phraseOf(inTown[0]!.city ?? inTown[0]!.market)
+          used: townOf(inTown[0]!)
         })
       }
     }
     if (parcels.length === 0) return undefined
     if (directionalLeftOut) return ambiguous(parcels, "directional")
+    if (otherTowns.length > 0) return ambiguous(parcels, "town", otherTowns)
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)
     if (chosen._tag !== "Found") return chosen
@@ -1054,12 +1084,26 @@ export class AddressIndex {
   }
 }
 
+/** The town a parcel is recorded in (its market where the record names none), as places are keyed. */
+const townOf = (parcel: ParcelRecord) => phraseOf(parcel.city ?? parcel.market)
+
+/** One parcel of a street (a street is kept per town and ZIP code: any of its parcels names its town). */
+const firstParcelOf = (street: Street): ParcelRecord | undefined => {
+  for (const parcels of street.numbers.values()) if (parcels[0] !== undefined) return parcels[0]
+  return undefined
+}
+
 const naturally = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true })
 
-const ambiguous = (parcels: ReadonlyArray<ParcelRecord>, reason: AmbiguityReason): AddressMatch => ({
+const ambiguous = (
+  parcels: ReadonlyArray<ParcelRecord>,
+  reason: AmbiguityReason,
+  otherTowns?: ReadonlyArray<string>
+): AddressMatch => ({
   _tag: "Ambiguous",
   reason,
-  candidates: [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
+  candidates: [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES),
+  ...(otherTowns === undefined ? {} : { otherTowns })
 })
 
 /** The match of one parcel, with how it matched. */

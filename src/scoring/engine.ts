@@ -128,6 +128,12 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
           "number on record (the candidate): send it if it is the one meant."
         : "The street name is not on record and is as close to several streets that are; send the one meant " +
           "(the candidates are the properties on record at this number)."
+    case "town":
+      return `The address names no town or ZIP code, and a street of this name is on record in ${
+        (match.otherTowns ?? []).join(", ") || "another covered town"
+      } too, with houses around this number that may be the one meant: send the town or ZIP code (the ` +
+        `${match.candidates.length === 1 ? "candidate is the property" : "candidates are the properties"} on record ` +
+        "at this number)."
     case "several":
       return match.candidates.length === 1
         ? "The address matches several properties recorded at the same address; the address alone cannot tell " +

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { AddressIndex, type AddressMatch } from "../../src/scoring/address-index.js"
+import { ambiguityDetail } from "../../src/scoring/engine.js"
 
 const parcel = (
   id: string,
@@ -532,7 +533,8 @@ describe("a unit whose number looks like a ZIP code or a postcode", () => {
     parcel("tower-2104", "350 E 57TH ST", { city: "NEW YORK", zip: "10022", state: "NY", market: "Manhattan" }, "2104"),
     parcel("church-richmond", "5 CHURCH ST", vic("RICHMOND", "3121")),
     parcel("church-hawthorn", "5 CHURCH ST", vic("HAWTHORN", "3122")),
-    parcel("bulleen-350", "350 E 57TH ST", vic("BULLEEN", "3105"))
+    parcel("bulleen-350", "350 E 57TH ST", vic("BULLEEN", "3105")),
+    parcel("tower-phb", "350 E 57TH ST", { city: "NEW YORK", zip: "10022", state: "NY", market: "Manhattan" }, "PHB")
   ])
   const idIn = (address: string) => idOf(both.match(address))
 
@@ -549,6 +551,12 @@ describe("a unit whose number looks like a ZIP code or a postcode", () => {
     expect(idIn("350 E 57th St 3105")).toBe("bulleen-350")
     expect(idIn("5 Church St, 3122")).toBe("church-hawthorn")
     expect(idIn("350 E 57th St Apt 3105, New York, NY 10022")).toBe("tower-3105")
+  })
+
+  it("a unit written after the town is the unit, numbered like a postcode or lettered (Apt PHB)", () => {
+    expect(idIn("350 E 57th St, New York, NY 10022, Apt 3105")).toBe("tower-3105")
+    expect(idIn("350 E 57th St, New York, NY 10022, Apt PHB")).toBe("tower-phb")
+    expect(idIn("350 E 57th St, New York, NY 10022, Unit PHB")).toBe("tower-phb")
   })
 })
 
@@ -758,5 +766,46 @@ describe("never a wrong parcel", () => {
         }
       )
     )
+  })
+})
+
+describe("no town or ZIP code sent, for a street of several towns (a user's audit: each was Found in one)", () => {
+  const nyc = (city: string, zip: string) => ({ city, zip, state: "NY", market: city })
+  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+  const towns = new AddressIndex([
+    parcel("bk-e93-250", "250 E 93RD ST", nyc("BROOKLYN", "11212")),
+    parcel("mh-e93-245", "245 E 93RD ST", nyc("NEW YORK", "10128")),
+    parcel("mh-e93-300", "300 E 93RD ST", nyc("NEW YORK", "10128")),
+    parcel("bk-e18-232", "232 E 18TH ST", nyc("BROOKLYN", "11226")),
+    parcel("bk-e18-460", "460 E 18TH ST", nyc("BROOKLYN", "11226")),
+    parcel("mh-e18-304", "304 E 18TH ST", nyc("NEW YORK", "10003")),
+    parcel("mh-e18-330", "330 E 18TH ST", nyc("NEW YORK", "10003")),
+    parcel("sy-fawkner-26", "26 FAWKNER ST", vic("SOUTH YARRA", "3141")),
+    parcel("sk-fawkner-20", "20 FAWKNER ST", vic("ST KILDA", "3182")),
+    parcel("sk-fawkner-50", "50 FAWKNER ST", vic("ST KILDA", "3182"))
+  ])
+  const match = (address: string) => towns.match(address)
+
+  it("a house at a number the same street of another town has houses around is ambiguous, naming that town", () => {
+    for (
+      const [address, candidate, other] of [
+        ["250 East 93rd Street, NY", "250 E 93RD ST, BROOKLYN, NY 11212", "NEW YORK"],
+        ["304 E 18th St", "304 E 18TH ST, NEW YORK, NY 10003", "BROOKLYN"],
+        ["26 Fawkner St", "26 FAWKNER ST, SOUTH YARRA, VIC 3141", "ST KILDA"]
+      ] as const
+    ) {
+      const result = match(address)
+      expect(result, address).toMatchObject({ _tag: "Ambiguous", reason: "town", candidates: [candidate] })
+      expect(ambiguityDetail(result as Extract<AddressMatch, { _tag: "Ambiguous" }>), address).toContain(other)
+    }
+  })
+
+  it("the town or the ZIP code sent decides; a number beyond the other town's houses (a block either side) is found", () => {
+    expect(idOf(match("250 East 93rd Street, Brooklyn"))).toBe("bk-e93-250")
+    expect(idOf(match("250 E 93rd St 11212"))).toBe("bk-e93-250")
+    expect(idOf(match("304 E 18th St, New York, NY"))).toBe("mh-e18-304")
+    expect(idOf(match("26 Fawkner St, South Yarra VIC"))).toBe("sy-fawkner-26")
+    // Manhattan's E 18th St is on record from 304 to 330: 460 lies beyond it.
+    expect(idOf(match("460 E 18th St"))).toBe("bk-e18-460")
   })
 })
