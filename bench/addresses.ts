@@ -227,6 +227,10 @@ const variants: Record<string, Variant> = {
     p.unit === "" || !/^\d/.test(recordedLine(p))
       ? undefined
       : `${p.unit.replace(/\s+/g, "")}/${title(recordedLine(p))}, ${place(p)}`,
+  "a unit named before its number (Unit 3, 72 Charles St)": (p) =>
+    p.unit === "" || !/^\d/.test(recordedLine(p))
+      ? undefined
+      : `${pick(["Unit", "Apt", "#", "Flat"])} ${p.unit.replace(/\s+/g, "")}, ${title(recordedLine(p))}, ${place(p)}`,
   "a Queens number without its hyphen": (p) => {
     const plain = recordedLine(p).replace(/^(\d{1,3})-(\d{2}) /, "$1$2 ")
     // (Not where the record also has the number written so: that is another record.)

@@ -586,8 +586,16 @@ export class AddressIndex {
     const slashed = streetWords.length >= 2
       ? /^([A-Z0-9][A-Z0-9-]*)\/(\d+[A-Z]?(?:-\d+[A-Z]?)?)$/.exec(streetWords[0]!)
       : null
-    const unitBefore = slashed?.[1] ?? ""
+    let unitBefore = slashed?.[1] ?? ""
     if (slashed !== null) streetWords = [slashed[2]!, ...streetWords.slice(1)]
+    // A unit named before the number (`Unit 4, 98 Church Rd`, `Flat 2 12 Smith St`, `#7 765 Malvern Rd`).
+    else if (
+      streetWords.length >= 4 && (LETTER_UNIT_DESIGNATORS.has(streetWords[0]!) || streetWords[0] === "FLAT") &&
+      HOUSE_NUMBER.test(streetWords[2]!)
+    ) {
+      unitBefore = streetWords[1]!
+      streetWords = streetWords.slice(2)
+    }
     // The house number (with a fraction: `12 1/2`), then the unit, then the street. A letter hyphened to it
     // (`20-A`) is the number's (`20A`), as one written apart is.
     let number = streetWords[0]?.replace(/^(\d+)-([A-Z])$/, "$1$2")

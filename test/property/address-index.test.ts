@@ -668,6 +668,15 @@ describe("a unit written before its number, as Australians write it", () => {
     expect(idOf(house)).toBe("nicholson-5")
     expect(house._tag === "Found" && house.notes).toContainEqual({ kind: "ignored", part: "unit", sent: "2" })
   })
+
+  it("a unit named before the number is the unit too (Unit 3, 72 Charles St; it was 'no house number')", () => {
+    expect(idIn("Unit 3, 72 Charles St, Abbotsford")).toBe("charles-3")
+    expect(idIn("Unit 4 72 Charles Street Abbotsford VIC")).toBe("charles-4")
+    expect(idIn("Apt 12A, 72 Charles St, Abbotsford")).toBe("charles-12a")
+    expect(idIn("#3 72 Charles St, Abbotsford")).toBe("charles-3")
+    expect(idIn("Flat 4, 72 Charles St, Abbotsford")).toBe("charles-4")
+    expect(idIn("Unit 5, 72 Charles St, Abbotsford")).toBe("Unknown")
+  })
 })
 
 describe("a house number's letter written apart from it", () => {
