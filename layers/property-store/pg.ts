@@ -262,9 +262,27 @@ export const PropertyStorePg = Layer.effect(
         "ON CONFLICT (source_key) DO NOTHING RETURNING id"
       ).pipe(Effect.map((rows) => rows.length))
 
+    /**
+     * Parcels the records replace (`ParsedFile.replaces`), where still stored as a bungalow colony's lot: their
+     * sales, listing and permits, then the parcel. Nothing (not a statement) when none is stored.
+     */
+    const removeReplaced = (ids: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        if (ids.length === 0) return
+        const stored = yield* sql<{ id: string }>`SELECT id FROM parcels
+          WHERE id = ANY(${[...new Set(ids)]}::text[]) AND building_class = 'A8'`
+        const gone = stored.map((row) => row.id)
+        if (gone.length === 0) return
+        for (const table of ["sales", "listings", "permits"]) {
+          yield* sql`DELETE FROM ${sql(table)} WHERE parcel_id = ANY(${gone}::text[])`
+        }
+        yield* sql`DELETE FROM parcels WHERE id = ANY(${gone}::text[])`
+      })
+
     const importParsed = (parsed: Parameters<PropertyStore["Type"]["importParsed"]>[0], format: string) =>
       sql.withTransaction(Effect.gen(function*() {
         const rejected: Record<string, number> = { ...parsed.rejected }
+        yield* removeReplaced(parsed.replaces ?? [])
         yield* upsertParcels(parsed.parcels)
         const dependent = [...parsed.sales, ...parsed.listings, ...parsed.permits]
         const known = yield* knownParcels(dependent.map((record) => record.parcelId))

@@ -30,6 +30,26 @@ export const propertyTypeOfBuildingClass = (buildingClass: string): PropertyType
   return undefined
 }
 
+/**
+ * A bungalow colony (building class A8, on cooperatively owned land): many houses on one tax lot, each sold
+ * under its own address (`12 MAGNOLIA PLACE, 12`, the house number repeated as an apartment). Each house is
+ * its own parcel, named by the lot and its street line: as one parcel, a Throgs Neck lot mixed 28 houses'
+ * deeds into one chain of title (a user's audit, 2026-11-24).
+ */
+const BUNGALOW_COLONY = "A8"
+
+const buildingClassOf = (row: Record<string, string>) =>
+  (row["BUILDING CLASS AT TIME OF SALE"] ?? column(row, "BUILDING CLASS AS OF") ?? "").trim()
+
+/** The tax lot's key (`borough-block-lot`) and the parcel a row's sale is of: the lot, or a colony's house. */
+const parcelKeysOf = (row: Record<string, string>) => {
+  const number = (name: string) => Number((row[name] ?? "").trim())
+  const lot = `${(row["BOROUGH"] ?? "").trim()}-${number("BLOCK")}-${number("LOT")}`
+  if (buildingClassOf(row).toUpperCase() !== BUNGALOW_COLONY) return { lot, parcel: lot }
+  const street = normalizeAddress((row["ADDRESS"] ?? "").trim()).street
+  return { lot, parcel: `${lot}-${street.replace(/[^A-Z0-9]+/g, "-")}` }
+}
+
 const header = (cell: string) => cell.replace(/\s+/g, " ").trim().toUpperCase()
 
 /** "CA$1,185,000", "$0", "1,650,000", " - " → whole dollars, or undefined. */
@@ -82,6 +102,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   }
   // Every readable row, in scope or not, tells which deeds covered several parcels.
   const parcelsPerDeed = new Map<string, Set<string>>()
+  const replacedLots = new Set<string>()
   const pricesPerParcelDay = new Map<string, Set<number>>()
   const deedKey = (borough: string, neighborhood: string, date: string, price: number) =>
     `${borough}|${neighborhood}|${date}|${price}`
@@ -89,7 +110,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const price = parseAmount(row["SALE PRICE"])
     const saleDate = parseUsDate(row["SALE DATE"])
     if (price === undefined || saleDate === undefined || price < NOMINAL_PRICE_LIMIT) continue
-    const parcel = `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}-${(row["LOT"] ?? "").trim()}`
+    const { parcel } = parcelKeysOf(row)
     const deed = deedKey((row["BOROUGH"] ?? "").trim(), (row["NEIGHBORHOOD"] ?? "").trim(), saleDate, price)
     const parcels = parcelsPerDeed.get(deed) ?? new Set<string>()
     parcelsPerDeed.set(deed, parcels.add(parcel))
@@ -102,7 +123,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const block = Number((row["BLOCK"] ?? "").trim())
     const lot = Number((row["LOT"] ?? "").trim())
     const rawAddress = (row["ADDRESS"] ?? "").trim()
-    const buildingClass = (row["BUILDING CLASS AT TIME OF SALE"] ?? column(row, "BUILDING CLASS AS OF") ?? "").trim()
+    const buildingClass = buildingClassOf(row)
     const price = parseAmount(row["SALE PRICE"])
     const saleDate = parseUsDate(row["SALE DATE"])
     if (!borough) {
@@ -133,7 +154,11 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const address = normalizeAddress(rawAddress)
     const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
     const boroughCode = row["BOROUGH"]!.trim()
-    const id = `nyc-${boroughCode}-${block}-${lot}`
+    const keys = parcelKeysOf(row)
+    const id = `nyc-${keys.parcel}`
+    const bungalow = keys.parcel !== keys.lot
+    // The lot as one parcel, as imports before 2026-11-24 wrote it: replaced by its houses.
+    if (bungalow) replacedLots.add(`nyc-${keys.lot}`)
     const zip = (row["ZIP CODE"] ?? "").trim()
     const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     parcels.set(id, {
@@ -142,7 +167,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       street: address.street,
       // As the file spells it, without the apartment some rows carry after a comma.
       recordedAddress: rawAddress.split(",")[0]!.trim().replace(/\s+/g, " "),
-      unit: address.unit || apartment,
+      unit: bungalow ? "" : address.unit || apartment,
       city: borough.city,
       state: "NY",
       zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,
@@ -165,7 +190,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       ? `nominal price (under $${NOMINAL_PRICE_LIMIT.toLocaleString("en-US")})`
       : (parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price))?.size ?? 0) >= 2
       ? "one deed and price over several parcels (a package sale)"
-      : (pricesPerParcelDay.get(`${boroughCode}-${block}-${lot}|${apartment}|${saleDate}`)?.size ?? 0) >= 2
+      : (pricesPerParcelDay.get(`${keys.parcel}|${apartment}|${saleDate}`)?.size ?? 0) >= 2
       ? "several prices recorded for the parcel on one day (split deeds or partial interests)"
       : undefined
     sales.set(sourceKey, {
@@ -186,6 +211,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     listings: [],
     permits: [],
     duplicateRows,
-    rejected
+    rejected,
+    replaces: [...replacedLots]
   }
 }

@@ -80,6 +80,12 @@ export interface ParsedFile {
   readonly duplicateRows: number
   /** Rows refused, by reason. */
   readonly rejected: Readonly<Record<string, number>>
+  /**
+   * Parcels an earlier import wrote that these records replace (NYC's bungalow colony lots, once one parcel of
+   * many houses, now a parcel a house): removed with their sales, listings and permits where still stored as
+   * such a lot (building class A8).
+   */
+  readonly replaces?: ReadonlyArray<string>
 }
 
 /** A sale below this price is a nominal transfer, never arm's length. */

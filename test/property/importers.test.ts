@@ -140,6 +140,37 @@ describe("NYC DOF sales files", () => {
   })
 })
 
+/** A 2019-format NYC file of the given data rows (the fixture's header). */
+const nycFile = (...rows: Array<string>) =>
+  [read("nyc-dof", "2019_fixture.csv").toString("utf8").split("\n").slice(0, 20).join("\n"), ...rows].join("\n")
+
+/** A Throgs Neck bungalow colony: three houses on one tax lot (building class A8), as the Bronx files have them. */
+const colony = nycFile(
+  `2,THROGS NECK,01 ONE FAMILY DWELLINGS,1D,5506,1,,A8,"12 MAGNOLIA PLACE, 12",,10465,1,0,1,,,1921,1D,A8,"158,600",1/31/19`,
+  `2,THROGS NECK,01 ONE FAMILY DWELLINGS,1D,5506,1,,A8,"86 INDIAN TRAIL, 86",,10465,1,0,1,,,1921,1D,A8,"714,800",2/14/19`,
+  `2,THROGS NECK,01 ONE FAMILY DWELLINGS,1D,5506,1,,A8,"122 INDIAN TRAIL, 122",,10465,1,0,1,,,1921,1D,A8,"370,000",2/14/19`,
+  `2,THROGS NECK,01 ONE FAMILY DWELLINGS,1D,5506,1,,A8,"122 INDIAN TRAIL, 122",,10465,1,0,1,,,1921,1D,A8,"693,600",11/20/19`
+)
+
+describe("NYC bungalow colonies: many houses on one tax lot (a user's audit: one chain of title of 28 houses)", () => {
+  it("each house of a building class A8 lot is its own parcel, without the house number repeated as a unit", () => {
+    const parsed = parseNycDofSales("2019_bronx.csv", colony)
+    expect(parsed.parcels.map((parcel) => [parcel.id, parcel.street, parcel.unit]).sort()).toEqual([
+      ["nyc-2-5506-1-12-MAGNOLIA-PL", "12 MAGNOLIA PL", ""],
+      ["nyc-2-5506-1-122-INDIAN-TRL", "122 INDIAN TRL", ""],
+      ["nyc-2-5506-1-86-INDIAN-TRL", "86 INDIAN TRL", ""]
+    ])
+    // Two houses sold on one day at two prices are two sales of their own, not one lot's split deed.
+    expect(parsed.sales.every((sale) => sale.armsLength)).toBe(true)
+    expect(parsed.sales.filter((sale) => sale.parcelId === "nyc-2-5506-1-122-INDIAN-TRL")).toHaveLength(2)
+    expect(parsed.replaces).toEqual(["nyc-2-5506-1"])
+    // Found as a house, by its own address.
+    const index = new AddressIndex(parsed.parcels)
+    const found = index.match("122 Indian Trl, Bronx, NY 10465")
+    expect(found._tag === "Found" && found.parcel.id).toBe("nyc-2-5506-1-122-INDIAN-TRL")
+  })
+})
+
 describe("generic CSV files", () => {
   it("parcels: rejects unknown types, unreadable numbers and missing addresses by reason", () => {
     const parsed = parsePropscoreCsv("parcels.csv", read("propscore-csv", "parcels.csv"))
@@ -189,6 +220,38 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect(again.map((r) => r.duplicates)).toEqual([7, 4])
         expect(yield* count()).toEqual(before)
         expect(before[0]).toEqual({ parcels: 8, sales: 10 })
+      }))
+
+    it.effect("a bungalow colony's lot stored as one parcel by an earlier import is replaced by its houses", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const sql = yield* SqlClient.SqlClient
+        const parsed = parseNycDofSales("2019_bronx.csv", colony)
+        // As imports before 2026-11-24 stored it: the lot as one parcel holding every house's deeds.
+        const lot = { ...parsed.parcels[0]!, id: "nyc-2-5506-1", unit: "122" }
+        yield* store.importParsed({
+          ...parsed,
+          parcels: [lot],
+          sales: parsed.sales.map((sale) => ({ ...sale, parcelId: lot.id, sourceKey: `old:${sale.sourceKey}` })),
+          replaces: []
+        }, "nyc-dof")
+        // A lot of another class under a replaced key is not a colony's: it stays.
+        yield* store.importParsed({
+          ...parsed,
+          parcels: [{ ...parsed.parcels[0]!, id: "nyc-2-9999-1", buildingClass: "A1" }],
+          sales: [],
+          replaces: []
+        }, "nyc-dof")
+        yield* store.importParsed({ ...parsed, replaces: [...parsed.replaces!, "nyc-2-9999-1"] }, "nyc-dof")
+        const rows = yield* sql<{ parcel_id: string; sales: number }>`
+          SELECT p.id AS parcel_id, count(s.id)::int AS sales FROM parcels p LEFT JOIN sales s ON s.parcel_id = p.id
+          WHERE p.id LIKE 'nyc-2-%' GROUP BY p.id ORDER BY p.id`
+        expect(rows).toEqual([
+          { parcel_id: "nyc-2-5506-1-12-MAGNOLIA-PL", sales: 1 },
+          { parcel_id: "nyc-2-5506-1-122-INDIAN-TRL", sales: 2 },
+          { parcel_id: "nyc-2-5506-1-86-INDIAN-TRL", sales: 1 },
+          { parcel_id: "nyc-2-9999-1", sales: 0 }
+        ])
       }))
 
     it.effect("generic CSV: parcels first, sales for unknown parcels rejected, listings and permits stored", () =>
