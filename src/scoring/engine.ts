@@ -144,6 +144,24 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
   }
 }
 
+/**
+ * What a `missing-valuation-fact` says: the facts the record lacks, and which of them an override supplies
+ * (every one but the location: coordinates are never overridable, and a neighbourhood is not a fact).
+ */
+export const missingFactsDetail = (missing: ReadonlyArray<string>): string => {
+  const overridable = missing.filter((fact) => fact !== "location")
+  const supply = overridable.length === 0
+    ? ""
+    : `; send ${overridable.length === 1 ? "it" : "them"} in \`overrides\` (${
+      overridable.map((fact) => `\`${fact}\``).join(", ")
+    }) if known`
+  const location = missing.includes("location")
+    ? "; the record places the property nowhere the comparable search can use (no coordinates or neighbourhood)" +
+      ", which no override can supply"
+    : ""
+  return `The valuation needs ${missing.join(", ")}, which the county record lacks${supply}${location}.`
+}
+
 export type EngineScoreError = AmbiguousAddress | OutsideCoverage | UnscorableAddress | MissingValuationFact
 
 /** How the engine is built: the sales it may use, and the models' options. */
@@ -348,10 +366,7 @@ export class ScoringEngine {
     if (missing.length > 0) {
       return Either.left(
         new MissingValuationFact({
-          detail: `The valuation needs ${missing.join(", ")}, which the county record lacks` +
-            (missing.some((fact) => fact === "lot_size_square_feet" || fact === "property_type")
-              ? "; it can be supplied through overrides."
-              : "."),
+          detail: missingFactsDetail(missing),
           missing
         })
       )

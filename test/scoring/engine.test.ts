@@ -5,7 +5,7 @@ import { scoreAddress } from "../../src/operations/upstream.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
-import { ambiguityDetail, modelSale, ScoringEngine } from "../../src/scoring/engine.js"
+import { ambiguityDetail, missingFactsDetail, modelSale, ScoringEngine } from "../../src/scoring/engine.js"
 import type { PropertyData } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { scoredAnswer } from "../../src/valuation/answer.js"
@@ -138,10 +138,16 @@ describe("the local scoring engine on a generated county", () => {
   it("OVR-5: a needed fact missing from the record is missing-valuation-fact, unless an override supplies it", () => {
     const missing = left(engine.score(parcelDisplayAddress(noArea), undefined, asOf))
     expect(missing).toMatchObject({ _tag: "MissingValuationFact", missing: ["living_area_square_feet"] })
+    // The detail says how (an audit found it named overrides for lot size and type only, though area works too).
+    expect((missing as { detail: string }).detail).toMatch(/send it in `overrides` \(`living_area_square_feet`\)/)
     right(engine.score(parcelDisplayAddress(noArea), { living_area_square_feet: 1_500 }, asOf))
     const lot = left(engine.score(parcelDisplayAddress(noLot), undefined, asOf))
     expect(lot).toMatchObject({ _tag: "MissingValuationFact", missing: ["lot_size_square_feet"] })
     right(engine.score(parcelDisplayAddress(noLot), { lot_size_square_feet: 5_000 }, asOf))
+    // A location no override supplies is said to be so.
+    expect(missingFactsDetail(["living_area_square_feet", "location"])).toMatch(
+      /send it in `overrides` \(`living_area_square_feet`\) if known; the record places .* which no override can supply\./
+    )
   })
 })
 
