@@ -544,7 +544,7 @@ const main = () => {
     "\nHouses not on record (every 20th sampled house, its address its own, taken out of the index): what is found" +
       " is someone else's house"
   )
-  console.log("| source | typed | typed | wrong | refused |")
+  console.log("| source | typed | houses | wrong | refused |")
   console.log("|---|---|---|---|---|")
   for (const row of heldOutRows) {
     console.log(`| ${row.source} | ${row.cls} | ${row.typed} | ${row.wrong} | ${row.refused} |`)

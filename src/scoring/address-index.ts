@@ -123,6 +123,9 @@ const NEW_YORK_NICKNAMES: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
   ["BRONX", ["BX"]],
   ["LONG ISLAND CITY", ["LIC"]]
 ])
+/** New York City's boroughs other than Manhattan, as the NYC records name their towns. */
+const OTHER_BOROUGHS: ReadonlySet<string> = new Set(["BRONX", "BROOKLYN", "QUEENS", "STATEN ISLAND"])
+
 const NICKNAMED: ReadonlyMap<string, string> = new Map(
   [...NEW_YORK_NICKNAMES].flatMap(([place, nicknames]) => nicknames.map((nickname) => [nickname, place] as const))
 )
@@ -301,6 +304,7 @@ export interface AddressIndexData {
   readonly towns: Map<string, Set<string>>
   readonly localityStates: Map<string, Set<string>>
   readonly hyphenatedZips: ReadonlySet<string>
+  readonly zipTowns: Map<string, Set<string>>
 }
 
 export class AddressIndex {
@@ -318,12 +322,41 @@ export class AddressIndex {
   private readonly localityStates = new Map<string, Set<string>>()
   /** ZIP codes that number their houses Queens-style (`hyphenatedZipsOf`). */
   private readonly hyphenatedZips: ReadonlySet<string>
+  /** The towns of each ZIP code's parcels. */
+  private readonly zipTowns = new Map<string, Set<string>>()
+
+  private townsOfZip(zip: string): ReadonlySet<string> {
+    return this.zipTowns.get(zip) ?? new Set()
+  }
 
   /** The index as plain data, for `fromData` (it shares the index's maps: not to be changed). */
   toData(): AddressIndexData {
-    const { byName, hyphenatedZips, localityStates, names, parcels, phrases, phrasesByLength, states, towns, zips } =
-      this
-    return { byName, parcels, names, phrases, phrasesByLength, zips, states, towns, localityStates, hyphenatedZips }
+    const {
+      byName,
+      hyphenatedZips,
+      localityStates,
+      names,
+      parcels,
+      phrases,
+      phrasesByLength,
+      states,
+      towns,
+      zips,
+      zipTowns
+    } = this
+    return {
+      byName,
+      parcels,
+      names,
+      phrases,
+      phrasesByLength,
+      zips,
+      states,
+      towns,
+      localityStates,
+      hyphenatedZips,
+      zipTowns
+    }
   }
 
   /** The index `toData` described, over the same parcel records, without building it again. */
@@ -365,7 +398,12 @@ export class AddressIndex {
       }
       this.parcels.set(parcel, { parcel, localities })
       const zip = parcel.zipCode ?? ""
-      if (zip) this.zips.add(zip)
+      if (zip) {
+        this.zips.add(zip)
+        const townsOfZip = this.zipTowns.get(zip)
+        if (townsOfZip) townsOfZip.add(townOf(parcel))
+        else this.zipTowns.set(zip, new Set([townOf(parcel)]))
+      }
       if (parcel.state) this.states.add(parcel.state.toUpperCase())
       const parts = line.street
       const key = `${parts.name}|${parts.type}|${parts.directional}|${parts.directionalAfter}|${zip}|${
@@ -718,8 +756,9 @@ export class AddressIndex {
   }
 
   match(raw: string): AddressMatch {
-    const parsed = this.parse(raw)
-    if ("_tag" in parsed) return { _tag: "Unknown", hint: parsed.hint, suggestions: [] }
+    const read = this.parse(raw)
+    if ("_tag" in read) return { _tag: "Unknown", hint: read.hint, suggestions: [] }
+    const parsed = this.withBoroughOfZip(read)
     if (parsed.zip !== undefined && !this.zips.has(parsed.zip)) return { _tag: "OutsideCoverage" }
     if (parsed.state !== undefined && this.states.size > 0 && !this.states.has(parsed.state)) {
       return { _tag: "OutsideCoverage" }
@@ -759,6 +798,29 @@ export class AddressIndex {
       ...this.nearNumbers(parsed, parsed.street.name),
       ...attempt.close.flatMap(({ name }) => this.nearNumbers(parsed, name))
     ].slice(0, MAX_CANDIDATES)
+    // The house is on record on the street, in the town, under another ZIP code (a long street crosses
+    // several): refused all the same (the ZIP code or the number may be the mistake), with that address first.
+    if (parsed.zip !== undefined) {
+      const towns = parsed.locality !== undefined ? [parsed.locality] : [...this.townsOfZip(parsed.zip)]
+      const elsewhere = towns.flatMap((town) =>
+        this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels
+      )
+      if (elsewhere.length > 0) {
+        const zips = [...new Set(elsewhere.flatMap((parcel) => parcel.zipCode ?? []))].sort()
+        const wanted = unitKey(parsed.unit)
+        const addresses = elsewhere.map((parcel) =>
+          parcelDisplayAddress(parsed.unit !== "" && unitKey(parcel.unit) === wanted ? parcel : { ...parcel, unit: "" })
+        )
+        return {
+          _tag: "Unknown",
+          hint: `This house number is on record on the street in ${
+            [...new Set(elsewhere.map((parcel) => parcel.city ?? parcel.market))].join(" or ")
+          } with ZIP code ${zips.join(" or ")}, not ${parsed.zip}: ` +
+            "check the ZIP code (that address is suggested first, then the numbers nearest to it in the ZIP code sent).",
+          suggestions: [...new Set([...addresses, ...suggestions])].slice(0, MAX_CANDIDATES)
+        }
+      }
+    }
     // The street is the town's, but none of its houses lies in the ZIP code sent (`3 Pine Ct, Riverton, ZZ
     // 99105`): say so, and suggest the street's addresses in the town.
     if (suggestions.length === 0 && attempt.known && parsed.zip !== undefined && parsed.locality !== undefined) {
@@ -792,6 +854,23 @@ export class AddressIndex {
         ? "No covered property has this street address; add the town or ZIP code if it is in a covered area."
         : "The address is in a covered area, but no property with this street address was found there.",
       suggestions
+    }
+  }
+
+  /**
+   * `New York, NY` with a ZIP code of one other borough (`2436 Walton Ave, New York, NY 10468`): the city's
+   * name, as many people and databases write it for all five boroughs, where the NYC records name the borough
+   * (Manhattan's is New York). The borough of the ZIP code is the town, with a note.
+   */
+  private withBoroughOfZip(parsed: Parsed): Parsed {
+    if (parsed.locality !== "NEW YORK" || parsed.zip === undefined) return parsed
+    const towns = this.townsOfZip(parsed.zip)
+    const borough = [...towns][0]
+    if (towns.size !== 1 || borough === undefined || !OTHER_BOROUGHS.has(borough)) return parsed
+    return {
+      ...parsed,
+      locality: borough,
+      notes: [...parsed.notes, { kind: "normalized", part: "town", sent: "NEW YORK", used: borough }]
     }
   }
 
@@ -1060,14 +1139,27 @@ export class AddressIndex {
     return ambiguous([...whole, ...units], units.length > 0 ? "unit" : "several")
   }
 
-  /** Addresses on a street with the house numbers nearest to the one asked for. */
+  /**
+   * Addresses on a street with the house numbers nearest to the one asked for: on the streets of the name
+   * with the directional and the type sent, where the place has such a street (`E 89th St` is not suggested
+   * West 89th's houses, nor `Prospect Pl` Prospect Ave's).
+   */
   private nearNumbers(parsed: Parsed, name: string): Array<string> {
     // Nearness along the street: Queens' `14-45` is 1445, between `14-43` and `14-47`.
     const wanted = houseNumberValue(parsed.number)
     const unit = unitKey(parsed.unit)
     const near: Array<{ parcel: ParcelRecord; withUnit: boolean; gap: number }> = []
-    for (const street of this.byName.get(name) ?? []) {
-      if (!this.streetIn(street, parsed)) continue
+    let streets = (this.byName.get(name) ?? []).filter((street) =>
+      this.streetIn(street, parsed) && this.streetHasParcelIn(street, parsed, parsed.locality)
+    )
+    const { directional, type } = parsed.street
+    const narrowed = (keep: (street: Street) => boolean) => {
+      const kept = streets.filter(keep)
+      if (kept.length > 0) streets = kept
+    }
+    if (directional !== "") narrowed((street) => street.parts.directional === directional)
+    if (type !== "") narrowed((street) => street.parts.type === type)
+    for (const street of streets) {
       for (const [number, parcels] of street.numbers) {
         const here = parcels.filter((p) => this.parcelIn(p, parsed, parsed.locality))
         if (here.length === 0) continue
@@ -1082,10 +1174,14 @@ export class AddressIndex {
         )
       }
     }
-    // Only the nearest are written out.
+    // Only the nearest are written out, a house once (`212 WARREN ST` and a record of it as `212 WARREN`).
     const addresses = new Set<string>()
+    const houses = new Set<string>()
     for (const { parcel, withUnit } of near.sort((a, b) => a.gap - b.gap)) {
       if (addresses.size === MAX_CANDIDATES) break
+      const house = `${parseStreetLine(parcel.street)?.number}|${parcel.zipCode ?? parcel.city}|${withUnit}`
+      if (houses.has(house)) continue
+      houses.add(house)
       addresses.add(parcelDisplayAddress(withUnit ? parcel : { ...parcel, unit: "" }))
     }
     return [...addresses]
@@ -1093,7 +1189,14 @@ export class AddressIndex {
 }
 
 /** The town a parcel is recorded in (its market where the record names none), as places are keyed. */
-const townOf = (parcel: ParcelRecord) => phraseOf(parcel.city ?? parcel.market)
+const townOf = (parcel: ParcelRecord) => {
+  const name = parcel.city ?? parcel.market
+  let town = townPhrases.get(name)
+  if (town === undefined) townPhrases.set(name, town = phraseOf(name))
+  return town
+}
+/** Towns' names as places are keyed, by the name records give them (a few hundred names). */
+const townPhrases = new Map<string, string>()
 
 /** One parcel of a street (a street is kept per town and ZIP code: any of its parcels names its town). */
 const firstParcelOf = (street: Street): ParcelRecord | undefined => {

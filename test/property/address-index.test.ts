@@ -349,8 +349,13 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     const otherZip = pines.match("3 Pine Ct, Riverton, ZZ 99105")
     expect(otherZip).toEqual({
       _tag: "Unknown",
-      hint: expect.stringMatching(/on record in RIVERTON, but not in ZIP code 99105: check the ZIP code/),
+      hint: expect.stringMatching(/on record on the street in RIVERTON with ZIP code 99103, not 99105: check the ZIP/),
       suggestions: ["3 PINE CT, RIVERTON, ZZ 99103"]
+    })
+    // Without the number there: the street's addresses in the town.
+    expect(pines.match("9 Pine Ct, Riverton, ZZ 99105")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/on record in RIVERTON, but not in ZIP code 99105: check the ZIP code/)
     })
     // A record that left its type out, typed with the one type the name has in the place: the same street.
     const bathgate = new AddressIndex([
@@ -816,5 +821,60 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     expect(idOf(match("26 Fawkner St, South Yarra VIC"))).toBe("sy-fawkner-26")
     // Manhattan's E 18th St is on record from 304 to 330: 460 lies beyond it.
     expect(idOf(match("460 E 18th St"))).toBe("bk-e18-460")
+  })
+})
+
+describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhattan found wanting", () => {
+  const nyc = (city: string, zip: string) => ({ city, zip, state: "NY", market: city })
+  const city = new AddressIndex([
+    parcel("e89-200", "200 E 89TH ST", nyc("NEW YORK", "10128")),
+    parcel("w89-210", "210 W 89TH ST", nyc("NEW YORK", "10024")),
+    parcel("prospect-pl-457", "457 PROSPECT PL", nyc("BROOKLYN", "11238")),
+    parcel("prospect-ave-497", "497 PROSPECT AVE", nyc("BROOKLYN", "11215")),
+    parcel("warren-212", "212 WARREN ST", nyc("BROOKLYN", "11201")),
+    parcel("warren-212-typeless", "212 WARREN", nyc("BROOKLYN", "11201")),
+    parcel("warren-230", "230 WARREN ST", nyc("BROOKLYN", "11201")),
+    parcel("bronx-blvd-4325", "4325 BRONX BLVD", nyc("BRONX", "10466")),
+    parcel("bronx-blvd-4520", "4520 BRONX BLVD", nyc("BRONX", "10470")),
+    parcel("walton-2436", "2436 WALTON AVE", nyc("BRONX", "10468")),
+    parcel("bronx-other", "100 GRAND CONCOURSE", nyc("BRONX", "10467")),
+    parcel("e9-2027", "2027 E 9TH ST", nyc("BROOKLYN", "11223")),
+    parcel("e9-mh-325", "325 E 9TH ST", nyc("NEW YORK", "10003"))
+  ])
+  const suggested = (address: string) => {
+    const match = city.match(address)
+    return match._tag === "Unknown" ? match.suggestions : []
+  }
+
+  it("suggestions keep to the directional and the type sent where the place has them, a house once", () => {
+    expect(suggested("216 E 89th St, New York, NY")).toEqual(["200 E 89TH ST, NEW YORK, NY 10128"])
+    expect(suggested("496 Prospect Pl, Brooklyn")).toEqual(["457 PROSPECT PL, BROOKLYN, NY 11238"])
+    expect(suggested("214 Warren St, Brooklyn")).toEqual([
+      "212 WARREN ST, BROOKLYN, NY 11201",
+      "230 WARREN ST, BROOKLYN, NY 11201"
+    ])
+  })
+
+  it("a house on record on the street under another ZIP code is suggested first, and still refused", () => {
+    const wrongZip = city.match("4520 Bronx Blvd, Bronx, NY 10466")
+    expect(wrongZip).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/on record on the street in BRONX with ZIP code 10470, not 10466/),
+      suggestions: ["4520 BRONX BLVD, BRONX, NY 10470", "4325 BRONX BLVD, BRONX, NY 10466"]
+    })
+    // Without the town: in the towns of the ZIP code sent.
+    expect(suggested("2436 Walton Ave, NY 10467")).toEqual(["2436 WALTON AVE, BRONX, NY 10468"])
+  })
+
+  it("New York, NY with one other borough's ZIP code is that borough, with a note; else New York is Manhattan", () => {
+    const walton = city.match("2436 Walton Ave, New York, NY 10468")
+    expect(walton).toMatchObject({
+      _tag: "Found",
+      notes: [{ kind: "normalized", part: "town", sent: "NEW YORK", used: "BRONX" }]
+    })
+    expect(idOf(walton)).toBe("walton-2436")
+    expect(idOf(city.match("2027 E 9th St, New York, NY 11223"))).toBe("e9-2027")
+    expect(idOf(city.match("2027 E 9th St, New York, NY"))).toBe("Unknown")
+    expect(idOf(city.match("325 E 9th St, New York, NY 10003"))).toBe("e9-mh-325")
   })
 })
