@@ -110,6 +110,9 @@ const PLACE_WORDS: ReadonlyMap<string, string> = new Map([
   ["MT", "MOUNT"],
   ["FT", "FORT"],
   ["PT", "POINT"],
+  ["STH", "SOUTH"],
+  ["NTH", "NORTH"],
+  ["MELB", "MELBOURNE"],
   ["SAINT", "ST"]
 ])
 
@@ -121,7 +124,8 @@ const NEW_YORK_NICKNAMES: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
   ["STATEN ISLAND", ["SI"]],
   ["BROOKLYN", ["BKLYN", "BKLN"]],
   ["BRONX", ["BX"]],
-  ["LONG ISLAND CITY", ["LIC"]]
+  ["LONG ISLAND CITY", ["LIC"]],
+  ["BEDFORD STUYVESANT", ["BED STUY"]]
 ])
 /** New York City's boroughs other than Manhattan, as the NYC records name their towns. */
 const OTHER_BOROUGHS: ReadonlySet<string> = new Set(["BRONX", "BROOKLYN", "QUEENS", "STATEN ISLAND"])
@@ -145,8 +149,22 @@ const phraseOf = (text: string) =>
  * The phrases a neighbourhood is known by: its name, each of its parts (`BEDFORD PARK/NORWOOD`,
  * `FLUSHING-NORTH`), and a name without a directional word (`FLUSHING`).
  */
+/**
+ * A place whose name ends with a directional, as people also say it (`BALWYN NORTH` is North Balwyn,
+ * `WILLIAMSBURG-SOUTH` South Williamsburg); undefined for other names.
+ */
+const directionalFirst = (phrase: string): string | undefined => {
+  const words = phrase.split(" ")
+  const last = words.at(-1)!
+  return words.length >= 2 && DIRECTIONALS.has(last) && last.length > 1
+    ? [last, ...words.slice(0, -1)].join(" ")
+    : undefined
+}
+
 const neighbourhoodPhrases = (name: string): Array<string> => {
   const phrases = new Set<string>([phraseOf(name)])
+  const swapped = directionalFirst(phraseOf(name))
+  if (swapped !== undefined) phrases.add(swapped)
   for (const part of name.replace(/\([^)]*\)/g, " ").split(/[/-]/)) {
     const phrase = phraseOf(part)
     if (phrase === "") continue
@@ -164,6 +182,18 @@ const US_STATE_NAMES = new Map(
   Object.entries(stateCodesMap).map(([name, code]) => [name.toUpperCase(), code] as const)
 )
 const US_STATE_CODES = new Set(US_STATE_NAMES.values())
+/** States by name: the US table's and Australia's (`Murrumbeena, Victoria`, as Melbourne's people write it). */
+const STATE_NAMES: ReadonlyMap<string, string> = new Map([
+  ...US_STATE_NAMES,
+  ["VICTORIA", "VIC"],
+  ["NEW SOUTH WALES", "NSW"],
+  ["QUEENSLAND", "QLD"],
+  ["SOUTH AUSTRALIA", "SA"],
+  ["WESTERN AUSTRALIA", "WA"],
+  ["TASMANIA", "TAS"],
+  ["NORTHERN TERRITORY", "NT"],
+  ["AUSTRALIAN CAPITAL TERRITORY", "ACT"]
+])
 
 /** A house number as a position along its street: `161-22` as 16122, `12A` as 12; NaN when it has none. */
 const houseNumberValue = (number: string) => {
@@ -376,7 +406,11 @@ export class AddressIndex {
       let localities = interned.get(localityKey)
       if (localities === undefined) {
         const set = new Set<string>()
-        if (parcel.city) set.add(phraseOf(parcel.city))
+        if (parcel.city) {
+          set.add(phraseOf(parcel.city))
+          const swapped = directionalFirst(phraseOf(parcel.city))
+          if (swapped !== undefined) set.add(swapped)
+        }
         if (hood) { for (const phrase of neighbourhoodPhrases(hood)) set.add(phrase) }
         set.add(phraseOf(parcel.market))
         set.delete("")
@@ -528,7 +562,7 @@ export class AddressIndex {
     const stateNamed = (): { readonly code: string; readonly length: number } | undefined => {
       for (let length = Math.min(4, end - 2); length >= 1; length--) {
         const phrase = words.slice(end - length, end).join(" ")
-        const code = US_STATE_NAMES.get(phrase)
+        const code = STATE_NAMES.get(phrase)
         if (code === undefined) continue
         if (!this.states.has(code) && !commaAfter.has(end - length - 1)) continue
         if (this.phrases.has(phrase) && !placeEndsAt(end - length)) continue

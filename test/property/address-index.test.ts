@@ -878,3 +878,36 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
     expect(idOf(city.match("325 E 9th St, New York, NY 10003"))).toBe("e9-mh-325")
   })
 })
+
+describe("places as Melbourne's people and New Yorkers write them (a user's audit: each was outside-coverage)", () => {
+  const vic = (city: string, zip: string) => ({ city, zip, hood: city, state: "VIC", market: "Melbourne" })
+  const places = new AddressIndex([
+    parcel("merrimu-7", "7 MERRIMU ST", vic("MURRUMBEENA", "3163")),
+    parcel("heath-59", "59 HEATH ST", vic("PORT MELBOURNE", "3207")),
+    parcel("fawkner-26", "26 FAWKNER ST", vic("SOUTH YARRA", "3141")),
+    parcel("lemon-7", "7 LEMON RD", vic("BALWYN NORTH", "3104")),
+    parcel("decatur-348a", "348A DECATUR ST", {
+      city: "BROOKLYN",
+      zip: "11233",
+      hood: "BEDFORD STUYVESANT",
+      state: "NY",
+      market: "Brooklyn"
+    })
+  ])
+  const idIn = (address: string) => idOf(places.match(address))
+
+  it("a state's name (Victoria), Sth, Nth and Melb, a suburb's directional first, Bed Stuy", () => {
+    expect(idIn("7 Merrimu St Murrumbeena Victoria")).toBe("merrimu-7")
+    expect(idIn("59 Heath St Port Melb")).toBe("heath-59")
+    expect(idIn("26 Fawkner St, Sth Yarra")).toBe("fawkner-26")
+    expect(idIn("7 Lemon Road, North Balwyn VIC")).toBe("lemon-7")
+    expect(idIn("7 Lemon Road, Nth Balwyn")).toBe("lemon-7")
+    expect(idIn("348a decatur st bed stuy")).toBe("decatur-348a")
+    expect(idIn("348A Decatur St, Bed-Stuy, Brooklyn, NY")).toBe("decatur-348a")
+    expect(places.match("26 Fawkner St, Sth Yarra")).toMatchObject({
+      notes: [{ kind: "normalized", part: "town", sent: "STH YARRA", used: "SOUTH YARRA" }]
+    })
+    // Another state's name is outside the coverage.
+    expect(idIn("7 Merrimu St, Murrumbeena, Queensland")).toBe("OutsideCoverage")
+  })
+})
