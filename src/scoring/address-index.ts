@@ -1273,11 +1273,19 @@ const found = (parcel: ParcelRecord, parsed: Parsed, notes: ReadonlyArray<MatchN
   return { _tag: "Found", parcel, method, notes: all }
 }
 
-/** Whether every part the address gave is spelt as on the record (case, spacing and punctuation aside). */
+/**
+ * Whether every part the address gave is the record's, in one of its usual spellings: case, spacing,
+ * punctuation, a type or directional abbreviated or spelt out (`Avenue`, `Av` for `AVE`), an ordinal in words
+ * or figures. (It compared the words as typed with the file's, and `12 Oak Street` for `12 OAK ST` was
+ * `normalized` with no note saying what had been read another way.)
+ */
 const spelledAsRecorded = (parsed: Parsed, parcel: ParcelRecord) => {
-  const recordedLine = tokenize(parcel.recordedAddress ?? parcel.street).filter((t) => t !== ",").join(" ")
-  const typedLine = [parsed.number, ...parsed.streetWords].join(" ")
-  if (typedLine !== recordedLine) return false
+  const recorded = parseStreetLine(parcel.street)
+  if (
+    recorded === undefined || recorded.number !== parsed.number || recorded.street.name !== parsed.street.name ||
+    recorded.street.type !== parsed.street.type || recorded.street.directional !== parsed.street.directional ||
+    recorded.street.directionalAfter !== parsed.street.directionalAfter
+  ) return false
   if (parsed.unit !== "" && unitKey(parsed.unit) !== unitKey(parcel.unit)) return false
   if (parsed.zip !== undefined && parsed.zip !== parcel.zipCode) return false
   if (parsed.locality !== undefined && parcel.city !== undefined && parsed.locality !== phraseOf(parcel.city)) {
