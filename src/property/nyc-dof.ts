@@ -167,7 +167,9 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       street: address.street,
       // As the file spells it, without the apartment some rows carry after a comma.
       recordedAddress: rawAddress.split(",")[0]!.trim().replace(/\s+/g, " "),
-      unit: bungalow ? "" : address.unit || apartment,
+      // A unit only for a condominium unit's record: a house's tax lot is the whole house, and the apartment
+      // some of its deeds name (`177 LUQUER ST`, a three-family recorded with `3`) made its address ambiguous.
+      unit: propertyType === "condo" ? address.unit || apartment : "",
       city: borough.city,
       state: "NY",
       zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,

@@ -130,6 +130,18 @@ describe("NYC DOF sales files", () => {
     expect(byParcel["nyc-5-3100-10"]!.notArmsLengthBecause).toBeUndefined()
   })
 
+  it("a house's record keeps no apartment: its tax lot is the whole house (a user's audit: it made 177 Luquer St ambiguous)", () => {
+    const parsed = parseNycDofSales(
+      "2019_brooklyn.csv",
+      nycFile(
+        `3,CARROLL GARDENS,03 THREE FAMILY DWELLINGS,1,358,39,,C0,"177 LUQUER STREET, 3",,11231,3,0,3,"2,000","3,600",1899,1,C0,"1,950,000",6/3/19`
+      )
+    )
+    expect(parsed.parcels).toMatchObject([{ id: "nyc-3-358-39", street: "177 LUQUER ST", unit: "" }])
+    const found = new AddressIndex(parsed.parcels).match("177 Luquer St, Brooklyn, NY")
+    expect(found._tag === "Found" && found.parcel.id).toBe("nyc-3-358-39")
+  })
+
   it("reads a condo's unit from the address", () => {
     const parsed = parseNycDofSales("2019_fixture.csv", read("nyc-dof", "2019_fixture.csv"))
     expect(parsed.parcels.find((parcel) => parcel.id === "nyc-5-5300-1001")).toMatchObject({
