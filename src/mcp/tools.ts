@@ -179,7 +179,8 @@ export const SERVER_INSTRUCTIONS = [
   "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
   "`subject_property.address` in each answer: it is the property that was valued.",
   "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +
-  "retrying that call; a retry is then never charged twice.",
+  "retrying that call; a retry is then never charged twice (the stored answer comes back, free, marked " +
+  "`\"propscore/idempotent_replayed\": true` in the result's `_meta`).",
   "Refusals come back as tool errors carrying a Problem Detail; each tool's description says how to act on " +
   "them (e.g. `ambiguous-address`: call again with one of `candidates`)."
 ].join("\n\n")
@@ -190,10 +191,23 @@ export const SERVER_INSTRUCTIONS = [
  * schema describes answers only, and the official TypeScript client (1.x) validates structured content
  * against it even on a tool error, so a Problem Detail there would reach the model as a protocol error.
  */
-export const toolResult = (body: unknown, isError: boolean): CallToolResult =>
-  isError
-    ? { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }
-    : { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> }
+export const toolResult = (body: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(body) }],
+  ...(isError ? { isError: true } : { structuredContent: body as Record<string, unknown> }),
+  ...(meta === undefined ? {} : { _meta: meta })
+})
+
+/**
+ * The `_meta` key that marks a stored answer returned again for its `idempotency_key`, and charged nothing:
+ * what `Idempotent-Replayed: true` says over REST (an agent reconciling its spend could not tell a replay).
+ */
+export const REPLAYED_META = "propscore/idempotent_replayed"
+
+/** An operation's answer: its body, and whether it is a replay. */
+interface ToolAnswer {
+  readonly body: unknown
+  readonly replayed?: boolean
+}
 
 /** What the operations behind the tools need. */
 export type ToolServices = Ledger | IdempotencyStore | Scoring | AppConfig | Settlement
@@ -207,10 +221,14 @@ export interface ToolContext {
   readonly run: <A>(effect: Effect.Effect<A, never, ToolServices>) => Promise<A>
 }
 
-const answerOf = (context: ToolContext, traceId: string, effect: Effect.Effect<unknown, unknown, ToolServices>) =>
+const answerOf = (
+  context: ToolContext,
+  traceId: string,
+  effect: Effect.Effect<ToolAnswer, unknown, ToolServices>
+) =>
   context.run(
     effect.pipe(
-      Effect.map((body) => toolResult(body, false)),
+      Effect.map(({ body, replayed }) => toolResult(body, false, replayed ? { [REPLAYED_META]: true } : undefined)),
       Effect.catchAll((error) =>
         isProblem(error)
           ? Effect.succeed(
@@ -248,7 +266,7 @@ async (args: Record<string, unknown>) => {
     traceId,
     keyArgument(idempotency_key).pipe(
       Effect.flatMap((key) => operation({ caller: context.caller, body, idempotencyKeyHeader: key, traceId })),
-      Effect.map((answer) => answer.response.body)
+      Effect.map((answer): ToolAnswer => ({ body: answer.response.body, replayed: answer.replayed }))
     )
   )
 }
@@ -256,7 +274,14 @@ async (args: Record<string, unknown>) => {
 /** `validate_request` judges the key as the paid tools do, then the request without it. */
 const validateTool = (context: ToolContext) => async (args: Json) => {
   const { idempotency_key, ...body } = args
-  return answerOf(context, context.traceId, Effect.zipRight(keyArgument(idempotency_key), validate(body)))
+  return answerOf(
+    context,
+    context.traceId,
+    Effect.zipRight(
+      keyArgument(idempotency_key),
+      Effect.map(validate(body), (answer): ToolAnswer => ({ body: answer }))
+    )
+  )
 }
 
 /** A server with the four tools, for one request of one caller. */

@@ -8,6 +8,7 @@ import { baseUrl } from "./server.js"
 export interface ToolResult {
   readonly isError?: boolean
   readonly structuredContent?: any
+  readonly _meta?: Record<string, unknown>
   readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
 }
 

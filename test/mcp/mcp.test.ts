@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { OutsideCoverage } from "../../schema/problems.js"
+import { REPLAYED_META } from "../../src/mcp/tools.js"
 import { Ledger } from "../../src/services/ledger.js"
 import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
 import { elmStreetHistory, outcome } from "../harness/fixtures.js"
@@ -147,6 +148,9 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           const first = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "mcp-retry" })
           const again = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: "mcp-retry" })
           expect(again.structuredContent).toEqual(first.structuredContent)
+          // The replay says so, as Idempotent-Replayed does over REST (an audit's agent could not tell).
+          expect(again._meta?.[REPLAYED_META]).toBe(true)
+          expect(first._meta?.[REPLAYED_META]).toBeUndefined()
           expect(yield* reconciles(accountId)).toBe(4)
           yield* Effect.promise(() => client.close())
         }))
