@@ -217,7 +217,8 @@ export class LedgerUnreachable extends problem<LedgerUnreachable>()("LedgerUnrea
   slug: "ledger-unreachable",
   status: 503,
   title: "The Ledger could not be reached",
-  description: "The call never started: the Ledger did not answer, so nothing was consumed. Retry later.",
+  description: "The call never started: the Ledger did not answer, so nothing is consumed. Retry later. A Spend " +
+    "the database recorded after all (a statement delivered late) is refunded within about a minute.",
   credits: "none"
 }) {}
 

@@ -7,7 +7,13 @@
  */
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
-import { Ledger, type LedgerEntry, type MeteredOperation, utcDay } from "../../src/services/ledger.js"
+import {
+  Ledger,
+  LEDGER_UNREACHABLE_DETAIL,
+  type LedgerEntry,
+  type MeteredOperation,
+  utcDay
+} from "../../src/services/ledger.js"
 import { STORAGE_SILENCE_LIMIT } from "../../src/services/storage.js"
 
 /** The members an entry that pays for no call (a grant, a refund) leaves empty. */
@@ -42,8 +48,7 @@ export class LedgerControl extends Context.Tag("test/LedgerControl")<LedgerContr
 
 export const defaultPrices: Record<MeteredOperation, number> = { predict: 1, batch: 1, history: 1 }
 
-const unreachable = () =>
-  new LedgerUnreachable({ detail: "The Ledger did not answer; nothing was charged. Retry later." })
+const unreachable = () => new LedgerUnreachable({ detail: LEDGER_UNREACHABLE_DETAIL })
 
 interface OpenSpend {
   readonly settleBy: number

@@ -13,6 +13,7 @@ import {
   type ConnectedApp,
   type DailyTotal,
   Ledger,
+  LEDGER_UNREACHABLE_DETAIL,
   type LedgerEntry,
   type SpendRequest
 } from "../../src/services/ledger.js"
@@ -48,7 +49,7 @@ const toEntry = (row: EntryRow): LedgerEntry => ({
 const unreachable = (error: unknown) =>
   Effect.zipRight(
     Effect.logWarning("ledger unreachable", error),
-    Effect.fail(new LedgerUnreachable({ detail: "The Ledger did not answer; nothing was charged. Retry later." }))
+    Effect.fail(new LedgerUnreachable({ detail: LEDGER_UNREACHABLE_DETAIL }))
   )
 
 /**

@@ -26,6 +26,12 @@ export const yieldToOtherRequests: Effect.Effect<void> = Effect.async<void>((res
   return Effect.sync(() => clearImmediate(turn))
 })
 
+/**
+ * When a stopped batch's refund lands: it is tried before the answer, and where the database cannot take it
+ * then, the sweeper makes it (a Credits audit saw "refunded" while the Balance still showed the Spend).
+ */
+const REFUND_TIMING = "at once, or within about a minute when the database cannot take the refund now"
+
 /** BAT-9: the stop rule, for whatever ended the batch other than a covered reason. */
 const stopTheBatch = (cause: Cause.Cause<unknown>) =>
   Cause.isInterruptedOnly(cause)
@@ -35,7 +41,7 @@ const stopTheBatch = (cause: Cause.Cause<unknown>) =>
       Effect.fail(
         new SpendIndeterminate({
           detail: "A property of the batch failed for a reason outside the covered ones; the batch was stopped " +
-            "and every Credit of it refunded. The request can be retried."
+            `and every Credit of it is refunded (${REFUND_TIMING}). The request can be retried.`
         })
       )
     )
@@ -89,7 +95,8 @@ export const batch = (input: MeteredInput) =>
         ),
       () =>
         new SpendIndeterminate({
-          detail: "The batch ran past the call deadline and was stopped; every Credit of it was refunded. " +
+          detail:
+            `The batch ran past the call deadline and was stopped; every Credit of it is refunded (${REFUND_TIMING}). ` +
             "Retry it, or split it into smaller batches."
         })
     )

@@ -178,11 +178,17 @@ type Claimed =
   | { readonly _tag: "Replay"; readonly response: StoredResponse }
   | { readonly _tag: "Claimed"; readonly claimId: string; readonly deadline: number }
 
-/** The key's store did not answer: the call never started. */
-const keyNotChecked = () =>
+/**
+ * The key's store did not answer: the call never started. A statement the database took after all (delivered
+ * late, after a stall) leaves its claim and Spend to the sweeper at their deadline, and the answer says so
+ * (a Credits audit saw the Balance a Credit lower, and the key answer 409, for that minute).
+ */
+const keyNotChecked = (deadline: Duration.Duration) => () =>
   new CallNotStarted({
-    detail: "The Idempotency-Key could not be checked because the database did not answer; nothing was " +
-      "charged. Retry later with the same key."
+    detail: "The Idempotency-Key could not be checked because the database did not answer in time, so the call " +
+      "did not run and is not charged. Retry later with the same key. If the database took the claim after " +
+      `all, its Credit is refunded and the key freed within ${Math.ceil(Duration.toSeconds(deadline)) + 30} ` +
+      "seconds; until then the Balance shows that Credit and the key answers 409."
   })
 
 /**
@@ -198,7 +204,7 @@ const claimKey = Effect.fnUntraced(function*(request: MeteredRequest, key: Idemp
     const deadline = now + Duration.toMillis(claimDeadline)
     return store.claim({ accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline }).pipe(
       Effect.map((claim) => ({ claim, deadline })),
-      Effect.mapError(keyNotChecked)
+      Effect.mapError(keyNotChecked(claimDeadline))
     )
   })
   const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
@@ -227,8 +233,9 @@ const claimed = (
       })
     case "InFlight":
       return new DuplicateRequestInFlight({
-        detail:
-          "An identical request with this Idempotency-Key is still being processed; retry shortly to get its result.",
+        detail: "An identical request with this Idempotency-Key is still being processed; retry shortly to get its " +
+          "result. (An earlier attempt with this key that ended in a 503 holds it until the sweeper frees it, " +
+          "within about a minute.)",
         retry_after: 1
       })
   }
@@ -248,11 +255,12 @@ const claimWithSpend = Effect.fnUntraced(
     if (Option.isNone(joint)) return undefined
     const settlement = yield* Settlement
     const now = yield* Clock.currentTimeMillis
-    const deadline = now + Duration.toMillis(yield* ClaimDeadline)
+    const claimDeadline = yield* ClaimDeadline
+    const deadline = now + Duration.toMillis(claimDeadline)
     const result: JointClaim = yield* joint.value.claimAndSpend(
       { accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline },
       spendRequest(request, deadline, settlement.nodeId)
-    ).pipe(Effect.mapError(keyNotChecked))
+    ).pipe(Effect.mapError(keyNotChecked(claimDeadline)))
     return { result, deadline }
   }
 )

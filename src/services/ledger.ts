@@ -130,6 +130,15 @@ export interface ConnectedApp {
  * Every step ends in time (`src/services/storage.ts`): with its result, or `LedgerUnreachable` when the
  * Ledger cannot be reached, fails, or does not answer.
  */
+/**
+ * What `ledger-unreachable` says. A Spend whose statement the database took after all (delivered late, after
+ * a stall) stays open until its deadline, when the sweeper refunds it: the answer says so (a Credits audit
+ * saw the Balance a Credit lower for that minute, after "nothing was charged").
+ */
+export const LEDGER_UNREACHABLE_DETAIL = "The Ledger did not answer in time, so the call did not run and is not " +
+  "charged. Retry later. If the database recorded the Spend after all, it is refunded within about a minute; " +
+  "until then the Balance shows it."
+
 export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   /**
    * Records a Spend, or refuses it with nothing recorded: `InsufficientCredits` when the Balance cannot

@@ -85,7 +85,12 @@ describe("the metering pipeline", () => {
     Effect.gen(function*() {
       const store = yield* IdempotencyControl
       yield* store.setFaults({ unreachable: true })
-      expect(yield* Effect.flip(predict(input({ address: "good" }, "k1")))).toMatchObject({ _tag: "CallNotStarted" })
+      const refused = yield* Effect.flip(predict(input({ address: "good" }, "k1")))
+      expect(refused).toMatchObject({ _tag: "CallNotStarted" })
+      // Not charged, and what a claim the database took after all would mean, until the sweeper frees it.
+      expect((refused as { detail: string }).detail).toMatch(
+        /is not charged\. Retry later with the same key\. If the database took the claim after all, its Credit is refunded and the key freed within 90 seconds/
+      )
       yield* store.setFaults({ unreachable: false, stalled: true })
       const stalled = yield* Effect.fork(Effect.flip(batch(input({ properties: [{ address: "good" }] }, "k2"))))
       yield* TestClock.adjust(STORAGE_SILENCE_LIMIT)
@@ -124,6 +129,8 @@ describe("the metering pipeline", () => {
         batch(input({ properties: [{ address: "good" }, { address: "outside" }, { address: "good" }] }, "b"))
       )
       expect(stopped).toMatchObject({ _tag: "SpendIndeterminate" })
+      // The refund could not be made now: the answer does not say it was (a Credits audit).
+      expect((stopped as { detail: string }).detail).toMatch(/is refunded \(at once, or within about a minute/)
       // The Ledger takes refunds again: what the stop could not return, the sweeper does.
       yield* control.setFaults({ failRefund: false })
       expect(yield* control.openSpends).toHaveLength(1)
