@@ -146,10 +146,6 @@ const phraseOf = (text: string) =>
   placePhraseOf(tokenize(text.replace(/\([^)]*\)/g, " ").replace(/[-/]/g, " ")).filter((t) => t !== ","))
 
 /**
- * The phrases a neighbourhood is known by: its name, each of its parts (`BEDFORD PARK/NORWOOD`,
- * `FLUSHING-NORTH`), and a name without a directional word (`FLUSHING`).
- */
-/**
  * A place whose name ends with a directional, as people also say it (`BALWYN NORTH` is North Balwyn,
  * `WILLIAMSBURG-SOUTH` South Williamsburg); undefined for other names.
  */
@@ -161,6 +157,10 @@ const directionalFirst = (phrase: string): string | undefined => {
     : undefined
 }
 
+/**
+ * The phrases a neighbourhood is known by: its name (with its directional first too), each of its parts
+ * (`BEDFORD PARK/NORWOOD`, `FLUSHING-NORTH`), and a name without a directional word (`FLUSHING`).
+ */
 const neighbourhoodPhrases = (name: string): Array<string> => {
   const phrases = new Set<string>([phraseOf(name)])
   const swapped = directionalFirst(phraseOf(name))
@@ -1061,7 +1061,10 @@ export class AddressIndex {
       const townsFound = new Set(parcels.map(townOf))
       for (const street of chosen) {
         const first = firstParcelOf(street)
-        if (first === undefined || townsFound.has(townOf(first)) || !numbersSpan(street, wanted)) continue
+        if (
+          first === undefined || !this.parcelIn(first, parsed, undefined) || townsFound.has(townOf(first)) ||
+          !numbersSpan(street, wanted)
+        ) continue
         otherTowns.set(townOf(first), first.city ?? first.market)
       }
     }

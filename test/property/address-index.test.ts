@@ -798,7 +798,8 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     parcel("mh-e18-330", "330 E 18TH ST", nyc("NEW YORK", "10003")),
     parcel("sy-fawkner-26", "26 FAWKNER ST", vic("SOUTH YARRA", "3141")),
     parcel("sk-fawkner-20", "20 FAWKNER ST", vic("ST KILDA", "3182")),
-    parcel("sk-fawkner-50", "50 FAWKNER ST", vic("ST KILDA", "3182"))
+    parcel("sk-fawkner-50", "50 FAWKNER ST", vic("ST KILDA", "3182")),
+    parcel("si-fawkner-30", "30 FAWKNER ST", nyc("STATEN ISLAND", "10301"))
   ])
   const match = (address: string) => towns.match(address)
 
@@ -823,6 +824,9 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     expect(idOf(match("26 Fawkner St, South Yarra VIC"))).toBe("sy-fawkner-26")
     // Manhattan's E 18th St is on record from 304 to 330: 460 lies beyond it.
     expect(idOf(match("460 E 18th St"))).toBe("bk-e18-460")
+    // The state sent rules the other state's streets out.
+    expect(idOf(match("30 Fawkner St, NY"))).toBe("si-fawkner-30")
+    expect(match("30 Fawkner St")).toMatchObject({ _tag: "Ambiguous", reason: "town" })
   })
 })
 
