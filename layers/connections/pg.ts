@@ -260,9 +260,18 @@ export const ConnectionsPg = Layer.effect(
 
       revokeByClient: (sha256, clientId) =>
         Effect.gen(function*() {
-          const [token] = yield* sql<{ grant_id: string }>`
-            SELECT grant_id FROM oauth_tokens WHERE token_sha256 = ${sha256} AND client_id = ${clientId}`
-          if (token) yield* revokeGrant(token.grant_id)
+          const [token] = yield* sql<{ grant_id: string; connection_id: string }>`
+            SELECT grant_id, connection_id FROM oauth_tokens WHERE token_sha256 = ${sha256} AND client_id = ${clientId}`
+          if (!token) return
+          yield* revokeGrant(token.grant_id)
+          // The app signed itself out: a connection left without a refresh token that works is disconnected, so
+          // the account holder's list does not show an app as connected that no longer is (an agent audit).
+          yield* sql`
+            UPDATE oauth_connections SET disconnected_at = now()
+            WHERE id = ${token.connection_id} AND disconnected_at IS NULL AND NOT EXISTS (
+              SELECT 1 FROM oauth_tokens
+              WHERE connection_id = ${token.connection_id} AND kind = 'refresh' AND revoked_at IS NULL
+                AND expires_at > now())`
         }).pipe(store),
 
       list: (accountId) =>

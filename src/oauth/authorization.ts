@@ -106,9 +106,12 @@ export const beginAuthorization = (params: Record<string, string | ReadonlyArray
     if (audience === undefined) {
       return refuse("invalid_target", `Tokens are issued for one resource only: ${endpoints.resource}.`)
     }
+    // Scopes this server does not offer beside one it does (`mcp openid`, as clients add by habit) are left
+    // out of the grant (RFC 6749 §3.3; the token answer names the scope granted); none offered is refused.
     const scope = single(params, "scope")
-    const scopes = (scope ?? "").split(" ").filter((s) => s !== "")
-    if (scope === null || !scopes.every(isSupportedScope)) {
+    const requested = (scope ?? "").split(" ").filter((s) => s !== "")
+    const scopes = requested.filter(isSupportedScope)
+    if (scope === null || (requested.length > 0 && scopes.length === 0)) {
       return refuse("invalid_scope", `The scopes offered are: ${SCOPES.join(" ")}.`)
     }
     const request: AuthorizationRequest = {

@@ -11,6 +11,10 @@ import { nestsDeeperThan } from "../../schema/decode.js"
 import { hasControlCharacters } from "../../schema/text.js"
 import { LOOPBACK_HOSTNAMES } from "../config.js"
 
+/** The scopes a client may ask for: the one that reaches the MCP tools. */
+export const SCOPES = ["mcp"] as const
+export const isSupportedScope = (scope: string) => (SCOPES as ReadonlyArray<string>).includes(scope)
+
 export const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const
 
 /** A client's metadata refused, with the RFC 7591 error code and what is wrong. */
@@ -150,8 +154,19 @@ export const validateClientMetadata = (body: unknown): Effect.Effect<ValidClient
       }
       extras[member] = value
     }
-    const scope = input["scope"]
-    if (scope !== undefined && typeof scope !== "string") return yield* invalid("scope must be a string.")
+    const requestedScope = input["scope"]
+    if (requestedScope !== undefined && typeof requestedScope !== "string") {
+      return yield* invalid("scope must be a string.")
+    }
+    // Registered as the scopes this server offers (RFC 7591 §2 lets the server replace a requested value, and
+    // the answer shows what was registered): a client that registered `mcp openid` and asked for it was
+    // refused at the sign-in page (an agent audit).
+    const offered = typeof requestedScope === "string"
+      ? requestedScope.split(" ").filter((s) => s !== "" && isSupportedScope(s))
+      : []
+    const scope = typeof requestedScope === "string"
+      ? (offered.length > 0 ? offered : [...SCOPES]).join(" ")
+      : undefined
     return {
       clientName: typeof name === "string" ? name.trim() : null,
       redirectUris: redirectUris as ReadonlyArray<string>,

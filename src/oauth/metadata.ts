@@ -4,10 +4,9 @@
  * its access tokens carry.
  */
 import { buildOAuthProtectedResourceMetadata } from "@modelcontextprotocol/server"
-import { SUPPORTED_GRANT_TYPES } from "./clients.js"
+import { SCOPES, SUPPORTED_GRANT_TYPES } from "./clients.js"
 
-export const SCOPES = ["mcp"] as const
-export const isSupportedScope = (scope: string) => (SCOPES as ReadonlyArray<string>).includes(scope)
+export { isSupportedScope, SCOPES } from "./clients.js"
 
 /** The sign-in endpoints, from the public base URL. */
 export const oauthEndpoints = (base: string) => ({
@@ -55,8 +54,8 @@ export const authorizationServerMetadata = (base: string) => {
 }
 
 /** RFC 9728 metadata of `/mcp`: it takes API keys and access tokens from this authorization server. */
-export const mcpResourceMetadata = (base: string) =>
-  buildOAuthProtectedResourceMetadata({
+export const mcpResourceMetadata = (base: string) => ({
+  ...buildOAuthProtectedResourceMetadata({
     oauthMetadata: authorizationServerMetadata(base),
     resourceServerUrl: new URL(oauthEndpoints(base).resource),
     resourceName: "propscore MCP tools",
@@ -64,7 +63,10 @@ export const mcpResourceMetadata = (base: string) =>
     serviceDocumentationUrl: new URL(`${base}/docs`),
     // The SDK insists on an https issuer outside localhost; an operator serving plain http has chosen to.
     dangerouslyAllowInsecureIssuerUrl: base.startsWith("http://")
-  })
+  }),
+  // As the root's document says (the SDK's builder leaves it out): tokens go in the Authorization header.
+  bearer_methods_supported: ["header"]
+})
 
 /**
  * RFC 9728 metadata of the service root, where the API's 401 points and where a client falls back when it

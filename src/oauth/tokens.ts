@@ -173,10 +173,16 @@ export const exchangeToken = (form: Record<string, string>, headers: Record<stri
           const found = yield* connections.findRefreshToken(hashSecret(refreshToken))
           if (Option.isNone(found)) return false as const
           const record = found.value
-          // Reuse of a rotated refresh token: someone holds a copy. Everything of the grant stops working.
+          // A revoked refresh token presented again: rotated (someone holds a copy: everything of the grant stops
+          // working), or given up by the client or cut off by a disconnection (its grant is already revoked).
           if (record.revoked) {
             yield* connections.revokeGrant(record.grantId)
-            yield* Effect.logWarning("refresh token reused; its grant is revoked", { grant_id: record.grantId })
+            yield* Effect.logWarning(
+              "a revoked refresh token (rotated, given up or disconnected) was presented; its grant is revoked",
+              {
+                grant_id: record.grantId
+              }
+            )
             return false as const
           }
           return {

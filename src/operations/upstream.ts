@@ -11,7 +11,7 @@
  *   The batch stop rule (BAT-9) is left for failures outside the scoring step: a covered entry whose refund
  *   the Ledger cannot record, or a defect of the pipeline itself.
  */
-import { Duration, Effect } from "effect"
+import { Cause, Duration, Effect } from "effect"
 import type { HistoryAnswer } from "../../schema/history.js"
 import type { Overrides } from "../../schema/overrides.js"
 import { UpstreamTimeout, UpstreamUnavailable } from "../../schema/problems.js"
@@ -33,7 +33,8 @@ const upstream = <A, E>(step: string, effect: Effect.Effect<A, E, Scoring>) =>
     }),
     Effect.catchAllDefect((defect) =>
       Effect.zipRight(
-        Effect.logError(`${step} failed`, defect),
+        // The defect as a Cause, so the log shows its message and stack (an Error alone was printed as {}).
+        Effect.logError(`${step} failed`, Cause.die(defect)),
         Effect.fail(new UpstreamUnavailable({ detail: "Scoring could not complete the call." }))
       )
     )

@@ -235,7 +235,15 @@ layer(TestServer, { timeout: "120 seconds", excludeTestServices: true })("sign-i
       })
       const access = issued.body.access_token as string
       expect((yield* validateOnMcp(access)).status).toBe(200)
+      const connected = () =>
+        Effect.map(
+          request("/v1/account/connections", { method: "GET", headers: { authorization: `Bearer ${login.apiKey}` } }),
+          (listed) => (listed.body as { connections: ReadonlyArray<unknown> }).connections.length
+        )
+      expect(yield* connected()).toBe(1)
       expect((yield* form("/oauth/revoke", { token: access, client_id: clientId })).status).toBe(200)
+      // The app gave its grant up: the account holder no longer sees it as connected (an agent audit did).
+      expect(yield* connected()).toBe(0)
 
       const randomAccessToken = `psat_${randomBytes(32).toString("base64url")}`
       const randomToken = randomBytes(24).toString("hex")

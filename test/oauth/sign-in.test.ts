@@ -335,7 +335,8 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect(resource).toMatchObject({
         resource: `${root}/mcp`,
         authorization_servers: [root],
-        scopes_supported: ["mcp"]
+        scopes_supported: ["mcp"],
+        bearer_methods_supported: ["header"]
       })
       const server = yield* Effect.promise(() =>
         fetch(`${root}/.well-known/oauth-authorization-server`).then((r) => r.json())
@@ -506,6 +507,32 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       const noRedirect = new URL(authorize())
       noRedirect.searchParams.delete("redirect_uri")
       expect((yield* redirectOf(noRedirect)).status).toBe(400)
+    }))
+
+  it.effect("a scope this server does not offer is registered as the one it does, and left out of a grant beside it (an agent audit: registered `mcp openid`, then refused at sign-in)", () =>
+    Effect.gen(function*() {
+      const { email, password } = yield* holder(1)
+      const { authorize, clientId, root, verifier } = yield* registered
+      const registration = yield* Effect.promise(() =>
+        fetch(`${root}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ client_name: "Habit client", redirect_uris: [REDIRECT], scope: "mcp openid" })
+        }).then(async (r) => ({ status: r.status, body: await r.json() as any }))
+      )
+      expect(registration).toMatchObject({ status: 201, body: { scope: "mcp" } })
+      const callback = yield* consent(authorize({ scope: "mcp openid" }), email, password)
+      const exchanged = yield* postForm(`${root}/oauth/token`, {
+        grant_type: "authorization_code",
+        code: callback.searchParams.get("code")!,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier
+      })
+      expect(exchanged.status).toBe(200)
+      expect(exchanged.body).toMatchObject({ scope: "mcp" })
+      // None offered is still refused.
+      expect((yield* refusalOf(authorize({ scope: "openid profile" }))).error).toBe("invalid_scope")
     }))
 
   it.effect("a loopback redirect URI matches on any port (native apps, RFC 8252), and the code must be redeemed with that same URI", () =>
