@@ -25,7 +25,9 @@ export const HistoryRequest = Schema.Struct({
 }).pipe(
   Schema.filter((request) =>
     (request.address === undefined) !== (request.property_id === undefined) ||
-    "must carry exactly one of address or property_id", { jsonSchema: { minProperties: 1, maxProperties: 1 } }),
+    "must carry exactly one of `address` or `property_id`, not both", {
+    jsonSchema: { minProperties: 1, maxProperties: 1 }
+  }),
   Schema.annotations({
     identifier: "HistoryRequest",
     description: "The property whose recorded history to read: exactly one of `address` or `property_id` " +

@@ -18,9 +18,9 @@ export const recovery = {
     "`missing-valuation-fact`: the record lacks a fact the valuation needs (`missing` names it); call again " +
     "with it in `overrides` if the user knows it. Refunded.",
   "unknown-property": "`unknown-property`: no property has that `property_id`. Refunded.",
-  "upstream": "`upstream-unavailable` / `upstream-timeout`: scoring failed this once; retry later with the same " +
-    "idempotency key (a batch's failed entry: in a new call, since the batch's key replays its whole answer). " +
-    "Refunded.",
+  "upstream": "`upstream-unavailable` / `upstream-timeout`: scoring failed this once; retry later: a single " +
+    "call with the same idempotency key, a batch's failed entry in a new call with a new key (the batch's key " +
+    "replays its whole answer). Refunded.",
   "invalid-request": "`invalid-request`: `errors` points at each refused value; fix them and call again. Not charged.",
   "credits":
     "`insufficient-credits` (the Balance is too low), `spend-cap-exceeded`, `rate-limited` (wait `retry_after` " +
@@ -49,7 +49,15 @@ export const operations = {
       "the one meant; `match` says how the address was read), the pricing model's value distribution and " +
       "estimate, the comparable sales' band (`comp_band`), the repaired value (`rehab_adjusted_arv`), the " +
       "`max_allowable_offer` with its `cost_stack`, and up to 10 comparable sales. Costs one Credit, refunded " +
-      "when the property cannot be found or scored.",
+      "when the property cannot be found or scored.\n\nReading it: `rehab_adjusted_arv` is the repaired value " +
+      "(ARV) the offer is built on; `pricing_model_arv_estimate` is the model's value of the property as " +
+      "recorded, blind to `condition` and the repair budget (not an after-repair value), with its range in " +
+      "`value_distribution` (`0.1` to `0.9`: eight times in ten). `effective_sample_size` is how many equally " +
+      "weighted sales the evidence amounts to, often far fewer than `comp_band.comp_count` (a few close sales " +
+      "carry most weight); a handful means thin evidence. A comp's `similarity` (0 to 1) covers type, class, " +
+      "size, lot and age only: where and when it sold are `distance_miles` and `sale_date`. " +
+      "`max_allowable_offer.clamped: true` means no offer clears the margin: its `price` is a $1,000 floor, " +
+      "not an offer. `valuation_date` and `evidence` say how current the value is.",
     refusals: [
       "ambiguous-address",
       "unscorable-address",
@@ -66,11 +74,19 @@ export const operations = {
       "Scores 1 to 100 properties in one call, one Credit each, all charged up front. `results` has one entry per " +
       "property in the order sent: a scored entry (the single-property answer without `comps`), or, for a " +
       "property that failed for a covered reason, its Problem Detail (it has `type` and `status`), whose Credit " +
-      "is refunded; act on each such entry as on the single call's refusal, in a new call (a single call, or a " +
+      "is refunded; act on each such entry as on the single call's refusal (listed below), in a new call (a single call, or a " +
       "batch of the entries to retry, with a new idempotency key): the same key replays this whole answer, failed " +
       "entries included, for 24 hours. Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
       "refunds all of it; retry it unchanged.",
-    refusals: ["invalid-request", "credits", "upstream"]
+    refusals: [
+      "ambiguous-address",
+      "unscorable-address",
+      "outside-coverage",
+      "missing-valuation-fact",
+      "upstream",
+      "invalid-request",
+      "credits"
+    ]
   },
   history: {
     summary: "A property's recorded history (one Credit)",

@@ -96,7 +96,15 @@ export const authenticateAndCountWith =
     const credentials = Context.get(services, Credentials)
     const limits = Context.get(services, RateLimits)
     const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted> = token === ""
-      ? Effect.fail(new InvalidKey({ detail: "Send the API key as `Authorization: Bearer <API_KEY>`." }))
+      ? Effect.fail(
+        new InvalidKey({
+          detail: resource === undefined
+            ? "Send the API key as `Authorization: Bearer <API_KEY>`."
+            // On /mcp an assistant may sign in instead (an agent audit: the 401 spoke of keys only).
+            : "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in: the `WWW-Authenticate` header's " +
+              "`resource_metadata` leads an MCP client to this server's account sign-in (OAuth)."
+        })
+      )
       : isAccessToken(token)
       ? connectedApp(token, resource).pipe(Effect.provideService(Ledger, Context.get(services, Ledger)))
       : resource === undefined

@@ -179,8 +179,8 @@ export const SERVER_INSTRUCTIONS = [
   "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
   "`subject_property.address` in each answer: it is the property that was valued.",
   "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +
-  "retrying that call; a retry is then never charged twice (the stored answer comes back, free, marked " +
-  "`\"propscore/idempotent_replayed\": true` in the result's `_meta`).",
+  "retrying that call; a retry is then never charged twice (the stored answer comes back, free, with a second " +
+  "text saying so, and `\"propscore/idempotent_replayed\": true` in the result's `_meta`).",
   "Refusals come back as tool errors carrying a Problem Detail; each tool's description says how to act on " +
   "them (e.g. `ambiguous-address`: call again with one of `candidates`)."
 ].join("\n\n")
@@ -192,10 +192,17 @@ export const SERVER_INSTRUCTIONS = [
  * against it even on a tool error, so a Problem Detail there would reach the model as a protocol error.
  */
 export const toolResult = (body: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => ({
-  content: [{ type: "text", text: JSON.stringify(body) }],
+  content: [
+    { type: "text", text: JSON.stringify(body) },
+    // Hosts pass a model the content, not `_meta`: a replay says so in words too (an agent audit).
+    ...(meta?.[REPLAYED_META] === true ? [{ type: "text" as const, text: REPLAYED_TEXT }] : [])
+  ],
   ...(isError ? { isError: true } : { structuredContent: body as Record<string, unknown> }),
   ...(meta === undefined ? {} : { _meta: meta })
 })
+
+const REPLAYED_TEXT = "This is the stored answer of an earlier call with this idempotency_key, returned again: no " +
+  "Credit was charged for it."
 
 /**
  * The `_meta` key that marks a stored answer returned again for its `idempotency_key`, and charged nothing:

@@ -229,7 +229,8 @@ const claimed = (
       return Effect.succeed({ _tag: "Claimed", claimId: claim.claimId, deadline })
     case "Conflict":
       return new IdempotencyKeyConflict({
-        detail: "This Idempotency-Key was used by this Account for a different request within the last 24 hours."
+        detail: "This idempotency key (the `Idempotency-Key` header, or a tool's `idempotency_key`) was used by this " +
+          "Account for a different request within the last 24 hours: send this request with a new key."
       })
     case "InFlight":
       return new DuplicateRequestInFlight({

@@ -151,6 +151,9 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           // The replay says so, as Idempotent-Replayed does over REST (an audit's agent could not tell).
           expect(again._meta?.[REPLAYED_META]).toBe(true)
           expect(first._meta?.[REPLAYED_META]).toBeUndefined()
+          // And in words, as hosts pass a model the content only.
+          expect(again.content.at(-1)?.text).toMatch(/stored answer of an earlier call .* no Credit was charged/)
+          expect(first.content).toHaveLength(1)
           expect(yield* reconciles(accountId)).toBe(4)
           yield* Effect.promise(() => client.close())
         }))
@@ -177,6 +180,8 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
           `Bearer resource_metadata="${TEST_BASE_URL}/.well-known/oauth-protected-resource/mcp"`
         )
         expect(response.body).toMatchObject({ type: `${TEST_BASE_URL}/docs/errors/invalid-key` })
+        // An assistant may sign in instead of holding a key: the detail says so (it spoke of keys only).
+        expect((response.body as { detail: string }).detail).toMatch(/or sign in: .*resource_metadata/)
         const metadata = yield* request("/.well-known/oauth-protected-resource/mcp")
         expect(metadata.status).toBe(200)
         expect(metadata.body).toMatchObject({
