@@ -170,8 +170,10 @@ const variants: Record<string, Variant> = {
     const line = full !== undefined && full !== tokenize(recordedLine(p)).join(" ") ? full : withType(p, "short")
     return line === undefined ? undefined : `${title(line)}${p.unit ? ` Unit ${p.unit}` : ""}, ${place(p)}`
   },
-  "a unit on a house that has none": (p, _known, withUnits) =>
-    p.unit !== "" || withUnits.has(addressKey(p))
+  // A house of two or three families: its apartments are the house's (other properties: a refusal class).
+  "a unit on a two- or three-family house": (p, _known, withUnits) =>
+    p.unit !== "" || withUnits.has(addressKey(p)) ||
+      (p.propertyType !== "two_family" && p.propertyType !== "three_family")
       ? undefined
       : `${title(recordedLine(p))} ${pick(["Apt 2", "#2", "Unit 1", "Fl 2", "Apt. 3B"])}, ${place(p)}`,
   "a typo in the street name": (p, known) => {
@@ -368,6 +370,16 @@ const refusals: Record<
   "a condo's building without its unit: ambiguous": {
     typed: (p) => (p.unit === "" ? undefined : `${title(recordedLine(p))}, ${place(p)}`),
     right: (match) => match._tag === "Ambiguous"
+  },
+  "a unit on a property without units that is no house of two or three families: refused": {
+    // (A strata unit built where a house stood, or a condominium unit recorded without its number: the record
+    // on file is another property.)
+    typed: (p, withUnits) =>
+      p.unit !== "" || withUnits.has(addressKey(p)) || p.propertyType === "two_family" ||
+        p.propertyType === "three_family"
+        ? undefined
+        : `${title(recordedLine(p))} Unit 2, ${place(p)}`,
+    right: (match) => match._tag !== "Found"
   },
   "a condo with a unit it does not have: refused": {
     typed: (p) => (p.unit === "" ? undefined : `${title(recordedLine(p))} Unit 9Z9, ${place(p)}`),

@@ -210,7 +210,11 @@ const LETTER_UNIT_DESIGNATORS = new Set(["APT", "APARTMENT", "UNIT", "#", "STE",
 /** The lowest and highest house numbers on record of each street, found when first asked. */
 const numberRanges = new WeakMap<Street, { readonly low: number; readonly high: number }>()
 
-/** Whether `value` lies within a street's numbers on record, a margin either side. */
+/**
+ * Whether `value` lies within a street's numbers on record, up to a margin past the highest: below the lowest
+ * number on record a street has its first houses (numbers start at 1), recorded or not (`5 Sycamore St`
+ * beside a Sycamore St on record from 116).
+ */
 const numbersSpan = (street: Street, value: number) => {
   if (Number.isNaN(value)) return true
   let range = numberRanges.get(street)
@@ -226,7 +230,7 @@ const numbersSpan = (street: Street, value: number) => {
     range = { low, high }
     numberRanges.set(street, range)
   }
-  return value >= range.low - NUMBER_SPAN_MARGIN && value <= range.high + NUMBER_SPAN_MARGIN
+  return range.low !== Number.POSITIVE_INFINITY && value <= range.high + NUMBER_SPAN_MARGIN
 }
 
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
@@ -527,14 +531,15 @@ export class AddressIndex {
     const designator = words[end - 2]
     const unitValue = words[end - 1] ?? ""
     // A value that looks like a ZIP code right after its designator is the unit's all the same (`Apt 3105`,
-    // `Unit 10301`: a 31st-floor flat, not the postcode 3105), unless a comma stands between them or the
-    // designator is also a state's code (`FL 32101` is Florida and a ZIP code, not a floor).
+    // `Unit 10301`: a 31st-floor flat, not the postcode 3105), after `Apt`, `Unit`, `#` or `Ste` only and no
+    // comma between them: `FL 32101` is Florida and a ZIP code, and `Templestowe Lower 3107` a suburb and its
+    // postcode.
     // A value without a digit (`Apt C`, `Unit PHB`) only after a designator that names nothing else.
     const zipLike = isZip(unitValue)
     if (
       end >= 5 && designator !== undefined && UNIT_DESIGNATORS.has(designator) &&
       (/\d/.test(unitValue) || (LETTER_UNIT_DESIGNATORS.has(designator) && !US_STATE_CODES.has(unitValue))) &&
-      (!zipLike || (!US_STATE_CODES.has(designator) && !commaAfter.has(end - 2)))
+      (!zipLike || (LETTER_UNIT_DESIGNATORS.has(designator) && !commaAfter.has(end - 2)))
     ) {
       trailingUnit = words[end - 1]!
       end -= 2
@@ -836,8 +841,15 @@ export class AddressIndex {
     // several): refused all the same (the ZIP code or the number may be the mistake), with that address first.
     if (parsed.zip !== undefined) {
       const towns = parsed.locality !== undefined ? [parsed.locality] : [...this.townsOfZip(parsed.zip)]
+      // The same street only: the directional as sent (`1460 84th St` is not `1460 E 84 ST` in Canarsie), the
+      // type as sent or none on record.
+      const sameStreet = (parcel: ParcelRecord) => {
+        const recorded = parseStreetLine(parcel.street)?.street
+        return recorded !== undefined && recorded.directional === parsed.street.directional &&
+          (parsed.street.type === "" || recorded.type === "" || recorded.type === parsed.street.type)
+      }
       const elsewhere = towns.flatMap((town) =>
-        this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels
+        this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels.filter(sameStreet)
       )
       if (elsewhere.length > 0) {
         const zips = [...new Set(elsewhere.flatMap((parcel) => parcel.zipCode ?? []))].sort()
@@ -1056,13 +1068,16 @@ export class AddressIndex {
     // where it lies beyond the numbers on record of the street in each other town (a block either side).
     // Within them, a house there that never sold may be the one meant: `250 E 93rd St, NY` found Brooklyn's
     // 250 on record, where Manhattan's E 93rd St has 245 and 300.
+    // A place that spans several towns names none of them (`Melbourne`, the market, for 14 Collins St, which
+    // Box Hill and Bulleen both have).
+    const namesNoTown = parsed.locality === undefined || (this.towns.get(parsed.locality)?.size ?? 0) > 1
     const otherTowns = new Map<string, string>()
-    if (parsed.locality === undefined && parsed.zip === undefined && parcels.length > 0) {
+    if (namesNoTown && parsed.zip === undefined && parcels.length > 0) {
       const townsFound = new Set(parcels.map(townOf))
       for (const street of chosen) {
         const first = firstParcelOf(street)
         if (
-          first === undefined || !this.parcelIn(first, parsed, undefined) || townsFound.has(townOf(first)) ||
+          first === undefined || !this.parcelIn(first, parsed, parsed.locality) || townsFound.has(townOf(first)) ||
           !numbersSpan(street, wanted)
         ) continue
         otherTowns.set(townOf(first), first.city ?? first.market)
@@ -1154,9 +1169,23 @@ export class AddressIndex {
     const whole = parcels.filter((p) => p.unit === "")
     if (parsed.unit !== "") {
       if (units.length === 0) {
-        if (whole.length === 1) {
+        const only = whole.length === 1 ? whole[0]! : undefined
+        // A unit on a house of two or three families: its apartments are the house's, one property. Anywhere
+        // else the unit names a property of its own that is not on record (a condominium unit recorded
+        // without its number beside it, a strata unit built where a house stood: `Unit 1, 70 Bruce St` was the
+        // house at 70 Bruce St, an audit found): refused, the address without the unit suggested.
+        if (only !== undefined && (only.propertyType === "two_family" || only.propertyType === "three_family")) {
           notes.push({ kind: "ignored", part: "unit", sent: parsed.unit })
-          return { _tag: "Found", parcel: whole[0]! }
+          return { _tag: "Found", parcel: only }
+        }
+        if (only !== undefined) {
+          return {
+            _tag: "Unknown",
+            hint:
+              `No unit ${parsed.unit} is recorded at this address, and the property on record there has no units: ` +
+              "send the address without the unit if that property is the one meant.",
+            suggestions: [parcelDisplayAddress(only)]
+          }
         }
         return ambiguous(whole, "several")
       }
@@ -1235,6 +1264,16 @@ const townOf = (parcel: ParcelRecord) => {
 /** Towns' names as places are keyed, by the name records give them (a few hundred names). */
 const townPhrases = new Map<string, string>()
 
+/** The places a parcel's record names it by: its town (either way round) and its neighbourhood's phrases. */
+const ownPlaces = (parcel: ParcelRecord): ReadonlySet<string> => {
+  const town = phraseOf(parcel.city ?? "")
+  const places = new Set([town, ...neighbourhoodPhrases(parcel.neighborhood ?? "")])
+  const swapped = directionalFirst(town)
+  if (swapped !== undefined) places.add(swapped)
+  for (const place of [...places]) for (const nickname of NEW_YORK_NICKNAMES.get(place) ?? []) places.add(nickname)
+  return places
+}
+
 /** One parcel of a street (a street is kept per town and ZIP code: any of its parcels names its town). */
 const firstParcelOf = (street: Street): ParcelRecord | undefined => {
   for (const parcels of street.numbers.values()) if (parcels[0] !== undefined) return parcels[0]
@@ -1267,6 +1306,13 @@ const found = (parcel: ParcelRecord, parsed: Parsed, notes: ReadonlyArray<MatchN
     all.push({ kind: "ignored", part: "directional", sent: parsed.street.directional })
   } else if (parsed.street.directional !== "" && parsed.street.directionalAfter !== recorded.directionalAfter) {
     all.push({ kind: "normalized", part: "directional", sent: parsed.street.directional, used: recorded.directional })
+  }
+  // A place wider than the property's own (the market, `Melbourne` for a Box Hill house): the town it is in.
+  if (
+    parsed.locality !== undefined && !all.some((note) => note.part === "town") &&
+    !ownPlaces(parcel).has(parsed.locality)
+  ) {
+    all.push({ kind: "normalized", part: "town", sent: parsed.locality, used: townOf(parcel) })
   }
   const method: MatchMethod = all.some((note) => note.kind === "corrected")
     ? "corrected"

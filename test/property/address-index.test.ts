@@ -37,7 +37,7 @@ const index = new AddressIndex([
 const si = (hood: string, zip: string) => ({ city: "STATEN ISLAND", zip, hood, state: "NY", market: "Staten Island" })
 const statenIsland = new AddressIndex([
   parcel("sycamore-525", "525 SYCAMORE ST", si("ANNADALE", "10312")),
-  parcel("sycamore-527", "527 SYCAMORE ST", si("ANNADALE", "10312")),
+  { ...parcel("sycamore-527", "527 SYCAMORE ST", si("ANNADALE", "10312")), propertyType: "two_family" },
   parcel("amboy-4716", "4716 AMBOY RD", si("ANNADALE", "10312")),
   parcel("fingal-21", "21 FINGAL ST", si("ANNADALE", "10312")),
   parcel("drumgoole-300", "300 DRUMGOOLE RD W", si("ELTINGVILLE", "10312")),
@@ -108,21 +108,27 @@ describe("addresses as people type them (Staten Island)", () => {
     resolves("525 sycamore st 10312", "sycamore-525")
   })
 
-  it("units: a unit on a house with none resolves and says so; on a condo the unit decides, and none is ambiguous", () => {
+  it("units: a unit on a house of two or three families resolves and says so; on a condo the unit decides, and none is ambiguous", () => {
     for (
       const address of [
-        "525 Sycamore St Apt 2, Staten Island NY",
-        "525 Sycamore St #2 10312",
-        "525 Sycamore St Unit 1 Staten Island"
+        "527 Sycamore St Apt 2, Staten Island NY",
+        "527 Sycamore St #2 10312",
+        "527 Sycamore St Unit 1 Staten Island"
       ]
     ) {
-      const match = resolves(address, "sycamore-525")
+      const match = resolves(address, "sycamore-527")
       expect(match._tag === "Found" && match.notes).toContainEqual({
         kind: "ignored",
         part: "unit",
         sent: expect.any(String)
       })
     }
+    // On any other property without units the unit may name one of its own not on record (an audit: a strata
+    // unit where a house stood): refused, the address without the unit suggested.
+    expect(statenIsland.match("525 Sycamore St Apt 2, Staten Island NY")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["525 SYCAMORE ST, STATEN ISLAND, NY 10312"]
+    })
     resolves("100 Ocean Terrace Apt 2B, Staten Island NY", "condo-2b")
     resolves("100 Ocean Ter #1A 10307", "condo-1a")
     expect(statenIsland.match("100 Ocean Terrace, Staten Island NY")).toEqual({
@@ -179,7 +185,7 @@ describe("addresses as people type them (Staten Island)", () => {
     resolves("21 Fingall Street 10312", "fingal-21", "corrected")
     // A typo and a neighbourhood the record does not use (Amboy Rd is recorded in Annadale): corrected over
     // the streets of the one town Great Kills lies in.
-    const both = resolves("4716 Amboy Raod Apt 2, Great Kills NY", "amboy-4716", "corrected")
+    const both = resolves("4716 Amboy Raod, Great Kills NY", "amboy-4716", "corrected")
     expect(both._tag === "Found" && both.notes).toContainEqual({
       kind: "normalized",
       part: "town",
@@ -670,10 +676,12 @@ describe("a unit written before its number, as Australians write it", () => {
     // A unit not on record is not another unit; the building without its unit names none of them.
     expect(idIn("5/72 Charles St, Abbotsford")).toBe("Unknown")
     expect(units.match("72 Charles St, Abbotsford")).toMatchObject({ _tag: "Ambiguous", reason: "unit" })
-    // On a house the unit is ignored, and the note says so.
-    const house = units.match("2/5 Nicholson St, Abbotsford")
-    expect(idOf(house)).toBe("nicholson-5")
-    expect(house._tag === "Found" && house.notes).toContainEqual({ kind: "ignored", part: "unit", sent: "2" })
+    // A unit of a house's address is a strata unit not on record, not the house (an audit: `Unit 1, 70 Bruce
+    // St` valued the house): refused, the house suggested.
+    expect(units.match("2/5 Nicholson St, Abbotsford")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["5 NICHOLSON ST, ABBOTSFORD, VIC 3067"]
+    })
   })
 
   it("a unit named before the number is the unit too (Unit 3, 72 Charles St; it was 'no house number')", () => {
@@ -915,5 +923,55 @@ describe("places as Melbourne's people and New Yorkers write them (a user's audi
     })
     // Another state's name is outside the coverage.
     expect(idIn("7 Merrimu St, Murrumbeena, Queensland")).toBe("OutsideCoverage")
+  })
+})
+
+describe("wrong parcels an audit of the day's rules found over every parcel held out in turn", () => {
+  const vic = (city: string, zip: string) => ({ city, zip, hood: city, state: "VIC", market: "Melbourne" })
+  const nyc = (city: string, zip: string) => ({ city, zip, state: "NY", market: city })
+  const index = new AddressIndex([
+    parcel("collins-14-bulleen", "14 COLLINS ST", vic("BULLEEN", "3105")),
+    parcel("collins-10-box-hill", "10 COLLINS ST", vic("BOX HILL", "3128")),
+    parcel("collins-20-box-hill", "20 COLLINS ST", vic("BOX HILL", "3128")),
+    parcel("david-3", "3 DAVID RD", vic("TEMPLESTOWE LOWER", "3107")),
+    parcel("e84-1460", "1460 E 84 ST", nyc("BROOKLYN", "11236")),
+    parcel("84-1400", "1400 84 ST", nyc("BROOKLYN", "11228")),
+    parcel("sycamore-si-116", "116 SYCAMORE ST", nyc("STATEN ISLAND", "10312")),
+    parcel("sycamore-vic-5", "5 SYCAMORE ST", vic("CAULFIELD SOUTH", "3162")),
+    { ...parcel("mount-eden-235", "235 MOUNT EDEN PKWY", nyc("BRONX", "10457")), propertyType: "condo" as const }
+  ])
+  const match = (address: string) => index.match(address)
+
+  it("a place spanning several towns (Melbourne, the market) names none: the several-towns rule holds", () => {
+    expect(match("14 Collins St, Melbourne, Victoria")).toMatchObject({ _tag: "Ambiguous", reason: "town" })
+    expect(match("14 Collins St, Melbourne VIC")).toMatchObject({ _tag: "Ambiguous", reason: "town" })
+    expect(idOf(match("14 Collins St, Bulleen"))).toBe("collins-14-bulleen")
+    // Found through the market: the note names the town (it was `normalized` with no note).
+    expect(match("3 David Rd, Melbourne")).toMatchObject({
+      _tag: "Found",
+      notes: [{ kind: "normalized", part: "town", sent: "MELBOURNE", used: "TEMPLESTOWE LOWER" }]
+    })
+  })
+
+  it("a suburb ending in Lower or Upper before its postcode is the suburb, not a unit 3107", () => {
+    expect(idOf(match("3 David Rd Templestowe Lower 3107"))).toBe("david-3")
+  })
+
+  it("the house on record under another ZIP code is suggested only on the same street (not E 84th for 84th)", () => {
+    const refused = match("1460 84th Street, Brooklyn, NY 11228")
+    expect(refused._tag).toBe("Unknown")
+    expect(refused._tag === "Unknown" && refused.suggestions).not.toContain("1460 E 84 ST, BROOKLYN, NY 11236")
+  })
+
+  it("below a street's lowest number on record lie its first houses: 5 Sycamore St is ambiguous without a town", () => {
+    expect(match("5 Sycamore Street")).toMatchObject({ _tag: "Ambiguous", reason: "town" })
+    expect(idOf(match("5 Sycamore St, Caulfield South"))).toBe("sycamore-vic-5")
+  })
+
+  it("a unit on a condominium's record without one is refused (any unit found the record)", () => {
+    expect(match("235 Mount Eden Pkwy Unit 7, Bronx, NY 10457")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["235 MOUNT EDEN PKWY, BRONX, NY 10457"]
+    })
   })
 })
