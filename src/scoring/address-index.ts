@@ -211,11 +211,13 @@ const LETTER_UNIT_DESIGNATORS = new Set(["APT", "APARTMENT", "UNIT", "#", "STE",
 const numberRanges = new WeakMap<Street, { readonly low: number; readonly high: number }>()
 
 /**
- * Whether `value` lies within a street's numbers on record, up to a margin past the highest: below the lowest
- * number on record a street has its first houses (numbers start at 1), recorded or not (`5 Sycamore St`
- * beside a Sycamore St on record from 116).
+ * Whether `value` lies within a street's numbers on record, a margin (a block) either side; `fromFirstHouse`:
+ * from 1, as a street of another town has its own first houses below its lowest number on record, recorded
+ * or not (`5 Sycamore St` beside a Sycamore St on record from 116). A street of the same name with a
+ * directional (`Park Ave S`, `Hylan Blvd N`) is often a stretch numbered on from another: there the margin
+ * holds below too.
  */
-const numbersSpan = (street: Street, value: number) => {
+const numbersSpan = (street: Street, value: number, fromFirstHouse = false) => {
   if (Number.isNaN(value)) return true
   let range = numberRanges.get(street)
   if (range === undefined) {
@@ -230,7 +232,8 @@ const numbersSpan = (street: Street, value: number) => {
     range = { low, high }
     numberRanges.set(street, range)
   }
-  return range.low !== Number.POSITIVE_INFINITY && value <= range.high + NUMBER_SPAN_MARGIN
+  return range.low !== Number.POSITIVE_INFINITY &&
+    (fromFirstHouse || value >= range.low - NUMBER_SPAN_MARGIN) && value <= range.high + NUMBER_SPAN_MARGIN
 }
 
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
@@ -1068,9 +1071,22 @@ export class AddressIndex {
     // where it lies beyond the numbers on record of the street in each other town (a block either side).
     // Within them, a house there that never sold may be the one meant: `250 E 93rd St, NY` found Brooklyn's
     // 250 on record, where Manhattan's E 93rd St has 245 and 300.
-    // A place that spans several towns names none of them (`Melbourne`, the market, for 14 Collins St, which
-    // Box Hill and Bulleen both have).
-    const namesNoTown = parsed.locality === undefined || (this.towns.get(parsed.locality)?.size ?? 0) > 1
+    // A place that reaches several towns: its own town where it is one and the street is on record there
+    // (`Altona`, also read as Altona North without its directional; `Melbourne`, a suburb and the market);
+    // else it names none of them (`Melbourne` for 14 Collins St, which Box Hill and Bulleen both have).
+    const placeTowns = parsed.locality === undefined ? undefined : this.towns.get(parsed.locality)
+    let ownTown = false
+    if (
+      parsed.locality !== undefined && placeTowns !== undefined && placeTowns.size > 1 &&
+      placeTowns.has(parsed.locality)
+    ) {
+      ownTown = chosen.some((street) => {
+        const first = firstParcelOf(street)
+        return first !== undefined && townOf(first) === parsed.locality
+      })
+      if (ownTown) parcels = parcels.filter((parcel) => townOf(parcel) === parsed.locality)
+    }
+    const namesNoTown = parsed.locality === undefined || (placeTowns !== undefined && placeTowns.size > 1 && !ownTown)
     const otherTowns = new Map<string, string>()
     if (namesNoTown && parsed.zip === undefined && parcels.length > 0) {
       const townsFound = new Set(parcels.map(townOf))
@@ -1078,7 +1094,7 @@ export class AddressIndex {
         const first = firstParcelOf(street)
         if (
           first === undefined || !this.parcelIn(first, parsed, parsed.locality) || townsFound.has(townOf(first)) ||
-          !numbersSpan(street, wanted)
+          !numbersSpan(street, wanted, true)
         ) continue
         otherTowns.set(townOf(first), first.city ?? first.market)
       }

@@ -968,6 +968,28 @@ describe("wrong parcels an audit of the day's rules found over every parcel held
     expect(idOf(match("5 Sycamore St, Caulfield South"))).toBe("sycamore-vic-5")
   })
 
+  it("a place that is a town's own name is that town where the street is on record there (Altona, not Altona North)", () => {
+    const altona = new AddressIndex([
+      parcel("millers-51", "51 MILLERS RD", vic("ALTONA", "3018")),
+      parcel("millers-150", "150 MILLERS RD", vic("ALTONA NORTH", "3025")),
+      parcel("millers-313", "313 MILLERS RD", vic("ALTONA NORTH", "3025")),
+      parcel("collins-101-cbd", "101 COLLINS ST", vic("MELBOURNE", "3000")),
+      parcel("collins-14-bulleen", "14 COLLINS ST", vic("BULLEEN", "3105"))
+    ])
+    expect(idOf(altona.match("51 Millers Rd, Altona, Victoria"))).toBe("millers-51")
+    expect(idOf(altona.match("150 Millers Rd, Altona North"))).toBe("millers-150")
+    // Melbourne the suburb has a Collins St: 14 there is not on record, and Bulleen's is not taken for it.
+    expect(idOf(altona.match("14 Collins St, Melbourne, Victoria"))).toBe("Unknown")
+  })
+
+  it("a street typed without its directional is still the plain street where the number lies a block below the directional one's (229 Hylan Blvd beside Hylan Blvd N from 469)", () => {
+    const hylan = new AddressIndex([
+      parcel("hylan-229", "229 HYLAN BLVD", nyc("STATEN ISLAND", "10305")),
+      parcel("hylan-n-469", "469 HYLAN BLVD N", nyc("STATEN ISLAND", "10305"))
+    ])
+    expect(idOf(hylan.match("229 Hylan Boulevard, Staten Island, NY 10305"))).toBe("hylan-229")
+  })
+
   it("a unit on a condominium's record without one is refused (any unit found the record)", () => {
     expect(match("235 Mount Eden Pkwy Unit 7, Bronx, NY 10457")).toMatchObject({
       _tag: "Unknown",
