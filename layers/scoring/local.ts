@@ -16,7 +16,7 @@
  * the one its data was read at; else the engine is built as usual.
  */
 import { Clock, Config, Context, Duration, Effect, Layer, Option, Schedule, SynchronizedRef } from "effect"
-import { UpstreamUnavailable } from "../../schema/problems.js"
+import { UpstreamTimeout, UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import type { AddressIndexData } from "../../src/scoring/address-index.js"
 import { ScoringEngine } from "../../src/scoring/engine.js"
@@ -257,8 +257,13 @@ const scoringLocal = (requested: "fit" | "background") =>
             const { match, parcel } = "address" in query
               ? yield* scoring.locate(query.address)
               : { parcel: yield* scoring.parcelById(query.propertyId), match: undefined }
+            // A database that did not answer in time is a timeout (504), one that failed the read a failure (502).
             const records = yield* store.history(parcel.id).pipe(
-              Effect.mapError(() => new UpstreamUnavailable({ detail: "The property's records could not be read." }))
+              Effect.mapError((error) =>
+                error.timedOut === true
+                  ? new UpstreamTimeout({ detail: "The property's records were not read in time." })
+                  : new UpstreamUnavailable({ detail: "The property's records could not be read." })
+              )
             )
             if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
             return { ...propertyHistory(records), ...(match === undefined ? {} : { match }) }

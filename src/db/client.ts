@@ -227,7 +227,7 @@ const makeGuard = (liveness: Liveness): DatabaseHealth["Type"]["guard"] => {
     // Silence is counted only while this process could have heard an answer: a timer that fires late
     // means the process itself was held (a long synchronous task, a starved CPU), not the database.
     let listeningSince = started
-    const fail = (reason: string) => expire(new StorageUnavailable({ step, cause: new Error(reason) }))
+    const fail = (reason: string) => expire(new StorageUnavailable({ step, cause: new Error(reason), timedOut: true }))
     const wait = (delay: number) => {
       due = Date.now() + delay
       timer = setTimeout(() => check(false), delay)

@@ -18,6 +18,8 @@ export class StorageUnavailable extends Data.TaggedError("StorageUnavailable")<{
   /** The step, e.g. `IdempotencyStore.claim`. */
   readonly step: string
   readonly cause?: unknown
+  /** The database did not answer in time (silent, or past the step limit), rather than failing the step. */
+  readonly timedOut?: boolean
 }> {
   override get message() {
     return `${this.step}: the database did not complete the step`

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer, TestClock } from "effect"
+import { Context, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { scoreAddress } from "../../src/operations/upstream.js"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
 import { ambiguityDetail, missingFactsDetail, modelSale, ScoringEngine } from "../../src/scoring/engine.js"
-import type { PropertyData } from "../../src/services/property-store.js"
+import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
+import { StorageUnavailable } from "../../src/services/storage.js"
 import { scoredAnswer } from "../../src/valuation/answer.js"
 import { dataStore } from "../harness/demo-county.js"
 
@@ -152,7 +153,15 @@ describe("the local scoring engine on a generated county", () => {
 })
 
 describe("the local Scoring layer", () => {
-  const store = dataStore(data)
+  // Its history reads fail: silent for `house`, failed for any other parcel.
+  const store = Layer.map(dataStore(data), (context) => {
+    const base = Context.get(context, PropertyStore)
+    return Context.make(PropertyStore, {
+      ...base,
+      history: (parcelId: string) =>
+        Effect.fail(new StorageUnavailable({ step: "PropertyStore.history", timedOut: parcelId === house.id }))
+    })
+  })
   const layer = ScoringLocal.pipe(Layer.provide(store))
 
   // The clock is set before the layer starts: its periodic reload is scheduled from then on.
@@ -173,6 +182,14 @@ describe("the local Scoring layer", () => {
           expect((yield* Fiber.join(stalled))._tag).toBe("UpstreamTimeout")
           const scored = yield* scoring.score(`${house.street}, ${house.city}`)
           expect(scored.subject.propertyId).toBe(house.id)
+          // A history whose records the database did not read in time is a timeout (504), one it failed to read
+          // a failure (502); both covered (an audit saw a stall answered 502).
+          const silent = yield* Effect.flip(scoring.history({ propertyId: house.id }))
+          expect(silent._tag).toBe("UpstreamTimeout")
+          const failed = yield* Effect.flip(
+            scoring.history({ propertyId: county.parcels.find((p) => p.id !== house.id)!.id })
+          )
+          expect(failed._tag).toBe("UpstreamUnavailable")
         }).pipe(Effect.provide(layer))
       ),
     { timeout: 60_000 }
