@@ -40,6 +40,17 @@ export interface OperationText {
 const SAFE_RETRIES = "A call with the same idempotency key and the same request within 24 hours returns the stored " +
   "answer and is not charged again: use one key per intended call, and the same key when retrying it."
 
+/** What scoring one property may refuse with: a single call's refusals, and a batch's entries'. */
+const SCORING_REFUSALS: ReadonlyArray<keyof typeof recovery> = [
+  "ambiguous-address",
+  "unscorable-address",
+  "outside-coverage",
+  "missing-valuation-fact",
+  "upstream",
+  "invalid-request",
+  "credits"
+]
+
 export const operations = {
   predict: {
     summary: "Score one property (one Credit)",
@@ -58,15 +69,7 @@ export const operations = {
       "size, lot and age only: where and when it sold are `distance_miles` and `sale_date`. " +
       "`max_allowable_offer.clamped: true` means no offer clears the margin: its `price` is a $1,000 floor, " +
       "not an offer. `valuation_date` and `evidence` say how current the value is.",
-    refusals: [
-      "ambiguous-address",
-      "unscorable-address",
-      "outside-coverage",
-      "missing-valuation-fact",
-      "upstream",
-      "invalid-request",
-      "credits"
-    ]
+    refusals: SCORING_REFUSALS
   },
   batch: {
     summary: "Score up to 100 properties (one Credit each)",
@@ -78,15 +81,7 @@ export const operations = {
       "batch of the entries to retry, with a new idempotency key): the same key replays this whole answer, failed " +
       "entries included, for 24 hours. Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
       "refunds all of it; retry it unchanged.",
-    refusals: [
-      "ambiguous-address",
-      "unscorable-address",
-      "outside-coverage",
-      "missing-valuation-fact",
-      "upstream",
-      "invalid-request",
-      "credits"
-    ]
+    refusals: SCORING_REFUSALS
   },
   history: {
     summary: "A property's recorded history (one Credit)",
