@@ -273,10 +273,18 @@ interface Street {
   readonly numbers: Map<string, Array<ParcelRecord>>
 }
 
-interface Indexed {
-  readonly parcel: ParcelRecord
-  /** The locality phrases the parcel is in (its town, neighbourhood, market), shared between parcels. */
+/** Where a parcel is: the same object for every parcel of one town, neighbourhood, market and state. */
+interface Place {
+  /** The locality phrases the parcel is in (its town, neighbourhood, market). */
   readonly localities: ReadonlySet<string>
+  /** Those its own record names it by (its town either way round, its neighbourhood's): not its market's. */
+  readonly own: ReadonlySet<string>
+  /** Its town (its market where the record names none), as places are keyed. */
+  readonly town: string
+}
+
+interface Indexed extends Place {
+  readonly parcel: ParcelRecord
 }
 
 /** What a typed address says, read with the index's knowledge of the localities it covers. */
@@ -366,6 +374,11 @@ export class AddressIndex {
     return this.zipTowns.get(zip) ?? new Set()
   }
 
+  /** The town a parcel of the index is recorded in. */
+  private townOf(parcel: ParcelRecord): string {
+    return this.parcels.get(parcel)!.town
+  }
+
   /** The index as plain data, for `fromData` (it shares the index's maps: not to be changed). */
   toData(): AddressIndexData {
     const {
@@ -403,30 +416,36 @@ export class AddressIndex {
   }
 
   constructor(parcels: Iterable<ParcelRecord>) {
-    const interned = new Map<string, ReadonlySet<string>>()
+    const interned = new Map<string, Place>()
     const streets = new Map<string, Street>()
     for (const parcel of parcels) {
       const line = parseStreetLine(parcel.street)
       if (line === undefined) continue
       const hood = parcel.neighborhood ?? ""
       const localityKey = `${parcel.city ?? ""}|${hood}|${parcel.market}|${parcel.state ?? ""}`
-      let localities = interned.get(localityKey)
-      if (localities === undefined) {
-        const set = new Set<string>()
+      let place = interned.get(localityKey)
+      if (place === undefined) {
+        const own = new Set<string>()
         if (parcel.city) {
-          set.add(phraseOf(parcel.city))
+          own.add(phraseOf(parcel.city))
           const swapped = directionalFirst(phraseOf(parcel.city))
-          if (swapped !== undefined) set.add(swapped)
+          if (swapped !== undefined) own.add(swapped)
         }
-        if (hood) { for (const phrase of neighbourhoodPhrases(hood)) set.add(phrase) }
-        set.add(phraseOf(parcel.market))
+        if (hood) { for (const phrase of neighbourhoodPhrases(hood)) own.add(phrase) }
+        const set = new Set([...own, phraseOf(parcel.market)])
+        own.delete("")
         set.delete("")
         if (parcel.state?.toUpperCase() === "NY") {
-          for (const phrase of [...set]) for (const nickname of NEW_YORK_NICKNAMES.get(phrase) ?? []) set.add(nickname)
+          for (const phrase of [...set]) {
+            for (const nickname of NEW_YORK_NICKNAMES.get(phrase) ?? []) {
+              set.add(nickname)
+              if (own.has(phrase)) own.add(nickname)
+            }
+          }
         }
-        localities = set
-        interned.set(localityKey, set)
-        const town = phraseOf(parcel.city ?? parcel.market)
+        place = { localities: set, own, town: phraseOf(parcel.city ?? parcel.market) }
+        interned.set(localityKey, place)
+        const town = place.town
         for (const phrase of set) {
           this.addPhrase(phrase)
           const towns = this.towns.get(phrase)
@@ -437,13 +456,13 @@ export class AddressIndex {
           else this.localityStates.set(phrase, new Set([parcel.state?.toUpperCase() ?? ""]))
         }
       }
-      this.parcels.set(parcel, { parcel, localities })
+      this.parcels.set(parcel, { parcel, ...place })
       const zip = parcel.zipCode ?? ""
       if (zip) {
         this.zips.add(zip)
         const townsOfZip = this.zipTowns.get(zip)
-        if (townsOfZip) townsOfZip.add(townOf(parcel))
-        else this.zipTowns.set(zip, new Set([townOf(parcel)]))
+        if (townsOfZip) townsOfZip.add(place.town)
+        else this.zipTowns.set(zip, new Set([place.town]))
       }
       if (parcel.state) this.states.add(parcel.state.toUpperCase())
       const parts = line.street
@@ -461,7 +480,7 @@ export class AddressIndex {
       const atNumber = street.numbers.get(line.number)
       if (atNumber) atNumber.push(parcel)
       else street.numbers.set(line.number, [parcel])
-      for (const area of ["*", ...(zip ? [`Z:${zip}`] : []), ...[...localities].map((p) => `L:${p}`)]) {
+      for (const area of ["*", ...(zip ? [`Z:${zip}`] : []), ...[...place.localities].map((p) => `L:${p}`)]) {
         this.addName(area, parts.name)
       }
     }
@@ -1068,9 +1087,9 @@ export class AddressIndex {
           )
         ).size > 1
     // No town or ZIP code sent, and the street is in several towns: the parcels at the number are taken only
-    // where it lies beyond the numbers on record of the street in each other town (a block either side).
-    // Within them, a house there that never sold may be the one meant: `250 E 93rd St, NY` found Brooklyn's
-    // 250 on record, where Manhattan's E 93rd St has 245 and 300.
+    // where it lies above the numbers on record of the street in each other town by more than a block (below
+    // them lie that street's first houses). Within them, a house there that never sold may be the one meant:
+    // `250 E 93rd St, NY` found Brooklyn's 250 on record, where Manhattan's E 93rd St has 245 and 300.
     // A place that reaches several towns: its own town where it is one and the street is on record there
     // (`Altona`, also read as Altona North without its directional; `Melbourne`, a suburb and the market);
     // else it names none of them (`Melbourne` for 14 Collins St, which Box Hill and Bulleen both have).
@@ -1082,21 +1101,21 @@ export class AddressIndex {
     ) {
       ownTown = chosen.some((street) => {
         const first = firstParcelOf(street)
-        return first !== undefined && townOf(first) === parsed.locality
+        return first !== undefined && this.townOf(first) === parsed.locality
       })
-      if (ownTown) parcels = parcels.filter((parcel) => townOf(parcel) === parsed.locality)
+      if (ownTown) parcels = parcels.filter((parcel) => this.townOf(parcel) === parsed.locality)
     }
     const namesNoTown = parsed.locality === undefined || (placeTowns !== undefined && placeTowns.size > 1 && !ownTown)
     const otherTowns = new Map<string, string>()
     if (namesNoTown && parsed.zip === undefined && parcels.length > 0) {
-      const townsFound = new Set(parcels.map(townOf))
+      const townsFound = new Set(parcels.map((parcel) => this.townOf(parcel)))
       for (const street of chosen) {
         const first = firstParcelOf(street)
         if (
-          first === undefined || !this.parcelIn(first, parsed, parsed.locality) || townsFound.has(townOf(first)) ||
+          first === undefined || !this.parcelIn(first, parsed, parsed.locality) || townsFound.has(this.townOf(first)) ||
           !numbersSpan(street, wanted, true)
         ) continue
-        otherTowns.set(townOf(first), first.city ?? first.market)
+        otherTowns.set(this.townOf(first), first.city ?? first.market)
       }
     }
     return { parcels, notes, directionalLeftOut, otherTowns: [...otherTowns.values()].sort() }
@@ -1151,7 +1170,7 @@ export class AddressIndex {
       const anywhere = this.parcelsOn(parsed, name, undefined)
       const statesOfLocality = this.localityStates.get(locality) ?? new Set<string>()
       const inTown = anywhere.parcels.filter((p) =>
-        townsOfLocality.has(townOf(p)) && statesOfLocality.has(p.state?.toUpperCase() ?? "")
+        townsOfLocality.has(this.townOf(p)) && statesOfLocality.has(p.state?.toUpperCase() ?? "")
       )
       if (inTown.length > 0 && !townsOfLocality.has(locality)) {
         parcels = inTown
@@ -1162,7 +1181,7 @@ export class AddressIndex {
           kind: "normalized",
           part: "town",
           sent: locality,
-          used: townOf(inTown[0]!)
+          used: this.townOf(inTown[0]!)
         })
       }
     }
@@ -1172,7 +1191,7 @@ export class AddressIndex {
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)
     if (chosen._tag !== "Found") return chosen
-    return found(chosen.parcel, parsed, all)
+    return found(chosen.parcel, parsed, all, this.parcels.get(chosen.parcel)!)
   }
 
   /** Which of the parcels at one street address the unit names. */
@@ -1270,26 +1289,6 @@ export class AddressIndex {
   }
 }
 
-/** The town a parcel is recorded in (its market where the record names none), as places are keyed. */
-const townOf = (parcel: ParcelRecord) => {
-  const name = parcel.city ?? parcel.market
-  let town = townPhrases.get(name)
-  if (town === undefined) townPhrases.set(name, town = phraseOf(name))
-  return town
-}
-/** Towns' names as places are keyed, by the name records give them (a few hundred names). */
-const townPhrases = new Map<string, string>()
-
-/** The places a parcel's record names it by: its town (either way round) and its neighbourhood's phrases. */
-const ownPlaces = (parcel: ParcelRecord): ReadonlySet<string> => {
-  const town = phraseOf(parcel.city ?? "")
-  const places = new Set([town, ...neighbourhoodPhrases(parcel.neighborhood ?? "")])
-  const swapped = directionalFirst(town)
-  if (swapped !== undefined) places.add(swapped)
-  for (const place of [...places]) for (const nickname of NEW_YORK_NICKNAMES.get(place) ?? []) places.add(nickname)
-  return places
-}
-
 /** One parcel of a street (a street is kept per town and ZIP code: any of its parcels names its town). */
 const firstParcelOf = (street: Street): ParcelRecord | undefined => {
   for (const parcels of street.numbers.values()) if (parcels[0] !== undefined) return parcels[0]
@@ -1310,8 +1309,14 @@ const ambiguous = (
 })
 
 /** The match of one parcel, with how it matched. */
-const found = (parcel: ParcelRecord, parsed: Parsed, notes: ReadonlyArray<MatchNote>): AddressMatch => {
-  const recorded = parseStreetLine(parcel.street)!.street
+const found = (
+  parcel: ParcelRecord,
+  parsed: Parsed,
+  notes: ReadonlyArray<MatchNote>,
+  place: Place
+): AddressMatch => {
+  const line = parseStreetLine(parcel.street)!
+  const recorded = line.street
   const all = [...notes]
   if (parsed.street.type === "" && recorded.type !== "") {
     all.push({ kind: "normalized", part: "street_type", sent: "", used: recorded.type })
@@ -1326,13 +1331,13 @@ const found = (parcel: ParcelRecord, parsed: Parsed, notes: ReadonlyArray<MatchN
   // A place wider than the property's own (the market, `Melbourne` for a Box Hill house): the town it is in.
   if (
     parsed.locality !== undefined && !all.some((note) => note.part === "town") &&
-    !ownPlaces(parcel).has(parsed.locality)
+    !place.own.has(parsed.locality)
   ) {
-    all.push({ kind: "normalized", part: "town", sent: parsed.locality, used: townOf(parcel) })
+    all.push({ kind: "normalized", part: "town", sent: parsed.locality, used: place.town })
   }
   const method: MatchMethod = all.some((note) => note.kind === "corrected")
     ? "corrected"
-    : all.length > 0 || !spelledAsRecorded(parsed, parcel)
+    : all.length > 0 || !spelledAsRecorded(parsed, parcel, line, place.town)
     ? "normalized"
     : "exact"
   return { _tag: "Found", parcel, method, notes: all }
@@ -1344,16 +1349,20 @@ const found = (parcel: ParcelRecord, parsed: Parsed, notes: ReadonlyArray<MatchN
  * or figures. (It compared the words as typed with the file's, and `12 Oak Street` for `12 OAK ST` was
  * `normalized` with no note saying what had been read another way.)
  */
-const spelledAsRecorded = (parsed: Parsed, parcel: ParcelRecord) => {
-  const recorded = parseStreetLine(parcel.street)
+const spelledAsRecorded = (
+  parsed: Parsed,
+  parcel: ParcelRecord,
+  recorded: NonNullable<ReturnType<typeof parseStreetLine>>,
+  town: string
+) => {
   if (
-    recorded === undefined || recorded.number !== parsed.number || recorded.street.name !== parsed.street.name ||
+    recorded.number !== parsed.number || recorded.street.name !== parsed.street.name ||
     recorded.street.type !== parsed.street.type || recorded.street.directional !== parsed.street.directional ||
     recorded.street.directionalAfter !== parsed.street.directionalAfter
   ) return false
   if (parsed.unit !== "" && unitKey(parsed.unit) !== unitKey(parcel.unit)) return false
   if (parsed.zip !== undefined && parsed.zip !== parcel.zipCode) return false
-  if (parsed.locality !== undefined && parcel.city !== undefined && parsed.locality !== phraseOf(parcel.city)) {
+  if (parsed.locality !== undefined && parcel.city !== undefined && parsed.locality !== town) {
     return false
   }
   return true
