@@ -218,7 +218,8 @@ export class LedgerUnreachable extends problem<LedgerUnreachable>()("LedgerUnrea
   status: 503,
   title: "The Ledger could not be reached",
   description: "The call never started: the Ledger did not answer, so nothing is consumed. Retry later. A Spend " +
-    "the database recorded after all (a statement delivered late) is refunded within about a minute.",
+    "the database recorded after all (a statement delivered late) is refunded within seconds of the database " +
+    "answering again.",
   credits: "none"
 }) {}
 

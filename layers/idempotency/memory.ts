@@ -27,7 +27,6 @@ export class IdempotencyControl extends Context.Tag("test/IdempotencyControl")<I
 export const IdempotencyMemory = Layer.effectContext(Effect.gen(function*() {
   const entries = yield* Ref.make(new Map<string, Entry>())
   const faults = yield* Ref.make<IdempotencyFaults>({ unreachable: false, stalled: false })
-  let nextClaim = 1
   const slot = (accountId: string, key: string) => JSON.stringify([accountId, key])
   /** A step of the store, failing or stalling as the switches say. */
   const step = <A>(name: string, effect: Effect.Effect<A>) =>
@@ -51,7 +50,7 @@ export const IdempotencyMemory = Layer.effectContext(Effect.gen(function*() {
           const at = slot(request.accountId, request.key)
           const decision = decideClaim(map.get(at), request)
           if (typeof decision !== "string") return [decision, map]
-          const claimId = `claim-${nextClaim++}`
+          const claimId = request.claimId
           const next = new Map(map)
           next.set(at, {
             claimId,
@@ -80,12 +79,14 @@ export const IdempotencyMemory = Layer.effectContext(Effect.gen(function*() {
         "IdempotencyStore.release",
         update(claimId, (entry) => (entry.status === "in_flight" ? { ...entry, status: "released" } : entry))
       ),
-    abandoned: (now) =>
+    abandoned: (now, gaveUp) =>
       step(
         "IdempotencyStore.abandoned",
         Effect.map(Ref.get(entries), (map) =>
           [...map.values()]
-            .filter((entry) => entry.status === "in_flight" && entry.deadline <= now)
+            .filter((entry) =>
+              entry.status === "in_flight" && (entry.deadline <= now || gaveUp.includes(entry.claimId))
+            )
             .map((entry) => ({ claimId: entry.claimId, accountId: entry.accountId, key: entry.key })))
       ),
     purge: (before, limit) =>

@@ -4,7 +4,6 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer } from "effect"
-import { randomUUID } from "node:crypto"
 import { DatabaseHealth } from "../../src/db/health.js"
 import {
   type Claim,
@@ -15,6 +14,7 @@ import {
   type KeyRecord
 } from "../../src/services/idempotency.js"
 import { StorageUnavailable } from "../../src/services/storage.js"
+import { notAbandoned } from "../ledger/pg.js"
 
 /** A key's row as the store reads it. */
 export interface KeyRow {
@@ -41,6 +41,17 @@ export const toRecord = (row: KeyRow): KeyRecord => ({
   response: row.response_status === null ? null : fromStoredJson(row.response_status, row.response_body ?? "null")
 })
 
+/**
+ * The INSERT that claims an unseen key under the caller's claim id, unless its caller gave up on it
+ * (`Ledger.abandon`: the statement arrived late); on a key with a row, nothing. Shared with the joint steps.
+ */
+export const insertClaim = (sql: SqlClient.SqlClient, request: ClaimRequest) =>
+  sql`
+    INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
+    SELECT ${request.accountId}, ${request.key}, ${request.claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline}
+    WHERE ${notAbandoned(sql, request.claimId)}
+    ON CONFLICT (account_id, key) DO NOTHING`
+
 export const IdempotencyPg = Layer.effect(
   IdempotencyStore,
   Effect.gen(function*() {
@@ -59,15 +70,14 @@ export const IdempotencyPg = Layer.effect(
     // conflict or a request in flight is decided without a second read. A key with a row is taken over
     // under that row's lock. A row the statement could not see (inserted by a racing claim after it began)
     // or that was purged under a claim (its window ended) is read, or claimed, again.
+    // The claim takes the caller's id (`ClaimRequest.claimId`), and nothing when its caller gave up on it.
     const claim = (request: ClaimRequest) =>
       Effect.gen(function*() {
+        const claimId = request.claimId
         for (let attempt = 1;; attempt++) {
-          const claimId = randomUUID()
           const [result] = yield* sql<KeyRow & { readonly inserted: boolean }>`
             WITH inserted AS (
-              INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
-              VALUES (${request.accountId}, ${request.key}, ${claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline})
-              ON CONFLICT (account_id, key) DO NOTHING
+              ${insertClaim(sql, request)}
               RETURNING 1
             )
             SELECT EXISTS (SELECT 1 FROM inserted) AS inserted, k.claim_id, k.fingerprint, k.status, k.completed_at,
@@ -100,12 +110,17 @@ export const IdempotencyPg = Layer.effect(
         if (existing === undefined) return undefined
         const decision = decideClaim(existing, request)
         if (typeof decision !== "string") return decision as Claim
-        const claimId = randomUUID()
-        yield* sql`
+        const claimId = request.claimId
+        const taken = yield* sql`
           UPDATE idempotency_keys
           SET claim_id = ${claimId}, fingerprint = ${request.fingerprint}, status = 'in_flight', completed_at = NULL,
               deadline = ${request.deadline}, response_status = NULL, response_body = NULL, spend_id = NULL
-          WHERE account_id = ${request.accountId} AND key = ${request.key}`
+          WHERE account_id = ${request.accountId} AND key = ${request.key} AND ${notAbandoned(sql, claimId)}
+          RETURNING 1`
+        // None taken: the caller gave up on this claim before it arrived (`Ledger.abandon`); nobody waits.
+        if (taken.length === 0) {
+          return yield* new StorageUnavailable({ step: "IdempotencyStore.claim", cause: new Error("abandoned claim") })
+        }
         return { _tag: "Claimed", claimId } as Claim
       }))
 
@@ -123,10 +138,10 @@ export const IdempotencyPg = Layer.effect(
           Effect.asVoid,
           guard("IdempotencyStore.release")
         ),
-      abandoned: (now) =>
+      abandoned: (now, gaveUp) =>
         sql<{ claim_id: string; account_id: string; key: string }>`
           SELECT claim_id, account_id, key FROM idempotency_keys
-          WHERE status = 'in_flight' AND deadline <= ${now}`.pipe(
+          WHERE status = 'in_flight' AND (deadline <= ${now} OR claim_id = ANY (${gaveUp}::text[]))`.pipe(
           Effect.map((rows) => rows.map((row) => ({ claimId: row.claim_id, accountId: row.account_id, key: row.key }))),
           guard("IdempotencyStore.abandoned")
         ),

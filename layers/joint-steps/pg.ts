@@ -9,11 +9,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer } from "effect"
-import { randomUUID } from "node:crypto"
 import { DatabaseHealth } from "../../src/db/health.js"
 import { decideClaim } from "../../src/services/idempotency.js"
 import { type JointClaim, JointSteps } from "../../src/services/joint-steps.js"
-import { type KeyRow, toRecord } from "../idempotency/pg.js"
+import { insertClaim, type KeyRow, toRecord } from "../idempotency/pg.js"
 import { spendSteps } from "../ledger/pg.js"
 
 export const JointStepsPg = Layer.effect(
@@ -24,7 +23,7 @@ export const JointStepsPg = Layer.effect(
     return JointSteps.of({
       claimAndSpend: (claim, spend) =>
         Effect.gen(function*() {
-          const claimId = randomUUID()
+          const claimId = claim.claimId
           const [row] = yield* sql<
             KeyRow & {
               readonly inserted: boolean
@@ -34,9 +33,7 @@ export const JointStepsPg = Layer.effect(
             }
           >`
             WITH inserted AS (
-              INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
-              VALUES (${claim.accountId}, ${claim.key}, ${claimId}, ${claim.fingerprint}, 'in_flight', ${claim.deadline})
-              ON CONFLICT (account_id, key) DO NOTHING
+              ${insertClaim(sql, claim)}
               RETURNING 1
             ), ${spendSteps(sql, spend, sql`EXISTS (SELECT 1 FROM inserted)`)}
             SELECT EXISTS (SELECT 1 FROM inserted) AS inserted,

@@ -53,6 +53,7 @@ const unreachable = () => new LedgerUnreachable({ detail: LEDGER_UNREACHABLE_DET
 interface OpenSpend {
   readonly settleBy: number
   readonly nodeId: string | null
+  readonly attemptId: string | null
 }
 
 export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = defaultPrices) =>
@@ -69,7 +70,9 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       entries: [] as Array<LedgerEntry>,
       open: new Map<number, OpenSpend>(),
       /** When each node was last seen alive. */
-      nodes: new Map<string, number>()
+      nodes: new Map<string, number>(),
+      /** Attempts whose callers gave up on them (`abandon`). */
+      abandoned: new Set<string>()
     })
     let nextId = 1
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -154,6 +157,8 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
         Effect.gen(function*() {
           yield* guard()
           const s = yield* Ref.get(state)
+          // Arrived after its caller gave up on it: recorded nothing, and nobody waits for the answer.
+          if (s.abandoned.has(request.attemptId)) return yield* Effect.fail(unreachable())
           const cost = prices[request.operation] * request.units
           const balance = balanceOf(s.entries, request.accountId)
           const cap = s.caps.get(request.accountId)
@@ -189,7 +194,11 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           })
           yield* Ref.update(state, (s) => ({
             ...s,
-            open: new Map(s.open).set(entry.id, { settleBy: request.settleBy, nodeId: request.nodeId })
+            open: new Map(s.open).set(entry.id, {
+              settleBy: request.settleBy,
+              nodeId: request.nodeId,
+              attemptId: request.attemptId
+            })
           }))
           if ((yield* Ref.get(state)).faults.failAfterSpend) return yield* Effect.fail(unreachable())
           return { spendId: entry.id, accountId: request.accountId, amount: cost, balanceAfter: balance - cost }
@@ -209,12 +218,18 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           return Math.max(left, 0)
         }),
       settle: (spendId) => Effect.zipRight(guard("failSettle"), Effect.asVoid(close(spendId))),
+      abandon: (attemptIds) =>
+        Effect.zipRight(
+          guard(),
+          Ref.update(state, (s) => ({ ...s, abandoned: new Set([...s.abandoned, ...attemptIds]) }))
+        ),
       overdue: (query) =>
         Effect.zipRight(
           guard(),
           Effect.map(Ref.get(state), (s) =>
             [...s.open]
-              .filter(([spendId, { nodeId, settleBy }]) => {
+              .filter(([spendId, { attemptId, nodeId, settleBy }]) => {
+                if (attemptId !== null && query.gaveUp.includes(attemptId)) return true
                 if (settleBy >= query.now) return false
                 if (nodeId === query.nodeId) return !query.answered.includes(spendId)
                 if (query.othersSilentSince === undefined) return false

@@ -73,6 +73,7 @@ export const spendSteps = (sql: SqlClient.SqlClient, request: SpendRequest, only
       WHERE a.id = ${request.accountId} AND a.balance >= price.cost
         AND (a.daily_spend_cap IS NULL
           OR CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost <= a.daily_spend_cap)
+        AND ${notAbandoned(sql, request.attemptId)}
         AND ${onlyIf}
       RETURNING a.balance, price.cost
     ), entry AS (
@@ -81,8 +82,19 @@ export const spendSteps = (sql: SqlClient.SqlClient, request: SpendRequest, only
         ${request.subjects}::text[] FROM debited
       RETURNING id, amount
     ), opened AS (
-      INSERT INTO open_spends (spend_id, settle_by, node_id) SELECT id, ${request.settleBy}, ${request.nodeId} FROM entry
+      INSERT INTO open_spends (spend_id, settle_by, node_id, attempt_id)
+      SELECT id, ${request.settleBy}, ${request.nodeId}, ${request.attemptId} FROM entry
     )`
+
+/**
+ * True unless the attempt's caller gave up on it (`Ledger.abandon`): a statement delivered after that, late,
+ * records nothing. Read by the Spend and by the idempotency store's claims (layers/idempotency, joint-steps).
+ */
+export const notAbandoned = (sql: SqlClient.SqlClient, attemptId: string) =>
+  sql`NOT EXISTS (SELECT 1 FROM abandoned_attempts WHERE attempt_id = ${attemptId})`
+
+/** How long an abandoned attempt is remembered: far longer than any statement is held on the way. */
+export const ABANDONED_RETENTION_MILLIS = 24 * 60 * 60 * 1000
 
 export const LedgerPg = Layer.effect(
   Ledger,
@@ -103,14 +115,25 @@ export const LedgerPg = Layer.effect(
         "subjects"
     )
 
-    // One statement, one round trip (see `spendSteps`). No row: refused, and nothing was recorded.
+    // One statement, one round trip (see `spendSteps`). No Spend: refused, and nothing was recorded; or the
+    // statement arrived after its caller gave up on it (`abandon`), and nobody waits for this answer.
     const spendOrRefuse = Effect.fnUntraced(function*(request: SpendRequest) {
-      const [spent] = yield* sql<{ id: number; amount: number; balance: number }>`
+      const [spent] = yield* sql<
+        { id: number | null; amount: number | null; balance: number | null; abandoned: boolean }
+      >`
         WITH ${spendSteps(sql, request, sql`TRUE`)}
-        SELECT entry.id, entry.amount, debited.balance FROM entry, debited`
-      if (spent) {
-        return { spendId: spent.id, accountId: request.accountId, amount: spent.amount, balanceAfter: spent.balance }
+        SELECT (SELECT id FROM entry) AS id, (SELECT amount FROM entry) AS amount,
+               (SELECT balance FROM debited) AS balance,
+               EXISTS (SELECT 1 FROM abandoned_attempts WHERE attempt_id = ${request.attemptId}) AS abandoned`
+      if (spent!.id !== null) {
+        return {
+          spendId: spent!.id,
+          accountId: request.accountId,
+          amount: spent!.amount!,
+          balanceAfter: spent!.balance!
+        }
       }
+      if (spent!.abandoned) return yield* new LedgerUnreachable({ detail: LEDGER_UNREACHABLE_DETAIL })
       return yield* refusal(request)
     })
 
@@ -204,17 +227,27 @@ export const LedgerPg = Layer.effect(
         refundWhatIsLeft(spendId, reason, traceId).pipe(step("Ledger.refundRemaining")),
       settle: (spendId) =>
         sql`DELETE FROM open_spends WHERE spend_id = ${spendId}`.pipe(Effect.asVoid, step("Ledger.settle")),
+      abandon: (attemptIds, now) =>
+        sql`
+          WITH forgotten AS (
+            DELETE FROM abandoned_attempts WHERE abandoned_at < ${now - ABANDONED_RETENTION_MILLIS}
+          )
+          INSERT INTO abandoned_attempts (attempt_id, abandoned_at)
+          SELECT unnest(${attemptIds}::text[]), ${now}
+          ON CONFLICT (attempt_id) DO NOTHING`.pipe(Effect.asVoid, step("Ledger.abandon")),
       // A node's own Spends, unless it answered them; another node's once it has gone silent (or never
-      // said it was alive: Spends recorded before 0013 have no node).
+      // said it was alive: Spends recorded before 0013 have no node). A Spend of an attempt the node gave up
+      // on at once.
       overdue: (query) =>
         sql<{ spend_id: number }>`
           SELECT o.spend_id FROM open_spends o LEFT JOIN ledger_nodes n ON n.node_id = o.node_id
-          WHERE o.settle_by < ${query.now}
+          WHERE (o.settle_by < ${query.now}
             AND CASE
               WHEN o.node_id = ${query.nodeId} THEN NOT (o.spend_id = ANY (${query.answered}::bigint[]))
               ELSE ${query.othersSilentSince ?? null}::bigint IS NOT NULL
                 AND (n.seen_at IS NULL OR n.seen_at < ${query.othersSilentSince ?? null}::bigint)
-            END
+            END)
+            OR o.attempt_id = ANY (${query.gaveUp}::text[])
           ORDER BY o.settle_by LIMIT ${query.limit}`.pipe(
           Effect.map((rows) => rows.map((row) => row.spend_id)),
           step("Ledger.overdue")

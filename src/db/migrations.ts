@@ -353,6 +353,21 @@ const propertyDataVersion = Effect.gen(function*() {
   }
 })
 
+// Attempts whose caller gave up on the database's answer (a 503 after a stall): the Spend and the claim
+// statements record nothing under an attempt named here, and an open Spend recorded under one before it was
+// named is found by its attempt and refunded at once, not at its deadline.
+const abandonedAttempts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE abandoned_attempts (
+      attempt_id text PRIMARY KEY,
+      abandoned_at bigint NOT NULL
+    )`
+  yield* sql`CREATE INDEX abandoned_attempts_at ON abandoned_attempts (abandoned_at)`
+  yield* sql`ALTER TABLE open_spends ADD COLUMN attempt_id text`
+  yield* sql`CREATE INDEX open_spends_attempt ON open_spends (attempt_id) WHERE attempt_id IS NOT NULL`
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -369,7 +384,8 @@ const migrationRecord = {
   "0013_spend_nodes": spendNodes,
   "0014_spend_subjects": spendSubjects,
   "0015_recorded_address": recordedAddress,
-  "0016_property_data_version": propertyDataVersion
+  "0016_property_data_version": propertyDataVersion,
+  "0017_abandoned_attempts": abandonedAttempts
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -15,6 +15,7 @@
  * in the background if the database cannot take it now.
  */
 import { Cause, Clock, Context, Duration, Effect, Exit, Fiber, Option } from "effect"
+import { randomUUID } from "node:crypto"
 import { decodeIdempotencyKey } from "../../schema/decode.js"
 import type { IdempotencyKey } from "../../schema/idempotency-key.js"
 import {
@@ -180,16 +181,25 @@ type Claimed =
 
 /**
  * The key's store did not answer: the call never started. A statement the database took after all (delivered
- * late, after a stall) leaves its claim and Spend to the sweeper at their deadline, and the answer says so
- * (a Credits audit saw the Balance a Credit lower, and the key answer 409, for that minute).
+ * late, after a stall) is undone by this node's sweeper once the database answers again (`giveUp`), at the
+ * latest by any sweeper at the claim's deadline, and the answer says so (a Credits audit saw the Balance a
+ * Credit lower, and the key answer 409, meanwhile).
  */
 const keyNotChecked = (deadline: Duration.Duration) => () =>
   new CallNotStarted({
     detail: "The Idempotency-Key could not be checked because the database did not answer in time, so the call " +
       "did not run and is not charged. Retry later with the same key. If the database took the claim after " +
-      `all, its Credit is refunded and the key freed within ${Math.ceil(Duration.toSeconds(deadline)) + 30} ` +
-      "seconds; until then the Balance shows that Credit and the key answers 409."
+      "all, its Credit is refunded and the key freed within seconds of the database answering again (at the " +
+      `latest ${Math.ceil(Duration.toSeconds(deadline)) + 30} seconds from now); until then the Balance shows ` +
+      "that Credit and the key answers 409."
   })
+
+/**
+ * A step whose database did not answer: its attempt is given up on (`Settlement.giveUp`), so that what the
+ * database took late is undone at the sweeper's next round; then the step's own failure.
+ */
+const givingUp = (attemptId: string, until: number) => <A, E, R>(step: Effect.Effect<A, E, R>) =>
+  Effect.tapError(step, () => Effect.flatMap(Settlement, (settlement) => settlement.giveUp(attemptId, until)))
 
 /**
  * IDEM-1 IDEM-3 IDEM-4 IDEM-5 IDEM-6 IDEM-7 IDEM-9: the key is claimed, or its stored answer replayed, or
@@ -200,12 +210,16 @@ const keyNotChecked = (deadline: Duration.Duration) => () =>
 const claimKey = Effect.fnUntraced(function*(request: MeteredRequest, key: IdempotencyKey) {
   const store = yield* IdempotencyStore
   const claimDeadline = yield* ClaimDeadline
+  // One id for every try: the store takes the key under it at most once.
+  const claimId = randomUUID()
   const claimOnce = Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const deadline = now + Duration.toMillis(claimDeadline)
-    return store.claim({ accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline }).pipe(
-      Effect.map((claim) => ({ claim, deadline })),
-      Effect.mapError(keyNotChecked(claimDeadline))
-    )
+    return store.claim({ accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline, claimId })
+      .pipe(
+        Effect.map((claim) => ({ claim, deadline })),
+        givingUp(claimId, deadline),
+        Effect.mapError(keyNotChecked(claimDeadline))
+      )
   })
   const waitUntil = (yield* Clock.currentTimeMillis) + Duration.toMillis(IN_FLIGHT_WAIT)
   let attempt = yield* claimOnce
@@ -235,8 +249,8 @@ const claimed = (
     case "InFlight":
       return new DuplicateRequestInFlight({
         detail: "An identical request with this Idempotency-Key is still being processed; retry shortly to get its " +
-          "result. (An earlier attempt with this key that ended in a 503 holds it until the sweeper frees it, " +
-          "within about a minute.)",
+          "result. (An earlier attempt with this key that ended in a 503 but reached the database late holds it " +
+          "until the sweeper frees it, within seconds of the database answering again.)",
         retry_after: 1
       })
   }
@@ -248,7 +262,7 @@ const claimed = (
  * cannot finish goes on the usual way: a Spend the Ledger refused is recorded again on its own (for its
  * reason), a request in flight is waited for, a key to take over is claimed by the store. Undefined without
  * the joint steps. The step's database failing means the call never started (503 `call-not-started`); had
- * it committed after all, its claim and Spend end at their shared deadline (the sweeper).
+ * it committed after all, its claim and Spend are undone together at the sweeper's next round (`giveUp`).
  */
 const claimWithSpend = Effect.fnUntraced(
   function*(request: MeteredRequest, key: IdempotencyKey) {
@@ -258,10 +272,12 @@ const claimWithSpend = Effect.fnUntraced(
     const now = yield* Clock.currentTimeMillis
     const claimDeadline = yield* ClaimDeadline
     const deadline = now + Duration.toMillis(claimDeadline)
+    // The claim and its Spend are one attempt, under the claim's id.
+    const claimId = randomUUID()
     const result: JointClaim = yield* joint.value.claimAndSpend(
-      { accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline },
-      spendRequest(request, deadline, settlement.nodeId)
-    ).pipe(Effect.mapError(keyNotChecked(claimDeadline)))
+      { accountId: request.accountId, key, fingerprint: request.fingerprint, now, deadline, claimId },
+      spendRequest(request, deadline, settlement.nodeId, claimId)
+    ).pipe(givingUp(claimId, deadline), Effect.mapError(keyNotChecked(claimDeadline)))
     return { result, deadline }
   }
 )
@@ -269,22 +285,33 @@ const claimWithSpend = Effect.fnUntraced(
 /**
  * SVC-2 SVC-3 SVC-4 BAT-6 BAT-7: the Spend is recorded, its cost resolved by the Ledger, before any work. A
  * refusal records nothing (402, 429 spend cap); a Ledger that cannot record it is 503 `ledger-unreachable`
- * (a Spend committed after all is left open and refunded by the sweeper).
+ * (its attempt given up on: a Spend committed after all is refunded at the sweeper's next round).
  */
 const recordSpend = Effect.fnUntraced(function*(request: MeteredRequest, settleBy: number) {
   const ledger = yield* Ledger
   const settlement = yield* Settlement
-  return yield* ledger.spend(spendRequest(request, settleBy, settlement.nodeId))
+  const attemptId = randomUUID()
+  return yield* ledger.spend(spendRequest(request, settleBy, settlement.nodeId, attemptId)).pipe(
+    Effect.tapError((error) =>
+      error._tag === "LedgerUnreachable" ? settlement.giveUp(attemptId, settleBy) : Effect.void
+    )
+  )
 })
 
-const spendRequest = (request: MeteredRequest, settleBy: number, nodeId: string): SpendRequest => ({
+const spendRequest = (
+  request: MeteredRequest,
+  settleBy: number,
+  nodeId: string,
+  attemptId: string
+): SpendRequest => ({
   accountId: request.accountId,
   operation: request.operation,
   units: request.units,
   traceId: request.traceId,
   settleBy,
   nodeId,
-  subjects: request.subjects
+  subjects: request.subjects,
+  attemptId
 })
 
 /**

@@ -28,6 +28,11 @@ export const NODE_LEASE = NodeLease.defaultValue().lease
 export const SETTLE_RETRY_INTERVAL = Duration.seconds(1)
 /** How long a stopping node keeps trying to finish its settles. */
 export const SETTLE_ON_STOP = Duration.seconds(5)
+/**
+ * Attempts given up on that a node remembers at most; past this (a long outage under heavy traffic) the
+ * oldest are left to their deadline.
+ */
+export const MAX_GAVE_UP = 10_000
 
 /** An answered call still to be finished with the database. */
 interface Unsettled {
@@ -46,6 +51,8 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
     const timing = yield* NodeLease
     const nodeId = `node_${randomBytes(9).toString("base64url")}`
     const unsettled = new Map<number, Unsettled>()
+    /** Attempts this node gave up on (a 503), each until its deadline, oldest first. */
+    const gaveUp = new Map<string, number>()
     /** Since when this node's heartbeats have been reaching the Ledger without a miss; undefined after one. */
     let seenSince: number | undefined
 
@@ -127,6 +134,22 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
             )
           )
         }).pipe(Effect.uninterruptible),
+      /**
+       * Notes an attempt (a claim's id, a Spend's `attemptId`) whose call gave up on the database's answer and
+       * answered 503: had the database taken its statement after all (delivered late, after a stall), the
+       * sweeper's next round undoes it (`gaveUpOn`); until `until`, when its deadline lets any sweeper.
+       */
+      giveUp: (attemptId: string, until: number) =>
+        Effect.sync(() => {
+          gaveUp.set(attemptId, until)
+          if (gaveUp.size > MAX_GAVE_UP) gaveUp.delete(gaveUp.keys().next().value!)
+        }),
+      /** The attempts given up on whose deadline has not passed at `now` (older ones are forgotten). */
+      gaveUpOn: (now: number) =>
+        Effect.sync(() => {
+          for (const [attemptId, until] of gaveUp) if (until <= now) gaveUp.delete(attemptId)
+          return [...gaveUp.keys()]
+        }),
       /** The Spends this node answered and is still settling, and the claims whose answers are not stored yet. */
       unfinished: Effect.sync(() => ({
         spendIds: [...unsettled.keys()],

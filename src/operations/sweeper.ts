@@ -6,6 +6,11 @@
  * every such key, on start and every few seconds after. A refund that fails is tried again next round;
  * refunding what is left is idempotent, so two nodes sweeping at once refund each Credit once.
  *
+ * Nor on a stall: a call that gave up on the database's answer (503) and whose statement the database took
+ * late has its Spend refunded and its key freed at the first round that reaches the database, before their
+ * deadline; the round first records the attempts given up on (`Ledger.abandon`), so a statement arriving
+ * later still records nothing.
+ *
  * Each round also purges Idempotency-Keys whose 24-hour window has ended (a stored success older than
  * that, or a key released that long ago): a claim would take them over anyway, so the store keeps only
  * what can still be replayed or conflict.
@@ -54,6 +59,10 @@ export const sweepAbandoned = Effect.gen(function*() {
   const settlement = yield* Settlement
   const now = yield* Clock.currentTimeMillis
   const unfinished = yield* settlement.unfinished
+  // Attempts this node answered 503 for: whatever of them the database took late is undone now, not at the
+  // deadline, and whatever arrives later is not recorded.
+  const gaveUp = yield* settlement.gaveUpOn(now)
+  if (gaveUp.length > 0) yield* ledger.abandon(gaveUp, now)
   // Spends first: a key released before its Spend is refunded could be retried and charged again while the
   // first charge still stands (it would be refunded a moment later, but the Balance would dip meanwhile).
   const overdue = yield* ledger.overdue({
@@ -61,12 +70,15 @@ export const sweepAbandoned = Effect.gen(function*() {
     limit: SWEEP_BATCH,
     nodeId: settlement.nodeId,
     answered: unfinished.spendIds,
-    othersSilentSince: yield* settlement.othersSilentSince(now)
+    othersSilentSince: yield* settlement.othersSilentSince(now),
+    gaveUp
   })
   let refunded = 0
   for (const spendId of overdue) refunded += yield* ledger.refundRemaining(spendId, "abandoned-request", "sweeper")
   // A key whose answer this node is still storing is not abandoned.
-  const abandoned = (yield* store.abandoned(now)).filter((claim) => !unfinished.claimIds.includes(claim.claimId))
+  const abandoned = (yield* store.abandoned(now, gaveUp)).filter((claim) =>
+    !unfinished.claimIds.includes(claim.claimId)
+  )
   // A claim's Spend shares its deadline and was refunded above (or settled earlier): only the key is left.
   for (const claim of abandoned) yield* store.release(claim.claimId)
   if (overdue.length > 0 || abandoned.length > 0) {

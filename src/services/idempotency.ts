@@ -56,6 +56,11 @@ export interface ClaimRequest {
   readonly now: number
   /** When a claim still in flight is presumed dead (its request crashed), in epoch milliseconds. */
   readonly deadline: number
+  /**
+   * The claim's id if it takes the key, made by the caller (one per call): a claim the store took after the
+   * caller gave up on it (its statement delivered late, after a stall) is named by it and undone (`abandoned`).
+   */
+  readonly claimId: string
 }
 
 export interface KeyRecord {
@@ -115,8 +120,13 @@ export class IdempotencyStore extends Context.Tag("propscore/IdempotencyStore")<
   /**
    * Claims still in flight past their deadline: their request died after claiming. The sweeper releases
    * them (their Spend, still open in the Ledger past the same deadline, is refunded by the Ledger's sweep).
+   * Also, whatever their deadline, the claims in flight among `gaveUp`: claims whose caller gave up on the
+   * store's answer and answered 503 (the store took them late).
    */
-  readonly abandoned: (now: number) => Effect.Effect<ReadonlyArray<AbandonedClaim>, StorageUnavailable>
+  readonly abandoned: (
+    now: number,
+    gaveUp: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<AbandonedClaim>, StorageUnavailable>
   /**
    * Deletes up to `limit` keys whose window ended at or before `before`: a stored success from then or
    * earlier, or a key released with a deadline then or earlier. A claim would take such a key over anyway,

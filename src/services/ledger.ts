@@ -26,6 +26,12 @@ export interface SpendRequest {
   readonly nodeId: string
   /** What the call is about, one per unit: each property's address as sent (or its property_id). */
   readonly subjects: ReadonlyArray<string>
+  /**
+   * This attempt's id, made by the caller. When the caller gives up on the Ledger's answer (503) it names the
+   * attempt to `abandon`: a Spend the database recorded late under it is refunded at the sweeper's next round
+   * (`OverdueQuery.gaveUp`), and one that arrives after `abandon` is not recorded at all.
+   */
+  readonly attemptId: string
 }
 
 export interface Spend {
@@ -110,6 +116,11 @@ export interface OverdueQuery {
    * this node's own Spends are judged (after an outage every node gets a lease to be seen again).
    */
   readonly othersSilentSince: number | undefined
+  /**
+   * Attempts the sweeping node gave up on (`abandon`): an open Spend recorded under one of them is overdue at
+   * once, whatever its settle-by time.
+   */
+  readonly gaveUp: ReadonlyArray<string>
 }
 
 /** An app the account holder connected by signing in (OAuth), as its access token shows it. */
@@ -132,12 +143,12 @@ export interface ConnectedApp {
  */
 /**
  * What `ledger-unreachable` says. A Spend whose statement the database took after all (delivered late, after
- * a stall) stays open until its deadline, when the sweeper refunds it: the answer says so (a Credits audit
- * saw the Balance a Credit lower for that minute, after "nothing was charged").
+ * a stall) is refunded by the sweeper's first round once the database answers again (`abandon`): the answer
+ * says so (a Credits audit saw the Balance a Credit lower for a while, after "nothing was charged").
  */
 export const LEDGER_UNREACHABLE_DETAIL = "The Ledger did not answer in time, so the call did not run and is not " +
-  "charged. Retry later. If the database recorded the Spend after all, it is refunded within about a minute; " +
-  "until then the Balance shows it."
+  "charged. Retry later. If the database recorded the Spend after all, it is refunded within seconds of the " +
+  "database answering again; until then the Balance shows it."
 
 export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   /**
@@ -162,6 +173,13 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   ) => Effect.Effect<number, LedgerUnreachable>
   /** Marks a Spend's call as answered: the sweeper leaves it alone. Idempotent. */
   readonly settle: (spendId: number) => Effect.Effect<void, LedgerUnreachable>
+  /**
+   * Records attempts (`SpendRequest.attemptId`, `ClaimRequest.claimId`) whose callers gave up on the
+   * database's answer: a Spend or a claim that arrives under one of them afterwards is not recorded (where
+   * the idempotency store shares the Ledger's database, it reads the same record). Records older than a day
+   * are forgotten on the way: by then any statement has long arrived or been cut.
+   */
+  readonly abandon: (attemptIds: ReadonlyArray<string>, now: number) => Effect.Effect<void, LedgerUnreachable>
   /** Open Spends a sweeper may refund now (`OverdueQuery`), oldest first, at most `limit`. */
   readonly overdue: (query: OverdueQuery) => Effect.Effect<ReadonlyArray<number>, LedgerUnreachable>
   /** Notes that a node is alive at `now` (epoch milliseconds, its service clock). */

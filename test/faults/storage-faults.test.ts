@@ -6,19 +6,21 @@
  * open, and every answered property is charged once.
  */
 import { SqlClient } from "@effect/sql"
-import { expect, layer } from "@effect/vitest"
+import { expect, layer, type Vitest } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, FiberId, Layer } from "effect"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { CredentialsPg } from "../../layers/credentials/pg.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
+import { JointStepsPg } from "../../layers/joint-steps/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
 import type { HistoryAnswer } from "../../schema/history.js"
 import { OutsideCoverage } from "../../schema/problems.js"
+import type { DatabaseHealth } from "../../src/db/health.js"
 import { ClaimDeadline } from "../../src/operations/metered.js"
 import { sweepAbandoned } from "../../src/operations/sweeper.js"
 import { Ledger } from "../../src/services/ledger.js"
-import { clockAhead } from "../harness/clock.js"
+import { clockAhead, clockAt } from "../harness/clock.js"
 import { FaultyTestDatabase } from "../harness/database.js"
 import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
 import { DatabaseFaultsTag } from "../harness/fault-proxy.js"
@@ -48,11 +50,16 @@ const newGate = Effect.sync(() => {
 })
 const openGate = Effect.suspend(() => Deferred.succeed(gate, undefined))
 
-const services = Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory).pipe(
-  Layer.provideMerge(FaultyTestDatabase),
-  Layer.merge(fakeScoringLayer(script, { "42 Elm St": story })),
-  Layer.merge(Layer.succeed(ClaimDeadline, Duration.seconds(20)))
-)
+const servicesWith = <A>(steps: Layer.Layer<A, never, SqlClient.SqlClient | DatabaseHealth>) =>
+  Layer.mergeAll(AccountsPg, CredentialsPg, LedgerPg, IdempotencyPg, RateLimitsMemory, steps).pipe(
+    Layer.provideMerge(FaultyTestDatabase),
+    Layer.merge(fakeScoringLayer(script, { "42 Elm St": story })),
+    Layer.merge(Layer.succeed(ClaimDeadline, Duration.seconds(20)))
+  )
+/** The idempotency store and the Ledger one step at a time. */
+const services = servicesWith(Layer.empty)
+/** A keyed call's claim and Spend in one statement, as a server on PostgreSQL takes them. */
+const jointServices = servicesWith(JointStepsPg)
 
 /** How long any call may take to answer while the database is cut or stalled. */
 const ANSWER_WITHIN_MILLIS = 6_000
@@ -91,6 +98,8 @@ const netCharged = (accountId: string) =>
 
 /** The sweeper's round as it will run once every deadline of this test has passed. */
 const sweepLater = sweepAbandoned.pipe(Effect.asVoid, Effect.withClock(clockAhead(Duration.minutes(10))))
+/** A sweeper's round as it runs at `at`: before any deadline after it. */
+const sweepAt = (at: number) => sweepAbandoned.pipe(Effect.asVoid, Effect.withClock(clockAt(at)))
 
 const openSpends = Effect.flatMap(
   SqlClient.SqlClient,
@@ -105,46 +114,60 @@ const answered = (response: TestResponse) =>
     ? response.body.results.filter((entry: { status?: number }) => entry.status === undefined).length
     : 1
 
-layer(serverWith(services), { timeout: "300 seconds", excludeTestServices: true })("storage faults", (it) => {
+const serverOfSteps = serverWith(services)
+
+/** Every metered call during an outage, then the books and the same keys once the database is back. */
+const outageTest = (
+  it: Vitest.MethodsNonLive<Layer.Layer.Success<typeof serverOfSteps>, true>,
+  fault: "cut" | "stall"
+) =>
+  it.effect(
+    `ERR-5 SVC-4 VAL-2: with the database ${
+      fault === "cut" ? "cut" : "stalled"
+    }, every metered call answers 503 within 6 s and nothing is charged; validate still answers; what the database took late is undone at the sweeper's next round`,
+    () =>
+      Effect.gen(function*() {
+        const { accountId, apiKey } = yield* newAccount({ credits: 20 })
+        // The node's credential snapshot knows the key once it has been used.
+        expect((yield* request("/v1/validate", { key: apiKey, body: { address: "good" } })).status).toBe(200)
+        const faults = yield* DatabaseFaultsTag
+        yield* faults[fault]
+        const during = yield* Effect.all(
+          Object.entries(calls(apiKey, fault)).map(([name, call]) =>
+            Effect.map(timed(call), (result) => ({ name, ...result }))
+          ),
+          { concurrency: "unbounded" }
+        )
+        const validated = yield* request("/v1/validate", { key: apiKey, body: { address: "good" } })
+        // The calls' claims and Spends have deadlines 20 s from their start: a round as of now is before them.
+        const restored = Date.now()
+        yield* faults.restore
+        for (const { millis, name, response } of during) {
+          expect({ name, status: response.status }).toEqual({ name, status: 503 })
+          const slug = name.startsWith("keyed") ? "call-not-started" : "ledger-unreachable"
+          expect({ name, type: response.body.type }).toEqual({ name, type: `${TEST_BASE_URL}/docs/errors/${slug}` })
+          expect(response.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
+          expect({ name, within: millis <= ANSWER_WITHIN_MILLIS }).toEqual({ name, within: true })
+        }
+        expect(validated.status).toBe(200)
+        // A claim or Spend the stalled database received may commit after the restore, after its call gave
+        // up on it: the sweeper's next round (not its deadline) refunds and frees it, or it arrives after
+        // that round and records nothing.
+        yield* waitUntil(
+          Effect.zipRight(sweepAt(restored), Effect.map(reconciles(accountId), (balance) => balance === 20))
+        )
+        // After the outage the same keys run and are charged as fresh requests, long before any deadline.
+        const again = calls(apiKey, fault)
+        expect((yield* again.keyedPredict).status).toBe(200)
+        expect((yield* again.keyedBatch).status).toBe(200)
+        expect((yield* again.keyedHistory).status).toBe(200)
+        expect(yield* reconciles(accountId)).toBe(17)
+      })
+  )
+
+layer(serverOfSteps, { timeout: "300 seconds", excludeTestServices: true })("storage faults", (it) => {
   for (const fault of ["cut", "stall"] as const) {
-    it.effect(
-      `ERR-5 SVC-4 VAL-2: with the database ${
-        fault === "cut" ? "cut" : "stalled"
-      }, every metered call answers 503 within 6 s and nothing is charged; validate still answers`,
-      () =>
-        Effect.gen(function*() {
-          const { accountId, apiKey } = yield* newAccount({ credits: 20 })
-          // The node's credential snapshot knows the key once it has been used.
-          expect((yield* request("/v1/validate", { key: apiKey, body: { address: "good" } })).status).toBe(200)
-          const faults = yield* DatabaseFaultsTag
-          yield* faults[fault]
-          const during = yield* Effect.all(
-            Object.entries(calls(apiKey, fault)).map(([name, call]) =>
-              Effect.map(timed(call), (result) => ({ name, ...result }))
-            ),
-            { concurrency: "unbounded" }
-          )
-          const validated = yield* request("/v1/validate", { key: apiKey, body: { address: "good" } })
-          yield* faults.restore
-          for (const { millis, name, response } of during) {
-            expect({ name, status: response.status }).toEqual({ name, status: 503 })
-            const slug = name.startsWith("keyed") ? "call-not-started" : "ledger-unreachable"
-            expect({ name, type: response.body.type }).toEqual({ name, type: `${TEST_BASE_URL}/docs/errors/${slug}` })
-            expect(response.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
-            expect({ name, within: millis <= ANSWER_WITHIN_MILLIS }).toEqual({ name, within: true })
-          }
-          expect(validated.status).toBe(200)
-          // A Spend the stalled database received may commit after the restore, after its call gave up on
-          // it: the sweeper refunds it once it is there.
-          yield* waitUntil(Effect.zipRight(sweepLater, Effect.map(reconciles(accountId), (balance) => balance === 20)))
-          // After the outage the same keys run and are charged as fresh requests.
-          const again = calls(apiKey, fault)
-          expect((yield* again.keyedPredict).status).toBe(200)
-          expect((yield* again.keyedBatch).status).toBe(200)
-          expect((yield* again.keyedHistory).status).toBe(200)
-          expect(yield* reconciles(accountId)).toBe(17)
-        })
-    )
+    outageTest(it, fault)
 
     it.effect(
       `BAT-9 BAT-10: the database ${
@@ -223,3 +246,10 @@ const waitUntil = <E, R>(condition: Effect.Effect<boolean, E, R>) =>
     }
     throw new Error("the condition never held")
   })
+
+layer(serverWith(jointServices), { timeout: "300 seconds", excludeTestServices: true })(
+  "storage faults, a keyed call's claim and Spend in one statement",
+  (it) => {
+    for (const fault of ["cut", "stall"] as const) outageTest(it, fault)
+  }
+)

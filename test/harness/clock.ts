@@ -12,3 +12,15 @@ export const clockAhead = (ahead: Duration.DurationInput): Clock.Clock => {
     currentTimeNanos: Effect.sync(() => live.unsafeCurrentTimeNanos() + BigInt(millis) * 1_000_000n)
   }
 }
+
+/** A Clock stopped at `at` (epoch milliseconds): a sweeper's round as it runs before any later deadline. */
+export const clockAt = (at: number): Clock.Clock => {
+  const live = Clock.make()
+  return {
+    ...live,
+    unsafeCurrentTimeMillis: () => at,
+    unsafeCurrentTimeNanos: () => BigInt(at) * 1_000_000n,
+    currentTimeMillis: Effect.succeed(at),
+    currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
+  }
+}

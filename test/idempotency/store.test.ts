@@ -1,10 +1,16 @@
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Clock, Effect, Layer, TestClock } from "effect"
+import { randomUUID } from "node:crypto"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { IdempotencyMemory } from "../../layers/idempotency/memory.js"
 import { IdempotencyPg } from "../../layers/idempotency/pg.js"
+import { JointStepsPg } from "../../layers/joint-steps/pg.js"
+import { LedgerPg } from "../../layers/ledger/pg.js"
 import { Accounts } from "../../src/services/accounts.js"
 import { IdempotencyStore, REPLAY_WINDOW_MILLIS } from "../../src/services/idempotency.js"
+import { JointSteps } from "../../src/services/joint-steps.js"
+import { Ledger } from "../../src/services/ledger.js"
 import { TestDatabase } from "../harness/database.js"
 
 const HOUR = 60 * 60 * 1000
@@ -16,7 +22,7 @@ const statesTable = (account: Effect.Effect<string, unknown, any>) => {
   const claim = (accountId: string, key: string, fingerprint: string, now: number) =>
     Effect.flatMap(
       IdempotencyStore,
-      (store) => store.claim({ accountId, key, fingerprint, now, deadline: now + 30_000 })
+      (store) => store.claim({ accountId, key, fingerprint, now, deadline: now + 30_000, claimId: randomUUID() })
     )
 
   return {
@@ -114,13 +120,26 @@ const statesTable = (account: Effect.Effect<string, unknown, any>) => {
         const a = yield* account
         const crashed = yield* claim(a, "k6", predict({ address: "1 Main St" }), 0)
         if (crashed._tag !== "Claimed") throw new Error("not claimed")
-        expect((yield* store.abandoned(29_999)).filter((c) => c.accountId === a)).toEqual([])
+        expect((yield* store.abandoned(29_999, [])).filter((c) => c.accountId === a)).toEqual([])
         expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 40_000))._tag).toBe("InFlight")
-        const found = (yield* store.abandoned(40_000)).filter((c) => c.accountId === a)
+        const found = (yield* store.abandoned(40_000, [])).filter((c) => c.accountId === a)
         expect(found).toEqual([{ claimId: crashed.claimId, accountId: a, key: "k6" }])
         yield* store.release(crashed.claimId)
-        expect((yield* store.abandoned(50_000)).filter((c) => c.accountId === a)).toEqual([])
+        expect((yield* store.abandoned(50_000, [])).filter((c) => c.accountId === a)).toEqual([])
         expect((yield* claim(a, "k6", predict({ address: "1 Main St" }), 50_000))._tag).toBe("Claimed")
+      }
+    ),
+    "SVC-4: a claim its caller gave up on is listed as abandoned at once, whatever its deadline": Effect.gen(
+      function*() {
+        const store = yield* IdempotencyStore
+        const a = yield* account
+        const late = yield* claim(a, "k7", predict({ address: "1 Main St" }), 0)
+        if (late._tag !== "Claimed") throw new Error("not claimed")
+        expect((yield* store.abandoned(1_000, [])).filter((c) => c.accountId === a)).toEqual([])
+        const found = (yield* store.abandoned(1_000, [late.claimId, "another"])).filter((c) => c.accountId === a)
+        expect(found).toEqual([{ claimId: late.claimId, accountId: a, key: "k7" }])
+        yield* store.release(late.claimId)
+        expect((yield* store.abandoned(1_000, [late.claimId])).filter((c) => c.accountId === a)).toEqual([])
       }
     )
   }
@@ -134,7 +153,10 @@ describe("the in-memory idempotency store", () => {
   }
 })
 
-layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds" })(
+layer(
+  Layer.mergeAll(IdempotencyPg, AccountsPg, LedgerPg, JointStepsPg).pipe(Layer.provideMerge(TestDatabase)),
+  { timeout: "120 seconds" }
+)(
   "the PostgreSQL idempotency store",
   (it) => {
     const rows = statesTable(
@@ -144,6 +166,51 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
     )
     for (const [name, test] of Object.entries(rows)) it.effect(name, () => test)
 
+    it.effect("SVC-4 ERR-5: a claim, or a claim with its Spend, arriving after its caller gave up on it (abandon) takes nothing", () =>
+      Effect.gen(function*() {
+        const accounts = yield* Accounts
+        const { account_id } = yield* accounts.create({ name: "Late", tier: "public" })
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE accounts SET balance = 5 WHERE id = ${account_id}`
+        const store = yield* IdempotencyStore
+        const ledger = yield* Ledger
+        const joint = yield* JointSteps
+        const [late, lateJoint, fresh] = [randomUUID(), randomUUID(), randomUUID()]
+        yield* ledger.abandon([late, lateJoint], 0)
+        const claimOf = (key: string, claimId: string, now = 0) => ({
+          accountId: account_id,
+          key,
+          fingerprint: "f",
+          now,
+          deadline: now + 30_000,
+          claimId
+        })
+        // An unseen key: the INSERT takes nothing.
+        expect(yield* Effect.flip(store.claim(claimOf("late", late)))).toMatchObject({ _tag: "StorageUnavailable" })
+        const spend = {
+          accountId: account_id,
+          operation: "predict" as const,
+          units: 1,
+          traceId: "t".repeat(32),
+          settleBy: 30_000,
+          nodeId: "node_self",
+          subjects: ["1 Main St"]
+        }
+        expect(yield* joint.claimAndSpend(claimOf("late-joint", lateJoint), { ...spend, attemptId: lateJoint }))
+          .toEqual({ _tag: "Undecided" })
+        expect(yield* ledger.balance(account_id)).toBe(5)
+        // A key to take over (released): the take-over takes nothing either.
+        const first = yield* store.claim(claimOf("released", fresh))
+        if (first._tag !== "Claimed") throw new Error("not claimed")
+        yield* store.release(first.claimId)
+        expect(yield* Effect.flip(store.claim(claimOf("released", late, 1_000)))).toMatchObject({
+          _tag: "StorageUnavailable"
+        })
+        const rows = yield* sql<{ key: string; status: string }>`
+          SELECT key, status FROM idempotency_keys WHERE account_id = ${account_id} ORDER BY key`
+        expect(rows).toEqual([{ key: "released", status: "released" }])
+      }))
+
     it.effect("IDEM-7: 20 identical claims at once: exactly one is claimed", () =>
       Effect.gen(function*() {
         const accounts = yield* Accounts
@@ -151,12 +218,17 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
         const store = yield* IdempotencyStore
         const results = yield* Effect.all(
           Array.from({ length: 20 }, () =>
-            store.claim({ accountId: account_id, key: "race", fingerprint: "same", now: 0, deadline: 30_000 })),
+            store.claim({
+              accountId: account_id,
+              key: "race",
+              fingerprint: "same",
+              now: 0,
+              deadline: 30_000,
+              claimId: randomUUID()
+            })),
           { concurrency: 20 }
         )
-        expect(results.filter((r) =>
-          r._tag === "Claimed"
-        )).toHaveLength(1)
+        expect(results.filter((r) => r._tag === "Claimed")).toHaveLength(1)
         expect(results.filter((r) => r._tag === "InFlight")).toHaveLength(19)
       }))
 
@@ -174,7 +246,8 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
             key,
             fingerprint: "old",
             now: t0,
-            deadline: t0 + 30_000
+            deadline: t0 + 30_000,
+            claimId: randomUUID()
           })
           if (first._tag !== "Claimed") throw new Error("not claimed")
           yield* store.complete(first.claimId, { status: 200, body: {} }, null)
@@ -187,7 +260,8 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
               key,
               fingerprint: "new",
               now: t0 + REPLAY_WINDOW_MILLIS,
-              deadline: t0 + REPLAY_WINDOW_MILLIS + 30_000
+              deadline: t0 + REPLAY_WINDOW_MILLIS + 30_000,
+              claimId: randomUUID()
             })
           ),
           { concurrency: 8 }
@@ -206,7 +280,8 @@ layer(Layer.mergeAll(IdempotencyPg, AccountsPg).pipe(Layer.provideMerge(TestData
               key,
               fingerprint: "new",
               now: t0 + REPLAY_WINDOW_MILLIS,
-              deadline: 0
+              deadline: 0,
+              claimId: randomUUID()
             }))._tag
           )
             .toBe("InFlight")
@@ -224,10 +299,18 @@ it.effect("the window is measured by the Effect Clock from the request that stor
       key: "k",
       fingerprint: "f",
       now: 5 * HOUR,
-      deadline: 5 * HOUR + 30_000
+      deadline: 5 * HOUR + 30_000,
+      claimId: "first"
     })
     if (first._tag !== "Claimed") throw new Error("not claimed")
     yield* store.complete(first.claimId, { status: 200, body: 1 }, null)
-    const replay = yield* store.claim({ accountId: "a", key: "k", fingerprint: "f", now: 6 * HOUR, deadline: 0 })
+    const replay = yield* store.claim({
+      accountId: "a",
+      key: "k",
+      fingerprint: "f",
+      now: 6 * HOUR,
+      deadline: 0,
+      claimId: "second"
+    })
     expect(replay).toMatchObject({ _tag: "Replay", storedAt: 5 * HOUR })
   }).pipe(Effect.provide(IdempotencyMemory)))

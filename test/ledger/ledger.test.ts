@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Fiber, Layer, TestClock } from "effect"
+import { randomUUID } from "node:crypto"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
@@ -15,7 +16,8 @@ const spendOf = (
   units = 1,
   operation: "predict" | "batch" | "history" = "predict",
   settleBy = 60_000,
-  nodeId = "node_self"
+  nodeId = "node_self",
+  attemptId: string = randomUUID()
 ) =>
   Effect.flatMap(
     Ledger,
@@ -27,7 +29,8 @@ const spendOf = (
         traceId: "t".repeat(32),
         settleBy,
         nodeId,
-        subjects: Array.from({ length: units }, (_, i) => `${i + 1} Main St`)
+        subjects: Array.from({ length: units }, (_, i) => `${i + 1} Main St`),
+        attemptId
       })
   )
 
@@ -45,7 +48,8 @@ const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
         limit: 100,
         nodeId: "node_self",
         answered: options.answered ?? [],
-        othersSilentSince: options.othersSilentSince
+        othersSilentSince: options.othersSilentSince,
+        gaveUp: []
       })
     // Nothing is overdue before its settle-by time.
     expect(ours(yield* overdue(1_000))).toEqual([])
@@ -70,6 +74,37 @@ const openSpendsRule = (account: Effect.Effect<string, unknown, any>) =>
   })
 
 /**
+ * A Spend whose caller gave up on the Ledger's answer (a 503 after a stall) but which the database recorded
+ * late is overdue at once once its attempt is named; one arriving after `abandon` named it records nothing.
+ */
+const abandonedAttemptsRule = (account: Effect.Effect<string, unknown, any>) =>
+  Effect.gen(function*() {
+    const accountId = yield* account
+    const ledger = yield* Ledger
+    const [late, never, other] = [randomUUID(), randomUUID(), randomUUID()]
+    const recorded = yield* spendOf(accountId, 2, "batch", 60_000, "node_self", late)
+    const unrelated = yield* spendOf(accountId, 1, "predict", 60_000, "node_self", other)
+    const overdue = (gaveUp: ReadonlyArray<string>) =>
+      Effect.map(
+        ledger.overdue({ now: 1_000, limit: 100, nodeId: "node_self", answered: [], othersSilentSince: 0, gaveUp }),
+        (ids) => ids.filter((id) => id === recorded.spendId || id === unrelated.spendId)
+      )
+    expect(yield* overdue([])).toEqual([])
+    yield* ledger.abandon([late, never], 1_000)
+    // Recording it twice (every sweeper round does, until the attempt's deadline) changes nothing.
+    yield* ledger.abandon([late, never], 2_000)
+    expect(yield* overdue([late, never])).toEqual([recorded.spendId])
+    expect(yield* ledger.refundRemaining(recorded.spendId, "abandoned-request", "sweeper")).toBe(2)
+    // Arriving after its attempt was named, the Spend is not recorded.
+    expect(yield* Effect.flip(spendOf(accountId, 1, "predict", 60_000, "node_self", never))).toMatchObject({
+      _tag: "LedgerUnreachable"
+    })
+    expect((yield* ledger.entries(accountId)).filter((e) => e.kind === "spend")).toHaveLength(2)
+    yield* ledger.settle(unrelated.spendId)
+    expect(yield* reconciles(accountId)).toBe(9)
+  })
+
+/**
  * Another node's overdue Spends: left alone while it is seen alive, or while the sweeping node has not been
  * seen for a lease itself; refunded once it has gone silent, or if it never said it was alive.
  */
@@ -87,7 +122,7 @@ const otherNodesRule = (account: Effect.Effect<string, unknown, any>) =>
     const ids = [live.spendId, silent.spendId, unknown.spendId]
     const theirs = (found: ReadonlyArray<number>) => found.filter((id) => ids.includes(id)).sort((a, b) => a - b)
     const overdue = (othersSilentSince: number | undefined) =>
-      ledger.overdue({ now: 5_000, limit: 100, nodeId: "node_self", answered: [], othersSilentSince })
+      ledger.overdue({ now: 5_000, limit: 100, nodeId: "node_self", answered: [], othersSilentSince, gaveUp: [] })
     expect(theirs(yield* overdue(undefined))).toEqual([])
     expect(theirs(yield* overdue(3_000))).toEqual([silent.spendId, unknown.spendId])
     // A node is forgotten once it is old news and holds no open Spend.
@@ -112,7 +147,8 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
         traceId: `${i}`.repeat(32),
         settleBy: 60_000,
         nodeId: "node_self",
-        subjects: ["1 Main St", "2 Main St"]
+        subjects: ["1 Main St", "2 Main St"],
+        attemptId: randomUUID()
       })
       yield* ledger.settle(spend.spendId)
       spends.push(spend.spendId)
@@ -246,6 +282,24 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
   it.effect("SVC-4 BAT-10: another node's overdue Spends are refunded only once that node has gone silent", () =>
     otherNodesRule(newAccount(10)))
 
+  it.effect("SVC-4 ERR-5: a Spend recorded after its caller gave up is overdue at once; after abandon, none is recorded", () =>
+    abandonedAttemptsRule(newAccount(10)))
+
+  it.effect("SVC-4: abandoned attempts are forgotten after a day, on the way", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const sql = yield* SqlClient.SqlClient
+      const [old, recent] = [randomUUID(), randomUUID()]
+      const day = 24 * 60 * 60 * 1000
+      yield* ledger.abandon([old], 1_000)
+      yield* ledger.abandon([recent], 1_000 + day)
+      const known = (ids: ReadonlyArray<string>) =>
+        sql<{ attempt_id: string }>`SELECT attempt_id FROM abandoned_attempts WHERE attempt_id = ANY (${ids}::text[])`
+      expect((yield* known([old, recent])).map((row) => row.attempt_id)).toEqual([old, recent])
+      yield* ledger.abandon([randomUUID()], 2_000 + day)
+      expect((yield* known([old, recent])).map((row) => row.attempt_id)).toEqual([recent])
+    }))
+
   it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
     statementRule(newAccount(20)))
 
@@ -280,6 +334,11 @@ describe("the in-memory Ledger", () => {
 
   it.effect("SVC-4 BAT-10: another node's overdue Spends are refunded only once that node has gone silent", () =>
     otherNodesRule(Effect.succeed("acct_nodes")).pipe(Effect.provide(LedgerMemory({ acct_nodes: { balance: 10 } }))))
+
+  it.effect("SVC-4 ERR-5: a Spend recorded after its caller gave up is overdue at once; after abandon, none is recorded", () =>
+    abandonedAttemptsRule(Effect.succeed("acct_late")).pipe(
+      Effect.provide(LedgerMemory({ acct_late: { balance: 10 } }))
+    ))
 
   it.effect("the statement: newest first, paged by entry id, filtered by kind and time; daily totals by UTC day", () =>
     statementRule(Effect.succeed("acct_statement")).pipe(

@@ -44,7 +44,14 @@ const diedElsewhere = (keyed: boolean) =>
     const deadline = now + 60_000
     if (keyed) {
       const store = yield* IdempotencyStore
-      yield* store.claim({ accountId: "acct_crash", key: "crash-key", fingerprint: request.fingerprint, now, deadline })
+      yield* store.claim({
+        accountId: "acct_crash",
+        key: "crash-key",
+        fingerprint: request.fingerprint,
+        now,
+        deadline,
+        claimId: "claim-crashed"
+      })
     }
     const ledger = yield* Ledger
     yield* ledger.spend({
@@ -54,7 +61,8 @@ const diedElsewhere = (keyed: boolean) =>
       traceId: "t",
       settleBy: deadline,
       nodeId: "node_crashed",
-      subjects: ["1 Main St"]
+      subjects: ["1 Main St"],
+      attemptId: "attempt-crashed"
     })
   })
 
@@ -190,7 +198,7 @@ describe("the sweeper", () => {
       expect(yield* reconciles("acct_crash")).toBe(4)
     }).pipe(Effect.provide(services)))
 
-  it.effect("ERR-5 SVC-4: a Ledger that records the Spend and then fails answers ledger-unreachable; the Spend it did record is refunded by the sweeper", () =>
+  it.effect("ERR-5 SVC-4: a Ledger that records the Spend and then fails answers ledger-unreachable; the Spend it did record is refunded by the sweeper's next round, not at its deadline", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger
       const control = yield* LedgerControl
@@ -198,9 +206,10 @@ describe("the sweeper", () => {
       const failed = yield* Effect.flip(run(request, () => Effect.succeed(answer)))
       yield* control.setFaults({ failAfterSpend: false })
       expect(failed._tag).toBe("LedgerUnreachable")
-      // The caller was told nothing was charged; the Ledger holds an open Spend until the deadline.
+      // The caller was told nothing was charged; the Ledger holds the Spend it recorded all the same...
       expect(yield* ledger.balance("acct_crash")).toBe(4)
-      yield* TestClock.adjust("61 seconds")
+      // ...until the sweeper's next round, long before the Spend's deadline: the call gave its attempt up.
+      yield* TestClock.adjust("5 seconds")
       expect(yield* sweepAbandoned).toMatchObject({ spends: 1, refunded: 1 })
       expect(yield* reconciles("acct_crash")).toBe(5)
       // The key was released with the failure: the retry runs.

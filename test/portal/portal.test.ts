@@ -68,7 +68,8 @@ const spends = (accountId: string, count: number, tracePrefix: string) =>
         traceId,
         settleBy: Date.now() + 60_000,
         nodeId: "node_portal_test",
-        subjects: [`${i + 1} Pine Ct, Riverton`]
+        subjects: [`${i + 1} Pine Ct, Riverton`],
+        attemptId: `${tracePrefix}-${i}`
       })
       yield* ledger.settle(spend.spendId)
       ids.push(spend.spendId)
