@@ -79,7 +79,7 @@ export type AddressMatch =
   | { readonly _tag: "OutsideCoverage" }
   | { readonly _tag: "Unknown"; readonly hint: string; readonly suggestions: ReadonlyArray<string> }
 
-export type AmbiguityReason = "unit" | "directional" | "spelling" | "several" | "town"
+export type AmbiguityReason = "unit" | "directional" | "type" | "spelling" | "several" | "town"
 
 export const MAX_CANDIDATES = 5
 
@@ -112,6 +112,12 @@ const PLACE_WORDS: ReadonlyMap<string, string> = new Map([
   ["PT", "POINT"],
   ["STH", "SOUTH"],
   ["NTH", "NORTH"],
+  // A directional's letter in a place's name of several words (`W Sacramento`, `N Highlands`, `E Elmhurst`):
+  // read as the word, so the place is found whole, and its letter is never left on the street line.
+  ["N", "NORTH"],
+  ["S", "SOUTH"],
+  ["E", "EAST"],
+  ["W", "WEST"],
   ["MELB", "MELBOURNE"],
   ["SAINT", "ST"]
 ])
@@ -185,6 +191,37 @@ const US_STATE_CODES = new Set(US_STATE_NAMES.values())
 /** States by name: the US table's and Australia's (`Murrumbeena, Victoria`, as Melbourne's people write it). */
 const STATE_NAMES: ReadonlyMap<string, string> = new Map([
   ...US_STATE_NAMES,
+  // The older abbreviations people still write (`Calif.`, `Penn.`), without those that are words too (Del.,
+  // Ill., Ind., Miss., Wash.).
+  ...([
+    ["ALA", "AL"],
+    ["ARIZ", "AZ"],
+    ["ARK", "AR"],
+    ["CALIF", "CA"],
+    ["CAL", "CA"],
+    ["COLO", "CO"],
+    ["CONN", "CT"],
+    ["FLA", "FL"],
+    ["KAN", "KS"],
+    ["KANS", "KS"],
+    ["MASS", "MA"],
+    ["MICH", "MI"],
+    ["MINN", "MN"],
+    ["MONT", "MT"],
+    ["NEB", "NE"],
+    ["NEBR", "NE"],
+    ["NEV", "NV"],
+    ["OKLA", "OK"],
+    ["ORE", "OR"],
+    ["OREG", "OR"],
+    ["PENN", "PA"],
+    ["PENNA", "PA"],
+    ["TENN", "TN"],
+    ["TEX", "TX"],
+    ["WIS", "WI"],
+    ["WISC", "WI"],
+    ["WYO", "WY"]
+  ] as const),
   ["VICTORIA", "VIC"],
   ["NEW SOUTH WALES", "NSW"],
   ["QUEENSLAND", "QLD"],
@@ -350,6 +387,7 @@ export interface AddressIndexData {
   readonly localityStates: Map<string, Set<string>>
   readonly hyphenatedZips: ReadonlySet<string>
   readonly zipTowns: Map<string, Set<string>>
+  readonly townStates: Map<string, Set<string>>
 }
 
 export class AddressIndex {
@@ -369,6 +407,8 @@ export class AddressIndex {
   private readonly hyphenatedZips: ReadonlySet<string>
   /** The towns of each ZIP code's parcels. */
   private readonly zipTowns = new Map<string, Set<string>>()
+  /** The states each town lies in (`KENSINGTON` is a Melbourne suburb; Brooklyn's is a neighbourhood). */
+  private readonly townStates = new Map<string, Set<string>>()
 
   private townsOfZip(zip: string): ReadonlySet<string> {
     return this.zipTowns.get(zip) ?? new Set()
@@ -391,6 +431,7 @@ export class AddressIndex {
       phrasesByLength,
       states,
       towns,
+      townStates,
       zips,
       zipTowns
     } = this
@@ -405,7 +446,8 @@ export class AddressIndex {
       towns,
       localityStates,
       hyphenatedZips,
-      zipTowns
+      zipTowns,
+      townStates
     }
   }
 
@@ -446,6 +488,10 @@ export class AddressIndex {
         place = { localities: set, own, town: phraseOf(parcel.city ?? parcel.market) }
         interned.set(localityKey, place)
         const town = place.town
+        const stateOfTown = parcel.state?.toUpperCase() ?? ""
+        const statesOfTown = this.townStates.get(town)
+        if (statesOfTown) statesOfTown.add(stateOfTown)
+        else this.townStates.set(town, new Set([stateOfTown]))
         for (const phrase of set) {
           this.addPhrase(phrase)
           const towns = this.towns.get(phrase)
@@ -662,6 +708,18 @@ export class AddressIndex {
         localityStart = end - length
       }
     }
+    // A directional between a comma and the place is the place's, never the street's: `Fawn Cir, E Sacramento`
+    // names a place the index does not know (below), not Fawn Cir E in Sacramento's towns (a Sacramento audit:
+    // `W Sacramento`, before West Sacramento was read whole, found houses in 38 other towns).
+    if (
+      locality !== undefined && localityStart >= 3 && DIRECTIONALS.has(words[localityStart - 1]!) &&
+      commaAfter.has(localityStart - 2)
+    ) {
+      locality = undefined
+      localityTypo = undefined
+      localityAbbreviated = undefined
+      localityStart = end
+    }
     let streetWords = words.slice(0, localityStart)
     // A place the index does not know: the words after the last comma (past the street), or else the words
     // after the last street type.
@@ -676,7 +734,11 @@ export class AddressIndex {
         ? streetWords.slice(typeAt + 1).filter((w) => !DIRECTIONALS.has(w))
         : []
       const tailIsUnit = tail.length > 0 && takeUnit(["X", ...tail]).unit !== ""
-      if (tail.length > 0 && !tailIsUnit && tail.every((w) => /^[A-Z]+$/.test(w) && !DIRECTIONALS.has(w))) {
+      // After a comma a place may begin with a directional (`N Highlands`); a lone one is the street's.
+      const placeWords = tail === afterComma
+        ? tail.every((w) => /^[A-Z]+$/.test(w)) && !tail.every((w) => DIRECTIONALS.has(w))
+        : tail.every((w) => /^[A-Z]+$/.test(w) && !DIRECTIONALS.has(w))
+      if (tail.length > 0 && !tailIsUnit && placeWords) {
         unknownLocality = tail.join(" ")
         streetWords = streetWords.slice(0, streetWords.length - tail.length)
       }
@@ -1086,25 +1148,37 @@ export class AddressIndex {
             street.parts.directional
           )
         ).size > 1
+    // Typed without a type, where the name is a street of another type in the place too: the street that holds
+    // the number is taken only where the number lies beyond the numbers on record of each other type's street
+    // (a block either side), as for a directional left out. Within them, a house there that never sold may be
+    // the one meant: `100 Crystalwood, Lincoln` found 100 Crystalwood Way, where Crystalwood Cir is numbered
+    // 3–100 and its 100 had not sold (a Sacramento audit). A record without a type is the same street as its
+    // typed records, never another.
+    const typesHolding = new Set(
+      chosen.filter((street) => atNumber([street]).length > 0).map((street) => street.parts.type)
+    )
+    const typeLeftOut = parsed.street.type === "" && parcels.length > 0 && !typesHolding.has("") &&
+      chosen.some((street) =>
+        street.parts.type !== "" && !typesHolding.has(street.parts.type) &&
+        this.streetHasParcelIn(street, parsed, locality) && numbersSpan(street, wanted)
+      )
     // No town or ZIP code sent, and the street is in several towns: the parcels at the number are taken only
     // where it lies above the numbers on record of the street in each other town by more than a block (below
     // them lie that street's first houses). Within them, a house there that never sold may be the one meant:
     // `250 E 93rd St, NY` found Brooklyn's 250 on record, where Manhattan's E 93rd St has 245 and 300.
-    // A place that reaches several towns: its own town where it is one and the street is on record there
-    // (`Altona`, also read as Altona North without its directional; `Melbourne`, a suburb and the market);
-    // else it names none of them (`Melbourne` for 14 Collins St, which Box Hill and Bulleen both have).
+    // A place that reaches several towns: its own town where it is one (`Altona`, also read as Altona North
+    // without its directional; `Melbourne` and `Sacramento`, each a town and its market's name), whether or
+    // not the street is on record there: a record holds the parcels that sold, not every street (`1316 I St,
+    // Sacramento` found Rio Linda's I St where the city's had no sale, and `5615 Lupin Ln, Sacramento` a house
+    // in Pollock Pines, 60 miles away: a Sacramento audit). Else it names none of them (`Melbourne` for 14
+    // Collins St, which Box Hill and Bulleen both have).
     const placeTowns = parsed.locality === undefined ? undefined : this.towns.get(parsed.locality)
-    let ownTown = false
-    if (
-      parsed.locality !== undefined && placeTowns !== undefined && placeTowns.size > 1 &&
-      placeTowns.has(parsed.locality)
-    ) {
-      ownTown = chosen.some((street) => {
-        const first = firstParcelOf(street)
-        return first !== undefined && this.townOf(first) === parsed.locality
-      })
-      if (ownTown) parcels = parcels.filter((parcel) => this.townOf(parcel) === parsed.locality)
-    }
+    // (A town of the state sent: `Kensington, NY` is Brooklyn's neighbourhood, not Melbourne's suburb.)
+    const ownTown = parsed.locality !== undefined && placeTowns !== undefined && placeTowns.size > 1 &&
+      placeTowns.has(parsed.locality) &&
+      (parsed.state === undefined || this.townStates.get(parsed.locality)?.has(parsed.state) === true) &&
+      (parsed.zip === undefined || this.townsOfZip(parsed.zip).has(parsed.locality))
+    if (ownTown) parcels = parcels.filter((parcel) => this.townOf(parcel) === parsed.locality)
     const namesNoTown = parsed.locality === undefined || (placeTowns !== undefined && placeTowns.size > 1 && !ownTown)
     const otherTowns = new Map<string, string>()
     if (namesNoTown && parsed.zip === undefined && parcels.length > 0) {
@@ -1118,7 +1192,7 @@ export class AddressIndex {
         otherTowns.set(this.townOf(first), first.city ?? first.market)
       }
     }
-    return { parcels, notes, directionalLeftOut, otherTowns: [...otherTowns.values()].sort() }
+    return { parcels, notes, directionalLeftOut, typeLeftOut, otherTowns: [...otherTowns.values()].sort() }
   }
 
   /**
@@ -1162,7 +1236,11 @@ export class AddressIndex {
     locality: string | undefined,
     notes: ReadonlyArray<MatchNote>
   ): AddressMatch | undefined {
-    let { directionalLeftOut, notes: fitNotes, otherTowns, parcels } = this.parcelsOn(parsed, name, locality)
+    let { directionalLeftOut, notes: fitNotes, otherTowns, parcels, typeLeftOut } = this.parcelsOn(
+      parsed,
+      name,
+      locality
+    )
     const widened: Array<MatchNote> = []
     if (parcels.length === 0 && locality !== undefined && name === parsed.street.name) {
       // Only within the town the named place lies in: a neighbourhood of another town never widens to it.
@@ -1176,6 +1254,7 @@ export class AddressIndex {
         parcels = inTown
         fitNotes = anywhere.notes
         directionalLeftOut = anywhere.directionalLeftOut
+        typeLeftOut = anywhere.typeLeftOut
         otherTowns = anywhere.otherTowns
         widened.push({
           kind: "normalized",
@@ -1187,6 +1266,7 @@ export class AddressIndex {
     }
     if (parcels.length === 0) return undefined
     if (directionalLeftOut) return ambiguous(parcels, "directional")
+    if (typeLeftOut) return ambiguous(parcels, "type")
     if (otherTowns.length > 0) return ambiguous(parcels, "town", otherTowns)
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)

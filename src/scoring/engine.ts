@@ -122,6 +122,10 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
     case "directional":
       return "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
         "(the candidates are the properties on record at this number)."
+    case "type":
+      return "The address leaves out the street type (such as St, Ave or Ct) that tells streets of this name apart: " +
+        "another street of the name has houses around this number. Send the type (the candidates are the " +
+        "properties on record at this number)."
     case "spelling":
       return match.candidates.length === 1
         ? "The street name is not on record and is as close to several streets that are; one of them has this " +

@@ -997,3 +997,93 @@ describe("wrong parcels an audit of the day's rules found over every parcel held
     })
   })
 })
+
+describe("wrong parcels an audit of the Sacramento file found", () => {
+  const ca = (city: string, zip: string) => ({ city, zip, state: "CA", market: "Sacramento" })
+  const index = new AddressIndex([
+    parcel("crystalwood-cir-3", "3 CRYSTALWOOD CIR", ca("LINCOLN", "95648")),
+    parcel("crystalwood-cir-80", "80 CRYSTALWOOD CIR", ca("LINCOLN", "95648")),
+    parcel("crystalwood-way-100", "100 CRYSTALWOOD WAY", ca("LINCOLN", "95648")),
+    parcel("crystalwood-way-108", "108 CRYSTALWOOD WAY", ca("LINCOLN", "95648")),
+    parcel("crystalwood-way-900", "900 CRYSTALWOOD WAY", ca("LINCOLN", "95648")),
+    parcel("fawn-4085", "4085 FAWN CIR", ca("SACRAMENTO", "95823")),
+    parcel("capitol-1200", "1200 CAPITOL MALL", ca("SACRAMENTO", "95814")),
+    parcel("i-1316", "1316 I ST", ca("RIO LINDA", "95673")),
+    parcel("lupin-5615", "5615 LUPIN LN", ca("POLLOCK PINES", "95726")),
+    parcel("stone-612", "612 STONE BLVD", ca("WEST SACRAMENTO", "95691")),
+    parcel("oakvale-7511", "7511 OAKVALE CT", ca("NORTH HIGHLANDS", "95660"))
+  ])
+  const match = (address: string) => index.match(address)
+
+  it("a street typed without its type is ambiguous where another type's street of the name has houses around the number", () => {
+    // 100 Crystalwood Cir may exist (the Circle is numbered 3–80 on record): not 100 Crystalwood Way.
+    expect(match("100 Crystalwood, Lincoln, CA")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "type",
+      candidates: ["100 CRYSTALWOOD WAY, LINCOLN, CA 95648"]
+    })
+    expect(match("108 Crystalwood, 95648")).toMatchObject({ _tag: "Ambiguous", reason: "type" })
+    expect(ambiguityDetail(match("108 Crystalwood") as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toMatch(
+      /leaves out the street type/
+    )
+    // Beyond the Circle's numbers (a block either side), the Way is the only street the number can be on.
+    expect(idOf(match("900 Crystalwood, Lincoln"))).toBe("crystalwood-way-900")
+    // With its type, each is found.
+    expect(idOf(match("100 Crystalwood Way, Lincoln"))).toBe("crystalwood-way-100")
+    expect(idOf(match("80 Crystalwood Cir, Lincoln"))).toBe("crystalwood-cir-80")
+  })
+
+  it("a directional before a place after a comma is the place's: W Sacramento is West Sacramento, E Sacramento no place on record", () => {
+    // It was Fawn Cir (its W ignored) in any town of the Sacramento market.
+    expect(match("4085 Fawn Cir, W Sacramento, CA")._tag).toBe("Unknown")
+    expect(idOf(match("612 Stone Blvd, W Sacramento, CA"))).toBe("stone-612")
+    expect(idOf(match("612 Stone Blvd, W. Sacramento, CA 95691"))).toBe("stone-612")
+    expect(match("4085 Fawn Cir, E Sacramento, CA")._tag).not.toBe("Found")
+    expect(match("5615 Lupin Ln, S Sacramento")._tag).not.toBe("Found")
+    // The ZIP code decides for a place not on record that begins with a directional, as for any other.
+    expect(idOf(match("4085 Fawn Cir, E Sacramento, CA 95823"))).toBe("fawn-4085")
+    expect(idOf(match("7511 Oakvale Ct, N Highlands, CA 95660"))).toBe("oakvale-7511")
+    expect(idOf(match("7511 Oakvale Ct, N Highlands"))).toBe("oakvale-7511")
+    // A directional after the street, before the comma, is still the street's.
+    expect(idOf(match("4085 Fawn Cir, Sacramento, CA"))).toBe("fawn-4085")
+  })
+
+  it("a place that is a town's own name and its market's is that town, whether or not the street is on record there", () => {
+    // The city of Sacramento's I St had no sale on record: Rio Linda's 1316 I St is not the one meant.
+    expect(match("1316 I St, Sacramento, CA")._tag).toBe("Unknown")
+    expect(match("5615 Lupin Ln, Sacramento, CA")._tag).toBe("Unknown")
+    expect(idOf(match("1200 Capitol Mall, Sacramento, CA"))).toBe("capitol-1200")
+    // The town sent, or the ZIP code, finds the house.
+    expect(idOf(match("5615 Lupin Ln, Pollock Pines, CA"))).toBe("lupin-5615")
+    expect(idOf(match("5615 Lupin Ln, Sacramento, CA 95726"))).toBe("lupin-5615")
+  })
+
+  it("a state in its older abbreviation (Calif., Cal, Penn.) is the state, not a word of the place", () => {
+    expect(idOf(match("1200 Capitol Mall, Sacramento, Calif. 95814"))).toBe("capitol-1200")
+    expect(idOf(match("1200 Capitol Mall, Sacramento, Cal"))).toBe("capitol-1200")
+    expect(match("1200 Capitol Mall, Sacramento, Penn.")._tag).toBe("OutsideCoverage")
+  })
+
+  it("a neighbourhood of one state named like another state's town is the neighbourhood where that state is sent", () => {
+    const both = new AddressIndex([
+      parcel("beverley-221", "221 BEVERLEY RD", {
+        city: "BROOKLYN",
+        zip: "11218",
+        hood: "KENSINGTON",
+        state: "NY",
+        market: "Brooklyn"
+      }),
+      parcel("kensington-vic-5", "5 McCRACKEN ST", {
+        city: "KENSINGTON",
+        zip: "3031",
+        hood: "KENSINGTON",
+        state: "VIC",
+        market: "Melbourne"
+      })
+    ])
+    expect(idOf(both.match("221 Beverley Road, Kensington, NY"))).toBe("beverley-221")
+    expect(idOf(both.match("221 Beverley Road, Kensington 11218"))).toBe("beverley-221")
+    // Without a state or ZIP code, Kensington is Melbourne's suburb, which has no Beverley Rd on record.
+    expect(both.match("221 Beverley Road, Kensington")._tag).toBe("Unknown")
+  })
+})
