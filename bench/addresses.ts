@@ -1,8 +1,8 @@
 /**
  * `npm run bench:addresses`: how well addresses typed the ways people type them find the right property.
  *
- * From the real public files in ../shared/data (the NYC Department of Finance sales of 2018–2019 and the
- * Melbourne sales; nothing is fetched), every parcel that its own recorded address finds uniquely is typed
+ * From the real public files in ../shared/data (the NYC Department of Finance sales of 2018–2019, the
+ * Melbourne sales and the Sacramento sample; nothing is fetched), every parcel that its own recorded address finds uniquely is typed
  * in several classes of variant, and each variant is matched. Per class it prints the share resolved to the
  * right parcel, the wrong parcels (the figure that must stay 0) and the refusals. Accuracy is measured on an
  * index of the real parcels (their real neighbours and near-misses); match time on an index of one million
@@ -16,6 +16,7 @@ import { stringify } from "csv-stringify/sync"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { convertMelbourne } from "../scripts/convert-melbourne.js"
+import { convertSacramento } from "../scripts/convert-sacramento.js"
 import { parseNycDofSales } from "../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../src/property/propscore-csv.js"
 import type { ParcelRecord } from "../src/property/records.js"
@@ -65,12 +66,27 @@ const melbourneParcels = (): Array<ParcelRecord> => {
   return [...parsePropscoreCsv("parcels.csv", stringify(parcels, { header: true })).parcels]
 }
 
+const sacramentoParcels = (): Array<ParcelRecord> => {
+  const file = path.join(dataDir, "sacramento", "Sacramentorealestatetransactions.csv")
+  if (!fs.existsSync(file)) return []
+  const { parcels } = convertSacramento(fs.readFileSync(file, "utf8"))
+  return [...parsePropscoreCsv("parcels.csv", stringify(parcels, { header: true })).parcels]
+}
+
 // Typing an address -----------------------------------------------------------------------------------------
 
 const title = (text: string) => text.toLowerCase().replace(/\b([a-z])/g, (letter) => letter.toUpperCase())
 const recordedLine = (parcel: ParcelRecord) => (parcel.recordedAddress ?? parcel.street).replace(/\s+/g, " ").trim()
 const place = (parcel: ParcelRecord) =>
   [title(parcel.city ?? ""), [parcel.state, parcel.zipCode].filter(Boolean).join(" ")].filter(Boolean).join(", ")
+
+/** The recorded street line without its street type (`100 CRYSTALWOOD CIR` → `100 CRYSTALWOOD`), if it has one. */
+const withoutType = (parcel: ParcelRecord) => {
+  const words = tokenize(recordedLine(parcel)).filter((t) => t !== ",")
+  const at = DIRECTIONALS.has(words.at(-1)!) ? words.length - 2 : words.length - 1
+  if (at < 2 || !STREET_TYPES.has(words[at]!)) return undefined
+  return [...words.slice(0, at), ...words.slice(at + 1)].join(" ")
+}
 
 /** The words of the recorded street line with the street type spelt out, or abbreviated (`toggle`). */
 const withType = (parcel: ParcelRecord, how: "full" | "short") => {
@@ -411,7 +427,12 @@ const heldOut = (sources: Record<string, ReadonlyArray<ParcelRecord>>, withUnits
   const typings: Record<string, (p: ParcelRecord) => string> = {
     "as recorded, with its town": (p) => `${title(recordedLine(p))}, ${place(p)}`,
     "without its town or ZIP code": (p) => title(recordedLine(p)),
-    "with its state only": (p) => `${title(recordedLine(p))}, ${p.state ?? ""}`
+    "with its state only": (p) => `${title(recordedLine(p))}, ${p.state ?? ""}`,
+    // Whatever other street of the name is found, it is not this house (`100 Crystalwood, Lincoln` found 100
+    // Crystalwood Way for the Circle's 100).
+    "without its street type, with its town": (p) => `${title(withoutType(p) ?? recordedLine(p))}, ${place(p)}`,
+    // The market's name for the town (`Sacramento`, `Melbourne`): a town of its own, or a wider place.
+    "with its market's name as the town": (p) => `${title(recordedLine(p))}, ${p.market}, ${p.state ?? ""}`
   }
   const rows: Array<{ source: string; cls: string; typed: number; right: number; wrong: number; refused: number }> = []
   for (const [source, parcels] of Object.entries(sources)) {
@@ -446,7 +467,11 @@ const sampleOf = (parcels: ReadonlyArray<ParcelRecord>, n: number) => {
 }
 
 const main = () => {
-  const sources = { "NYC DOF 2018–2019": nycParcels(), "Melbourne 2016–2018": melbourneParcels() }
+  const sources = {
+    "NYC DOF 2018–2019": nycParcels(),
+    "Melbourne 2016–2018": melbourneParcels(),
+    "Sacramento 2008": sacramentoParcels()
+  }
   const real = Object.values(sources).flat()
   if (real.length === 0) {
     log(`No data under ${dataDir}: nothing to measure.`)

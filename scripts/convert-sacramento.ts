@@ -5,12 +5,7 @@ import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
 import * as fs from "node:fs"
 import * as path from "node:path"
-
-const [input, outDir] = process.argv.slice(2)
-if (!input || !outDir) {
-  console.error("usage: convert-sacramento.ts INPUT.csv OUTPUT_DIR")
-  process.exit(2)
-}
+import type { Converted } from "./convert-melbourne.js"
 
 const types: Record<string, string> = { Residential: "single_family", Condo: "condo", "Multi-Family": "two_family" }
 const months: Record<string, string> = {
@@ -29,43 +24,54 @@ const months: Record<string, string> = {
 }
 const unknownIfZero = (value: string) => (Number(value) > 0 ? value : "")
 
-const rows = parse(fs.readFileSync(input), { columns: true, skip_empty_lines: true, trim: true }) as Array<
-  Record<string, string>
->
-const parcels: Array<Record<string, string>> = []
-const sales: Array<Record<string, string>> = []
-const seen = new Map<string, string>()
-for (const row of rows) {
-  const key = `${row.street}|${row.zip}`
-  let id = seen.get(key)
-  if (id === undefined) {
-    id = `sac-${String(seen.size + 1).padStart(4, "0")}`
-    seen.set(key, id)
-    parcels.push({
+/** The propscore CSV rows of the Sacramento file's text: one parcel per street line and ZIP code. */
+export const convertSacramento = (text: string): Converted => {
+  const rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Array<Record<string, string>>
+  const parcels: Array<Record<string, string>> = []
+  const sales: Array<Record<string, string>> = []
+  const seen = new Map<string, string>()
+  for (const row of rows) {
+    const key = `${row.street}|${row.zip}`
+    let id = seen.get(key)
+    if (id === undefined) {
+      id = `sac-${String(seen.size + 1).padStart(4, "0")}`
+      seen.set(key, id)
+      parcels.push({
+        property_id: id,
+        market: "Sacramento",
+        address: row.street!,
+        city: row.city!,
+        state: row.state!,
+        zip_code: row.zip!,
+        property_type: types[row.type!] ?? "",
+        bedrooms: unknownIfZero(row.beds!),
+        bathrooms: unknownIfZero(row.baths!),
+        living_area_square_feet: unknownIfZero(row.sq__ft!),
+        latitude: row.latitude!,
+        longitude: row.longitude!
+      })
+    }
+    // "Wed May 21 00:00:00 EDT 2008"
+    const [, month, day, , , year] = row.sale_date!.split(/\s+/)
+    sales.push({
       property_id: id,
-      market: "Sacramento",
-      address: row.street!,
-      city: row.city!,
-      state: row.state!,
-      zip_code: row.zip!,
-      property_type: types[row.type!] ?? "",
-      bedrooms: unknownIfZero(row.beds!),
-      bathrooms: unknownIfZero(row.baths!),
-      living_area_square_feet: unknownIfZero(row.sq__ft!),
-      latitude: row.latitude!,
-      longitude: row.longitude!
+      sale_date: `${year}-${months[month!]}-${day!.padStart(2, "0")}`,
+      price: row.price!,
+      document_type: "deed"
     })
   }
-  // "Wed May 21 00:00:00 EDT 2008"
-  const [, month, day, , , year] = row.sale_date!.split(/\s+/)
-  sales.push({
-    property_id: id,
-    sale_date: `${year}-${months[month!]}-${day!.padStart(2, "0")}`,
-    price: row.price!,
-    document_type: "deed"
-  })
+  return { parcels, sales }
 }
-fs.mkdirSync(outDir, { recursive: true })
-fs.writeFileSync(path.join(outDir, "parcels.csv"), stringify(parcels, { header: true }))
-fs.writeFileSync(path.join(outDir, "sales.csv"), stringify(sales, { header: true }))
-console.log(`${parcels.length} parcels and ${sales.length} sales written to ${outDir}`)
+
+const [input, outDir] = process.argv.slice(2)
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("convert-sacramento.ts")) {
+  if (!input || !outDir) {
+    console.error("usage: convert-sacramento.ts INPUT.csv OUTPUT_DIR")
+    process.exit(2)
+  }
+  const { parcels, sales } = convertSacramento(fs.readFileSync(input, "utf8"))
+  fs.mkdirSync(outDir, { recursive: true })
+  fs.writeFileSync(path.join(outDir, "parcels.csv"), stringify(parcels, { header: true }))
+  fs.writeFileSync(path.join(outDir, "sales.csv"), stringify(sales, { header: true }))
+  console.log(`${parcels.length} parcels and ${sales.length} sales written to ${outDir}`)
+}
