@@ -1019,9 +1019,18 @@ export class AddressIndex {
     readonly close: ReadonlyArray<{ name: string; edits: number }>
   } {
     // A street that exists is never exchanged for a neighbour: its missing house number is the answer. So is
-    // one of the town typed, where the ZIP code is another's (`16 Francis Pl, Staten Island, NY 10308`).
+    // one of the town typed, where the ZIP code is another's (`16 Francis Pl, Staten Island, NY 10308`). And a
+    // name on record elsewhere in the state with this house number is that street, misplaced, not a misspelling
+    // of one here: `7 Wilson St, E Brighton` was 7 Billson St in Brighton East, meant for Brighton's Wilson St
+    // (an audit, 2026-11-24); refused, that address suggested.
     const isStreetOf = (key: string) => this.names.get(key)?.get(parsed.street.name.length)?.has(parsed.street.name)
-    const known = isStreetOf(area) === true || (locality !== undefined && isStreetOf(`L:${locality}`) === true)
+    const onRecordElsewhere = (this.byName.get(parsed.street.name) ?? []).some((street) =>
+      (street.numbers.get(parsed.number) ?? []).some((parcel) =>
+        parsed.state === undefined || parcel.state?.toUpperCase() === parsed.state
+      )
+    )
+    const known = isStreetOf(area) === true || (locality !== undefined && isStreetOf(`L:${locality}`) === true) ||
+      onRecordElsewhere
     const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
     // A misspelt ordinal word (`Secod Ave` for `Second Ave`, recorded `2 AVE`) is another close name.
     if (!known) {
@@ -1173,9 +1182,14 @@ export class AddressIndex {
     // in Pollock Pines, 60 miles away: a Sacramento audit). Else it names none of them (`Melbourne` for 14
     // Collins St, which Box Hill and Bulleen both have).
     const placeTowns = parsed.locality === undefined ? undefined : this.towns.get(parsed.locality)
-    // (A town of the state sent: `Kensington, NY` is Brooklyn's neighbourhood, not Melbourne's suburb.)
+    // (A town of the state sent: `Kensington, NY` is Brooklyn's neighbourhood, not Melbourne's suburb. And only
+    // where the place's towns are of one state: `Chelsea` alone is Melbourne's suburb or Manhattan's
+    // neighbourhood, and the street decides, as for any place of several towns.)
+    const statesOfPlace = placeTowns === undefined
+      ? undefined
+      : new Set([...placeTowns].flatMap((town) => [...(this.townStates.get(town) ?? [])]))
     const ownTown = parsed.locality !== undefined && placeTowns !== undefined && placeTowns.size > 1 &&
-      placeTowns.has(parsed.locality) &&
+      placeTowns.has(parsed.locality) && statesOfPlace!.size === 1 &&
       (parsed.state === undefined || this.townStates.get(parsed.locality)?.has(parsed.state) === true) &&
       (parsed.zip === undefined || this.townsOfZip(parsed.zip).has(parsed.locality))
     if (ownTown) parcels = parcels.filter((parcel) => this.townOf(parcel) === parsed.locality)

@@ -1083,7 +1083,21 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     ])
     expect(idOf(both.match("221 Beverley Road, Kensington, NY"))).toBe("beverley-221")
     expect(idOf(both.match("221 Beverley Road, Kensington 11218"))).toBe("beverley-221")
-    // Without a state or ZIP code, Kensington is Melbourne's suburb, which has no Beverley Rd on record.
-    expect(both.match("221 Beverley Road, Kensington")._tag).toBe("Unknown")
+    // Without a state or ZIP code, Kensington is Melbourne's suburb or Brooklyn's neighbourhood: the street
+    // decides, as for any place of several towns (an audit saw 454 such typings refused).
+    expect(idOf(both.match("221 Beverley Road, Kensington"))).toBe("beverley-221")
+    expect(idOf(both.match("5 McCracken St, Kensington"))).toBe("kensington-vic-5")
+  })
+
+  it("a street name on record elsewhere with the house number is never corrected to another street here", () => {
+    const brighton = new AddressIndex([
+      parcel("wilson-7", "7 WILSON ST", { city: "BRIGHTON", zip: "3186", state: "VIC", market: "Melbourne" }),
+      parcel("billson-7", "7 BILLSON ST", { city: "BRIGHTON EAST", zip: "3187", state: "VIC", market: "Melbourne" })
+    ])
+    // It was 7 Billson St in Brighton East, one letter from Brighton's Wilson St.
+    expect(brighton.match("7 Wilson St, E Brighton")._tag).toBe("Unknown")
+    expect(brighton.match("7 Wilson St, Brighton East, VIC")._tag).toBe("Unknown")
+    expect(idOf(brighton.match("7 Wilson St, Brighton"))).toBe("wilson-7")
+    expect(idOf(brighton.match("7 Willson St, Brighton East"))).toBe("billson-7")
   })
 })
