@@ -52,7 +52,8 @@ export const JointStepsPg = Layer.effect(
                   spendId: row!.spend_id,
                   accountId: spend.accountId,
                   amount: row!.amount!,
-                  balanceAfter: row!.balance!
+                  balanceAfter: row!.balance!,
+                  attemptId: spend.attemptId
                 }
               }
           }

@@ -201,7 +201,13 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
             })
           }))
           if ((yield* Ref.get(state)).faults.failAfterSpend) return yield* Effect.fail(unreachable())
-          return { spendId: entry.id, accountId: request.accountId, amount: cost, balanceAfter: balance - cost }
+          return {
+            spendId: entry.id,
+            accountId: request.accountId,
+            amount: cost,
+            balanceAfter: balance - cost,
+            attemptId: request.attemptId
+          }
         }),
       refund: (request) =>
         Effect.zipRight(

@@ -130,7 +130,8 @@ export const LedgerPg = Layer.effect(
           spendId: spent!.id,
           accountId: request.accountId,
           amount: spent!.amount!,
-          balanceAfter: spent!.balance!
+          balanceAfter: spent!.balance!,
+          attemptId: request.attemptId
         }
       }
       if (spent!.abandoned) return yield* new LedgerUnreachable({ detail: LEDGER_UNREACHABLE_DETAIL })

@@ -189,9 +189,9 @@ const keyNotChecked = (deadline: Duration.Duration) => () =>
   new CallNotStarted({
     detail: "The Idempotency-Key could not be checked because the database did not answer in time, so the call " +
       "did not run and is not charged. Retry later with the same key. If the database took the claim after " +
-      "all, its Credit is refunded and the key freed within seconds of the database answering again (at the " +
-      `latest ${Math.ceil(Duration.toSeconds(deadline)) + 30} seconds from now); until then the Balance shows ` +
-      "that Credit and the key answers 409."
+      "all, its Credits are refunded and the key freed within seconds of the database answering again (should " +
+      `this server stop meanwhile, by the first one running ${Math.ceil(Duration.toSeconds(deadline)) + 30} ` +
+      "seconds or more from now); until then the Balance shows those Credits and the key answers 409."
   })
 
 /**
@@ -249,8 +249,9 @@ const claimed = (
     case "InFlight":
       return new DuplicateRequestInFlight({
         detail: "An identical request with this Idempotency-Key is still being processed; retry shortly to get its " +
-          "result. (An earlier attempt with this key that ended in a 503 but reached the database late holds it " +
-          "until the sweeper frees it, within seconds of the database answering again.)",
+          "result. (An earlier attempt with this key that ended without an answer while the database was away may " +
+          "hold it until the sweeper frees it, within seconds of the database answering again; the retry then " +
+          "runs as a new request.)",
         retry_after: 1
       })
   }
@@ -329,11 +330,19 @@ const runWork = <E extends WorkFailure, R>(
 ) =>
   Effect.gen(function*() {
     const ledger = yield* Ledger
+    const settlement = yield* Settlement
     const margin = Duration.toMillis(yield* ClaimDeadline) * (1 - WORK_SHARE)
     const budget = Math.max(0, settleBy - margin - (yield* Clock.currentTimeMillis))
+    // A refund the database cannot take now is the sweeper's next round's (its attempt given up on), not
+    // left to the Spend's deadline (an audit saw a history call's 504 keep its Credit for that minute).
     const refund = (cause: Cause.Cause<E>) =>
       ledger.refundRemaining(spend.spendId, refundReasonOf(cause), request.traceId).pipe(
-        Effect.catchAll((error) => Effect.logError("refund failed; left to the sweeper", error))
+        Effect.catchAll((error) =>
+          Effect.zipRight(
+            Effect.logError("refund failed; left to the sweeper's next round", error),
+            settlement.giveUp(spend.attemptId, settleBy)
+          )
+        )
       )
     return yield* work(spend).pipe(
       Effect.timeoutFail({ duration: Duration.millis(budget), onTimeout: pastDeadline }),
@@ -374,13 +383,21 @@ const paidCall = <E extends WorkFailure, R>(
     return response
   })
 
-/** IDEM-5: a keyed call that ended without an answer frees its key, so a retry takes it over. */
-const releaseKeyUnlessAnswered = (claimId: string) => <A, E, R>(call: Effect.Effect<A, E, R>) =>
+/**
+ * IDEM-5: a keyed call that ended without an answer frees its key, so a retry takes it over; a release the
+ * database cannot take now is the sweeper's next round's (the claim given up on), not its deadline's.
+ */
+const releaseKeyUnlessAnswered = (claimId: string, deadline: number) => <A, E, R>(call: Effect.Effect<A, E, R>) =>
   Effect.flatMap(
-    IdempotencyStore,
-    (store) =>
+    Effect.all([IdempotencyStore, Settlement]),
+    ([store, settlement]) =>
       Effect.onExit(call, (exit) =>
-        Exit.isSuccess(exit) ? Effect.void : inBackground(store.release(claimId), RELEASE_WAIT))
+        Exit.isSuccess(exit)
+          ? Effect.void
+          : inBackground(
+            store.release(claimId).pipe(Effect.catchAll(() => settlement.giveUp(claimId, deadline))),
+            RELEASE_WAIT
+          ))
   )
 
 /**
@@ -413,7 +430,7 @@ export const metered = <E extends WorkFailure, R>(
     if (key._tag === "Replay") return { response: key.response, replayed: true }
     const recorded = joint?.result._tag === "Spent" ? joint.result.spend : undefined
     const response = yield* paidCall(request, key.claimId, key.deadline, work, pastDeadline, recorded).pipe(
-      releaseKeyUnlessAnswered(key.claimId)
+      releaseKeyUnlessAnswered(key.claimId, key.deadline)
     )
     return { response, replayed: false }
   })

@@ -65,18 +65,23 @@ export const sweepAbandoned = Effect.gen(function*() {
   if (gaveUp.length > 0) yield* ledger.abandon(gaveUp, now)
   // Spends first: a key released before its Spend is refunded could be retried and charged again while the
   // first charge still stands (it would be refunded a moment later, but the Balance would dip meanwhile).
+  const othersSilentSince = yield* settlement.othersSilentSince(now)
   const overdue = yield* ledger.overdue({
     now,
     limit: SWEEP_BATCH,
     nodeId: settlement.nodeId,
     answered: unfinished.spendIds,
-    othersSilentSince: yield* settlement.othersSilentSince(now),
+    othersSilentSince,
     gaveUp
   })
   let refunded = 0
   for (const spendId of overdue) refunded += yield* ledger.refundRemaining(spendId, "abandoned-request", "sweeper")
   // A key whose answer this node is still storing is not abandoned.
-  const abandoned = (yield* store.abandoned(now, gaveUp)).filter((claim) =>
+  // Keys past their deadline wait, as another node's Spends do, until this node has been seen for a lease: a
+  // key freed before its Spend is refunded lets a retry be charged while that Spend still stands (an audit saw
+  // it 10 s apart after a restart). The claims this node gave up on are its own: freed at once.
+  const keysPastDeadline = othersSilentSince === undefined ? 0 : now
+  const abandoned = (yield* store.abandoned(keysPastDeadline, gaveUp)).filter((claim) =>
     !unfinished.claimIds.includes(claim.claimId)
   )
   // A claim's Spend shares its deadline and was refunded above (or settled earlier): only the key is left.

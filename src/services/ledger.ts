@@ -40,6 +40,8 @@ export interface Spend {
   /** Credits taken: units × the price book's Credits per unit. */
   readonly amount: number
   readonly balanceAfter: number
+  /** The attempt it was recorded under (`SpendRequest.attemptId`). */
+  readonly attemptId: string
 }
 
 export interface RefundRequest {

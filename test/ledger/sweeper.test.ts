@@ -142,23 +142,48 @@ describe("the sweeper", () => {
       expect(yield* reconciles("acct_crash")).toBe(3)
     }).pipe(Effect.provide(services), Effect.provide(hourlyBeats)))
 
-  it.effect("SVC-4: a refund the Ledger could not take when the call failed is made by the sweeper", () =>
+  it.effect("SVC-4 IDEM-5: a refund, and a key's release, the database could not take when the call failed are made by the sweeper's next round, not at their deadline", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger
       const control = yield* LedgerControl
+      const store = yield* IdempotencyControl
       const failed = yield* Effect.exit(
-        run(keyless, () =>
+        run(request, () =>
           Effect.zipRight(
-            control.setFaults({ unreachable: true }),
+            Effect.all([control.setFaults({ unreachable: true }), store.setFaults({ unreachable: true })]),
             Effect.fail(new OutsideCoverage({ detail: "not here" }))
           ))
       )
       expect(Exit.isFailure(failed)).toBe(true)
-      yield* control.setFaults({ unreachable: false })
+      yield* Effect.all([control.setFaults({ unreachable: false }), store.setFaults({ unreachable: false })])
       expect(yield* ledger.balance("acct_crash")).toBe(4)
-      yield* TestClock.adjust("61 seconds")
-      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 0, refunded: 1, purged: 0 })
+      // The key is held meanwhile: a retry waits, then 409.
+      const held = yield* Effect.fork(Effect.flip(run(request, () => Effect.succeed(answer))))
+      yield* TestClock.adjust("3 seconds")
+      expect(yield* Fiber.join(held)).toMatchObject({ _tag: "DuplicateRequestInFlight" })
+      // The next round (5 s after the call, its deadline 60 s) refunds the Credit and frees the key.
+      yield* TestClock.adjust("2 seconds")
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 1, refunded: 1, purged: 0 })
       expect(yield* reconciles("acct_crash")).toBe(5)
+      const retried = yield* run(request, () => Effect.succeed(answer))
+      expect(retried.replayed).toBe(false)
+      expect(yield* reconciles("acct_crash")).toBe(4)
+    }).pipe(Effect.provide(services)))
+
+  it.effect("SVC-4: after the database was away, a dead node's key past its deadline waits, as its Spend does, until this node has been seen for a lease", () =>
+    Effect.gen(function*() {
+      const ledger = yield* Ledger
+      const control = yield* LedgerControl
+      yield* diedElsewhere(true)
+      // The Ledger is away while the deadline passes: this node's heartbeats miss.
+      yield* control.setFaults({ unreachable: true })
+      yield* TestClock.adjust("61 seconds")
+      yield* control.setFaults({ unreachable: false })
+      // Neither the Spend nor the key yet: a key freed first lets a retry be charged while the Spend stands.
+      expect(yield* sweepAbandoned).toEqual(nothingSwept)
+      yield* TestClock.adjust("11 seconds")
+      expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 1, refunded: 1, purged: 0 })
+      expect(yield* ledger.balance("acct_crash")).toBe(5)
     }).pipe(Effect.provide(services)))
 
   it.effect("SVC-4: a call still running at its share of the deadline stops and refunds itself before the sweeper could", () =>

@@ -89,7 +89,7 @@ describe("the metering pipeline", () => {
       expect(refused).toMatchObject({ _tag: "CallNotStarted" })
       // Not charged, and what a claim the database took after all would mean, until the sweeper frees it.
       expect((refused as { detail: string }).detail).toMatch(
-        /is not charged\. Retry later with the same key\. If the database took the claim after all, its Credit is refunded and the key freed within seconds of the database answering again \(at the latest 90 seconds from now\)/
+        /is not charged\. Retry later with the same key\. If the database took the claim after all, its Credits are refunded and the key freed within seconds of the database answering again \(should this server stop meanwhile, by the first one running 90 seconds or more from now\)/
       )
       yield* store.setFaults({ unreachable: false, stalled: true })
       const stalled = yield* Effect.fork(Effect.flip(batch(input({ properties: [{ address: "good" }] }, "k2"))))
