@@ -300,6 +300,18 @@ const poolConfig = (target: DatabaseTarget): pg.PoolConfig =>
     ? { connectionString: Redacted.value(target.url) }
     : { host: target.host, port: target.port, database: target.database, user: target.username ?? "postgres" }
 
+/** Where the client connects, for an operator's eyes: the URL without its password, or the host and port. */
+export const describeTarget = (target: DatabaseTarget): string => {
+  if (target._tag === "Host") return `${target.host}:${target.port}/${target.database}`
+  try {
+    const url = new URL(Redacted.value(target.url))
+    if (url.password !== "") url.password = "***"
+    return url.toString()
+  } catch {
+    return "the DATABASE_URL given"
+  }
+}
+
 /** The SQL client (`SqlClient`, `PgClient`) and its `DatabaseHealth`, with `settings`' pool and statements. */
 export const pgClientLayer = (target: DatabaseTarget, settings: ClientSettings = SERVER_CLIENT) =>
   Layer.unwrapEffect(Effect.sync(() => clientLayer(target, settings)))
@@ -326,7 +338,14 @@ const clientLayer = (target: DatabaseTarget, settings: ClientSettings) => {
       const watch = watchConnections(watched)
       yield* Effect.tryPromise({
         try: () => pool.query("SELECT 1"),
-        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+        // What an operator needs to act: where, and why (`connect ECONNREFUSED`, a timeout, a refused login).
+        catch: (cause) =>
+          new SqlError({
+            cause,
+            message: `PgClient: Failed to connect to ${describeTarget(target)}: ${
+              cause instanceof Error ? cause.message : String(cause)
+            }`
+          })
       }).pipe(
         Effect.tapError(() =>
           Effect.promise(() => pool.end()).pipe(Effect.ensuring(Effect.sync(() => clearInterval(watch))))
