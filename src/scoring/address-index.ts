@@ -964,6 +964,26 @@ export class AddressIndex {
         }
       }
     }
+    // The street address is on record in another town of the state, not in the place sent (`7 Wilson St, E
+    // Brighton` for Brighton's): never corrected to a street here (`corrected`); that address is suggested.
+    if (suggestions.length === 0 && parsed.locality !== undefined) {
+      const misplaced = (this.byName.get(parsed.street.name) ?? [])
+        .filter((street) =>
+          street.parts.directional === parsed.street.directional &&
+          (parsed.street.type === "" || street.parts.type === parsed.street.type)
+        )
+        .flatMap((street) => street.numbers.get(parsed.number) ?? [])
+        .filter((parcel) => parsed.state === undefined || parcel.state?.toUpperCase() === parsed.state)
+      if (misplaced.length > 0) {
+        return {
+          _tag: "Unknown",
+          hint: `This street address is on record in ${
+            [...new Set(misplaced.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
+          }, not in ${parsed.locality}: check the town (that address is suggested).`,
+          suggestions: [...new Set(misplaced.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
+        }
+      }
+    }
     // The name is a street of the place, but not with the type sent (`3 Pine St` where Riverton has Pine Ct).
     const { type } = parsed.street
     const otherType = type !== "" &&

@@ -1094,8 +1094,12 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
       parcel("wilson-7", "7 WILSON ST", { city: "BRIGHTON", zip: "3186", state: "VIC", market: "Melbourne" }),
       parcel("billson-7", "7 BILLSON ST", { city: "BRIGHTON EAST", zip: "3187", state: "VIC", market: "Melbourne" })
     ])
-    // It was 7 Billson St in Brighton East, one letter from Brighton's Wilson St.
-    expect(brighton.match("7 Wilson St, E Brighton")._tag).toBe("Unknown")
+    // It was 7 Billson St in Brighton East, one letter from Brighton's Wilson St; that one is suggested.
+    expect(brighton.match("7 Wilson St, E Brighton")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/on record in BRIGHTON, not in EAST BRIGHTON: check the town/),
+      suggestions: ["7 WILSON ST, BRIGHTON, VIC 3186"]
+    })
     expect(brighton.match("7 Wilson St, Brighton East, VIC")._tag).toBe("Unknown")
     expect(idOf(brighton.match("7 Wilson St, Brighton"))).toBe("wilson-7")
     expect(idOf(brighton.match("7 Willson St, Brighton East"))).toBe("billson-7")
