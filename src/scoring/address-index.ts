@@ -967,13 +967,12 @@ export class AddressIndex {
     // The street address is on record in another town of the state, not in the place sent (`7 Wilson St, E
     // Brighton` for Brighton's): never corrected to a street here (`corrected`); that address is suggested.
     if (suggestions.length === 0 && parsed.locality !== undefined) {
-      const misplaced = (this.byName.get(parsed.street.name) ?? [])
-        .filter((street) =>
-          street.parts.directional === parsed.street.directional &&
+      const misplaced = this.inState(parsed).flatMap(({ parcels, street }) =>
+        street.parts.directional === parsed.street.directional &&
           (parsed.street.type === "" || street.parts.type === parsed.street.type)
-        )
-        .flatMap((street) => street.numbers.get(parsed.number) ?? [])
-        .filter((parcel) => parsed.state === undefined || parcel.state?.toUpperCase() === parsed.state)
+          ? parcels
+          : []
+      )
       if (misplaced.length > 0) {
         return {
           _tag: "Unknown",
@@ -1044,13 +1043,8 @@ export class AddressIndex {
     // of one here: `7 Wilson St, E Brighton` was 7 Billson St in Brighton East, meant for Brighton's Wilson St
     // (an audit, 2026-11-24); refused, that address suggested.
     const isStreetOf = (key: string) => this.names.get(key)?.get(parsed.street.name.length)?.has(parsed.street.name)
-    const onRecordElsewhere = (this.byName.get(parsed.street.name) ?? []).some((street) =>
-      (street.numbers.get(parsed.number) ?? []).some((parcel) =>
-        parsed.state === undefined || parcel.state?.toUpperCase() === parsed.state
-      )
-    )
     const known = isStreetOf(area) === true || (locality !== undefined && isStreetOf(`L:${locality}`) === true) ||
-      onRecordElsewhere
+      this.inState(parsed).length > 0
     const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
     // A misspelt ordinal word (`Secod Ave` for `Second Ave`, recorded `2 AVE`) is another close name.
     if (!known) {
@@ -1183,14 +1177,16 @@ export class AddressIndex {
     // the one meant: `100 Crystalwood, Lincoln` found 100 Crystalwood Way, where Crystalwood Cir is numbered
     // 3–100 and its 100 had not sold (a Sacramento audit). A record without a type is the same street as its
     // typed records, never another.
-    const typesHolding = new Set(
-      chosen.filter((street) => atNumber([street]).length > 0).map((street) => street.parts.type)
-    )
-    const typeLeftOut = parsed.street.type === "" && parcels.length > 0 && !typesHolding.has("") &&
-      chosen.some((street) =>
-        street.parts.type !== "" && !typesHolding.has(street.parts.type) &&
-        this.streetHasParcelIn(street, parsed, locality) && numbersSpan(street, wanted)
+    const typeLeftOut = parsed.street.type === "" && parcels.length > 0 && (() => {
+      const typesHolding = new Set(
+        chosen.filter((street) => atNumber([street]).length > 0).map((street) => street.parts.type)
       )
+      return !typesHolding.has("") &&
+        chosen.some((street) =>
+          street.parts.type !== "" && !typesHolding.has(street.parts.type) &&
+          this.streetHasParcelIn(street, parsed, locality) && numbersSpan(street, wanted)
+        )
+    })()
     // No town or ZIP code sent, and the street is in several towns: the parcels at the number are taken only
     // where it lies above the numbers on record of the street in each other town by more than a block (below
     // them lie that street's first houses). Within them, a house there that never sold may be the one meant:
@@ -1205,11 +1201,8 @@ export class AddressIndex {
     // (A town of the state sent: `Kensington, NY` is Brooklyn's neighbourhood, not Melbourne's suburb. And only
     // where the place's towns are of one state: `Chelsea` alone is Melbourne's suburb or Manhattan's
     // neighbourhood, and the street decides, as for any place of several towns.)
-    const statesOfPlace = placeTowns === undefined
-      ? undefined
-      : new Set([...placeTowns].flatMap((town) => [...(this.townStates.get(town) ?? [])]))
     const ownTown = parsed.locality !== undefined && placeTowns !== undefined && placeTowns.size > 1 &&
-      placeTowns.has(parsed.locality) && statesOfPlace!.size === 1 &&
+      placeTowns.has(parsed.locality) && this.localityStates.get(parsed.locality)?.size === 1 &&
       (parsed.state === undefined || this.townStates.get(parsed.locality)?.has(parsed.state) === true) &&
       (parsed.zip === undefined || this.townsOfZip(parsed.zip).has(parsed.locality))
     if (ownTown) parcels = parcels.filter((parcel) => this.townOf(parcel) === parsed.locality)
@@ -1254,6 +1247,19 @@ export class AddressIndex {
     const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
     if (!inPlace.some((street) => street.numbers.has(other))) return typed
     return inPlace.every((street) => this.hyphenatedZips.has(street.zip)) ? other : typed
+  }
+
+  /**
+   * The streets of the name sent that have the house number on record in the state sent (anywhere in it, any
+   * town), with the parcels there: a street address on record elsewhere is misplaced, not misspelt.
+   */
+  private inState(parsed: Parsed): Array<{ readonly street: Street; readonly parcels: Array<ParcelRecord> }> {
+    return (this.byName.get(parsed.street.name) ?? []).flatMap((street) => {
+      const parcels = (street.numbers.get(parsed.number) ?? []).filter((parcel) =>
+        parsed.state === undefined || parcel.state?.toUpperCase() === parsed.state
+      )
+      return parcels.length > 0 ? [{ street, parcels }] : []
+    })
   }
 
   /** Whether any parcel of the street lies in the place the address names. */
