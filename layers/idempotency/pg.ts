@@ -14,7 +14,7 @@ import {
   type KeyRecord
 } from "../../src/services/idempotency.js"
 import { StorageUnavailable } from "../../src/services/storage.js"
-import { notAbandoned } from "../ledger/pg.js"
+import { abandonedAttempt } from "../ledger/pg.js"
 
 /** A key's row as the store reads it. */
 export interface KeyRow {
@@ -49,7 +49,7 @@ export const insertClaim = (sql: SqlClient.SqlClient, request: ClaimRequest) =>
   sql`
     INSERT INTO idempotency_keys (account_id, key, claim_id, fingerprint, status, deadline)
     SELECT ${request.accountId}, ${request.key}, ${request.claimId}, ${request.fingerprint}, 'in_flight', ${request.deadline}
-    WHERE ${notAbandoned(sql, request.claimId)}
+    WHERE NOT ${abandonedAttempt(sql, request.claimId)}
     ON CONFLICT (account_id, key) DO NOTHING`
 
 export const IdempotencyPg = Layer.effect(
@@ -115,7 +115,7 @@ export const IdempotencyPg = Layer.effect(
           UPDATE idempotency_keys
           SET claim_id = ${claimId}, fingerprint = ${request.fingerprint}, status = 'in_flight', completed_at = NULL,
               deadline = ${request.deadline}, response_status = NULL, response_body = NULL, spend_id = NULL
-          WHERE account_id = ${request.accountId} AND key = ${request.key} AND ${notAbandoned(sql, claimId)}
+          WHERE account_id = ${request.accountId} AND key = ${request.key} AND NOT ${abandonedAttempt(sql, claimId)}
           RETURNING 1`
         // None taken: the caller gave up on this claim before it arrived (`Ledger.abandon`); nobody waits.
         if (taken.length === 0) {

@@ -73,7 +73,7 @@ export const spendSteps = (sql: SqlClient.SqlClient, request: SpendRequest, only
       WHERE a.id = ${request.accountId} AND a.balance >= price.cost
         AND (a.daily_spend_cap IS NULL
           OR CASE WHEN a.spend_day = today.day THEN a.spent_on_day ELSE 0 END + price.cost <= a.daily_spend_cap)
-        AND ${notAbandoned(sql, request.attemptId)}
+        AND NOT ${abandonedAttempt(sql, request.attemptId)}
         AND ${onlyIf}
       RETURNING a.balance, price.cost
     ), entry AS (
@@ -87,11 +87,11 @@ export const spendSteps = (sql: SqlClient.SqlClient, request: SpendRequest, only
     )`
 
 /**
- * True unless the attempt's caller gave up on it (`Ledger.abandon`): a statement delivered after that, late,
+ * True when the attempt's caller gave up on it (`Ledger.abandon`): a statement delivered after that, late,
  * records nothing. Read by the Spend and by the idempotency store's claims (layers/idempotency, joint-steps).
  */
-export const notAbandoned = (sql: SqlClient.SqlClient, attemptId: string) =>
-  sql`NOT EXISTS (SELECT 1 FROM abandoned_attempts WHERE attempt_id = ${attemptId})`
+export const abandonedAttempt = (sql: SqlClient.SqlClient, attemptId: string) =>
+  sql`EXISTS (SELECT 1 FROM abandoned_attempts WHERE attempt_id = ${attemptId})`
 
 /** How long an abandoned attempt is remembered: far longer than any statement is held on the way. */
 export const ABANDONED_RETENTION_MILLIS = 24 * 60 * 60 * 1000
@@ -124,7 +124,7 @@ export const LedgerPg = Layer.effect(
         WITH ${spendSteps(sql, request, sql`TRUE`)}
         SELECT (SELECT id FROM entry) AS id, (SELECT amount FROM entry) AS amount,
                (SELECT balance FROM debited) AS balance,
-               EXISTS (SELECT 1 FROM abandoned_attempts WHERE attempt_id = ${request.attemptId}) AS abandoned`
+               ${abandonedAttempt(sql, request.attemptId)} AS abandoned`
       if (spent!.id !== null) {
         return {
           spendId: spent!.id,
