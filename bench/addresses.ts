@@ -17,6 +17,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { convertMelbourne } from "../scripts/convert-melbourne.js"
 import { convertSacramento } from "../scripts/convert-sacramento.js"
+import type { Converted } from "../scripts/converted.js"
 import { parseNycDofSales } from "../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../src/property/propscore-csv.js"
 import type { ParcelRecord } from "../src/property/records.js"
@@ -59,17 +60,11 @@ const nycParcels = (): Array<ParcelRecord> => {
   return [...parcels.values()]
 }
 
-const melbourneParcels = (): Array<ParcelRecord> => {
-  const file = path.join(dataDir, "melbourne", "Melbourne_housing_FULL.csv")
-  if (!fs.existsSync(file)) return []
-  const { parcels } = convertMelbourne(fs.readFileSync(file, "utf8"))
-  return [...parsePropscoreCsv("parcels.csv", stringify(parcels, { header: true })).parcels]
-}
-
-const sacramentoParcels = (): Array<ParcelRecord> => {
-  const file = path.join(dataDir, "sacramento", "Sacramentorealestatetransactions.csv")
-  if (!fs.existsSync(file)) return []
-  const { parcels } = convertSacramento(fs.readFileSync(file, "utf8"))
+/** The parcels of a shared file in another format, through its converter (none when the file is absent). */
+const convertedParcels = (file: string, convert: (text: string) => Converted): Array<ParcelRecord> => {
+  const at = path.join(dataDir, file)
+  if (!fs.existsSync(at)) return []
+  const { parcels } = convert(fs.readFileSync(at, "utf8"))
   return [...parsePropscoreCsv("parcels.csv", stringify(parcels, { header: true })).parcels]
 }
 
@@ -469,8 +464,8 @@ const sampleOf = (parcels: ReadonlyArray<ParcelRecord>, n: number) => {
 const main = () => {
   const sources = {
     "NYC DOF 2018–2019": nycParcels(),
-    "Melbourne 2016–2018": melbourneParcels(),
-    "Sacramento 2008": sacramentoParcels()
+    "Melbourne 2016–2018": convertedParcels("melbourne/Melbourne_housing_FULL.csv", convertMelbourne),
+    "Sacramento 2008": convertedParcels("sacramento/Sacramentorealestatetransactions.csv", convertSacramento)
   }
   const real = Object.values(sources).flat()
   if (real.length === 0) {

@@ -4,9 +4,7 @@
 // Rows passed in at auction or with only a vendor's bid recorded are not sales. Areas become square feet.
 // Usage: npx tsx scripts/convert-melbourne.ts INPUT.csv OUTPUT_DIR
 import { parse } from "csv-parse/sync"
-import { stringify } from "csv-stringify/sync"
-import * as fs from "node:fs"
-import * as path from "node:path"
+import { type Converted, runConverter } from "./converted.js"
 
 const SQUARE_FEET_PER_SQUARE_METRE = 10.7639
 
@@ -29,11 +27,6 @@ const positive = (text: string | undefined) => (text !== undefined && Number(tex
 const squareFeet = (squareMetres: string | undefined) => {
   const metres = positive(squareMetres)
   return metres === undefined ? "" : String(Math.round(metres * SQUARE_FEET_PER_SQUARE_METRE))
-}
-
-export interface Converted {
-  readonly parcels: Array<Record<string, string>>
-  readonly sales: Array<Record<string, string>>
 }
 
 /** The propscore CSV rows of the Melbourne file's text. */
@@ -83,15 +76,4 @@ export const convertMelbourne = (text: string): Converted => {
   return { parcels, sales }
 }
 
-const [input, outDir] = process.argv.slice(2)
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("convert-melbourne.ts")) {
-  if (!input || !outDir) {
-    console.error("usage: convert-melbourne.ts INPUT.csv OUTPUT_DIR")
-    process.exit(2)
-  }
-  const { parcels, sales } = convertMelbourne(fs.readFileSync(input, "utf8"))
-  fs.mkdirSync(outDir, { recursive: true })
-  fs.writeFileSync(path.join(outDir, "parcels.csv"), stringify(parcels, { header: true }))
-  fs.writeFileSync(path.join(outDir, "sales.csv"), stringify(sales, { header: true }))
-  console.log(`${parcels.length} parcels and ${sales.length} sales written to ${outDir}`)
-}
+runConverter("convert-melbourne.ts", convertMelbourne)

@@ -2,10 +2,7 @@
 // price, latitude, longitude) into the generic propscore CSV format (docs/data-format.md).
 // Usage: npx tsx scripts/convert-sacramento.ts INPUT.csv OUTPUT_DIR
 import { parse } from "csv-parse/sync"
-import { stringify } from "csv-stringify/sync"
-import * as fs from "node:fs"
-import * as path from "node:path"
-import type { Converted } from "./convert-melbourne.js"
+import { type Converted, runConverter } from "./converted.js"
 
 const types: Record<string, string> = { Residential: "single_family", Condo: "condo", "Multi-Family": "two_family" }
 const months: Record<string, string> = {
@@ -63,15 +60,4 @@ export const convertSacramento = (text: string): Converted => {
   return { parcels, sales }
 }
 
-const [input, outDir] = process.argv.slice(2)
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("convert-sacramento.ts")) {
-  if (!input || !outDir) {
-    console.error("usage: convert-sacramento.ts INPUT.csv OUTPUT_DIR")
-    process.exit(2)
-  }
-  const { parcels, sales } = convertSacramento(fs.readFileSync(input, "utf8"))
-  fs.mkdirSync(outDir, { recursive: true })
-  fs.writeFileSync(path.join(outDir, "parcels.csv"), stringify(parcels, { header: true }))
-  fs.writeFileSync(path.join(outDir, "sales.csv"), stringify(sales, { header: true }))
-  console.log(`${parcels.length} parcels and ${sales.length} sales written to ${outDir}`)
-}
+runConverter("convert-sacramento.ts", convertSacramento)
