@@ -14,6 +14,11 @@ export interface AppConfigShape {
   /** How long a claimed request may run before the sweeper presumes it dead (seconds). */
   readonly claimDeadlineSeconds: number
   /**
+   * How long a process waits at its start for the `DATABASE_URL` server to answer, trying again with
+   * backoff (seconds; 0: fail at the first refusal).
+   */
+  readonly databaseWaitSeconds: number
+  /**
    * Development: the public base URL is a loopback address (the service is not public). Client metadata
    * documents of assistants signing in may then be fetched from loopback and private addresses.
    */
@@ -37,6 +42,10 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   claimDeadlineSeconds: Config.integer("CLAIM_DEADLINE_SECONDS").pipe(
     Config.validate({ message: "CLAIM_DEADLINE_SECONDS must be at least 1", validation: (n) => n >= 1 }),
     Config.withDefault(60)
+  ),
+  databaseWaitSeconds: Config.integer("DATABASE_WAIT_SECONDS").pipe(
+    Config.validate({ message: "DATABASE_WAIT_SECONDS must be 0 or more", validation: (n) => n >= 0 }),
+    Config.withDefault(60)
   )
 }).pipe(
   Config.map(({ docsBaseUrl, publicBaseUrl, ...rest }) => {
@@ -59,6 +68,7 @@ export class AppConfig extends Context.Tag("propscore/AppConfig")<AppConfig, App
       dataDir: "./.propscore",
       redisUrl: Option.none(),
       claimDeadlineSeconds: 60,
+      databaseWaitSeconds: 0,
       development: isLoopbackUrl(publicBaseUrl),
       docsBaseUrl: `${publicBaseUrl}/docs`,
       ...overrides,

@@ -8,6 +8,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Logger } from "effect"
 import { cli, CliFailure, exitCode } from "../cli/main.js"
 import { UsageError } from "../cli/usage.js"
+import { DatabaseUnreachable } from "../db/client.js"
 
 Error.stackTraceLimit = stackTraceLimit
 
@@ -20,8 +21,18 @@ const reported = (cause: Cause.Cause<unknown>) =>
     failure._tag === "Some" && (failure.value instanceof CliFailure || failure.value instanceof UsageError)
   )
 
+/** A database the start could not reach: its message (where, why, how long it waited) says all. */
+const unreachable = (cause: Cause.Cause<unknown>) =>
+  Cause.dieOption(cause).pipe((defect) =>
+    defect._tag === "Some" && defect.value instanceof DatabaseUnreachable ? defect.value.message : undefined
+  )
+
 cli(process.argv).pipe(
-  Effect.tapErrorCause((cause) => reported(cause) ? Effect.void : Console.error(Cause.pretty(cause))),
+  Effect.tapErrorCause((cause) => {
+    if (reported(cause)) return Effect.void
+    const database = unreachable(cause)
+    return Console.error(database !== undefined ? `propscore: ${database}` : Cause.pretty(cause))
+  }),
   Effect.provide(NodeContext.layer),
   Effect.provide(StderrLogger),
   // Exit codes: 0 done, 1 the command failed, 2 the command line was wrong (a usage error).

@@ -6,14 +6,16 @@
  *   has sent nothing at all for the silence limit since the step began, so a stalled or unreachable
  *   database ends every waiting step within it, while a busy one (the embedded database serves one
  *   statement at a time, so its steps queue) keeps its steps waiting, up to the step limit.
- * - A connection is opened within `CONNECT_TIMEOUT`, or fails.
+ * - A connection is opened within `CONNECT_TIMEOUT`, or fails. At the start the client tries again, with
+ *   backoff, for as long as it is told to wait (`DATABASE_WAIT_SECONDS` for a server), then fails with
+ *   `DatabaseUnreachable`.
  * - A connection busy with a statement that has heard nothing from the database for `CONNECTION_SILENCE_LIMIT`
  *   is destroyed, so a connection stuck on a stalled network does not stay in the pool for good.
  * - On a real server, statements are prepared once per connection (`ClientSettings.namedStatements`).
  */
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
-import { Duration, Effect, Layer, Redacted, Runtime, RuntimeFlags } from "effect"
+import { Data, Duration, Effect, Layer, Redacted, Runtime, RuntimeFlags, Schedule } from "effect"
 import { createHash } from "node:crypto"
 import type * as net from "node:net"
 import pg from "pg"
@@ -312,11 +314,38 @@ export const describeTarget = (target: DatabaseTarget): string => {
   }
 }
 
-/** The SQL client (`SqlClient`, `PgClient`) and its `DatabaseHealth`, with `settings`' pool and statements. */
-export const pgClientLayer = (target: DatabaseTarget, settings: ClientSettings = SERVER_CLIENT) =>
-  Layer.unwrapEffect(Effect.sync(() => clientLayer(target, settings)))
+/**
+ * The database could not be reached at the start (after `startWait`): where and why, for an operator. A
+ * defect of the client's layer; the command line prints its message alone (no stack: nothing in the code to
+ * look at).
+ */
+export class DatabaseUnreachable extends Data.TaggedError("DatabaseUnreachable")<{ readonly message: string }> {}
 
-const clientLayer = (target: DatabaseTarget, settings: ClientSettings) => {
+/**
+ * The server answered and refused: a login or a database that waiting will not change (SQLSTATE classes 28,
+ * invalid authorization, and 3D, invalid catalog name). A refused or silent connection, or a server still
+ * starting (57P03), is worth waiting for.
+ */
+const refusedForGood = (cause: unknown) => {
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : ""
+  return code.startsWith("28") || code.startsWith("3D")
+}
+
+/** How often a start tries the database again while it waits: after 0.5 s, doubling, at most every 5 s. */
+const START_RETRIES = Schedule.exponential("500 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))
+
+/**
+ * The SQL client (`SqlClient`, `PgClient`) and its `DatabaseHealth`, with `settings`' pool and statements.
+ * `startWait`: how long the start tries again (with backoff) while the database refuses or does not answer,
+ * as when the service and its database start together; zero fails at once.
+ */
+export const pgClientLayer = (
+  target: DatabaseTarget,
+  settings: ClientSettings = SERVER_CLIENT,
+  startWait: Duration.DurationInput = Duration.zero
+) => Layer.unwrapEffect(Effect.sync(() => clientLayer(target, settings, Duration.decode(startWait))))
+
+const clientLayer = (target: DatabaseTarget, settings: ClientSettings, startWait: Duration.Duration) => {
   const liveness: Liveness = { lastHeard: Date.now() }
   const watched = new Set<Watched>()
   const pool = Effect.acquireRelease(
@@ -336,19 +365,30 @@ const clientLayer = (target: DatabaseTarget, settings: ClientSettings) => {
       // A connection that fails while idle is dropped by the pool; the next statement opens a new one.
       pool.on("error", () => {})
       const watch = watchConnections(watched)
-      yield* Effect.tryPromise({
+      const connect = Effect.tryPromise({
         try: () => pool.query("SELECT 1"),
         // What an operator needs to act: where, and why (`connect ECONNREFUSED`, a timeout, a refused login).
-        catch: (cause) =>
-          new SqlError({
-            cause,
-            message: `PgClient: Failed to connect to ${describeTarget(target)}: ${
-              cause instanceof Error ? cause.message : String(cause)
-            }`
-          })
-      }).pipe(
+        catch: (cause) => ({
+          reason: `${describeTarget(target)}: ${cause instanceof Error ? cause.message : String(cause)}`,
+          settled: refusedForGood(cause)
+        })
+      })
+      const waitSeconds = Duration.toSeconds(startWait)
+      yield* (waitSeconds <= 0 ? connect : connect.pipe(
+        Effect.tapError(({ reason, settled }) =>
+          settled ? Effect.void : Effect.logWarning(
+            `The database does not answer yet (${reason}); waiting for it up to ${waitSeconds} s from the start`
+          )
+        ),
+        Effect.retry({ schedule: START_RETRIES.pipe(Schedule.upTo(startWait)), while: ({ settled }) => !settled })
+      )).pipe(
         Effect.tapError(() =>
           Effect.promise(() => pool.end()).pipe(Effect.ensuring(Effect.sync(() => clearInterval(watch))))
+        ),
+        Effect.orDieWith(({ reason, settled }) =>
+          new DatabaseUnreachable({
+            message: `Failed to connect to ${reason}${waitSeconds > 0 && !settled ? ` (waited ${waitSeconds} s)` : ""}`
+          })
         )
       )
       return { pool, watch }

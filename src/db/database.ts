@@ -1,5 +1,5 @@
 /** The configured database: `DATABASE_URL` when set, else the embedded PGlite in `DATA_DIR`; migrated. */
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import {
   type DatabaseTemplate,
   demoTemplate,
@@ -56,10 +56,13 @@ export const withMigrations = <ROut, E, RIn>(client: Layer.Layer<ROut, E, RIn>) 
 
 /** The configured database's client, not yet migrated (the `migrate` command runs them itself). */
 export const DatabaseClientLive = Layer.unwrapScoped(
-  Effect.map(
-    DatabaseTargetLive,
-    (target) => pgClientLayer(target, target._tag === "Url" ? SERVER_CLIENT : EMBEDDED_CLIENT)
-  )
+  Effect.gen(function*() {
+    const target = yield* DatabaseTargetLive
+    // A server may be starting with the service (`DATABASE_WAIT_SECONDS`); the embedded one is up already.
+    return target._tag === "Url"
+      ? pgClientLayer(target, SERVER_CLIENT, Duration.seconds((yield* AppConfig).databaseWaitSeconds))
+      : pgClientLayer(target, EMBEDDED_CLIENT)
+  })
 )
 
 export const DatabaseLive = withMigrations(DatabaseClientLive)

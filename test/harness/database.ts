@@ -85,7 +85,8 @@ const pgliteDatabase = (): Effect.Effect<Endpoint, never, Scope.Scope> =>
     target: { _tag: "Host", host: dir, port: 5432, database: "postgres" }
   })))
 
-const endpoint = () => {
+/** A fresh database (on the server of TEST_DATABASE_URL, else a PGlite), not yet migrated nor connected. */
+export const endpoint = () => {
   const url = process.env.TEST_DATABASE_URL
   return url ? serverDatabase(url) : pgliteDatabase()
 }
