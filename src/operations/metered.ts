@@ -335,15 +335,18 @@ const runWork = <E extends WorkFailure, R>(
     const budget = Math.max(0, settleBy - margin - (yield* Clock.currentTimeMillis))
     // A refund the database cannot take now is the sweeper's next round's (its attempt given up on), not
     // left to the Spend's deadline (an audit saw a history call's 504 keep its Credit for that minute).
-    const refund = (cause: Cause.Cause<E>) =>
-      ledger.refundRemaining(spend.spendId, refundReasonOf(cause), request.traceId).pipe(
+    // The sweeper records it as the call would have, under the call's reason and trace id.
+    const refund = (cause: Cause.Cause<E>) => {
+      const reason = refundReasonOf(cause)
+      return ledger.refundRemaining(spend.spendId, reason, request.traceId).pipe(
         Effect.catchAll((error) =>
           Effect.zipRight(
             Effect.logError("refund failed; left to the sweeper's next round", error),
-            settlement.giveUp(spend.attemptId, settleBy)
+            settlement.giveUp(spend.attemptId, settleBy, { spendId: spend.spendId, reason, traceId: request.traceId })
           )
         )
       )
+    }
     return yield* work(spend).pipe(
       Effect.timeoutFail({ duration: Duration.millis(budget), onTimeout: pastDeadline }),
       Effect.onExit((exit) =>

@@ -34,6 +34,12 @@ export const SETTLE_ON_STOP = Duration.seconds(5)
  */
 export const MAX_GAVE_UP = 10_000
 
+/** How a refund is recorded: its reason (a problem's slug) and the trace id it is filed under. */
+export interface Refund {
+  readonly reason: string
+  readonly traceId: string
+}
+
 /** An answered call still to be finished with the database. */
 interface Unsettled {
   readonly spendId: number
@@ -53,6 +59,8 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
     const unsettled = new Map<number, Unsettled>()
     /** Attempts this node gave up on (a 503), each until its deadline, oldest first. */
     const gaveUp = new Map<string, number>()
+    /** Of those, the failed calls' refunds the database could not take: by Spend, what to record. */
+    const refunds = new Map<number, { readonly attemptId: string } & Refund>()
     /** Since when this node's heartbeats have been reaching the Ledger without a miss; undefined after one. */
     let seenSince: number | undefined
 
@@ -139,17 +147,27 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
        * answered 503: had the database taken its statement after all (delivered late, after a stall), the
        * sweeper's next round undoes it (`gaveUpOn`); until `until`, when its deadline lets any sweeper.
        */
-      giveUp: (attemptId: string, until: number) =>
+      giveUp: (attemptId: string, until: number, refund?: { readonly spendId: number } & Refund) =>
         Effect.sync(() => {
           gaveUp.set(attemptId, until)
+          if (refund !== undefined) refunds.set(refund.spendId, { attemptId, ...refund })
           if (gaveUp.size > MAX_GAVE_UP) gaveUp.delete(gaveUp.keys().next().value!)
+          if (refunds.size > MAX_GAVE_UP) refunds.delete(refunds.keys().next().value!)
         }),
       /** The attempts given up on whose deadline has not passed at `now` (older ones are forgotten). */
       gaveUpOn: (now: number) =>
         Effect.sync(() => {
           for (const [attemptId, until] of gaveUp) if (until <= now) gaveUp.delete(attemptId)
+          for (const [spendId, refund] of refunds) if (!gaveUp.has(refund.attemptId)) refunds.delete(spendId)
           return [...gaveUp.keys()]
         }),
+      /**
+       * How to record the sweeper's refund of a Spend: the call's own reason and trace id where the call
+       * failed and could not refund it itself, else the sweeper's (`abandoned-request`: the call died or
+       * its answer was lost).
+       */
+      refundOf: (spendId: number): Refund =>
+        refunds.get(spendId) ?? { reason: "abandoned-request", traceId: "sweeper" },
       /** The Spends this node answered and is still settling, and the claims whose answers are not stored yet. */
       unfinished: Effect.sync(() => ({
         spendIds: [...unsettled.keys()],

@@ -75,7 +75,10 @@ export const sweepAbandoned = Effect.gen(function*() {
     gaveUp
   })
   let refunded = 0
-  for (const spendId of overdue) refunded += yield* ledger.refundRemaining(spendId, "abandoned-request", "sweeper")
+  for (const spendId of overdue) {
+    const { reason, traceId } = settlement.refundOf(spendId)
+    refunded += yield* ledger.refundRemaining(spendId, reason, traceId)
+  }
   // A key whose answer this node is still storing is not abandoned.
   // Keys past their deadline wait, as another node's Spends do, until this node has been seen for a lease: a
   // key freed before its Spend is refunded lets a retry be charged while that Spend still stands (an audit saw

@@ -142,7 +142,7 @@ describe("the sweeper", () => {
       expect(yield* reconciles("acct_crash")).toBe(3)
     }).pipe(Effect.provide(services), Effect.provide(hourlyBeats)))
 
-  it.effect("SVC-4 IDEM-5: a refund, and a key's release, the database could not take when the call failed are made by the sweeper's next round, not at their deadline", () =>
+  it.effect("SVC-4 IDEM-5: a refund, and a key's release, the database could not take when the call failed are made by the sweeper's next round, not at their deadline, recorded under the call's reason and trace id", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger
       const control = yield* LedgerControl
@@ -165,6 +165,10 @@ describe("the sweeper", () => {
       yield* TestClock.adjust("2 seconds")
       expect(yield* sweepAbandoned).toEqual({ spends: 1, claims: 1, refunded: 1, purged: 0 })
       expect(yield* reconciles("acct_crash")).toBe(5)
+      // As the call would have recorded it: its own reason, its trace id (not the sweeper's abandoned-request).
+      expect((yield* control.allEntries).filter((entry) => entry.kind === "refund")).toMatchObject([
+        { detail: "outside-coverage", traceId: "t", amount: 1 }
+      ])
       const retried = yield* run(request, () => Effect.succeed(answer))
       expect(retried.replayed).toBe(false)
       expect(yield* reconciles("acct_crash")).toBe(4)
