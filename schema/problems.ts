@@ -167,18 +167,18 @@ export class UnknownProperty extends problem<UnknownProperty>()("UnknownProperty
 export class UpstreamUnavailable extends problem<UpstreamUnavailable>()("UpstreamUnavailable", {
   slug: "upstream-unavailable",
   status: 502,
-  title: "The scoring step could not complete the call",
+  title: "The valuation or the records could not be produced",
   description:
-    "The scoring step failed. A covered reason: the Credit is refunded, and a retry under the same `Idempotency-Key` is a fresh, charged attempt that can succeed.",
+    "Scoring (`predict`, a batch entry) or the read of the property's records (`history`) failed. A covered reason: the Credit is refunded, and a retry under the same `Idempotency-Key` is a fresh, charged attempt that can succeed.",
   credits: "refunded"
 }) {}
 
 export class UpstreamTimeout extends problem<UpstreamTimeout>()("UpstreamTimeout", {
   slug: "upstream-timeout",
   status: 504,
-  title: "The scoring step did not answer in time",
+  title: "The valuation or the records did not answer in time",
   description:
-    "The scoring step did not answer within 10 seconds. A covered reason: the Credit is refunded, and a retry under the same `Idempotency-Key` is a fresh, charged attempt.",
+    "Scoring (`predict`, a batch entry) or the read of the property's records (`history`) did not answer within 10 seconds, or the call ran past its deadline. A covered reason: the Credit is refunded, and a retry under the same `Idempotency-Key` is a fresh, charged attempt.",
   credits: "refunded"
 }) {}
 

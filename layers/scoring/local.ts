@@ -261,8 +261,12 @@ const scoringLocal = (requested: "fit" | "background") =>
             const records = yield* store.history(parcel.id).pipe(
               Effect.mapError((error) =>
                 error.timedOut === true
-                  ? new UpstreamTimeout({ detail: "The property's records were not read in time." })
-                  : new UpstreamUnavailable({ detail: "The property's records could not be read." })
+                  ? new UpstreamTimeout({
+                    detail: "The property's records were not read in time; the Credit is refunded. Retry it."
+                  })
+                  : new UpstreamUnavailable({
+                    detail: "The property's records could not be read; the Credit is refunded. Retry it."
+                  })
               )
             )
             if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
