@@ -33,6 +33,8 @@ export const SETTLE_ON_STOP = Duration.seconds(5)
  * oldest are left to their deadline.
  */
 export const MAX_GAVE_UP = 10_000
+/** How long past its deadline a failed call's refund reason is kept for the sweep that refunds it. */
+const REFUND_REASONS_KEPT_MILLIS = 60 * 60 * 1000
 
 /** How a refund is recorded: its reason (a problem's slug) and the trace id it is filed under. */
 export interface Refund {
@@ -60,7 +62,7 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
     /** Attempts this node gave up on (a 503), each until its deadline, oldest first. */
     const gaveUp = new Map<string, number>()
     /** Of those, the failed calls' refunds the database could not take: by Spend, what to record. */
-    const refunds = new Map<number, { readonly attemptId: string } & Refund>()
+    const refunds = new Map<number, { readonly until: number } & Refund>()
     /** Since when this node's heartbeats have been reaching the Ledger without a miss; undefined after one. */
     let seenSince: number | undefined
 
@@ -150,7 +152,9 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
       giveUp: (attemptId: string, until: number, refund?: { readonly spendId: number } & Refund) =>
         Effect.sync(() => {
           gaveUp.set(attemptId, until)
-          if (refund !== undefined) refunds.set(refund.spendId, { attemptId, ...refund })
+          if (refund !== undefined) {
+            refunds.set(refund.spendId, { until, reason: refund.reason, traceId: refund.traceId })
+          }
           if (gaveUp.size > MAX_GAVE_UP) gaveUp.delete(gaveUp.keys().next().value!)
           if (refunds.size > MAX_GAVE_UP) refunds.delete(refunds.keys().next().value!)
         }),
@@ -158,7 +162,10 @@ export class Settlement extends Effect.Service<Settlement>()("propscore/Settleme
       gaveUpOn: (now: number) =>
         Effect.sync(() => {
           for (const [attemptId, until] of gaveUp) if (until <= now) gaveUp.delete(attemptId)
-          for (const [spendId, refund] of refunds) if (!gaveUp.has(refund.attemptId)) refunds.delete(spendId)
+          // Kept past the deadline (the database may stay away longer): the deadline's sweep records them too.
+          for (const [spendId, { until }] of refunds) {
+            if (until + REFUND_REASONS_KEPT_MILLIS <= now) refunds.delete(spendId)
+          }
           return [...gaveUp.keys()]
         }),
       /**

@@ -174,6 +174,26 @@ describe("the sweeper", () => {
       expect(yield* reconciles("acct_crash")).toBe(4)
     }).pipe(Effect.provide(services)))
 
+  it.effect("SVC-4: a failed call's refund the Ledger could not take until past the call's deadline is still recorded under the call's reason and trace id", () =>
+    Effect.gen(function*() {
+      const control = yield* LedgerControl
+      yield* Effect.exit(
+        run(keyless, () =>
+          Effect.zipRight(
+            control.setFaults({ unreachable: true }),
+            Effect.fail(new OutsideCoverage({ detail: "not here" }))
+          ))
+      )
+      // Away for the whole deadline: the rounds meanwhile fail.
+      yield* TestClock.adjust("61 seconds")
+      expect(yield* Effect.either(sweepAbandoned)).toMatchObject({ _tag: "Left" })
+      yield* control.setFaults({ unreachable: false })
+      expect(yield* sweepAbandoned).toMatchObject({ spends: 1, refunded: 1 })
+      expect((yield* control.allEntries).filter((entry) => entry.kind === "refund")).toMatchObject([
+        { detail: "outside-coverage", traceId: "t", amount: 1 }
+      ])
+    }).pipe(Effect.provide(services)))
+
   it.effect("SVC-4: after the database was away, a dead node's key past its deadline waits, as its Spend does, until this node has been seen for a lease", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger
