@@ -270,16 +270,17 @@ export const streetParts = (typed: ReadonlyArray<string>): StreetParts => {
 
 /**
  * A house number's letter written apart from it (`2805 A CRESTON AVE`, as some records and people write it)
- * is the number's (`2805A`): when the letter is not a directional and a name word, not a street type, follows
- * it (`12 A St` is A Street).
+ * is the number's (`2805A`): when the letter is not a directional and a name word follows it, not the street's
+ * type (`12 A St` is A Street). A type word followed by another type is the name's (`55 A PARK ST` is 55A Park
+ * Street: read as A Park Street, Melbourne's record could not be found as `55a Park St`).
  */
 export const withNumberLetter = (
   number: string,
   words: ReadonlyArray<string>
 ): { readonly number: string; readonly words: ReadonlyArray<string> } => {
-  const [letter, next] = words
+  const [letter, next, after] = words
   return letter !== undefined && next !== undefined && /^[A-Z]$/.test(letter) && !DIRECTIONALS.has(letter) &&
-      /^\d+(?:-\d+)?$/.test(number) && !STREET_TYPES.has(next)
+      /^\d+(?:-\d+)?$/.test(number) && (!STREET_TYPES.has(next) || (after !== undefined && STREET_TYPES.has(after)))
     ? { number: `${number}${letter}`, words: words.slice(1) }
     : { number, words }
 }
@@ -291,6 +292,10 @@ export const parseStreetLine = (
   const tokens = tokenize(line).filter((token) => token !== ",")
   const [first, ...rest] = tokens
   if (first === undefined || !HOUSE_NUMBER.test(first) || rest.length === 0) return undefined
+  // A half number (`2661 1/2 BRIGGS AVENUE`) as a query reads it: the fraction is the number's, not the street's.
+  if (/^\d+\/\d+$/.test(rest[0]!) && rest.length >= 2) {
+    return { number: `${first} ${rest[0]}`, street: streetParts(rest.slice(1)) }
+  }
   const { number, words } = withNumberLetter(first, rest)
   return { number, street: streetParts(words) }
 }

@@ -331,6 +331,8 @@ interface Parsed {
   /** The street's words as typed (after cleaning), for notes. */
   readonly streetWords: ReadonlyArray<string>
   readonly unit: string
+  /** The unit was read from Australia's `unit/number` (`3/72`), the address naming no US place. */
+  readonly unitSlashed: boolean
   readonly zip: string | undefined
   readonly state: string | undefined
   /** A known locality phrase. */
@@ -743,13 +745,31 @@ export class AddressIndex {
         streetWords = streetWords.slice(0, streetWords.length - tail.length)
       }
     }
-    // Australia's unit before its number (`3/72 Charles St`, `G1/5 Smith St`): the unit, then the number.
+    // Australia's unit before its number (`3/72 Charles St`, `G1/5 Smith St`): the unit, then the number. Not
+    // in a US place (a state, a ZIP code, a town of US states only), where `71/2` is 7½ and `2042/2044` two
+    // houses (an audit: both found another house, No. 2 and No. 2044); with no place, only if the house found
+    // is not in the US (`match`).
     const slashed = streetWords.length >= 2
       ? /^([A-Z0-9][A-Z0-9-]*)\/(\d+[A-Z]?(?:-\d+[A-Z]?)?)$/.exec(streetWords[0]!)
       : null
-    let unitBefore = slashed?.[1] ?? ""
-    if (slashed !== null) streetWords = [slashed[2]!, ...streetWords.slice(1)]
-    // A unit named before the number (`Unit 4, 98 Church Rd`, `Flat 2 12 Smith St`, `#7 765 Malvern Rd`).
+    const usPlace = (zip !== undefined && /^\d{5}/.test(zip)) || (state !== undefined && US_STATE_CODES.has(state)) ||
+      (locality !== undefined && [...(this.localityStates.get(locality) ?? [])].every((s) => US_STATE_CODES.has(s)))
+    let unitBefore = ""
+    let unitSlashed = false
+    if (slashed !== null && usPlace) {
+      const half = /^(\d+)-?1\/2$/.exec(streetWords[0]!)
+      if (half === null) {
+        return {
+          _tag: "Refusal",
+          hint: `${streetWords[0]} names two house numbers, not one property: send the one house number.`
+        }
+      }
+      streetWords = [half[1]!, "1/2", ...streetWords.slice(1)]
+    } else if (slashed !== null) {
+      unitBefore = slashed[1]!
+      unitSlashed = true
+      streetWords = [slashed[2]!, ...streetWords.slice(1)]
+    } // A unit named before the number (`Unit 4, 98 Church Rd`, `Flat 2 12 Smith St`, `#7 765 Malvern Rd`).
     else if (
       streetWords.length >= 4 && (LETTER_UNIT_DESIGNATORS.has(streetWords[0]!) || streetWords[0] === "FLAT") &&
       HOUSE_NUMBER.test(streetWords[2]!)
@@ -840,6 +860,7 @@ export class AddressIndex {
       street: streetParts(street),
       streetWords: street,
       unit,
+      unitSlashed,
       zip,
       state,
       locality,
@@ -881,6 +902,27 @@ export class AddressIndex {
   match(raw: string): AddressMatch {
     const read = this.parse(raw)
     if ("_tag" in read) return { _tag: "Unknown", hint: read.hint, suggestions: [] }
+    const found = this.matchParsed(read)
+    // `unit/number` is Australia's way: a US house so read (`71/2 Bevy Ct` for 7½, No. 2 found) is not the one meant.
+    if (read.unitSlashed && found._tag !== "OutsideCoverage" && found._tag !== "Unknown") {
+      const inUs = found._tag === "Found"
+        ? US_STATE_CODES.has(found.parcel.state?.toUpperCase() ?? "")
+        : found.candidates.some((candidate) =>
+          US_STATE_CODES.has(/, ([A-Z]{2})(?: \d{5})?$/.exec(candidate)?.[1] ?? "")
+        )
+      if (inUs) {
+        return {
+          _tag: "Unknown",
+          hint: `${read.unit}/${read.number} reads as unit ${read.unit} of No. ${read.number} only in Australia: for ` +
+            "a US house send its one house number (a half as `7 1/2`), with its town or ZIP code.",
+          suggestions: []
+        }
+      }
+    }
+    return found
+  }
+
+  private matchParsed(read: Parsed): AddressMatch {
     const parsed = this.withBoroughOfZip(read)
     if (parsed.zip !== undefined && !this.zips.has(parsed.zip)) return { _tag: "OutsideCoverage" }
     if (parsed.state !== undefined && this.states.size > 0 && !this.states.has(parsed.state)) {

@@ -1105,3 +1105,48 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     expect(idOf(brighton.match("7 Willson St, Brighton East"))).toBe("billson-7")
   })
 })
+
+describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbourne, Sacramento)", () => {
+  it("a slash between numbers is a unit before its number only in Australia: in a US place a half (7½) or two houses", () => {
+    const bk = { city: "BROOKLYN", zip: "11229", state: "NY", market: "Brooklyn" }
+    const kew = { city: "KEW", zip: "3101", state: "VIC", market: "Melbourne" }
+    const both = new AddressIndex([
+      { ...parcel("bevy-2", "2 BEVY CT", bk), propertyType: "two_family" },
+      parcel("bevy-7", "7 BEVY CT", bk),
+      { ...parcel("bevy-2044", "2044 BEVY CT", bk), propertyType: "two_family" },
+      parcel("bevy-2042", "2042 BEVY CT", bk),
+      parcel("bevy-11-half", "11 1/2 BEVY CT", bk),
+      parcel("charles-72", "72 CHARLES ST", kew, "3")
+    ])
+    // 7½ Bevy Ct found No. 2, a two-family house, with unit 71 ignored; 2042/2044 found 2044, not 2042.
+    for (const typed of ["71/2 Bevy Court, Brooklyn, NY 11229", "7-1/2 Bevy Ct, Brooklyn", "71/2 Bevy Court"]) {
+      expect({ typed, match: both.match(typed)._tag }).toEqual({ typed, match: "Unknown" })
+    }
+    expect(both.match("2042/2044 Bevy Ct, Brooklyn, NY")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/2042\/2044 names two house numbers/)
+    })
+    expect(both.match("2042/2044 Bevy Ct")._tag).toBe("Unknown")
+    // A half number on record is found as typed, with or without a hyphen (it was read as a street `1/2 BEVY`).
+    expect(idOf(both.match("11 1/2 Bevy Ct, Brooklyn, NY 11229"))).toBe("bevy-11-half")
+    expect(idOf(both.match("11-1/2 Bevy Ct, Brooklyn, NY 11229"))).toBe("bevy-11-half")
+    // Australia's unit/number stays, with a place or without.
+    expect(idOf(both.match("3/72 Charles St, Kew VIC 3101"))).toBe("charles-72")
+    expect(idOf(both.match("3/72 Charles St"))).toBe("charles-72")
+  })
+
+  it("a house number's letter written apart before a street whose name is a type word is the number's (55 A Park St)", () => {
+    const abbotsford = { city: "ABBOTSFORD", zip: "3067", state: "VIC", market: "Melbourne" }
+    const park = new AddressIndex([
+      parcel("park-55a", "55 A PARK ST", abbotsford),
+      parcel("park-49", "49 PARK ST", abbotsford),
+      parcel("a-st-12", "12 A ST", abbotsford)
+    ])
+    for (
+      const typed of ["55a Park St, Abbotsford", "55A Park Street, Abbotsford VIC 3067", "55 A Park St, Abbotsford"]
+    ) {
+      expect({ typed, id: idOf(park.match(typed)) }).toEqual({ typed, id: "park-55a" })
+    }
+    expect(idOf(park.match("12 A St, Abbotsford"))).toBe("a-st-12")
+  })
+})
