@@ -948,16 +948,29 @@ export class AddressIndex {
       : "*"
     const attempt = this.corrected(parsed, area, parsed.locality, notes)
     if (attempt.match !== undefined) return attempt.match
-    // A misspelt street in a neighbourhood the record does not use: the same correction within the one
-    // town the neighbourhood lies in (a close name unique in the neighbourhood may not be in the town).
+    // A street name the neighbourhood sent does not have, close to a street elsewhere in its town: suggested,
+    // never valued. Both the place and the name would be changed, and the name is often a real street the
+    // records hold no house of (an audit: `30 Brienna Ct, Charleston` valued Rosebank's 30 Vienna Ct, and
+    // `14-19 Manton St, Briarwood` Far Rockaway's Minton St).
     const towns = parsed.locality === undefined ? [] : [...(this.towns.get(parsed.locality) ?? [])]
     if (towns.length === 1 && towns[0] !== parsed.locality && !attempt.known) {
       const town = towns[0]!
-      const wider = this.corrected(parsed, parsed.zip !== undefined ? area : `L:${town}`, town, [
-        ...notes,
-        { kind: "normalized", part: "town", sent: parsed.locality!, used: town }
-      ])
-      if (wider.match !== undefined) return wider.match
+      const wider = this.corrected(parsed, parsed.zip !== undefined ? area : `L:${town}`, town, notes).match
+      const elsewhere = wider === undefined
+        ? []
+        : wider._tag === "Found"
+        ? [parcelDisplayAddress(wider.parcel)]
+        : wider._tag === "Ambiguous"
+        ? wider.candidates
+        : []
+      if (elsewhere.length > 0) {
+        return {
+          _tag: "Unknown",
+          hint: `No street of this name is on record in ${parsed.locality}; a street of a close name is on record ` +
+            `elsewhere in ${town} (suggested): check the street's spelling and the neighbourhood.`,
+          suggestions: elsewhere.slice(0, MAX_CANDIDATES)
+        }
+      }
     }
     const suggestions = [
       ...this.nearNumbers(parsed, parsed.street.name),

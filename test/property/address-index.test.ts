@@ -192,6 +192,14 @@ describe("addresses as people type them (Staten Island)", () => {
       sent: "GREAT KILLS",
       used: "STATEN ISLAND"
     })
+    // A street name the neighbourhood does not have, close to one elsewhere in the town: suggested, never
+    // valued (real streets the records hold no house of were valued as others: `30 Brienna Ct, Charleston`
+    // as Rosebank's 30 Vienna Ct).
+    expect(statenIsland.match("21 Fingall St, Great Kills")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/No street of this name is on record in GREAT KILLS/),
+      suggestions: ["21 FINGAL ST, STATEN ISLAND, NY 10312"]
+    })
     // Two streets that close: ambiguous, never a guess.
     expect(statenIsland.match("10 Barpow Ave 10308")._tag).toBe("Ambiguous")
     // Numbers are never corrected: 1ST is not 2ND.
