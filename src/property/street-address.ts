@@ -159,6 +159,9 @@ const withOrdinalNumbers = (words: ReadonlyArray<string>): Array<string> => {
   return out
 }
 
+/** Designators of a floor, not a unit. */
+const FLOOR_DESIGNATORS: ReadonlySet<string> = new Set(["FL", "FLR", "FLOOR"])
+
 /** Unit designators (USPS secondary unit designators, and `#`). */
 export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
   "#",
@@ -200,6 +203,8 @@ export const tokenize = (raw: string): Array<string> =>
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toUpperCase()
+    // Dashes as typed or pasted (`104–42`, an en dash) are the hyphen.
+    .replace(/[\u2010-\u2015\u2212]/g, "-")
     .replace(/['’`.]/g, "")
     .replace(/#/g, " # ")
     .replace(/,/g, " , ")
@@ -312,7 +317,9 @@ export const unitKey = (unit: string) =>
  * Takes the unit out of a street's words: a designator and its value (`APT 2`, `# 2`, `FL 3`, `REAR`)
  * wherever it stands after the first word. Returns the words left and the unit (or "").
  */
-export const takeUnit = (words: ReadonlyArray<string>): { readonly words: Array<string>; readonly unit: string } => {
+export const takeUnit = (
+  words: ReadonlyArray<string>
+): { readonly words: Array<string>; readonly unit: string; readonly floor?: true } => {
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!
     if (!UNIT_DESIGNATORS.has(word)) continue
@@ -322,6 +329,10 @@ export const takeUnit = (words: ReadonlyArray<string>): { readonly words: Array<
       if (i === words.length - 1) return { words: words.slice(0, i), unit: word }
       continue
     }
+    // `Apt #4B`: the designator and `#` name one unit, `4B`.
+    if (value === "#" && word !== "#" && words[i + 2] !== undefined) {
+      return { words: [...words.slice(0, i), ...words.slice(i + 3)], unit: words[i + 2]! }
+    }
     // `No` and `Lot` are also words of names: designators only when a number follows.
     if (value === undefined || ((word === "NO" || word === "LOT") && !/\d/.test(value))) continue
     // A unit's letter written apart as the last word (`Apt 4 E`) is the unit's (`4E`), not a directional.
@@ -329,7 +340,12 @@ export const takeUnit = (words: ReadonlyArray<string>): { readonly words: Array<
     if (/^\d+$/.test(value) && letter !== undefined && /^[A-Z]$/.test(letter) && i + 2 === words.length - 1) {
       return { words: words.slice(0, i), unit: `${value}${letter}` }
     }
-    return { words: [...words.slice(0, i), ...words.slice(i + 2)], unit: value }
+    // A floor (`Fl 3`) is named as a unit is, and said to be one: a building's units on it may be `3A`, `3C`.
+    return {
+      words: [...words.slice(0, i), ...words.slice(i + 2)],
+      unit: value,
+      ...(FLOOR_DESIGNATORS.has(word) ? { floor: true as const } : {})
+    }
   }
   return { words: [...words], unit: "" }
 }

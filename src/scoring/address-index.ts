@@ -136,6 +136,18 @@ const NEW_YORK_NICKNAMES: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
 /** New York City's boroughs other than Manhattan, as the NYC records name their towns. */
 const OTHER_BOROUGHS: ReadonlySet<string> = new Set(["BRONX", "BROOKLYN", "QUEENS", "STATEN ISLAND"])
 
+/** Countries typed after an address, as words, and their code (the US's states, Australia's). */
+const COUNTRIES: ReadonlyArray<readonly [ReadonlyArray<string>, "US" | "AU"]> = [
+  ["UNITED STATES OF AMERICA", "US"],
+  ["UNITED STATES", "US"],
+  ["U S A", "US"],
+  ["USA", "US"],
+  ["US", "US"],
+  ["AUSTRALIA", "AU"],
+  ["AUS", "AU"],
+  ["AU", "AU"]
+].map(([phrase, code]) => [phrase!.split(" "), code as "US" | "AU"] as const)
+
 const NICKNAMED: ReadonlyMap<string, string> = new Map(
   [...NEW_YORK_NICKNAMES].flatMap(([place, nicknames]) => nicknames.map((nickname) => [nickname, place] as const))
 )
@@ -331,8 +343,12 @@ interface Parsed {
   /** The street's words as typed (after cleaning), for notes. */
   readonly streetWords: ReadonlyArray<string>
   readonly unit: string
+  /** The unit was sent as a floor (`Fl 3`): a unit `3` is it only where no other unit is on that floor. */
+  readonly unitIsFloor: boolean
   /** The unit was read from Australia's `unit/number` (`3/72`), the address naming no US place. */
   readonly unitSlashed: boolean
+  /** The country typed after the address, if any. */
+  readonly country: "US" | "AU" | undefined
   readonly zip: string | undefined
   readonly state: string | undefined
   /** A known locality phrase. */
@@ -570,9 +586,46 @@ export class AddressIndex {
     return found.length === 1 ? found[0] : undefined
   }
 
+  /**
+   * A country after the address (`…, NY 10312, USA`, `… VIC 3133 Australia`; agents add one often) is taken
+   * off and returned; so is `NYC` or `New York City` after another place or as the place, read as the state
+   * (`…, Springfield Gardens, NYC`, `…, Brooklyn, New York City, NY 11201`). Each was outside every covered
+   * area before (an audit, 2026-11-24). `US`, `AU` and `AUS` alone are a country only after a comma, a ZIP
+   * code or a state.
+   */
+  private withoutCountry(raw: string): { readonly tokens: Array<string>; readonly country: "US" | "AU" | undefined } {
+    const tokens = tokenize(raw)
+    while (tokens.at(-1) === ",") tokens.pop()
+    let country: "US" | "AU" | undefined
+    for (const [phrase, code] of COUNTRIES) {
+      const n = phrase.length
+      if (tokens.length < n + 2 || tokens.slice(-n).join(" ") !== phrase.join(" ")) continue
+      const before = tokens[tokens.length - n - 1]!
+      if (
+        n === 1 && phrase[0]!.length <= 3 && before !== "," && !/^\d{4,5}(-\d{4})?$/.test(before) &&
+        !US_STATE_CODES.has(before) && !this.states.has(before)
+      ) continue
+      tokens.splice(tokens.length - n)
+      while (tokens.at(-1) === ",") tokens.pop()
+      country = code
+      break
+    }
+    // New York City as a place: the state of its five boroughs (`NY` in its place unless the state follows).
+    for (let i = 2; i < tokens.length; i++) {
+      const n = tokens[i] === "NYC" ? 1 : tokens.slice(i, i + 3).join(" ") === "NEW YORK CITY" ? 3 : 0
+      if (n === 0 || tokens[i - 1] !== ",") continue
+      const after = tokens.slice(i + n).filter((token) => token !== ",")
+      const stateFollows = after[0] === "NY" || (after[0] === "NEW" && after[1] === "YORK")
+      tokens.splice(i, n, ...(stateFollows ? [] : ["NY"]))
+      if (tokens[i] === ",") tokens.splice(i, 1)
+      break
+    }
+    return { tokens, country }
+  }
+
   /** Reads a typed address against what the index covers. */
   private parse(raw: string): Parsed | Refusal {
-    const tokens = tokenize(raw)
+    const { country, tokens } = this.withoutCountry(raw)
     const words = tokens.filter((token) => token !== ",")
     if (!words.some((word) => /[A-Z0-9]/.test(word))) {
       return { _tag: "Refusal", hint: "The address has no street address in it: send a house number and a street." }
@@ -798,6 +851,7 @@ export class AddressIndex {
       rest = [...joined.words]
     }
     const taken = takeUnit(rest)
+    const unitIsFloor = taken.floor === true
     let unit = taken.unit || unitBefore || trailingUnit
     let street = taken.words
     // A bare unit after its own comma: `12 Elm St, 2A, Riverton`.
@@ -860,7 +914,9 @@ export class AddressIndex {
       street: streetParts(street),
       streetWords: street,
       unit,
+      unitIsFloor,
       unitSlashed,
+      country,
       zip,
       state,
       locality,
@@ -903,6 +959,18 @@ export class AddressIndex {
     const read = this.parse(raw)
     if ("_tag" in read) return { _tag: "Unknown", hint: read.hint, suggestions: [] }
     const found = this.matchParsed(read)
+    // A house found in another country than the one typed is not the one meant.
+    if (read.country !== undefined && found._tag === "Found") {
+      const inUs = US_STATE_CODES.has(found.parcel.state?.toUpperCase() ?? "")
+      if (inUs !== (read.country === "US")) {
+        return {
+          _tag: "Unknown",
+          hint: `The address names ${read.country === "US" ? "the United States" : "Australia"}, but the ` +
+            "street address is on record in another country only: check the country or the address.",
+          suggestions: []
+        }
+      }
+    }
     // `unit/number` is Australia's way: a US house so read (`71/2 Bevy Ct` for 7½, No. 2 found) is not the one meant.
     if (read.unitSlashed && found._tag !== "OutsideCoverage" && found._tag !== "Unknown") {
       const inUs = found._tag === "Found"
@@ -924,7 +992,25 @@ export class AddressIndex {
 
   private matchParsed(read: Parsed): AddressMatch {
     const parsed = this.withBoroughOfZip(read)
-    if (parsed.zip !== undefined && !this.zips.has(parsed.zip)) return { _tag: "OutsideCoverage" }
+    if (parsed.zip !== undefined && !this.zips.has(parsed.zip)) {
+      // A covered town with a ZIP code not on record (a wrong digit): refused as a wrong ZIP code on record
+      // is, with the town's house suggested, not `outside-coverage`, which says not to retry (an audit, 2026-11-24).
+      if (parsed.locality === undefined) return { _tag: "OutsideCoverage" }
+      const inTown = this.matchParsed({ ...parsed, zip: undefined })
+      const suggestions = inTown._tag === "Found"
+        ? [parcelDisplayAddress(inTown.parcel)]
+        : inTown._tag === "Ambiguous"
+        ? inTown.candidates
+        : inTown._tag === "Unknown"
+        ? inTown.suggestions
+        : []
+      return {
+        _tag: "Unknown",
+        hint: `ZIP code ${parsed.zip} is not on record in ${parsed.locality}: check the ZIP code` +
+          (suggestions.length > 0 ? " (the town's addresses nearest to the one sent are suggested)." : "."),
+        suggestions: suggestions.slice(0, MAX_CANDIDATES)
+      }
+    }
     if (parsed.state !== undefined && this.states.size > 0 && !this.states.has(parsed.state)) {
       return { _tag: "OutsideCoverage" }
     }
@@ -1401,6 +1487,11 @@ export class AddressIndex {
       }
       const wanted = unitKey(parsed.unit)
       const named = units.filter((p) => unitKey(p.unit) === wanted)
+      // `Fl 1` where units 1 and 1A are on record: the floor, not unit 1 (an audit found #1 for #1A).
+      const onFloor = parsed.unitIsFloor && /^\d+$/.test(wanted)
+        ? units.filter((p) => new RegExp(`^${wanted}[A-Z]+$`).test(unitKey(p.unit)))
+        : []
+      if (onFloor.length > 0) return ambiguous([...named, ...onFloor], "unit")
       if (named.length === 1) return { _tag: "Found", parcel: named[0]! }
       if (named.length > 1) return ambiguous(named, "several")
       return {

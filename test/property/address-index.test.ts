@@ -1157,4 +1157,64 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     }
     expect(idOf(park.match("12 A St, Abbotsford"))).toBe("a-st-12")
   })
+
+  it("a country after the address is read, and a house of another country refused; NYC and New York City are New York's", () => {
+    const kew = { city: "KEW", zip: "3101", state: "VIC", market: "Melbourne" }
+    const both = new AddressIndex([
+      parcel("fingal-21", "21 FINGAL ST", si("ANNADALE", "10312")),
+      parcel("mary-68", "68 MARY ST", kew),
+      parcel("fingal-kew-21", "21 FINGAL ST", kew)
+    ])
+    // Each was outside-coverage (an agent is told not to retry), or refused as naming no town.
+    for (
+      const typed of [
+        "21 Fingal St, Staten Island, NY 10312, USA",
+        "21 Fingal St, Staten Island, NY 10312 USA",
+        "21 Fingal St, Annadale, NY, United States of America",
+        "21 Fingal St, Staten Island, NY 10312, US",
+        "21 Fingal St, NYC 10312",
+        "21 Fingal St, Annadale, NYC",
+        "21 Fingal St, Staten Island, New York City, NY 10312",
+        "21 Fingal St, NYC"
+      ]
+    ) expect({ typed, id: idOf(both.match(typed)) }).toEqual({ typed, id: "fingal-21" })
+    expect(idOf(both.match("68 Mary Street Kew Victoria 3101 Australia"))).toBe("mary-68")
+    expect(idOf(both.match("21 Fingal St, Kew VIC 3101, Australia"))).toBe("fingal-kew-21")
+    // A house of the other country is refused (a country alone names no town: two Fingal Streets stay two).
+    expect(both.match("68 Mary St, USA")._tag).toBe("Unknown")
+    expect(both.match("21 Fingal St, Staten Island, NY 10312, Australia")._tag).toBe("Unknown")
+    expect(both.match("21 Fingal St, USA")._tag).toBe("Ambiguous")
+    // `US` alone after a street is no country (it could be a word of the address).
+    expect(both.match("21 Fingal St US")._tag).not.toBe("Found")
+  })
+
+  it("a covered town with a ZIP code not on record is refused with the town's house suggested, not outside coverage", () => {
+    expect(statenIsland.match("21 Fingal St, Staten Island, NY 10399")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/ZIP code 10399 is not on record in STATEN ISLAND/),
+      suggestions: ["21 FINGAL ST, STATEN ISLAND, NY 10312"]
+    })
+    expect(statenIsland.match("21 Fingal St, Annadale 10399")._tag).toBe("Unknown")
+    // No town on record beside it: outside coverage, as before.
+    expect(statenIsland.match("21 Fingal St, NY 10399")._tag).toBe("OutsideCoverage")
+  })
+
+  it("a floor is not the unit named like it where other units are on that floor; Apt #4B and pasted dashes are read", () => {
+    const tower = new AddressIndex([
+      parcel("marcy-1", "594 MARCY AVE", { city: "BROOKLYN", zip: "11206", state: "NY" }, "1"),
+      parcel("marcy-1a", "594 MARCY AVE", { city: "BROOKLYN", zip: "11206", state: "NY" }, "1A"),
+      parcel("marcy-2", "594 MARCY AVE", { city: "BROOKLYN", zip: "11206", state: "NY" }, "2"),
+      parcel("queens-104-42", "104-42 164TH ST", { city: "QUEENS", zip: "11433", state: "NY" })
+    ])
+    // `Fl 1` found unit 1 for 1A: now the floor's units are the candidates.
+    expect(tower.match("594 Marcy Avenue Fl 1, Brooklyn, NY 11206")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "unit",
+      candidates: ["594 MARCY AVE UNIT 1, BROOKLYN, NY 11206", "594 MARCY AVE UNIT 1A, BROOKLYN, NY 11206"]
+    })
+    expect(idOf(tower.match("594 Marcy Avenue Fl 2, Brooklyn, NY 11206"))).toBe("marcy-2")
+    expect(idOf(tower.match("594 Marcy Avenue Apt 1, Brooklyn, NY 11206"))).toBe("marcy-1")
+    expect(idOf(tower.match("594 Marcy Ave Apt #1A, Brooklyn, NY 11206"))).toBe("marcy-1a")
+    expect(idOf(tower.match("104\u201342 164th St, Queens, NY 11433"))).toBe("queens-104-42")
+  })
 })
