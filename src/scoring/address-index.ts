@@ -798,10 +798,10 @@ export class AddressIndex {
         streetWords = streetWords.slice(0, streetWords.length - tail.length)
       }
     }
-    // Australia's unit before its number (`3/72 Charles St`, `G1/5 Smith St`): the unit, then the number. Not
-    // in a US place (a state, a ZIP code, a town of US states only), where `71/2` is 7½ and `2042/2044` two
-    // houses (an audit: both found another house, No. 2 and No. 2044); with no place, only if the house found
-    // is not in the US (`match`).
+    // Australia's unit before its number (`3/72 Charles St`, `G1/5 Smith St`): the unit, then the number. In
+    // a US place (a state, a ZIP code, a town of US states only) `71/2` is 7½ and `2042/2044` two houses (an
+    // audit: both found another house, No. 2 and No. 2044); with no place, a number before the slash is read
+    // as the unit only if the house found is not in the US (`match`).
     const slashed = streetWords.length >= 2
       ? /^([A-Z0-9][A-Z0-9-]*)\/(\d+[A-Z]?(?:-\d+[A-Z]?)?)$/.exec(streetWords[0]!)
       : null
@@ -809,18 +809,21 @@ export class AddressIndex {
       (locality !== undefined && [...(this.localityStates.get(locality) ?? [])].every((s) => US_STATE_CODES.has(s)))
     let unitBefore = ""
     let unitSlashed = false
-    if (slashed !== null && usPlace) {
-      const half = /^(\d+)-?1\/2$/.exec(streetWords[0]!)
-      if (half === null) {
-        return {
-          _tag: "Refusal",
-          hint: `${streetWords[0]} names two house numbers, not one property: send the one house number.`
-        }
+    // A unit with a letter (`4B/300 Main St`) is no half and no second house.
+    const numericSlash = slashed !== null && /^\d+(?:-\d+)?$/.test(slashed[1]!)
+    // In a US place a number before the slash is a half (`71/2`, `11-1/2`), or the first of two houses when
+    // the second is a little above it (`2042/2044`, refused), or else the unit (`3/300 Main St`).
+    const half = usPlace && numericSlash ? /^(\d+)-?1\/2$/.exec(streetWords[0]!) : null
+    const gap = slashed !== null ? Number(slashed[2]) - Number(slashed[1]) : Number.NaN
+    if (half !== null) streetWords = [half[1]!, "1/2", ...streetWords.slice(1)]
+    else if (usPlace && numericSlash && gap > 0 && gap <= 20) {
+      return {
+        _tag: "Refusal",
+        hint: `${streetWords[0]} names two house numbers, not one property: send the one house number.`
       }
-      streetWords = [half[1]!, "1/2", ...streetWords.slice(1)]
     } else if (slashed !== null) {
       unitBefore = slashed[1]!
-      unitSlashed = true
+      unitSlashed = numericSlash && !usPlace
       streetWords = [slashed[2]!, ...streetWords.slice(1)]
     } // A unit named before the number (`Unit 4, 98 Church Rd`, `Flat 2 12 Smith St`, `#7 765 Malvern Rd`).
     else if (

@@ -1124,6 +1124,8 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       { ...parcel("bevy-2044", "2044 BEVY CT", bk), propertyType: "two_family" },
       parcel("bevy-2042", "2042 BEVY CT", bk),
       parcel("bevy-11-half", "11 1/2 BEVY CT", bk),
+      parcel("bevy-tower-3", "300 BEVY CT", bk, "3"),
+      parcel("bevy-tower-4b", "300 BEVY CT", bk, "4B"),
       parcel("charles-72", "72 CHARLES ST", kew, "3")
     ])
     // 7½ Bevy Ct found No. 2, a two-family house, with unit 71 ignored; 2042/2044 found 2044, not 2042.
@@ -1138,6 +1140,9 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     // A half number on record is found as typed, with or without a hyphen (it was read as a street `1/2 BEVY`).
     expect(idOf(both.match("11 1/2 Bevy Ct, Brooklyn, NY 11229"))).toBe("bevy-11-half")
     expect(idOf(both.match("11-1/2 Bevy Ct, Brooklyn, NY 11229"))).toBe("bevy-11-half")
+    // A unit before a number far above it, or with a letter, is the unit in a US place too.
+    expect(idOf(both.match("3/300 Bevy Ct, Brooklyn, NY 11229"))).toBe("bevy-tower-3")
+    expect(idOf(both.match("4B/300 Bevy Ct, Brooklyn"))).toBe("bevy-tower-4b")
     // Australia's unit/number stays, with a place or without.
     expect(idOf(both.match("3/72 Charles St, Kew VIC 3101"))).toBe("charles-72")
     expect(idOf(both.match("3/72 Charles St"))).toBe("charles-72")
