@@ -20,7 +20,7 @@ import { convertSacramento } from "../scripts/convert-sacramento.js"
 import type { Converted } from "../scripts/converted.js"
 import { parseNycDofSales } from "../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../src/property/propscore-csv.js"
-import type { ParcelRecord } from "../src/property/records.js"
+import type { ParcelRecord, UnscoredAddress } from "../src/property/records.js"
 import {
   DIRECTIONALS,
   ORDINALS,
@@ -48,14 +48,17 @@ const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(random() * items.l
 
 // Sources --------------------------------------------------------------------------------------------------
 
+/** The NYC files' addresses of properties not valued (apartment buildings, shops): real streets, as the service indexes them. */
+const nycUnscored: Array<UnscoredAddress> = []
+
 const nycParcels = (): Array<ParcelRecord> => {
   const dir = path.join(dataDir, "nyc-dof-sales")
   if (!fs.existsSync(dir)) return []
   const parcels = new Map<string, ParcelRecord>()
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".csv")).sort()) {
-    for (const parcel of parseNycDofSales(file, fs.readFileSync(path.join(dir, file))).parcels) {
-      parcels.set(parcel.id, parcel)
-    }
+    const parsed = parseNycDofSales(file, fs.readFileSync(path.join(dir, file)))
+    for (const parcel of parsed.parcels) parcels.set(parcel.id, parcel)
+    for (const address of parsed.unscored ?? []) nycUnscored.push(address)
   }
   return [...parcels.values()]
 }
@@ -418,7 +421,7 @@ const heldOut = (sources: Record<string, ReadonlyArray<ParcelRecord>>, withUnits
       }
     })
   }
-  const index = new AddressIndex(Object.values(sources).flat().filter((parcel) => !out.has(parcel)))
+  const index = new AddressIndex(Object.values(sources).flat().filter((parcel) => !out.has(parcel)), nycUnscored)
   const typings: Record<string, (p: ParcelRecord) => string> = {
     "as recorded, with its town": (p) => `${title(recordedLine(p))}, ${place(p)}`,
     "without its town or ZIP code": (p) => title(recordedLine(p)),
@@ -473,7 +476,7 @@ const main = () => {
     return
   }
   log(`${real.length} real parcels; building the index`)
-  const index = new AddressIndex(real)
+  const index = new AddressIndex(real, nycUnscored)
   const known: StreetNames = new Map()
   for (const parcel of real) {
     const name = parseStreetLine(parcel.street)?.street.name

@@ -13,7 +13,8 @@ import type {
   ListingStatus,
   ParcelRecord,
   PermitRecord,
-  SaleRecord
+  SaleRecord,
+  UnscoredAddress
 } from "../../src/property/records.js"
 import { type ImportReport, PropertyStore } from "../../src/services/property-store.js"
 
@@ -149,6 +150,10 @@ const parcelTypes: { readonly [Column in keyof ParcelRow]: string } = {
 
 const parcelColumns = Object.keys(parcelTypes).filter((column) => column !== "id")
 
+/** One stored row per address: its market, street line, town and ZIP code. */
+const unscoredKey = (address: UnscoredAddress) =>
+  `${address.market}|${address.street}|${address.city ?? ""}|${address.zipCode ?? ""}`
+
 export const PropertyStorePg = Layer.effect(
   PropertyStore,
   Effect.gen(function*() {
@@ -279,11 +284,36 @@ export const PropertyStorePg = Layer.effect(
         yield* sql`DELETE FROM parcels WHERE id = ANY(${gone}::text[])`
       })
 
+    const insertUnscored = (addresses: ReadonlyArray<UnscoredAddress>) =>
+      bulkInsert(
+        "unscored_addresses",
+        {
+          key: "text",
+          market: "text",
+          street: "text",
+          city: "text",
+          state: "text",
+          zip_code: "text",
+          neighborhood: "text"
+        },
+        lastOf(addresses, unscoredKey).map((address) => ({
+          key: unscoredKey(address),
+          market: address.market,
+          street: address.street,
+          city: nullable(address.city),
+          state: nullable(address.state),
+          zip_code: nullable(address.zipCode),
+          neighborhood: nullable(address.neighborhood)
+        })),
+        "ON CONFLICT (key) DO NOTHING"
+      )
+
     const importParsed = (parsed: Parameters<PropertyStore["Type"]["importParsed"]>[0], format: string) =>
       sql.withTransaction(Effect.gen(function*() {
         const rejected: Record<string, number> = { ...parsed.rejected }
         yield* removeReplaced(parsed.replaces ?? [])
         yield* upsertParcels(parsed.parcels)
+        yield* insertUnscored(parsed.unscored ?? [])
         const dependent = [...parsed.sales, ...parsed.listings, ...parsed.permits]
         const known = yield* knownParcels(dependent.map((record) => record.parcelId))
         const keep = <A extends { readonly parcelId: string }>(records: ReadonlyArray<A>) =>
@@ -324,7 +354,28 @@ export const PropertyStorePg = Layer.effect(
           SELECT parcel_id, to_char(sale_date, 'YYYY-MM-DD') AS sale_date, price, document_type, grantor, grantee,
                  arms_length, source_key
           FROM sales ORDER BY sale_date, id`
-        return { parcels: parcels.map(toParcel), sales: sales.map(toSale) }
+        const unscored = yield* sql<
+          {
+            market: string
+            street: string
+            city: string | null
+            state: string | null
+            zip_code: string | null
+            neighborhood: string | null
+          }
+        >`SELECT market, street, city, state, zip_code, neighborhood FROM unscored_addresses ORDER BY key`
+        return {
+          parcels: parcels.map(toParcel),
+          sales: sales.map(toSale),
+          unscored: unscored.map((row) => ({
+            market: row.market,
+            street: row.street,
+            city: optional(row.city),
+            state: optional(row.state),
+            zipCode: optional(row.zip_code),
+            neighborhood: optional(row.neighborhood)
+          }))
+        }
       }).pipe(Effect.orDie),
       history: (parcelId) =>
         Effect.gen(function*() {

@@ -130,7 +130,7 @@ const loadDemoCountyAndFit = Effect.gen(function*() {
         const data = yield* store.loadAll
         const digest = salesDigest(modelSales(data))
         // Its address index too: the engine restores it instead of building it (built here, it is built once).
-        const addressIndex = new AddressIndex(data.parcels).toData()
+        const addressIndex = new AddressIndex(data.parcels, data.unscored).toData()
         yield* Effect.flatMap(
           KeptModels,
           (kept) => kept.keep({ comps, data: { version, ...data, salesDigest: digest, addressIndex } })

@@ -368,6 +368,26 @@ const abandonedAttempts = Effect.gen(function*() {
   yield* sql`CREATE INDEX open_spends_attempt ON open_spends (attempt_id) WHERE attempt_id IS NOT NULL`
 })
 
+// Addresses of recorded properties the service does not value (apartment buildings, shops): their streets
+// are real, for the address index. Part of what the engine is built from: its statements change the version.
+const unscoredAddresses = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE unscored_addresses (
+      key text PRIMARY KEY,
+      market text NOT NULL,
+      street text NOT NULL,
+      city text,
+      state text,
+      zip_code text,
+      neighborhood text
+    )`
+  yield* sql`
+    CREATE TRIGGER unscored_addresses_new_data_version
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON unscored_addresses
+    FOR EACH STATEMENT EXECUTE FUNCTION new_property_data_version()`
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -385,7 +405,8 @@ const migrationRecord = {
   "0014_spend_subjects": spendSubjects,
   "0015_recorded_address": recordedAddress,
   "0016_property_data_version": propertyDataVersion,
-  "0017_abandoned_attempts": abandonedAttempts
+  "0017_abandoned_attempts": abandonedAttempts,
+  "0018_unscored_addresses": unscoredAddresses
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

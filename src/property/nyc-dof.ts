@@ -8,7 +8,13 @@
 import { parse } from "csv-parse/sync"
 import type { PropertyType } from "../../schema/overrides.js"
 import { normalizeAddress } from "./address.js"
-import { NOMINAL_PRICE_LIMIT, type ParcelRecord, type ParsedFile, type SaleRecord } from "./records.js"
+import {
+  NOMINAL_PRICE_LIMIT,
+  type ParcelRecord,
+  type ParsedFile,
+  type SaleRecord,
+  type UnscoredAddress
+} from "./records.js"
 
 const boroughs: Record<string, { readonly market: string; readonly city: string }> = {
   "1": { market: "Manhattan", city: "NEW YORK" },
@@ -95,6 +101,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   }) as Array<Record<string, string>>
   const parcels = new Map<string, ParcelRecord>()
   const sales = new Map<string, SaleRecord>()
+  const unscored = new Map<string, UnscoredAddress>()
   const rejected: Record<string, number> = {}
   let duplicateRows = 0
   const reject = (reason: string) => {
@@ -147,11 +154,23 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       continue
     }
     const propertyType = propertyTypeOfBuildingClass(buildingClass)
+    const address = normalizeAddress(rawAddress)
+    const zip = (row["ZIP CODE"] ?? "").trim()
+    const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     if (propertyType === undefined) {
       reject("building class is not a scored property type")
+      // Its street is real all the same (`20 NORMA PL`, a walk-up): the address index never corrects it away.
+      const other: UnscoredAddress = {
+        market: borough.market,
+        street: address.street,
+        city: borough.city,
+        state: "NY",
+        zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,
+        neighborhood: neighborhood || undefined
+      }
+      unscored.set(`${other.street}|${other.zipCode ?? ""}|${other.city}`, other)
       continue
     }
-    const address = normalizeAddress(rawAddress)
     const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
     const boroughCode = row["BOROUGH"]!.trim()
     const keys = parcelKeysOf(row)
@@ -159,8 +178,6 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const bungalow = keys.parcel !== keys.lot
     // The lot as one parcel, as imports before 2026-11-24 wrote it: replaced by its houses.
     if (bungalow) replacedLots.add(`nyc-${keys.lot}`)
-    const zip = (row["ZIP CODE"] ?? "").trim()
-    const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     parcels.set(id, {
       id,
       market: borough.market,
@@ -214,6 +231,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     permits: [],
     duplicateRows,
     rejected,
-    replaces: [...replacedLots]
+    replaces: [...replacedLots],
+    unscored: [...unscored.values()]
   }
 }

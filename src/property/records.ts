@@ -68,6 +68,21 @@ export interface PermitRecord {
   readonly sourceKey: string
 }
 
+/**
+ * The address of a property a file records but the service does not value (an apartment building of four
+ * families or more, a shop, a warehouse): its street is real, and a typed address on it is never corrected
+ * to another street (`20 Norma Pl` is not Norman Pl).
+ */
+export interface UnscoredAddress {
+  readonly market: string
+  /** The street line, normalized as a parcel's is (`20 NORMA PL`). */
+  readonly street: string
+  readonly city?: string | undefined
+  readonly state?: string | undefined
+  readonly zipCode?: string | undefined
+  readonly neighborhood?: string | undefined
+}
+
 /** What an importer read from one file. */
 export interface ParsedFile {
   readonly file: string
@@ -86,6 +101,8 @@ export interface ParsedFile {
    * such a lot (building class A8).
    */
   readonly replaces?: ReadonlyArray<string>
+  /** Addresses of the file's properties of kinds not valued (their rows are counted as rejected). */
+  readonly unscored?: ReadonlyArray<UnscoredAddress>
 }
 
 /** A sale below this price is a nominal transfer, never arm's length. */

@@ -22,7 +22,7 @@
 import { stateCodesMap } from "@sroussey/parse-address/dist/maps/us/states.js"
 import { distance } from "fastest-levenshtein"
 import { formatAddress } from "../property/address-format.js"
-import type { ParcelRecord } from "../property/records.js"
+import type { ParcelRecord, UnscoredAddress } from "../property/records.js"
 import {
   DIRECTIONALS,
   HOUSE_NUMBER,
@@ -406,6 +406,7 @@ export interface AddressIndexData {
   readonly hyphenatedZips: ReadonlySet<string>
   readonly zipTowns: Map<string, Set<string>>
   readonly townStates: Map<string, Set<string>>
+  readonly unscoredNames?: Map<string, Set<string>>
 }
 
 export class AddressIndex {
@@ -413,6 +414,11 @@ export class AddressIndex {
   private readonly parcels = new Map<ParcelRecord, Indexed>()
   /** Street names by locality key (`Z:10312`, `L:ANNADALE`, `*`) and by length, for corrections. */
   private readonly names = new Map<string, Map<number, Set<string>>>()
+  /**
+   * Street names of properties on record that are not valued (`UnscoredAddress`), by the same keys: real
+   * streets, never corrected to another (none of their houses is found).
+   */
+  private readonly unscoredNames = new Map<string, Set<string>>()
   private readonly phrases = new Set<string>()
   private readonly phrasesByLength = new Map<number, Array<string>>()
   private readonly zips = new Set<string>()
@@ -450,10 +456,12 @@ export class AddressIndex {
       states,
       towns,
       townStates,
+      unscoredNames,
       zips,
       zipTowns
     } = this
     return {
+      unscoredNames,
       byName,
       parcels,
       names,
@@ -472,10 +480,10 @@ export class AddressIndex {
   /** The index `toData` described, over the same parcel records, without building it again. */
   static fromData(data: AddressIndexData): AddressIndex {
     const index = Object.create(AddressIndex.prototype) as AddressIndex
-    return Object.assign(index, data)
+    return Object.assign(index, { unscoredNames: new Map() }, data)
   }
 
-  constructor(parcels: Iterable<ParcelRecord>) {
+  constructor(parcels: Iterable<ParcelRecord>, unscored: Iterable<UnscoredAddress> = []) {
     const interned = new Map<string, Place>()
     const streets = new Map<string, Street>()
     for (const parcel of parcels) {
@@ -549,6 +557,25 @@ export class AddressIndex {
       }
     }
     this.hyphenatedZips = hyphenatedZipsOf(this.byName.values())
+    for (const address of unscored) {
+      const name = parseStreetLine(address.street)?.street.name
+      if (name === undefined) continue
+      const places = [
+        ...(address.city ? [phraseOf(address.city)] : []),
+        ...(address.neighborhood ? neighbourhoodPhrases(address.neighborhood) : []),
+        phraseOf(address.market)
+      ]
+      for (const area of ["*", ...(address.zipCode ? [`Z:${address.zipCode}`] : []), ...places.map((p) => `L:${p}`)]) {
+        const names = this.unscoredNames.get(area)
+        if (names) names.add(name)
+        else this.unscoredNames.set(area, new Set([name]))
+      }
+    }
+  }
+
+  /** A street of the area (a locality key) on record only with properties not valued. */
+  private unscoredStreetOf(area: string, name: string) {
+    return this.unscoredNames.get(area)?.has(name) === true
   }
 
   private addPhrase(phrase: string) {
@@ -1141,6 +1168,11 @@ export class AddressIndex {
           "street); the addresses on the streets of this name nearest to the number are suggested."
         : attempt.known && suggestions.length > 0
         ? "No property with this house number was found on this street; the numbers nearest to it are suggested."
+        : [area, ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])].some((key) =>
+            this.unscoredStreetOf(key, parsed.street.name)
+          )
+        ? "The street is on record here only with properties this service does not value (apartment buildings " +
+          "of four families or more, shops, offices and the like): no property at this address can be valued."
         : attempt.known
         ? "No property with this street address was found in the place sent."
         : parsed.locality === undefined && parsed.zip === undefined
@@ -1188,6 +1220,8 @@ export class AddressIndex {
     // (an audit, 2026-11-24); refused, that address suggested.
     const isStreetOf = (key: string) => this.names.get(key)?.get(parsed.street.name.length)?.has(parsed.street.name)
     const known = isStreetOf(area) === true || (locality !== undefined && isStreetOf(`L:${locality}`) === true) ||
+      this.unscoredStreetOf(area, parsed.street.name) ||
+      (locality !== undefined && this.unscoredStreetOf(`L:${locality}`, parsed.street.name)) ||
       this.inState(parsed).length > 0
     const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
     // A misspelt ordinal word (`Secod Ave` for `Second Ave`, recorded `2 AVE`) is another close name.

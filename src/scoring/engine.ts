@@ -276,7 +276,9 @@ export class ScoringEngine {
     }
     const comps = restorable ? Model.restore(sales, options.kept!.comps) : fitModel(sales, options.model ?? {})
     return new ScoringEngine(
-      options.addressIndex !== undefined ? AddressIndex.fromData(options.addressIndex) : new AddressIndex(data.parcels),
+      options.addressIndex !== undefined
+        ? AddressIndex.fromData(options.addressIndex)
+        : new AddressIndex(data.parcels, data.unscored),
       new Map(data.parcels.map((parcel) => [parcel.id, parcel])),
       comps,
       options.learners === "later"

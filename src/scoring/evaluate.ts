@@ -23,7 +23,8 @@ export const scratchStore = (files: ReadonlyArray<ParsedFile>): PropertyData => 
   }
   return {
     parcels: [...parcels.values()],
-    sales: [...sales.values()].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
+    sales: [...sales.values()].sort((a, b) => a.saleDate.localeCompare(b.saleDate)),
+    unscored: files.flatMap((file) => file.unscored ?? [])
   }
 }
 

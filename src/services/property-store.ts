@@ -1,6 +1,13 @@
 /** The property store: parcels with their county-record facts, recorded sales, listings and permits. */
 import { Context, type Effect } from "effect"
-import type { ListingRecord, ParcelRecord, ParsedFile, PermitRecord, SaleRecord } from "../property/records.js"
+import type {
+  ListingRecord,
+  ParcelRecord,
+  ParsedFile,
+  PermitRecord,
+  SaleRecord,
+  UnscoredAddress
+} from "../property/records.js"
 import type { StorageUnavailable } from "./storage.js"
 
 export interface ImportReport {
@@ -17,6 +24,8 @@ export interface ImportReport {
 export interface PropertyData {
   readonly parcels: ReadonlyArray<ParcelRecord>
   readonly sales: ReadonlyArray<SaleRecord>
+  /** Addresses of recorded properties not valued, for the address index (none where no import had any). */
+  readonly unscored?: ReadonlyArray<UnscoredAddress> | undefined
 }
 
 export interface PropertyHistoryRecords {

@@ -1222,4 +1222,33 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(idOf(tower.match("594 Marcy Ave Apt #1A, Brooklyn, NY 11206"))).toBe("marcy-1a")
     expect(idOf(tower.match("104\u201342 164th St, Queens, NY 11433"))).toBe("queens-104-42")
   })
+
+  it("a street on record only with properties not valued is never corrected to another street", () => {
+    const withShop = new AddressIndex([
+      parcel("vienna-30", "30 VIENNA CT", si("ROSEBANK", "10305")),
+      parcel("norman-20", "20 NORMAN PL", si("PRINCES BAY", "10309")),
+      parcel("clove-1", "1 CLOVE RD", si("SILVER LAKE", "10301"))
+    ], [
+      { market: "Staten Island", street: "27 BRIENNA CT", city: "STATEN ISLAND", state: "NY", zipCode: "10309" },
+      {
+        market: "Staten Island",
+        street: "141 NORMA PL",
+        city: "STATEN ISLAND",
+        state: "NY",
+        neighborhood: "SILVER LAKE"
+      }
+    ])
+    // Both found someone else's house (Vienna Ct, Norman Pl) before; the streets are real.
+    for (
+      const typed of ["30 Brienna Ct, Staten Island, NY", "20 Norma Pl, Staten Island", "20 Norma Pl, Silver Lake"]
+    ) {
+      expect({ typed, match: withShop.match(typed) }).toMatchObject({
+        typed,
+        match: { _tag: "Unknown", hint: expect.stringMatching(/only with properties this service does not value/) }
+      })
+    }
+    expect(idOf(withShop.match("30 Vienna Ct, Staten Island"))).toBe("vienna-30")
+    // Kept and restored with the index.
+    expect(AddressIndex.fromData(withShop.toData()).match("20 Norma Pl, Staten Island")._tag).toBe("Unknown")
+  })
 })

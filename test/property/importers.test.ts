@@ -97,6 +97,15 @@ describe("NYC DOF sales files", () => {
     const parsed = parseNycDofSales("2018_fixture.csv", read("nyc-dof", "2018_fixture.csv"))
     expect(parsed.rowsRead).toBe(9)
     expect(parsed.rejected).toEqual({ "building class is not a scored property type": 1, "unreadable sale date": 1 })
+    // The shop (K1) is not valued, but its street is real: the address index never corrects it away.
+    expect(parsed.unscored).toEqual([{
+      market: "Staten Island",
+      street: "100 HYLAN BLVD",
+      city: "STATEN ISLAND",
+      state: "NY",
+      zipCode: "10305",
+      neighborhood: "ARROCHAR"
+    }])
     const heron = parsed.parcels.find((parcel) => parcel.id === "nyc-5-5391-65")!
     expect(heron).toMatchObject({
       market: "Staten Island",
@@ -232,6 +241,11 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect(again.map((r) => r.duplicates)).toEqual([7, 4])
         expect(yield* count()).toEqual(before)
         expect(before[0]).toEqual({ parcels: 8, sales: 10 })
+        // The shop's address is kept once, for the address index.
+        const store = yield* PropertyStore
+        expect((yield* store.loadAll).unscored).toEqual([
+          expect.objectContaining({ street: "100 HYLAN BLVD", zipCode: "10305", neighborhood: "ARROCHAR" })
+        ])
       }))
 
     it.effect("a bungalow colony's lot stored as one parcel by an earlier import is replaced by its houses", () =>
