@@ -6,6 +6,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, type HttpMethod, OpenApi } from "@effect/platform"
 import { JSONSchema, Schema } from "effect"
+import { AccountSummary } from "../../schema/account.js"
 import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
 import { ConnectionList, Disconnected } from "../../schema/connections.js"
 import { examples } from "../../schema/examples.js"
@@ -316,6 +317,18 @@ export const HistoryGroup = HttpApiGroup.make("history")
   .middleware(Authentication)
 
 export const AccountGroup = HttpApiGroup.make("account")
+  .add(
+    HttpApiEndpoint.get("account", "/v1/account")
+      .addSuccess(AccountSummary)
+      .addError(documented(CallNotStarted))
+      .annotate(OpenApi.Summary, "The calling Account: its Balance, tier and rate limit")
+      .annotate(
+        OpenApi.Description,
+        "What paid calls draw on (the Balance), the Account's tier and its rate limit, and whether it has " +
+          "accepted the current Terms. Free. An app connected by sign-in reads the same as the MCP resource " +
+          "`propscore://account`."
+      )
+  )
   .add(
     HttpApiEndpoint.get("connections", "/v1/account/connections")
       .addSuccess(ConnectionList)

@@ -2,7 +2,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef, Layer } from "effect"
-import { accountConnections, disconnectConnection } from "../operations/account.js"
+import { accountConnections, accountSummary, disconnectConnection } from "../operations/account.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
 import type { MeteredAnswer, MeteredInput } from "../operations/metered.js"
@@ -66,6 +66,7 @@ export const HistoryHandlers = HttpApiBuilder.group(
 
 export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
   handlers
+    .handle("account", () => Effect.flatMap(CurrentCaller, accountSummary))
     .handle("connections", () => Effect.flatMap(CurrentCaller, (caller) => accountConnections(caller.accountId)))
     .handle(
       "disconnect",

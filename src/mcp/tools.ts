@@ -26,6 +26,7 @@ import { ScoredAnswer } from "../../schema/scored-answer.js"
 import { ScoredCall } from "../../schema/scored-call.js"
 import { ValidationAnswer } from "../../schema/validate.js"
 import type { AppConfig } from "../config.js"
+import { accountSummary } from "../operations/account.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
 import type { MeteredAnswer, MeteredInput } from "../operations/metered.js"
@@ -170,11 +171,17 @@ export const toolDefinitions: Record<string, ToolDefinition> = {
 }
 
 /** What a host passes to its model about this server as a whole (`initialize`'s `instructions`). */
+/** The resource a connected app (or a key) reads the Account from: Balance, tier, rate limit. */
+export const ACCOUNT_RESOURCE = "propscore://account"
+
 export const SERVER_INSTRUCTIONS = [
-  "propscore values US-style residential properties for real-estate investors: from a street address, the " +
+  "propscore values residential properties for real-estate investors: from a street address, the " +
   "property's recorded facts, comparable sales, a value distribution, the repaired value and the maximum " +
   "allowable offer (MAO) a cash flip buyer can pay at a target margin, with its cost stack; and a property's " +
-  "recorded history (transfers, flips, listing, permits).",
+  "recorded history (transfers, flips, listing, permits). Amounts are in the currency of the market's records " +
+  "(US dollars in US markets, Australian dollars in Melbourne); `evidence.data_through` says how recent the " +
+  "records are.",
+  `The Account's Balance, tier and rate limit: read the resource \`${ACCOUNT_RESOURCE}\` (free).`,
   "Costs: `score_property` and `property_history` one Credit each, `score_property_batch` one per property; " +
   "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
   "`subject_property.address` in each answer: it is the property that was valued.",
@@ -307,5 +314,16 @@ export const mcpServerFor = (context: ToolContext) => {
   for (const [name, definition] of Object.entries(toolDefinitions)) {
     server.registerTool(name, definition, handlers[name as keyof typeof handlers])
   }
+  // Not a tool (the four are all): the Account, read as a connected app may (interface, Authentication 2).
+  server.registerResource("account", ACCOUNT_RESOURCE, {
+    title: "Your propscore Account",
+    description: "The Account's Balance (Credits left), tier, rate limit a minute and whether it has accepted " +
+      "the current Terms. Free to read.",
+    mimeType: "application/json"
+  }, async (uri) => {
+    const read = await context.run(Effect.either(accountSummary(context.caller)))
+    if (read._tag === "Left") throw new Error(read.left.detail)
+    return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(read.right) }] }
+  })
   return server
 }

@@ -25,6 +25,8 @@ export interface ListedTool {
 export interface McpClient {
   listTools: () => Promise<{ tools: ReadonlyArray<ListedTool> }>
   callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<ToolResult>
+  listResources: () => Promise<{ resources: ReadonlyArray<{ uri: string; name: string }> }>
+  readResource: (params: { uri: string }) => Promise<{ contents: ReadonlyArray<{ uri: string; text?: string }> }>
   getInstructions: () => string | undefined
   getServerCapabilities: () => any
   close: () => Promise<void>

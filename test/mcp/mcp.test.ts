@@ -47,6 +47,29 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           yield* Effect.promise(() => client.close())
         }))
 
+      it.effect("AUTH-2: the Account's Balance, tier and rate limit are read from GET /v1/account and the MCP resource propscore://account, free; the tools stay four", () =>
+        Effect.gen(function*() {
+          const { accountId, apiKey } = yield* newAccount({ credits: 7 })
+          const expected = {
+            account_id: accountId,
+            balance: 7,
+            tier: "public",
+            rate_limit_per_minute: expect.any(Number),
+            terms_accepted: true
+          }
+          const rest = yield* request("/v1/account", { method: "GET", key: apiKey })
+          expect(rest.status).toBe(200)
+          expect(rest.body).toEqual(expected)
+          const client = yield* connect(generation, apiKey)
+          const { resources } = yield* Effect.promise(() => client.listResources())
+          expect(resources.map((r) => r.uri)).toEqual(["propscore://account"])
+          const read = yield* Effect.promise(() => client.readResource({ uri: "propscore://account" }))
+          expect(JSON.parse(read.contents[0]!.text!)).toEqual(expected)
+          expect(yield* reconciles(accountId)).toBe(7)
+          expect((yield* request("/v1/account", { method: "GET" })).status).toBe(401)
+          yield* Effect.promise(() => client.close())
+        }))
+
       it.effect("MCP-2 SVC-3: each tool costs what its REST call costs; a covered failure is a tool error with its Problem Detail, refunded", () =>
         Effect.gen(function*() {
           const { accountId, apiKey } = yield* newAccount({ credits: 10 })

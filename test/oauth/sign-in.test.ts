@@ -182,6 +182,7 @@ interface McpClient {
   connect: (transport: any) => Promise<void>
   listTools: () => Promise<{ tools: ReadonlyArray<{ name: string }> }>
   callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<any>
+  readResource: (params: { uri: string }) => Promise<{ contents: ReadonlyArray<{ text?: string }> }>
   close: () => Promise<void>
 }
 
@@ -282,7 +283,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
   layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })(
     `account sign-in, ${generation} client`,
     (it) => {
-      it.effect("AUTH-2 AUTH-3 MCP-1: given only the URL, the client discovers sign-in, registers, the holder approves, and score_property spends the Account's one Credit", () =>
+      it.effect("AUTH-2 AUTH-3 MCP-1: given only the URL, the client discovers sign-in, registers, the holder approves, score_property spends the Account's one Credit, and the app reads the Balance", () =>
         Effect.gen(function*() {
           const { accountId, email, password } = yield* holder(10)
           const provider = new AssistantProvider()
@@ -297,6 +298,10 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           ])
           const scored = yield* call(client, "score_property", { address: "42 Elm St" })
           expect(scored.isError).toBeFalsy()
+          expect(yield* reconciles(accountId)).toBe(9)
+          // The connected app reads the Account's Balance (a resource, not a tool; free).
+          const account = yield* Effect.promise(() => client.readResource({ uri: "propscore://account" }))
+          expect(JSON.parse(account.contents[0]!.text!)).toMatchObject({ account_id: accountId, balance: 9 })
           expect(yield* reconciles(accountId)).toBe(9)
           const entries = yield* Effect.flatMap(Ledger, (ledger) => ledger.entries(accountId))
           expect(entries.filter((e) => e.kind === "spend")).toHaveLength(1)
