@@ -25,7 +25,9 @@ export const HistoryRequest = Schema.Struct({
 }).pipe(
   Schema.filter((request) =>
     (request.address === undefined) !== (request.property_id === undefined) ||
-    "must carry exactly one of `address` or `property_id`, not both", {
+    (request.address === undefined
+      ? "must carry one of `address` or `property_id`: neither was sent"
+      : "must carry exactly one of `address` or `property_id`, not both"), {
     jsonSchema: { minProperties: 1, maxProperties: 1 }
   }),
   Schema.annotations({

@@ -1631,10 +1631,11 @@ const found = (
   } else if (parsed.street.directional !== "" && parsed.street.directionalAfter !== recorded.directionalAfter) {
     all.push({ kind: "normalized", part: "directional", sent: parsed.street.directional, used: recorded.directional })
   }
-  // A place wider than the property's own (the market, `Melbourne` for a Box Hill house): the town it is in.
+  // A place other than the property's town (a neighbourhood, `Annadale`; the market, `Melbourne` for a Box Hill
+  // house): the town it is in, said (the method was `normalized` with no note saying why: an agent audit).
   if (
     parsed.locality !== undefined && !all.some((note) => note.part === "town") &&
-    !place.own.has(parsed.locality)
+    (!place.own.has(parsed.locality) || (parcel.city !== undefined && parsed.locality !== place.town))
   ) {
     all.push({ kind: "normalized", part: "town", sent: parsed.locality, used: place.town })
   }

@@ -149,7 +149,11 @@ describe("addresses as people type them (Staten Island)", () => {
   })
 
   it("the neighbourhood as the town", () => {
-    resolves("525 Sycamore Street, Annadale, NY", "sycamore-525", "normalized")
+    // `normalized`, and the note says what: the neighbourhood sent is in Staten Island (there was no note).
+    const hood = resolves("525 Sycamore Street, Annadale, NY", "sycamore-525", "normalized")
+    expect(hood._tag === "Found" && hood.notes).toEqual([
+      { kind: "normalized", part: "town", sent: "ANNADALE", used: "STATEN ISLAND" }
+    ])
     resolves("7000 Hylan Blvd Tottenville NY", "hylan-7000")
     // People's neighbourhood names differ from the record's: within the same town the street decides.
     resolves("4716 Amboy Road, Great Kills, NY", "amboy-4716")

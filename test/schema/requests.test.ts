@@ -234,8 +234,11 @@ describe("history request", () => {
   it("HIS-1: exactly one of address or property_id; both or neither is refused", () => {
     expect(Either.isRight(run(decodeHistoryRequest({ address: "1 Main St" })))).toBe(true)
     expect(Either.isRight(run(decodeHistoryRequest({ property_id: "demo-00001" })))).toBe(true)
-    expect(Either.isLeft(run(decodeHistoryRequest({ address: "1 Main St", property_id: "demo-00001" })))).toBe(true)
-    expect(Either.isLeft(run(decodeHistoryRequest({})))).toBe(true)
+    const both = run(decodeHistoryRequest({ address: "1 Main St", property_id: "demo-00001" }))
+    expect(Either.isLeft(both) && both.left.detail).toMatch(/not both/)
+    // Neither is said as such (it read "not both", an agent audit).
+    const neither = run(decodeHistoryRequest({}))
+    expect(Either.isLeft(neither) && neither.left.detail).toMatch(/neither was sent/)
     expect(pointersOf(run(decodeHistoryRequest({ property_id: "x", condition: "turn_key" })))).toEqual(["/condition"])
   })
 })
