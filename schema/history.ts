@@ -46,6 +46,11 @@ export const TitleTransfer = Schema.Struct({
   recorded_date: date("When the transfer was recorded"),
   document_type: Schema.String.annotations({ description: "The recorded document: `deed`, `quitclaim`, …" }),
   price: dollars("The price recorded; 0 for a transfer without consideration"),
+  arms_length: Schema.Boolean.annotations({
+    description: "Whether the transfer is a market sale: false for a transfer without consideration or at a " +
+      "nominal price, one deed and price over several properties, or one of several prices recorded for the " +
+      "property on one day (shares of it). Its price is then no market price, and the valuation does not use it."
+  }),
   grantor: Schema.optionalWith(Schema.String.annotations({ description: "The seller, when recorded." }), {
     exact: true
   }),
@@ -90,7 +95,16 @@ export const HistoryAnswer = Schema.Struct({
   }),
   flips: Schema.Array(Flip).annotations({ description: "The quick resales found in the chain of title." }),
   listing: Listing,
-  permits: Schema.Array(Permit).annotations({ description: "Recorded permit work, oldest first." }),
+  permits: Schema.Array(Permit).annotations({
+    description: "Recorded permit work, oldest first. Empty when none is on record, also where the market's " +
+      "permit records have not been loaded (the NYC sales files carry none): no sign that no work was done."
+  }),
+  records_through: Schema.optionalWith(
+    date(
+      "The latest sale on record in the property's market: the chain of title runs to about this date, and later transfers are not on record yet"
+    ),
+    { exact: true }
+  ),
   match: Schema.optionalWith(AddressMatch, { exact: true })
 }).annotations({
   identifier: "HistoryAnswer",

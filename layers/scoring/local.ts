@@ -270,7 +270,10 @@ const scoringLocal = (requested: "fit" | "background") =>
               )
             )
             if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
-            return { ...propertyHistory(records), ...(match === undefined ? {} : { match }) }
+            return {
+              ...propertyHistory(records, scoring.dataThrough(parcel.market)),
+              ...(match === undefined ? {} : { match })
+            }
           })
       })
     })

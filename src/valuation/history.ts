@@ -23,7 +23,7 @@ export const parcelAddress = (parcel: ParcelRecord) =>
     zip: parcel.zipCode
   })
 
-export const propertyHistory = (records: PropertyHistoryRecords): HistoryAnswer => {
+export const propertyHistory = (records: PropertyHistoryRecords, recordsThrough?: string): HistoryAnswer => {
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
   // Only priced, arm's-length sales say what a buyer paid and a seller got.
   const priced = transfers.filter((sale) => sale.armsLength && sale.price > 0)
@@ -48,6 +48,7 @@ export const propertyHistory = (records: PropertyHistoryRecords): HistoryAnswer 
       recorded_date: sale.saleDate,
       document_type: sale.documentType,
       price: sale.price,
+      arms_length: sale.armsLength,
       ...(sale.grantor ? { grantor: sale.grantor } : {}),
       ...(sale.grantee ? { grantee: sale.grantee } : {})
     })),
@@ -64,6 +65,7 @@ export const propertyHistory = (records: PropertyHistoryRecords): HistoryAnswer 
       permit_type: permit.permitType,
       description: permit.description,
       ...(permit.valuation === undefined ? {} : { valuation: permit.valuation })
-    }))
+    })),
+    ...(recordsThrough === undefined ? {} : { records_through: recordsThrough })
   }
 }

@@ -23,7 +23,7 @@ const script: Record<string, ScriptEntry> = {
 const story: HistoryAnswer = {
   property_id: "demo-000042",
   address: "42 ELM ST, RIVERTON, ZZ 99103",
-  chain_of_title: [{ recorded_date: "2020-01-02", document_type: "deed", price: 250_000 }],
+  chain_of_title: [{ recorded_date: "2020-01-02", document_type: "deed", price: 250_000, arms_length: true }],
   flips: [],
   listing: { status: "unknown" },
   permits: []

@@ -153,13 +153,22 @@ describe("the local scoring engine on a generated county", () => {
 })
 
 describe("the local Scoring layer", () => {
-  // Its history reads fail: silent for `house`, failed for any other parcel.
+  // A parcel with a sale on record, whose history is read.
+  const sold = data.sales.find((sale) => sale.parcelId !== house.id)!.parcelId
+  // Its history reads fail but `sold`'s: silent for `house`, failed for any other parcel.
   const store = Layer.map(dataStore(data), (context) => {
     const base = Context.get(context, PropertyStore)
     return Context.make(PropertyStore, {
       ...base,
       history: (parcelId: string) =>
-        Effect.fail(new StorageUnavailable({ step: "PropertyStore.history", timedOut: parcelId === house.id }))
+        parcelId === sold
+          ? Effect.succeed({
+            parcel: county.parcels.find((p) => p.id === sold)!,
+            sales: data.sales.filter((sale) => sale.parcelId === sold),
+            listing: undefined,
+            permits: []
+          })
+          : Effect.fail(new StorageUnavailable({ step: "PropertyStore.history", timedOut: parcelId === house.id }))
     })
   })
   const layer = ScoringLocal.pipe(Layer.provide(store))
@@ -187,9 +196,19 @@ describe("the local Scoring layer", () => {
           const silent = yield* Effect.flip(scoring.history({ propertyId: house.id }))
           expect(silent._tag).toBe("UpstreamTimeout")
           const failed = yield* Effect.flip(
-            scoring.history({ propertyId: county.parcels.find((p) => p.id !== house.id)!.id })
+            scoring.history({ propertyId: county.parcels.find((p) => p.id !== house.id && p.id !== sold)!.id })
           )
           expect(failed._tag).toBe("UpstreamUnavailable")
+          // A history read says how far its market's records run: its latest arm's-length sale.
+          const market = county.parcels.find((p) => p.id === sold)!.market
+          const marketOf = new Map(county.parcels.map((p) => [p.id, p.market]))
+          const latest = data.sales.filter((sale) =>
+            sale.armsLength && sale.price > 0 && marketOf.get(sale.parcelId) === market
+          )
+            .map((sale) => sale.saleDate).sort().at(-1)
+          const story = yield* scoring.history({ propertyId: sold })
+          expect(story.records_through).toBe(latest)
+          expect(story.chain_of_title.length).toBeGreaterThan(0)
         }).pipe(Effect.provide(layer))
       ),
     { timeout: 60_000 }

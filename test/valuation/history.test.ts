@@ -34,12 +34,17 @@ describe("history", () => {
     })
     expect(answer.property_id).toBe("p-1")
     expect(answer.address).toBe("1 MAIN ST, SPRINGFIELD, IL 62701")
-    expect(answer.chain_of_title.map((t) => [t.recorded_date, t.document_type, t.price])).toEqual([
-      ["2012-01-15", "deed", 250_000],
-      ["2015-06-01", "quitclaim", 0],
-      ["2019-03-01", "deed", 410_000]
+    // Each says whether it was a market sale (a $0 quitclaim read as a price of 0 otherwise: an agent audit).
+    expect(answer.chain_of_title.map((t) => [t.recorded_date, t.document_type, t.price, t.arms_length])).toEqual([
+      ["2012-01-15", "deed", 250_000, true],
+      ["2015-06-01", "quitclaim", 0, false],
+      ["2019-03-01", "deed", 410_000, true]
     ])
     expect(answer.listing).toEqual({ status: "unknown" })
+    expect(answer).not.toHaveProperty("records_through")
+    // The date the market's records run through, where the engine knows it.
+    expect(propertyHistory({ parcel, sales: [], listing: undefined, permits: [] }, "2019-12-31").records_through)
+      .toBe("2019-12-31")
   })
 
   it("HIS-2: a flip is a resale within 365 days at 10% or more above the purchase", () => {
