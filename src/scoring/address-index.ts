@@ -148,6 +148,23 @@ const COUNTRIES: ReadonlyArray<readonly [ReadonlyArray<string>, "US" | "AU"]> = 
   ["AU", "AU"]
 ].map(([phrase, code]) => [phrase!.split(" "), code as "US" | "AU"] as const)
 
+/** Countries' short codes, words of an address too: a country only after a comma, a ZIP code or a state. */
+const SHORT_COUNTRIES: ReadonlySet<string> = new Set(["US", "AU", "AUS"])
+
+/** Whether a parcel's state (or a display address's `, NY 11201` ending) is one of the US. */
+const inUsState = (state: string | undefined) => US_STATE_CODES.has(state?.toUpperCase() ?? "")
+const displayState = (address: string) => /, ([A-Z]{2})(?: \d{5})?$/.exec(address)?.[1]
+
+/** The addresses a match names: the house found, or the candidates or suggestions. */
+const addressesOf = (match: AddressMatch | undefined): ReadonlyArray<string> =>
+  match === undefined || match._tag === "OutsideCoverage"
+    ? []
+    : match._tag === "Found"
+    ? [parcelDisplayAddress(match.parcel)]
+    : match._tag === "Ambiguous"
+    ? match.candidates
+    : match.suggestions
+
 const NICKNAMED: ReadonlyMap<string, string> = new Map(
   [...NEW_YORK_NICKNAMES].flatMap(([place, nicknames]) => nicknames.map((nickname) => [nickname, place] as const))
 )
@@ -629,7 +646,7 @@ export class AddressIndex {
       if (tokens.length < n + 2 || tokens.slice(-n).join(" ") !== phrase.join(" ")) continue
       const before = tokens[tokens.length - n - 1]!
       if (
-        n === 1 && phrase[0]!.length <= 3 && before !== "," && !/^\d{4,5}(-\d{4})?$/.test(before) &&
+        SHORT_COUNTRIES.has(phrase.join(" ")) && before !== "," && !/^\d{4,5}(-\d{4})?$/.test(before) &&
         !US_STATE_CODES.has(before) && !this.states.has(before)
       ) continue
       tokens.splice(tokens.length - n)
@@ -991,8 +1008,7 @@ export class AddressIndex {
     const found = this.matchParsed(read)
     // A house found in another country than the one typed is not the one meant.
     if (read.country !== undefined && found._tag === "Found") {
-      const inUs = US_STATE_CODES.has(found.parcel.state?.toUpperCase() ?? "")
-      if (inUs !== (read.country === "US")) {
+      if (inUsState(found.parcel.state) !== (read.country === "US")) {
         return {
           _tag: "Unknown",
           hint: `The address names ${read.country === "US" ? "the United States" : "Australia"}, but the ` +
@@ -1004,10 +1020,8 @@ export class AddressIndex {
     // `unit/number` is Australia's way: a US house so read (`71/2 Bevy Ct` for 7½, No. 2 found) is not the one meant.
     if (read.unitSlashed && found._tag !== "OutsideCoverage" && found._tag !== "Unknown") {
       const inUs = found._tag === "Found"
-        ? US_STATE_CODES.has(found.parcel.state?.toUpperCase() ?? "")
-        : found.candidates.some((candidate) =>
-          US_STATE_CODES.has(/, ([A-Z]{2})(?: \d{5})?$/.exec(candidate)?.[1] ?? "")
-        )
+        ? inUsState(found.parcel.state)
+        : found.candidates.some((candidate) => inUsState(displayState(candidate)))
       if (inUs) {
         return {
           _tag: "Unknown",
@@ -1026,14 +1040,7 @@ export class AddressIndex {
       // A covered town with a ZIP code not on record (a wrong digit): refused as a wrong ZIP code on record
       // is, with the town's house suggested, not `outside-coverage`, which says not to retry (an audit, 2026-11-24).
       if (parsed.locality === undefined) return { _tag: "OutsideCoverage" }
-      const inTown = this.matchParsed({ ...parsed, zip: undefined })
-      const suggestions = inTown._tag === "Found"
-        ? [parcelDisplayAddress(inTown.parcel)]
-        : inTown._tag === "Ambiguous"
-        ? inTown.candidates
-        : inTown._tag === "Unknown"
-        ? inTown.suggestions
-        : []
+      const suggestions = addressesOf(this.matchParsed({ ...parsed, zip: undefined }))
       return {
         _tag: "Unknown",
         hint: `ZIP code ${parsed.zip} is not on record in ${parsed.locality}: check the ZIP code` +
@@ -1072,13 +1079,8 @@ export class AddressIndex {
     if (towns.length === 1 && towns[0] !== parsed.locality && !attempt.known) {
       const town = towns[0]!
       const wider = this.corrected(parsed, parsed.zip !== undefined ? area : `L:${town}`, town, notes).match
-      const elsewhere = wider === undefined
-        ? []
-        : wider._tag === "Found"
-        ? [parcelDisplayAddress(wider.parcel)]
-        : wider._tag === "Ambiguous"
-        ? wider.candidates
-        : []
+      // A close street's house or houses (a refusal of the wider attempt suggests nothing here).
+      const elsewhere = wider?._tag === "Found" || wider?._tag === "Ambiguous" ? addressesOf(wider) : []
       if (elsewhere.length > 0) {
         return {
           _tag: "Unknown",

@@ -1184,7 +1184,8 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
         "21 Fingal St, NYC 10312",
         "21 Fingal St, Annadale, NYC",
         "21 Fingal St, Staten Island, New York City, NY 10312",
-        "21 Fingal St, NYC"
+        "21 Fingal St, NYC",
+        "21 Fingal St Staten Island USA"
       ]
     ) expect({ typed, id: idOf(both.match(typed)) }).toEqual({ typed, id: "fingal-21" })
     expect(idOf(both.match("68 Mary Street Kew Victoria 3101 Australia"))).toBe("mary-68")
