@@ -814,6 +814,7 @@ export const examples = {
           "recorded_date": "2015-02-11",
           "document_type": "deed",
           "price": 344500,
+          "arms_length": true,
           "grantor": "OWNER 000004-0",
           "grantee": "OWNER 000004-1"
         },
@@ -821,6 +822,7 @@ export const examples = {
           "recorded_date": "2016-07-13",
           "document_type": "deed",
           "price": 348500,
+          "arms_length": true,
           "grantor": "OWNER 000004-1",
           "grantee": "OWNER 000004-2"
         },
@@ -828,6 +830,7 @@ export const examples = {
           "recorded_date": "2020-03-18",
           "document_type": "deed",
           "price": 266500,
+          "arms_length": true,
           "grantor": "OWNER 000004-2",
           "grantee": "FLIP CAPITAL 7 LLC"
         },
@@ -835,6 +838,7 @@ export const examples = {
           "recorded_date": "2020-10-14",
           "document_type": "deed",
           "price": 409500,
+          "arms_length": true,
           "grantor": "FLIP CAPITAL 7 LLC",
           "grantee": "OWNER 000004-3R"
         },
@@ -842,6 +846,7 @@ export const examples = {
           "recorded_date": "2022-09-25",
           "document_type": "deed",
           "price": 490500,
+          "arms_length": true,
           "grantor": "OWNER 000004-3R",
           "grantee": "OWNER 000004-4"
         }
@@ -871,6 +876,7 @@ export const examples = {
           "valuation": 77200
         }
       ],
+      "records_through": "2026-10-30",
       "match": {
         "method": "exact",
         "address_sent": "3 Pine Dr, Maple Falls",

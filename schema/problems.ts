@@ -139,7 +139,8 @@ export class OutsideCoverage extends problem<OutsideCoverage>()("OutsideCoverage
   slug: "outside-coverage",
   status: 422,
   title: "The address is outside the covered area",
-  description: "The address lies outside every imported area. A covered reason: the Credit is refunded.",
+  description: "The address lies outside every imported area; the detail names the covered markets and how far " +
+    "their records run. A covered reason: the Credit is refunded.",
   credits: "refunded"
 }) {}
 

@@ -239,6 +239,9 @@ export const fitStackData = (sales: ReadonlyArray<ModelSale>, options: EngineOpt
   return StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }).toData()
 }
 
+/** Markets an outside-coverage refusal names at most. */
+const MAX_MARKETS_LISTED = 12
+
 export class ScoringEngine {
   private constructor(
     readonly index: AddressIndex,
@@ -318,6 +321,33 @@ export class ScoringEngine {
     return this.marketDataThrough.get(market)
   }
 
+  private coverage: string | undefined
+
+  /**
+   * The markets covered, for a refusal as outside coverage (an agent told only "outside every covered area"
+   * had no way to learn what is covered): each market with its states and how far its records run.
+   */
+  coveredMarkets(): string {
+    if (this.coverage === undefined) {
+      const states = new Map<string, Set<string>>()
+      for (const parcel of this.parcels.values()) {
+        const set = states.get(parcel.market) ?? new Set<string>()
+        if (parcel.state) set.add(parcel.state.toUpperCase())
+        states.set(parcel.market, set)
+      }
+      const markets = [...states].sort(([a], [b]) => a.localeCompare(b)).map(([market, inStates]) => {
+        const through = this.marketDataThrough.get(market)
+        return `${market}${inStates.size > 0 ? ` (${[...inStates].sort().join(", ")})` : ""}${
+          through === undefined ? "" : `, records through ${through}`
+        }`
+      })
+      this.coverage = markets.length > MAX_MARKETS_LISTED
+        ? `${markets.slice(0, MAX_MARKETS_LISTED).join("; ")}; and ${markets.length - MAX_MARKETS_LISTED} more`
+        : markets.join("; ")
+    }
+    return this.coverage
+  }
+
   /** Finds the one property an address names, and how its address matched. */
   locate(address: string): Either.Either<Located, AmbiguousAddress | OutsideCoverage | UnscorableAddress> {
     const match = this.index.match(address)
@@ -327,7 +357,11 @@ export class ScoringEngine {
       case "Ambiguous":
         return Either.left(new AmbiguousAddress({ detail: ambiguityDetail(match), candidates: match.candidates }))
       case "OutsideCoverage":
-        return Either.left(new OutsideCoverage({ detail: "The address lies outside every covered area." }))
+        return Either.left(
+          new OutsideCoverage({
+            detail: `The address lies outside every covered area. Covered markets: ${this.coveredMarkets()}.`
+          })
+        )
       case "Unknown":
         return Either.left(
           new UnscorableAddress({

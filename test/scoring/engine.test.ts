@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { scoreAddress } from "../../src/operations/upstream.js"
-import { generateDemoCounty } from "../../src/property/demo-county.js"
+import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
 import { ambiguityDetail, missingFactsDetail, modelSale, ScoringEngine } from "../../src/scoring/engine.js"
@@ -109,7 +109,14 @@ describe("the local scoring engine on a generated county", () => {
       expect(ambiguous.candidates.length).toBeGreaterThan(1)
       expect(ambiguous.candidates.length).toBeLessThanOrEqual(5)
     }
-    expect(left(engine.score("1 Main St, Springfield, IL 62701", undefined, asOf))._tag).toBe("OutsideCoverage")
+    const outside = left(engine.score("1 Main St, Springfield, IL 62701", undefined, asOf))
+    expect(outside._tag).toBe("OutsideCoverage")
+    // It names what is covered, and how far its records run (an agent had no way to learn it).
+    expect((outside as { detail: string }).detail).toBe(
+      `The address lies outside every covered area. Covered markets: ${DEMO_MARKET} (ZZ), records through ${
+        engine.dataThrough(DEMO_MARKET)
+      }.`
+    )
     expect(left(engine.score("99999 Nowhere Rd, Riverton, ZZ 99103", undefined, asOf))._tag).toBe("UnscorableAddress")
   })
 
