@@ -71,7 +71,11 @@ export const examples = {
       "valuation_date": "2026-11-24",
       "evidence": {
         "data_through": "2026-10-30",
-        "newest_comparable_sale": "2026-10-23"
+        "newest_comparable_sale": "2026-10-23",
+        "own_last_sale": {
+          "date": "2016-01-13",
+          "price": 138500
+        }
       },
       "pricing_model_arv_estimate": 242000,
       "value_distribution": {
@@ -737,7 +741,11 @@ export const examples = {
           "valuation_date": "2026-11-24",
           "evidence": {
             "data_through": "2026-10-30",
-            "newest_comparable_sale": "2026-10-23"
+            "newest_comparable_sale": "2026-10-23",
+            "own_last_sale": {
+              "date": "2016-01-13",
+              "price": 138500
+            }
           },
           "pricing_model_arv_estimate": 242000,
           "value_distribution": {

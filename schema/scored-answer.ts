@@ -159,6 +159,17 @@ export const ValuationEvidence = Schema.Struct({
     description: "The sale date (YYYY-MM-DD) of the most recent comparable sale the valuation used, listed in " +
       "`comps` or not. Absent when it used none."
   })),
+  own_last_sale: optional(
+    Schema.Struct({
+      date: Schema.String.annotations({ description: "The sale date (YYYY-MM-DD)." }),
+      price: Schema.Int.annotations({ description: "The price recorded, whole dollars." })
+    }).annotations({
+      description: "The property's own latest market (arm's-length) sale on record by the valuation date. It is " +
+        "never a comparable sale (the interface removes it), and its price is not the value: a sale 3 to 12 " +
+        "months before is read as a likely purchase for renovation, and the value carries the market's premium " +
+        "for such resales. Absent when none is on record."
+    })
+  ),
   note: optional(Schema.String.annotations({
     description: "Present only when the value is not as of the day of the call: why (the market's data ends " +
       "more than 31 days before it), in words."

@@ -63,7 +63,7 @@ const historyAnswer = {
     sales: county.sales.filter((sale) => sale.parcelId === located.parcel.id),
     listing: county.listings.find((listing) => listing.parcelId === located.parcel.id),
     permits: county.permits.filter((permit) => permit.parcelId === located.parcel.id)
-  }),
+  }, engine.dataThrough(located.parcel.market)),
   match: located.match
 }
 

@@ -322,6 +322,27 @@ export class ScoringEngine {
   }
 
   private coverage: string | undefined
+  private lastSales: Map<string, ReadonlyArray<{ readonly date: string; readonly price: number }>> | undefined
+
+  /**
+   * The property's own latest arm's-length sale with a price on or before `asOf`: never a comparable, but what
+   * an investor checks the value against first (an agent audit: a house sold for $1.65M nine months before
+   * was valued at $974k with nothing in the answer to say so).
+   */
+  ownLastSale(parcelId: string, asOf: string): { readonly date: string; readonly price: number } | undefined {
+    if (this.lastSales === undefined) {
+      const byParcel = new Map<string, Array<{ readonly date: string; readonly price: number }>>()
+      for (const sale of this.sales) {
+        if (!sale.armsLength || !(sale.price > 0)) continue
+        const list = byParcel.get(sale.parcelKey)
+        if (list) list.push({ date: sale.date, price: sale.price })
+        else byParcel.set(sale.parcelKey, [{ date: sale.date, price: sale.price }])
+      }
+      for (const list of byParcel.values()) list.sort((a, b) => a.date.localeCompare(b.date))
+      this.lastSales = byParcel
+    }
+    return this.lastSales.get(parcelId)?.findLast((sale) => sale.date <= asOf)
+  }
 
   /**
    * The markets covered, for a refusal as outside coverage (an agent told only "outside every covered area"
@@ -461,12 +482,14 @@ export class ScoringEngine {
         weight: comp.weight
       }
     }))
+    const lastSale = this.ownLastSale(parcel.id, asOf)
     return Either.right({
       subject: {
         propertyId: parcel.id,
         address: parcelDisplayAddress(parcel),
         record,
-        ...(match === undefined ? {} : { match })
+        ...(match === undefined ? {} : { match }),
+        ...(lastSale === undefined ? {} : { lastSale })
       },
       model: {
         quantiles: valuation.quantiles,

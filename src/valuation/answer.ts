@@ -28,6 +28,8 @@ export interface ScoringOutcome {
     readonly record: CountyFacts
     /** How the address the call sent matched the property's. */
     readonly match?: AddressMatch | undefined
+    /** Its own latest market sale on record by the valuation date (never a comparable). */
+    readonly lastSale?: { readonly date: string; readonly price: number } | undefined
   }
   /** The model's distribution for the subject's effective facts. */
   readonly model: ModelEstimate
@@ -67,9 +69,11 @@ export const valuationEvidence = (outcome: ScoringOutcome): ValuationEvidence =>
   const { callDate, dataThrough, valuationDate } = outcome.dates
   let newest: string | undefined
   for (const comp of outcome.comps) if (newest === undefined || comp.saleDate > newest) newest = comp.saleDate
+  const own = outcome.subject.lastSale
   return {
     data_through: dataThrough,
     ...(newest === undefined ? {} : { newest_comparable_sale: newest }),
+    ...(own === undefined ? {} : { own_last_sale: { date: own.date, price: own.price } }),
     ...(valuationDate === callDate ? {} : {
       note: `The market's recorded sales end on ${dataThrough}, more than ${CURRENT_DATA_DAYS} days before ` +
         `${callDate}: the value is as of ${valuationDate}, not the day of the call. The market index is not ` +

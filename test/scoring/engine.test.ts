@@ -54,6 +54,28 @@ describe("the local scoring engine on a generated county", () => {
     expect(outcome.comps.map((comp) => comp.weight)).toEqual([...weights].sort((a, b) => b - a))
   })
 
+  it("says the property's own latest market sale by the valuation date, which no comp is", () => {
+    const sold = county.parcels.find((p) =>
+      p.propertyType === "single_family" && !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet &&
+      county.sales.some((sale) => sale.parcelId === p.id && sale.armsLength && sale.price > 0)
+    )!
+    const own = county.sales.filter((sale) =>
+      sale.parcelId === sold.id && sale.armsLength && sale.price > 0 && sale.saleDate <= asOf
+    ).sort((a, b) => a.saleDate.localeCompare(b.saleDate)).at(-1)!
+    const outcome = right(engine.score(parcelDisplayAddress(sold), undefined, asOf))
+    expect(outcome.subject.lastSale).toEqual({ date: own.saleDate, price: own.price })
+    expect(scoredAnswer(outcome, { address: "x" }).evidence.own_last_sale).toEqual({
+      date: own.saleDate,
+      price: own.price
+    })
+    // As of the day before its first market sale: none.
+    const first = county.sales.filter((sale) => sale.parcelId === sold.id && sale.armsLength && sale.price > 0)
+      .map((sale) => sale.saleDate).sort()[0]!
+    expect(engine.ownLastSale(sold.id, first)).toBeDefined()
+    expect(engine.ownLastSale(sold.id, "2014-01-01")).toBeUndefined()
+    expect(first > "2014-01-01").toBe(true)
+  })
+
   it("a comp's similarity says how alike its property is, not how it ranks: 1 only for one alike in every fact", () => {
     const houses = county.parcels.filter((p) =>
       p.propertyType === "single_family" && p.unit === "" && !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet &&
