@@ -200,6 +200,9 @@ const VALUELESS_DESIGNATORS = new Set(["BSMT", "BASEMENT", "REAR", "FRNT", "FRON
 /** Upper case, accents and punctuation gone, `#` its own token; commas kept as tokens of their own. */
 export const tokenize = (raw: string): Array<string> =>
   raw
+    // `334½`: the half apart from the number, as `334 1/2` (NFKD makes it `3341⁄2`, then `3341 2`: another number).
+    .replace(/\s*½/g, " 1/2")
+    .replace(/\u2044/g, "/")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toUpperCase()

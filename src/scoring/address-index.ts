@@ -590,6 +590,26 @@ export class AddressIndex {
     }
   }
 
+  /**
+   * Whether a street name of properties not valued (and of no valued one), in the area, the place or the
+   * towns the place lies in, is within `edits` of `name` (a correction would then as likely be to it). Names of the length within
+   * `edits` only; this runs only where a correction is about to be made.
+   */
+  private unscoredAsClose(area: string, locality: string | undefined, name: string, edits: number) {
+    const keys = new Set([area, ...(locality === undefined ? [] : [`L:${locality}`])])
+    for (const town of locality === undefined ? [] : this.towns.get(locality) ?? []) keys.add(`L:${town}`)
+    for (const key of keys) {
+      for (const other of this.unscoredNames.get(key) ?? []) {
+        // A street with valued houses too is the valued street (Fingal St has a walk-up as well as houses).
+        if (Math.abs(other.length - name.length) > edits || this.names.get(key)?.get(other.length)?.has(other)) {
+          continue
+        }
+        if (distance(other, name) <= edits) return true
+      }
+    }
+    return false
+  }
+
   /** A street of the area (a locality key) on record only with properties not valued. */
   private unscoredStreetOf(area: string, name: string) {
     return this.unscoredNames.get(area)?.has(name) === true
@@ -830,7 +850,9 @@ export class AddressIndex {
       const tail = afterComma.length > 0 && !afterComma.some((w) => /\d/.test(w))
         ? afterComma
         : typeAt >= 2
-        ? streetWords.slice(typeAt + 1).filter((w) => !DIRECTIONALS.has(w))
+        // Past the street's own directional (`Main St E Riverton`); a suffix, taken off by its length (it dropped
+        // every directional: `Bay Ridge Pkwy Unit E, NY 11228` lost its unit's E, an audit found).
+        ? streetWords.slice(typeAt + 1 + (DIRECTIONALS.has(streetWords[typeAt + 1] ?? "") ? 1 : 0))
         : []
       const tailIsUnit = tail.length > 0 && takeUnit(["X", ...tail]).unit !== ""
       // After a comma a place may begin with a directional (`N Highlands`); a lone one is the street's.
@@ -1226,6 +1248,11 @@ export class AddressIndex {
       (locality !== undefined && this.unscoredStreetOf(`L:${locality}`, parsed.street.name)) ||
       this.inState(parsed).length > 0
     const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
+    // A street of properties not valued as close as the closest valued one (`Normma Pl` for Norma Pl, not
+    // Norman Pl; an audit found 50 such typings valued as the other street): not corrected.
+    if (close.length > 0 && this.unscoredAsClose(area, locality, parsed.street.name, close[0]!.edits)) {
+      return { match: undefined, known: true, close: [] }
+    }
     // A misspelt ordinal word (`Secod Ave` for `Second Ave`, recorded `2 AVE`) is another close name.
     if (!known) {
       const words = parsed.street.name.split(" ")

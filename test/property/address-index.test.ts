@@ -1226,6 +1226,17 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(idOf(tower.match("594 Marcy Avenue Apt 1, Brooklyn, NY 11206"))).toBe("marcy-1")
     expect(idOf(tower.match("594 Marcy Ave Apt #1A, Brooklyn, NY 11206"))).toBe("marcy-1a")
     expect(idOf(tower.match("104\u201342 164th St, Queens, NY 11433"))).toBe("queens-104-42")
+    // A unit's letter that is also a directional, last before the state: the unit's (it was dropped as the
+    // street's directional, and the address refused).
+    const bayRidge = new AddressIndex([
+      parcel("bay-c", "1446 BAY RIDGE PKWY", { city: "BROOKLYN", zip: "11228", state: "NY" }, "C"),
+      parcel("bay-e", "1446 BAY RIDGE PKWY", { city: "BROOKLYN", zip: "11228", state: "NY" }, "E"),
+      parcel("half", "334 1/2 PRESIDENT ST", { city: "BROOKLYN", zip: "11231", state: "NY" })
+    ])
+    expect(idOf(bayRidge.match("1446 Bay Ridge Pkwy Unit E, NY 11228"))).toBe("bay-e")
+    expect(idOf(bayRidge.match("1446 Bay Ridge Parkway Unit E, NYC"))).toBe("bay-e")
+    // The half sign is the half (NFKD made `334½` the number 3341).
+    expect(idOf(bayRidge.match("334½ President St, Brooklyn, NY 11231"))).toBe("half")
   })
 
   it("a street on record only with properties not valued is never corrected to another street", () => {
@@ -1253,6 +1264,10 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       })
     }
     expect(idOf(withShop.match("30 Vienna Ct, Staten Island"))).toBe("vienna-30")
+    // Nor is a misspelling as close to it as to a valued street, whatever neighbourhood is sent.
+    expect(withShop.match("20 Normma Pl, Staten Island, NY 10309")._tag).toBe("Unknown")
+    expect(withShop.match("20 Norma Pl, Princes Bay")._tag).toBe("Unknown")
+    expect(idOf(withShop.match("20 Normann Pl, Staten Island"))).toBe("norman-20")
     // Kept and restored with the index.
     expect(AddressIndex.fromData(withShop.toData()).match("20 Norma Pl, Staten Island")._tag).toBe("Unknown")
   })
