@@ -170,10 +170,10 @@ export const toolDefinitions: Record<string, ToolDefinition> = {
   }
 }
 
-/** What a host passes to its model about this server as a whole (`initialize`'s `instructions`). */
 /** The resource a connected app (or a key) reads the Account from: Balance, tier, rate limit. */
 export const ACCOUNT_RESOURCE = "propscore://account"
 
+/** What a host passes to its model about this server as a whole (`initialize`'s `instructions`). */
 export const SERVER_INSTRUCTIONS = [
   "propscore values residential properties for real-estate investors: from a street address, the " +
   "property's recorded facts, comparable sales, a value distribution, the repaired value and the maximum " +

@@ -1,8 +1,9 @@
 /**
  * `GET /v1/account` (and the MCP resource `propscore://account`): the calling Account's Balance, tier and rate
- * limit, for its API key or an app connected to it. `GET /v1/account/connections` and `DELETE
- * /v1/account/connections/{id}`: an Account's connected apps, for its own API key only (free). A connection of another Account is as unknown as one that never existed; a
- * database that does not answer means the call did not start (503 `call-not-started`).
+ * limit, for its API key or an app connected to it. `GET /v1/account/connections` and
+ * `DELETE /v1/account/connections/{id}`: an Account's connected apps, for its own API key only (free). A
+ * connection of another Account is as unknown as one that never existed; a database that does not answer
+ * means the call did not start (503 `call-not-started`).
  */
 import { Effect } from "effect"
 import type { AccountSummary } from "../../schema/account.js"
