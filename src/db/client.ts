@@ -374,13 +374,23 @@ const clientLayer = (target: DatabaseTarget, settings: ClientSettings, startWait
         })
       })
       const waitSeconds = Duration.toSeconds(startWait)
+      // Tries again until `startWait` from the first attempt (each wait cut to what is left of it); the last
+      // attempt may take up to CONNECT_TIMEOUT more against a silent server. (Measured from the first retry,
+      // `Schedule.upTo` let a 5 s wait run 8 s.)
+      const deadline = Date.now() + Duration.toMillis(startWait)
+      const retries = START_RETRIES.pipe(
+        Schedule.modifyDelay((_, delay) =>
+          Duration.millis(Math.max(0, Math.min(Duration.toMillis(delay), deadline - Date.now())))
+        ),
+        Schedule.whileOutput(() => Date.now() < deadline)
+      )
       yield* (waitSeconds <= 0 ? connect : connect.pipe(
         Effect.tapError(({ reason, settled }) =>
           settled ? Effect.void : Effect.logWarning(
             `The database does not answer yet (${reason}); waiting for it up to ${waitSeconds} s from the start`
           )
         ),
-        Effect.retry({ schedule: START_RETRIES.pipe(Schedule.upTo(startWait)), while: ({ settled }) => !settled })
+        Effect.retry({ schedule: retries, while: ({ settled }) => !settled })
       )).pipe(
         Effect.tapError(() =>
           Effect.promise(() => pool.end()).pipe(Effect.ensuring(Effect.sync(() => clearInterval(watch))))

@@ -154,7 +154,9 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       continue
     }
     const propertyType = propertyTypeOfBuildingClass(buildingClass)
-    const address = normalizeAddress(rawAddress)
+    // A half number written joined (`531/2 HIGHVIEW AVENUE`, 53½): as the file writes it elsewhere, `53 1/2`
+    // (it was stored as 531 2 HIGHVIEW AVE, which no typing finds).
+    const address = normalizeAddress(rawAddress.replace(/^(\d+)-?1\/2(?=\s)/, "$1 1/2"))
     const zip = (row["ZIP CODE"] ?? "").trim()
     const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     if (propertyType === undefined) {

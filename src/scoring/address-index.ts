@@ -423,7 +423,7 @@ export interface AddressIndexData {
   readonly hyphenatedZips: ReadonlySet<string>
   readonly zipTowns: Map<string, Set<string>>
   readonly townStates: Map<string, Set<string>>
-  readonly unscoredNames?: Map<string, Set<string>>
+  readonly unscoredNames?: Map<string, Map<string, Set<string>>>
 }
 
 export class AddressIndex {
@@ -435,7 +435,7 @@ export class AddressIndex {
    * Street names of properties on record that are not valued (`UnscoredAddress`), by the same keys: real
    * streets, never corrected to another (none of their houses is found).
    */
-  private readonly unscoredNames = new Map<string, Set<string>>()
+  private readonly unscoredNames = new Map<string, Map<string, Set<string>>>()
   private readonly phrases = new Set<string>()
   private readonly phrasesByLength = new Map<number, Array<string>>()
   private readonly zips = new Set<string>()
@@ -575,44 +575,54 @@ export class AddressIndex {
     }
     this.hyphenatedZips = hyphenatedZipsOf(this.byName.values())
     for (const address of unscored) {
-      const name = parseStreetLine(address.street)?.street.name
-      if (name === undefined) continue
+      const street = parseStreetLine(address.street)?.street
+      if (street === undefined) continue
+      const { name, type } = street
       const places = [
         ...(address.city ? [phraseOf(address.city)] : []),
         ...(address.neighborhood ? neighbourhoodPhrases(address.neighborhood) : []),
         phraseOf(address.market)
       ]
       for (const area of ["*", ...(address.zipCode ? [`Z:${address.zipCode}`] : []), ...places.map((p) => `L:${p}`)]) {
-        const names = this.unscoredNames.get(area)
-        if (names) names.add(name)
-        else this.unscoredNames.set(area, new Set([name]))
+        let names = this.unscoredNames.get(area)
+        if (names === undefined) this.unscoredNames.set(area, names = new Map())
+        const types = names.get(name)
+        if (types) types.add(type)
+        else names.set(name, new Set([type]))
       }
     }
   }
 
   /**
-   * Whether a street name of properties not valued (and of no valued one), in the area, the place or the
-   * towns the place lies in, is within `edits` of `name` (a correction would then as likely be to it). Names of the length within
+   * Whether a street of properties not valued, in the area, the place or the towns the place lies in, is
+   * within `edits` of the name sent (a correction would then as likely be to it): of the type sent (any, when
+   * none is sent), and not a valued street of that name and type here (Fingal St has a walk-up as well as
+   * houses; Willow Ave's buildings are not valued where Willow Rd's houses are). Names of the length within
    * `edits` only; this runs only where a correction is about to be made.
    */
-  private unscoredAsClose(area: string, locality: string | undefined, name: string, edits: number) {
+  private unscoredAsClose(area: string, locality: string | undefined, parsed: Parsed, edits: number) {
+    const { name, type } = parsed.street
+    const valued = (other: string, otherType: string) =>
+      (this.byName.get(other) ?? []).some((street) =>
+        street.parts.type === otherType && this.streetIn(street, parsed) &&
+        this.streetHasParcelIn(street, parsed, locality)
+      )
     const keys = new Set([area, ...(locality === undefined ? [] : [`L:${locality}`])])
     for (const town of locality === undefined ? [] : this.towns.get(locality) ?? []) keys.add(`L:${town}`)
     for (const key of keys) {
-      for (const other of this.unscoredNames.get(key) ?? []) {
-        // A street with valued houses too is the valued street (Fingal St has a walk-up as well as houses).
-        if (Math.abs(other.length - name.length) > edits || this.names.get(key)?.get(other.length)?.has(other)) {
-          continue
-        }
+      for (const [other, types] of this.unscoredNames.get(key) ?? []) {
+        if (Math.abs(other.length - name.length) > edits || (type !== "" && !types.has(type))) continue
+        if ([...types].filter((t) => type === "" || t === type).every((t) => valued(other, t))) continue
         if (distance(other, name) <= edits) return true
       }
     }
     return false
   }
 
-  /** A street of the area (a locality key) on record only with properties not valued. */
-  private unscoredStreetOf(area: string, name: string) {
-    return this.unscoredNames.get(area)?.has(name) === true
+  /** A street of the area (a locality key) on record with properties not valued: of the type, when one is sent. */
+  private unscoredStreetOf(area: string, name: string, type = "") {
+    const types = this.unscoredNames.get(area)?.get(name)
+    return types !== undefined && (type === "" || types.has(type))
   }
 
   private addPhrase(phrase: string) {
@@ -1185,18 +1195,19 @@ export class AddressIndex {
         street.parts.type === type && this.streetIn(street, parsed) &&
         this.streetHasParcelIn(street, parsed, parsed.locality)
       )
+    const unscoredHere = [area, ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])].some((key) =>
+      this.unscoredStreetOf(key, parsed.street.name, parsed.street.type)
+    )
     return {
       _tag: "Unknown",
-      hint: attempt.known && suggestions.length > 0 && otherType
+      hint: unscoredHere && (otherType || suggestions.length === 0)
+        ? "The street is on record here only with properties this service does not value (apartment buildings " +
+          "of four families or more, shops, offices and the like): no property at this address can be valued."
+        : attempt.known && suggestions.length > 0 && otherType
         ? `No street of this name with the type ${type} is on record here (a street of another type is another ` +
           "street); the addresses on the streets of this name nearest to the number are suggested."
         : attempt.known && suggestions.length > 0
         ? "No property with this house number was found on this street; the numbers nearest to it are suggested."
-        : [area, ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])].some((key) =>
-            this.unscoredStreetOf(key, parsed.street.name)
-          )
-        ? "The street is on record here only with properties this service does not value (apartment buildings " +
-          "of four families or more, shops, offices and the like): no property at this address can be valued."
         : attempt.known
         ? "No property with this street address was found in the place sent."
         : parsed.locality === undefined && parsed.zip === undefined
@@ -1250,7 +1261,7 @@ export class AddressIndex {
     const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
     // A street of properties not valued as close as the closest valued one (`Normma Pl` for Norma Pl, not
     // Norman Pl; an audit found 50 such typings valued as the other street): not corrected.
-    if (close.length > 0 && this.unscoredAsClose(area, locality, parsed.street.name, close[0]!.edits)) {
+    if (close.length > 0 && this.unscoredAsClose(area, locality, parsed, close[0]!.edits)) {
       return { match: undefined, known: true, close: [] }
     }
     // A misspelt ordinal word (`Secod Ave` for `Second Ave`, recorded `2 AVE`) is another close name.

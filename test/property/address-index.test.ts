@@ -1268,6 +1268,18 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(withShop.match("20 Normma Pl, Staten Island, NY 10309")._tag).toBe("Unknown")
     expect(withShop.match("20 Norma Pl, Princes Bay")._tag).toBe("Unknown")
     expect(idOf(withShop.match("20 Normann Pl, Staten Island"))).toBe("norman-20")
+    // The type tells streets of a name apart: Willow Ave's buildings are not valued where Willow Rd's houses
+    // are, so `Willon Ave` is as close to it as to Wilson Ave (it found Wilson Ave), and `Wilow Rd` is Willow Rd.
+    const willow = new AddressIndex([
+      parcel("wilson-558", "558 WILSON AVE", si("ELTINGVILLE", "10312")),
+      parcel("willow-rd-558", "558 WILLOW RD", si("ELTINGVILLE", "10312"))
+    ], [{ market: "Staten Island", street: "137 WILLOW AVE", city: "STATEN ISLAND", state: "NY", zipCode: "10305" }])
+    expect(willow.match("558 Willon Ave, Staten Island, NY 10312")._tag).toBe("Unknown")
+    expect(idOf(willow.match("558 Wilow Rd, Staten Island, NY 10312"))).toBe("willow-rd-558")
+    expect(willow.match("137 Willow Ave, Staten Island")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/only with properties this service does not value/)
+    })
     // Kept and restored with the index.
     expect(AddressIndex.fromData(withShop.toData()).match("20 Norma Pl, Staten Island")._tag).toBe("Unknown")
   })

@@ -192,6 +192,23 @@ describe("NYC bungalow colonies: many houses on one tax lot (a user's audit: one
   })
 })
 
+describe("NYC half numbers", () => {
+  it("a half number the file writes joined (531/2 HIGHVIEW AVENUE) is 53 1/2, found as people type it", () => {
+    const parsed = parseNycDofSales(
+      "2019_statenisland.csv",
+      nycFile(
+        `5,WEST NEW BRIGHTON,01 ONE FAMILY DWELLINGS,1,54,32,,A1,531/2 HIGHVIEW AVENUE,,10301,1,0,1,"2,000","1,200",1920,1,A1,"450,000",5/1/19`
+      )
+    )
+    expect(parsed.parcels.map((parcel) => parcel.street)).toEqual(["53 1/2 HIGHVIEW AVENUE"])
+    const index = new AddressIndex(parsed.parcels)
+    for (const typed of ["53 1/2 Highview Ave, Staten Island, NY 10301", "53½ Highview Avenue, Staten Island NY"]) {
+      const found = index.match(typed)
+      expect({ typed, id: found._tag === "Found" && found.parcel.id }).toEqual({ typed, id: "nyc-5-54-32" })
+    }
+  })
+})
+
 describe("generic CSV files", () => {
   it("parcels: rejects unknown types, unreadable numbers and missing addresses by reason", () => {
     const parsed = parsePropscoreCsv("parcels.csv", read("propscore-csv", "parcels.csv"))
