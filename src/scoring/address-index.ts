@@ -151,6 +151,9 @@ const COUNTRIES: ReadonlyArray<readonly [ReadonlyArray<string>, "US" | "AU"]> = 
 /** Countries' short codes, words of an address too: a country only after a comma, a ZIP code or a state. */
 const SHORT_COUNTRIES: ReadonlySet<string> = new Set(["US", "AU", "AUS"])
 
+/** Australia's states and territories, as records abbreviate them. */
+const AU_STATE_CODES: ReadonlySet<string> = new Set(["VIC", "NSW", "QLD", "SA", "WA", "TAS", "NT", "ACT"])
+
 /** Whether a parcel's state (or a display address's `, NY 11201` ending) is one of the US. */
 const inUsState = (state: string | undefined) => US_STATE_CODES.has(state?.toUpperCase() ?? "")
 const displayState = (address: string) => /, ([A-Z]{2})(?: \d{5})?$/.exec(address)?.[1]
@@ -602,13 +605,20 @@ export class AddressIndex {
    */
   private unscoredAsClose(area: string, locality: string | undefined, parsed: Parsed, edits: number) {
     const { name, type } = parsed.street
+    // The towns of the place (the ZIP code's where no place is sent): a street valued anywhere in them is the
+    // valued street (Marmion Ave, valued in the Bronx but not in the ZIP code sent, blocked Marrion → Marion).
+    const towns = locality !== undefined
+      ? [...(this.towns.get(locality) ?? [])]
+      : parsed.zip !== undefined
+      ? [...this.townsOfZip(parsed.zip)]
+      : [undefined]
+    const anywhere = { ...parsed, zip: undefined }
     const valued = (other: string, otherType: string) =>
       (this.byName.get(other) ?? []).some((street) =>
-        street.parts.type === otherType && this.streetIn(street, parsed) &&
-        this.streetHasParcelIn(street, parsed, locality)
+        street.parts.type === otherType && towns.some((town) => this.streetHasParcelIn(street, anywhere, town))
       )
     const keys = new Set([area, ...(locality === undefined ? [] : [`L:${locality}`])])
-    for (const town of locality === undefined ? [] : this.towns.get(locality) ?? []) keys.add(`L:${town}`)
+    for (const town of towns) if (town !== undefined) keys.add(`L:${town}`)
     for (const key of keys) {
       for (const [other, types] of this.unscoredNames.get(key) ?? []) {
         if (Math.abs(other.length - name.length) > edits || (type !== "" && !types.has(type))) continue
@@ -1038,9 +1048,11 @@ export class AddressIndex {
     const read = this.parse(raw)
     if ("_tag" in read) return { _tag: "Unknown", hint: read.hint, suggestions: [] }
     const found = this.matchParsed(read)
-    // A house found in another country than the one typed is not the one meant.
+    // A house found in the other country than the one typed is not the one meant (a state of neither, the demo
+    // county's ZZ, is no contradiction).
     if (read.country !== undefined && found._tag === "Found") {
-      if (inUsState(found.parcel.state) !== (read.country === "US")) {
+      const state = found.parcel.state?.toUpperCase() ?? ""
+      if (read.country === "US" ? AU_STATE_CODES.has(state) : inUsState(state)) {
         return {
           _tag: "Unknown",
           hint: `The address names ${read.country === "US" ? "the United States" : "Australia"}, but the ` +

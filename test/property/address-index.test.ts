@@ -1194,6 +1194,9 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(both.match("68 Mary St, USA")._tag).toBe("Unknown")
     expect(both.match("21 Fingal St, Staten Island, NY 10312, Australia")._tag).toBe("Unknown")
     expect(both.match("21 Fingal St, USA")._tag).toBe("Ambiguous")
+    // A state of neither country (the demo county's ZZ) is no contradiction.
+    const demo = new AddressIndex([parcel("pine-3", "3 PINE DR", maple)])
+    expect(idOf(demo.match("3 pine dr, maple falls, usa"))).toBe("pine-3")
     // `US` alone after a street is no country (it could be a word of the address).
     expect(both.match("21 Fingal St US")._tag).not.toBe("Found")
   })
@@ -1275,6 +1278,14 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       parcel("willow-rd-558", "558 WILLOW RD", si("ELTINGVILLE", "10312"))
     ], [{ market: "Staten Island", street: "137 WILLOW AVE", city: "STATEN ISLAND", state: "NY", zipCode: "10305" }])
     expect(willow.match("558 Willon Ave, Staten Island, NY 10312")._tag).toBe("Unknown")
+    // A street of the name and type valued elsewhere in the town is the valued street, whatever ZIP code is
+    // sent (Marmion Ave blocked Marrion → Marion Ave in the Bronx, valued there but not in the ZIP code sent).
+    const bronx = (zip: string) => ({ city: "BRONX", zip, state: "NY", market: "Bronx" })
+    const marion = new AddressIndex([
+      parcel("marion-2578", "2578 MARION AVE", bronx("10458")),
+      parcel("marmion-1", "1 MARMION AVE", bronx("10460"))
+    ], [{ market: "Bronx", street: "2000 MARMION AVE", city: "BRONX", state: "NY", zipCode: "10458" }])
+    expect(idOf(marion.match("2578 Marrion Ave, Bronx, NY 10458"))).toBe("marion-2578")
     expect(idOf(willow.match("558 Wilow Rd, Staten Island, NY 10312"))).toBe("willow-rd-558")
     expect(willow.match("137 Willow Ave, Staten Island")).toMatchObject({
       _tag: "Unknown",
