@@ -392,6 +392,15 @@ const oneEditApart = (a: string, b: string) => {
     a[differ[1]!] === b[differ[0]!]
 }
 
+/**
+ * Typing mistakes between two names: the edit distance, two neighbouring letters swapped counting as one
+ * (`ANDESRON`: ANDERSON as close as ANDERON; `COTLON`: Colton as close as Colon).
+ */
+const typingEdits = (a: string, b: string) => {
+  const plain = distance(a, b)
+  return plain === 2 && oneEditApart(a, b) ? 1 : plain
+}
+
 /** The largest edit distance a street name of this length may be corrected across; 0: never. */
 const allowedEdits = (name: string) => {
   const letters = name.replace(/[^A-Z]/g, "").length
@@ -623,7 +632,7 @@ export class AddressIndex {
       for (const [other, types] of this.unscoredNames.get(key) ?? []) {
         if (Math.abs(other.length - name.length) > edits || (type !== "" && !types.has(type))) continue
         if ([...types].filter((t) => type === "" || t === type).every((t) => valued(other, t))) continue
-        if (distance(other, name) <= edits) return true
+        if (typingEdits(other, name) <= edits) return true
       }
     }
     return false
@@ -1035,9 +1044,7 @@ export class AddressIndex {
     for (let length = name.length - edits; length <= name.length + edits; length++) {
       for (const known of byLength.get(length) ?? []) {
         if (known === name || numbersOf(known) !== numbers) continue
-        const plain = distance(known, name)
-        // Two neighbouring letters swapped is one typing mistake (`ANDESRON`: ANDERSON as close as ANDERON).
-        const d = plain === 2 && oneEditApart(known, name) ? 1 : plain
+        const d = typingEdits(known, name)
         if (d <= edits) found.push({ name: known, edits: d })
       }
     }

@@ -1286,6 +1286,12 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       parcel("marmion-1", "1 MARMION AVE", bronx("10460"))
     ], [{ market: "Bronx", street: "2000 MARMION AVE", city: "BRONX", state: "NY", zipCode: "10458" }])
     expect(idOf(marion.match("2578 Marrion Ave, Bronx, NY 10458"))).toBe("marion-2578")
+    // Two letters swapped are one typing mistake here too (`Cotlon St` found Colon St, meant Colton St).
+    const colton = new AddressIndex([parcel("colon-43", "43 COLON ST", si("ELTINGVILLE", "10312"))], [
+      { market: "Staten Island", street: "10 COLTON ST", city: "STATEN ISLAND", state: "NY", zipCode: "10312" }
+    ])
+    expect(colton.match("43 Cotlon St, Staten Island, NY 10312")._tag).toBe("Unknown")
+    expect(idOf(colton.match("43 Colon St, Staten Island, NY 10312"))).toBe("colon-43")
     expect(idOf(willow.match("558 Wilow Rd, Staten Island, NY 10312"))).toBe("willow-rd-558")
     expect(willow.match("137 Willow Ave, Staten Island")).toMatchObject({
       _tag: "Unknown",
