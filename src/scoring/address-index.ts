@@ -401,6 +401,21 @@ const typingEdits = (a: string, b: string) => {
   return plain === 2 && oneEditApart(a, b) ? 1 : plain
 }
 
+/**
+ * Two spellings of one name, as the files write some streets both ways: one has a letter more, an E or an S
+ * (`BERKLEY`/`BERKELEY`, `OSBORNE`/`OSBORN`, `ST JOHN`/`ST JOHNS`), a doubled letter (`SCHAEFFER`/`SCHAEFER`)
+ * or a space (`GUNHILL`/`GUN HILL`). Any other letter makes another street (`COLON`/`COLTON`, `NORMA`/`NORMAN`).
+ */
+const spellingVariant = (a: string, b: string) => {
+  if (Math.abs(a.length - b.length) !== 1) return false
+  const [long, short] = a.length > b.length ? [a, b] : [b, a]
+  let i = 0
+  while (i < short.length && long[i] === short[i]) i++
+  if (long.slice(i + 1) !== short.slice(i)) return false
+  const extra = long[i]!
+  return extra === "E" || extra === "S" || extra === " " || long[i - 1] === extra || long[i + 1] === extra
+}
+
 /** The largest edit distance a street name of this length may be corrected across; 0: never. */
 const allowedEdits = (name: string) => {
   const letters = name.replace(/[^A-Z]/g, "").length
@@ -590,6 +605,10 @@ export class AddressIndex {
       const street = parseStreetLine(address.street)?.street
       if (street === undefined) continue
       const { name, type } = street
+      // The files spell some streets two ways (BERKLEY PL and BERKELEY PL in 11217): a name one typing mistake
+      // from a valued street of its type in its ZIP code is that street, not another (a sweep: 62 typings of
+      // such streets were refused, and the spelling itself was).
+      if (address.zipCode !== undefined && this.spelledOtherwise(name, type, address.zipCode)) continue
       const places = [
         ...(address.city ? [phraseOf(address.city)] : []),
         ...(address.neighborhood ? neighbourhoodPhrases(address.neighborhood) : []),
@@ -633,6 +652,19 @@ export class AddressIndex {
         if (Math.abs(other.length - name.length) > edits || (type !== "" && !types.has(type))) continue
         if ([...types].filter((t) => type === "" || t === type).every((t) => valued(other, t))) continue
         if (typingEdits(other, name) <= edits) return true
+      }
+    }
+    return false
+  }
+
+  /** A valued street of the type in the ZIP code whose name is `name` spelt another way (`spellingVariant`). */
+  private spelledOtherwise(name: string, type: string, zip: string) {
+    const byLength = this.names.get(`Z:${zip}`)
+    if (byLength === undefined || allowedEdits(name) === 0) return false
+    for (let length = name.length - 1; length <= name.length + 1; length++) {
+      for (const known of byLength.get(length) ?? []) {
+        if (!spellingVariant(known, name)) continue
+        if ((this.byName.get(known) ?? []).some((s) => s.zip === zip && s.parts.type === type)) return true
       }
     }
     return false
