@@ -659,15 +659,11 @@ export class AddressIndex {
 
   /** A valued street of the type in the ZIP code whose name is `name` spelt another way (`spellingVariant`). */
   private spelledOtherwise(name: string, type: string, zip: string) {
-    const byLength = this.names.get(`Z:${zip}`)
-    if (byLength === undefined || allowedEdits(name) === 0) return false
-    for (let length = name.length - 1; length <= name.length + 1; length++) {
-      for (const known of byLength.get(length) ?? []) {
-        if (!spellingVariant(known, name)) continue
-        if ((this.byName.get(known) ?? []).some((s) => s.zip === zip && s.parts.type === type)) return true
-      }
-    }
-    return false
+    if (allowedEdits(name) === 0) return false
+    return this.closeNames(`Z:${zip}`, name, 1).some(({ name: known }) =>
+      spellingVariant(known, name) &&
+      (this.byName.get(known) ?? []).some((street) => street.zip === zip && street.parts.type === type)
+    )
   }
 
   /** A street of the area (a locality key) on record with properties not valued: of the type, when one is sent. */
