@@ -1204,8 +1204,13 @@ export class AddressIndex {
       }
     }
     // The street is the town's, but none of its houses lies in the ZIP code sent (`3 Pine Ct, Riverton, ZZ
-    // 99105`): say so, and suggest the street's addresses in the town.
-    if (suggestions.length === 0 && attempt.known && parsed.zip !== undefined && parsed.locality !== undefined) {
+    // 99105`): say so, and suggest the street's addresses in the town. Unless the street is on record in that
+    // ZIP code with properties not valued (`3130 Grand Concourse, Bronx, NY 10458`, an office condo, was told
+    // to check its right ZIP code): that is the answer, below.
+    if (
+      suggestions.length === 0 && attempt.known && parsed.zip !== undefined && parsed.locality !== undefined &&
+      !this.unscoredStreetOf(area, parsed.street.name, parsed.street.type)
+    ) {
       const inTown = this.nearNumbers({ ...parsed, zip: undefined }, parsed.street.name)
       if (inTown.length > 0) {
         return {
@@ -1232,6 +1237,27 @@ export class AddressIndex {
             [...new Set(misplaced.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
           }, not in ${parsed.locality}: check the town (that address is suggested).`,
           suggestions: [...new Set(misplaced.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
+        }
+      }
+    }
+    // The place is a town and also a wider place (`Melbourne`, its market's name), read as the town, which has
+    // no such house, while other towns of the wider place have the street address: name them (`6 Hamilton St,
+    // Melbourne VIC` was told the number is not on the street, with 6 Hamilton St in Brighton suggested).
+    if (parsed.locality !== undefined && parsed.zip === undefined && (this.towns.get(parsed.locality)?.size ?? 0) > 1) {
+      const locality = parsed.locality
+      const inPlace = this.inState(parsed).flatMap(({ parcels, street }) =>
+        street.parts.directional === parsed.street.directional &&
+          (parsed.street.type === "" || street.parts.type === parsed.street.type)
+          ? parcels.filter((parcel) => this.parcelIn(parcel, parsed, locality) && this.townOf(parcel) !== locality)
+          : []
+      )
+      if (inPlace.length > 0) {
+        return {
+          _tag: "Unknown",
+          hint: `This street address is not on record in the town of ${locality}, but it is in ${
+            [...new Set(inPlace.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
+          }: name the town (those addresses are suggested).`,
+          suggestions: [...new Set(inPlace.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
         }
       }
     }

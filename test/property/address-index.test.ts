@@ -992,6 +992,12 @@ describe("wrong parcels an audit of the day's rules found over every parcel held
     expect(idOf(altona.match("150 Millers Rd, Altona North"))).toBe("millers-150")
     // Melbourne the suburb has a Collins St: 14 there is not on record, and Bulleen's is not taken for it.
     expect(idOf(altona.match("14 Collins St, Melbourne, Victoria"))).toBe("Unknown")
+    // And the refusal names the suburb that has it (it said the number is not on the street, suggesting it).
+    expect(altona.match("14 Collins St, Melbourne VIC")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/not on record in the town of MELBOURNE, but it is in BULLEEN: name the town/),
+      suggestions: ["14 COLLINS ST, BULLEEN, VIC 3105"]
+    })
   })
 
   it("a street typed without its directional is still the plain street where the number lies a block below the directional one's (229 Hylan Blvd beside Hylan Blvd N from 469)", () => {
@@ -1304,6 +1310,22 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(willow.match("137 Willow Ave, Staten Island")).toMatchObject({
       _tag: "Unknown",
       hint: expect.stringMatching(/only with properties this service does not value/)
+    })
+    // A long street valued in other ZIP codes of the town, on record in the ZIP code sent only with properties
+    // not valued (an office condo): that is the answer, not "check the ZIP code" with another building suggested.
+    const concourse = new AddressIndex([
+      parcel("concourse-2605", "2605 GRAND CONCOURSE", bronx("10468")),
+      parcel("marion-2578", "2578 MARION AVE", bronx("10458"))
+    ], [
+      { market: "Bronx", street: "3130 GRAND CONCOURSE", city: "BRONX", state: "NY", zipCode: "10458" }
+    ])
+    expect(concourse.match("3130 Grand Concourse, Bronx, NY 10458")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/only with properties this service does not value/)
+    })
+    expect(concourse.match("3130 Grand Concourse, Bronx, NY 10468")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/No property with this house number/)
     })
     // Kept and restored with the index.
     expect(AddressIndex.fromData(withShop.toData()).match("20 Norma Pl, Staten Island")._tag).toBe("Unknown")
