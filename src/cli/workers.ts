@@ -39,6 +39,12 @@ export interface RunningWorkers {
   readonly startServing: Effect.Effect<void>
   /** Succeeds once the first worker answers HTTP; fails if it exits before that. */
   readonly firstAnswering: Effect.Effect<void, WorkersDidNotStart>
+  /**
+   * Stops the workers, each finishing its settles, and waits for them (as the scope's end does). For what the
+   * primary opens after forking them and the workers use: its finalizer runs first, so it is closed only
+   * after this (the embedded database was closed under workers still settling answered calls).
+   */
+  readonly stop: Effect.Effect<void>
 }
 
 /**
@@ -145,7 +151,8 @@ export const runWorkers = (
     )
     return {
       startServing: Effect.asVoid(Deferred.done(prepared, Exit.void)),
-      firstAnswering: Deferred.await(firstAnswering)
+      firstAnswering: Deferred.await(firstAnswering),
+      stop: stopAll
     }
   })
 

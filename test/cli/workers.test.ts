@@ -203,11 +203,26 @@ describe("serve --workers 2 on the embedded database", () => {
   }, 180_000)
 
   it(
-    "SIGTERM stops the workers and then the primary, which closes the database; a primary killed outright takes its workers with it",
+    "ERR-4 SIGTERM stops the workers, each refunding its stopped calls, and then the primary, which closes the database; a primary killed outright takes its workers with it",
     async () => {
       const workers = workerPids(server.process.pid!)
+      // Two calls held by the fault drill when the stop comes: their workers refund them before they exit, on
+      // the database the primary still holds (it closed the database first: the refunds failed, the Credits
+      // stood until a later start's sweeper, and answered calls not yet settled were refunded then).
+      const { accountId, apiKey } = await newAccount(["--tier", "reseller", "--credits", "10"])
+      const stalled = Array.from(
+        { length: 2 },
+        () => post(apiKey, "/v1/predict", { address: "2 Fault Drill Way, Cedar Grove" }).catch(() => undefined)
+      )
+      await until("two open Spends", 30, async () => {
+        const rows = await query<{ n: number }>("SELECT count(*)::int AS n FROM open_spends")
+        return rows[0]!.n === 2 ? true : undefined
+      })
       await server.stop()
+      await Promise.all(stalled)
+      expect(server.stderr()).not.toMatch(/not settled/)
       expect(server.process.exitCode).toBe(0)
+      expect(await balance(accountId)).toBe(10)
       expect(workers.filter(alive)).toEqual([])
       expect(fs.existsSync(path.join(dataDir, "propscore.lock"))).toBe(false)
 
