@@ -49,7 +49,9 @@ export const TitleTransfer = Schema.Struct({
   arms_length: Schema.Boolean.annotations({
     description: "Whether the transfer is a market sale: false for a transfer without consideration or at a " +
       "nominal price, one deed and price over several properties, or one of several prices recorded for the " +
-      "property on one day (shares of it). Its price is then no market price, and the valuation does not use it."
+      "property on one day (shares of it), or a price far outside its neighbourhood's (beyond three " +
+      "interquartile ranges of its price per square foot: a $10,000 deed on a house). Its price is then no " +
+      "market price: the valuation does not use it and no flip is counted from it."
   }),
   grantor: Schema.optionalWith(Schema.String.annotations({ description: "The seller, when recorded." }), {
     exact: true

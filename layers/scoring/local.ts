@@ -271,7 +271,11 @@ const scoringLocal = (requested: "fit" | "background") =>
             )
             if (!records) return yield* Effect.die(new Error(`parcel ${parcel.id} vanished from the store`))
             return {
-              ...propertyHistory(records, scoring.dataThrough(parcel.market)),
+              ...propertyHistory(
+                records,
+                scoring.dataThrough(parcel.market),
+                (sale) => scoring.isMarketSale(records.parcel, sale)
+              ),
               ...(match === undefined ? {} : { match })
             }
           })

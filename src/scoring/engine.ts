@@ -295,6 +295,17 @@ export class ScoringEngine {
     )
   }
 
+  /**
+   * Whether a recorded sale of the parcel is a market sale: arm's-length on the deed and within its
+   * neighbourhood's prices (the comps model's fences: a $10,000 deed on a $600,000 house is neither a
+   * comparable nor, in a history, a purchase a flip is counted from).
+   */
+  isMarketSale(parcel: ParcelRecord, sale: SaleRecord): boolean {
+    if (!sale.armsLength || !(sale.price > 0)) return false
+    const asModelSale = modelSale(parcel, sale)
+    return asModelSale === undefined || !this.model.isOutlier(asModelSale)
+  }
+
   /** The comps model as it can be kept, with the digest of its sales. */
   keptComps(): KeptComps {
     this.digest ??= salesDigest(this.sales)

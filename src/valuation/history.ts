@@ -5,7 +5,7 @@
  */
 import type { HistoryAnswer } from "../../schema/history.js"
 import { formatAddress } from "../property/address-format.js"
-import type { ParcelRecord } from "../property/records.js"
+import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyHistoryRecords } from "../services/property-store.js"
 
 export const FLIP_WINDOW_DAYS = 365
@@ -23,10 +23,18 @@ export const parcelAddress = (parcel: ParcelRecord) =>
     zip: parcel.zipCode
   })
 
-export const propertyHistory = (records: PropertyHistoryRecords, recordsThrough?: string): HistoryAnswer => {
+/**
+ * `marketSale`: whether a transfer is a market sale (the scoring engine's rule: arm's-length on the deed and
+ * within its neighbourhood's prices); by default, arm's-length on the deed with a price.
+ */
+export const propertyHistory = (
+  records: PropertyHistoryRecords,
+  recordsThrough?: string,
+  marketSale: (sale: SaleRecord) => boolean = (sale) => sale.armsLength && sale.price > 0
+): HistoryAnswer => {
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
-  // Only priced, arm's-length sales say what a buyer paid and a seller got.
-  const priced = transfers.filter((sale) => sale.armsLength && sale.price > 0)
+  // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase).
+  const priced = transfers.filter(marketSale)
   const flips = priced.flatMap((bought, i) => {
     const sold = priced[i + 1]
     if (!sold) return []
@@ -48,7 +56,7 @@ export const propertyHistory = (records: PropertyHistoryRecords, recordsThrough?
       recorded_date: sale.saleDate,
       document_type: sale.documentType,
       price: sale.price,
-      arms_length: sale.armsLength,
+      arms_length: marketSale(sale),
       ...(sale.grantor ? { grantor: sale.grantor } : {}),
       ...(sale.grantee ? { grantee: sale.grantee } : {})
     })),

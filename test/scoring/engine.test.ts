@@ -29,6 +29,15 @@ const noArea = unique((p) =>
 )
 const noLot = unique((p) => p.lotSizeSquareFeet === undefined && p.propertyType !== "condo" && !!p.livingAreaSquareFeet)
 
+describe("market sales (the history's arms_length and flips)", () => {
+  it("HIS-2: a deed at a nominal share of its neighbourhood's prices is no market sale; the parcel's own sale is", () => {
+    const own = county.sales.find((s) => s.parcelId === house.id && s.armsLength && s.price > 0)!
+    expect(engine.isMarketSale(house, own)).toBe(true)
+    expect(engine.isMarketSale(house, { ...own, price: 10_000 })).toBe(false)
+    expect(engine.isMarketSale(house, { ...own, armsLength: false })).toBe(false)
+  })
+})
+
 const right = <A, E>(either: Either.Either<A, E>): A => {
   if (Either.isLeft(either)) throw new Error(`expected a value, got ${JSON.stringify(either.left)}`)
   return either.right

@@ -47,6 +47,19 @@ describe("history", () => {
       .toBe("2019-12-31")
   })
 
+  it("HIS-2: a transfer the engine does not take for a market sale (a $10,000 deed on a house) is marked so, and no flip is counted from it", () => {
+    const sales = [sale("2018-02-01", 10_000), sale("2018-10-01", 566_042)]
+    // On the deed's flag alone, a flip with a gain of $556,042 (a user audit on Staten Island).
+    expect(propertyHistory({ parcel, sales, listing: undefined, permits: [] }).flips).toHaveLength(1)
+    const answer = propertyHistory(
+      { parcel, sales, listing: undefined, permits: [] },
+      undefined,
+      (transfer) => transfer.price > 100_000
+    )
+    expect(answer.chain_of_title.map((t) => t.arms_length)).toEqual([false, true])
+    expect(answer.flips).toEqual([])
+  })
+
   it("HIS-2: a flip is a resale within 365 days at 10% or more above the purchase", () => {
     const answer = propertyHistory({
       parcel,
