@@ -336,7 +336,7 @@ export class ScoringEngine {
   private lastSales: Map<string, ReadonlyArray<{ readonly date: string; readonly price: number }>> | undefined
 
   /**
-   * The property's own latest arm's-length sale with a price on or before `asOf`: never a comparable, but what
+   * The property's own latest market sale (`isMarketSale`) on or before `asOf`: never a comparable, but what
    * an investor checks the value against first (an agent audit: a house sold for $1.65M nine months before
    * was valued at $974k with nothing in the answer to say so).
    */
@@ -344,7 +344,8 @@ export class ScoringEngine {
     if (this.lastSales === undefined) {
       const byParcel = new Map<string, Array<{ readonly date: string; readonly price: number }>>()
       for (const sale of this.sales) {
-        if (!sale.armsLength || !(sale.price > 0)) continue
+        // A market sale, as the history says (`isMarketSale`): not a $10,000 deed on a house.
+        if (!sale.armsLength || !(sale.price > 0) || this.model.isOutlier(sale)) continue
         const list = byParcel.get(sale.parcelKey)
         if (list) list.push({ date: sale.date, price: sale.price })
         else byParcel.set(sale.parcelKey, [{ date: sale.date, price: sale.price }])

@@ -35,6 +35,12 @@ describe("market sales (the history's arms_length and flips)", () => {
     expect(engine.isMarketSale(house, own)).toBe(true)
     expect(engine.isMarketSale(house, { ...own, price: 10_000 })).toBe(false)
     expect(engine.isMarketSale(house, { ...own, armsLength: false })).toBe(false)
+    // The answer's own last sale is a market sale too: a nominal deed after it does not replace it.
+    const withDeed = ScoringEngine.build({
+      parcels: county.parcels,
+      sales: [...county.sales, { ...own, saleDate: "2026-10-01", price: 10_000, sourceKey: "nominal-deed" }]
+    })
+    expect(withDeed.ownLastSale(house.id, "2026-11-01")).toEqual(engine.ownLastSale(house.id, "2026-11-01"))
   })
 })
 
