@@ -837,6 +837,17 @@ export class AddressIndex {
         }
       }
     }
+    // The state twice, by name and by code (`Staten Island, New York, NY 10302`; `Maspeth, Queens, New York,
+    // NY` was refused as outside coverage): the name is the state's too where a place on record stands before
+    // it (`12 Main St, New York, NY` stays Manhattan).
+    if (state !== undefined) {
+      for (let length = Math.min(4, end - 2); length >= 1; length--) {
+        const phrase = words.slice(end - length, end).join(" ")
+        if (STATE_NAMES.get(phrase) !== state || !commaAfter.has(end - length - 1)) continue
+        if (placeEndsAt(end - length)) end -= length
+        break
+      }
+    }
     // The locality: the longest run of last words that is a place the index knows (exactly, else within an
     // edit or two when exactly one place is that close).
     let locality: string | undefined

@@ -290,6 +290,11 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     expect(idIn("5 Dreyer Ave., Staten Island, New York 10314")).toBe("dreyer-5")
     expect(idIn("5 dreyer ave staten island new york 10314")).toBe("dreyer-5")
     expect(idIn("12 Main St, New York")).toBe("main-12-manhattan")
+    // The state twice, by name and by code, after the town (refused before, and as outside coverage after a
+    // neighbourhood and its borough): the name is the state's; after no place it stays Manhattan.
+    expect(idIn("5 Dreyer Ave, Staten Island, New York, NY 10314")).toBe("dreyer-5")
+    expect(idIn("5 Dreyer Ave, Staten Island, New York, NY")).toBe("dreyer-5")
+    expect(idIn("12 Main St, New York, NY")).toBe("main-12-manhattan")
     expect(idIn("12 Main St, Staten Island, New York")).toBe("main-12-si")
     expect(idIn("12 Main St, Springfield, Illinois")).toBe("OutsideCoverage")
   })
