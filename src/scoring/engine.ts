@@ -358,20 +358,34 @@ export class ScoringEngine {
 
   /**
    * The markets covered, for a refusal as outside coverage (an agent told only "outside every covered area"
-   * had no way to learn what is covered): each market with its states and how far its records run.
+   * had no way to learn what is covered): each market with its states, how far its records run, and whether
+   * its houses' records lack the lot size the valuation needs.
    */
   coveredMarkets(): string {
     if (this.coverage === undefined) {
       const states = new Map<string, Set<string>>()
+      // Markets with houses whose records carry no lot size at all (Sacramento's file): every house there needs
+      // the override, which an agent could not learn before its first refusal (a user audit).
+      const housesWithLot = new Map<string, boolean>()
       for (const parcel of this.parcels.values()) {
         const set = states.get(parcel.market) ?? new Set<string>()
         if (parcel.state) set.add(parcel.state.toUpperCase())
         states.set(parcel.market, set)
+        if (parcel.propertyType !== undefined && parcel.propertyType !== "condo") {
+          housesWithLot.set(
+            parcel.market,
+            housesWithLot.get(parcel.market) === true || parcel.lotSizeSquareFeet !== undefined
+          )
+        }
       }
       const markets = [...states].sort(([a], [b]) => a.localeCompare(b)).map(([market, inStates]) => {
         const through = this.marketDataThrough.get(market)
         return `${market}${inStates.size > 0 ? ` (${[...inStates].sort().join(", ")})` : ""}${
           through === undefined ? "" : `, records through ${through}`
+        }${
+          housesWithLot.get(market) === false
+            ? ", no lot sizes on record (a house there needs the lot_size_square_feet override)"
+            : ""
         }`
       })
       this.coverage = markets.length > MAX_MARKETS_LISTED

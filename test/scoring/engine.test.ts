@@ -155,6 +155,16 @@ describe("the local scoring engine on a generated county", () => {
       }.`
     )
     expect(left(engine.score("99999 Nowhere Rd, Riverton, ZZ 99103", undefined, asOf))._tag).toBe("UnscorableAddress")
+    // A market whose houses' records carry no lot size (Sacramento's file) says that each needs the override.
+    const noLots = ScoringEngine.build({
+      parcels: county.parcels.map((parcel) => ({ ...parcel, lotSizeSquareFeet: undefined })),
+      sales: county.sales
+    })
+    expect(noLots.coveredMarkets()).toBe(
+      `${DEMO_MARKET} (ZZ), records through ${
+        noLots.dataThrough(DEMO_MARKET)
+      }, no lot sizes on record (a house there needs the lot_size_square_feet override)`
+    )
   })
 
   it("ERR-3: an ambiguous address's detail says what to send, by why no one property was named", () => {
