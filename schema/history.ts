@@ -50,7 +50,8 @@ export const TitleTransfer = Schema.Struct({
     description: "Whether the transfer is a market sale: false for a transfer without consideration or at a " +
       "nominal price, one deed and price over several properties, or one of several prices recorded for the " +
       "property on one day (shares of it), or a price far outside its neighbourhood's (beyond three " +
-      "interquartile ranges of its price per square foot: a $10,000 deed on a house). Its price is then no " +
+      "interquartile ranges of their price per square foot, or of their price where no area is recorded: a " +
+      "$10,000 deed on a house). Its price is then no " +
       "market price: the valuation does not use it and no flip is counted from it."
   }),
   grantor: Schema.optionalWith(Schema.String.annotations({ description: "The seller, when recorded." }), {

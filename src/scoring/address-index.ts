@@ -1468,15 +1468,15 @@ export class AddressIndex {
     // Nor where every street of the name in the place carries a directional: its sibling of another may hold
     // the house and never have sold (`13 10th Rd, Broad Channel` found 13 E 10TH RD, where W 10th Rd's houses
     // are not in the files; so are most of the Bronx's W numbered streets): the house is the candidate.
-    const directionalsHere = new Set(
-      chosen.filter((street) => this.streetHasParcelIn(street, parsed, locality)).map((street) =>
-        street.parts.directional
+    const directionalLeftOut = parsed.street.directional === "" && parcels.length > 0 && !asTyped && (() => {
+      const directionalsHere = new Set(
+        chosen.filter((street) => this.streetHasParcelIn(street, parsed, locality)).map((street) =>
+          street.parts.directional
+        )
       )
-    )
-    const directionalLeftOut = parsed.street.directional === "" && parcels.length > 0 &&
-      !asTyped &&
-      (directionalsHere.size > 1 && new Set(chosen.map((street) => street.parts.directional)).size > 1 ||
-        !directionalsHere.has("") && parcels.every((parcel) => parseStreetLine(parcel.street)?.street.directional))
+      return directionalsHere.size > 1 && new Set(chosen.map((street) => street.parts.directional)).size > 1 ||
+        !directionalsHere.has("") && parcels.every((parcel) => parseStreetLine(parcel.street)?.street.directional)
+    })()
     // Typed without a type, where the name is a street of another type in the place too: the street that holds
     // the number is taken only where the number lies beyond the numbers on record of each other type's street
     // (a block either side), as for a directional left out. Within them, a house there that never sold may be
