@@ -8,10 +8,12 @@
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import { InsufficientCredits, LedgerUnreachable, SpendCapExceeded } from "../../schema/problems.js"
 import {
+  insufficientCreditsDetail,
   Ledger,
   LEDGER_UNREACHABLE_DETAIL,
   type LedgerEntry,
   type MeteredOperation,
+  spendCapDetail,
   utcDay
 } from "../../src/services/ledger.js"
 import { STORAGE_SILENCE_LIMIT } from "../../src/services/storage.js"
@@ -169,14 +171,14 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
               .reduce((sum, e) => sum + (e.kind === "spend" ? e.amount : e.kind === "refund" ? -e.amount : 0), 0)
             if (today + cost > cap) {
               return yield* new SpendCapExceeded({
-                detail: `The daily cap of ${cap} Credits would be passed.`,
+                detail: spendCapDetail(cap),
                 spend_cap: cap
               })
             }
           }
           if (balance < cost) {
             return yield* new InsufficientCredits({
-              detail: `The call costs ${cost}; the Balance is ${balance}.`,
+              detail: insufficientCreditsDetail(cost, balance),
               balance,
               required: cost
             })

@@ -12,9 +12,11 @@ import { pendingTermsVersion, type Tier } from "../../src/services/accounts.js"
 import {
   type ConnectedApp,
   type DailyTotal,
+  insufficientCreditsDetail,
   Ledger,
   LEDGER_UNREACHABLE_DETAIL,
   type LedgerEntry,
+  spendCapDetail,
   type SpendRequest
 } from "../../src/services/ledger.js"
 
@@ -153,13 +155,12 @@ export const LedgerPg = Layer.effect(
         const cost = account.cost
         if (account.daily_spend_cap !== null && account.spent_today + cost > account.daily_spend_cap) {
           return yield* new SpendCapExceeded({
-            detail:
-              `This call would take the Credits spent today (UTC) past the Account's daily cap of ${account.daily_spend_cap}.`,
+            detail: spendCapDetail(account.daily_spend_cap),
             spend_cap: account.daily_spend_cap
           })
         }
         return yield* new InsufficientCredits({
-          detail: `The call costs ${cost} Credit${cost === 1 ? "" : "s"}; the Balance is ${account.balance}.`,
+          detail: insufficientCreditsDetail(cost, account.balance),
           balance: account.balance,
           required: cost
         })

@@ -152,6 +152,20 @@ export const LEDGER_UNREACHABLE_DETAIL = "The Ledger did not answer in time, so 
   "charged. Retry later. If the database recorded the Spend after all, it is refunded within seconds of the " +
   "database answering again; until then the Balance shows it."
 
+/**
+ * What a 402 says, for every Ledger: the cost and the Balance, that nothing was charged, and what to do next
+ * (an agent audit: "costs 4 Credits; the Balance is 3" left it to guess).
+ */
+export const insufficientCreditsDetail = (cost: number, balance: number) =>
+  `The call costs ${cost} Credit${cost === 1 ? "" : "s"}; the Balance is ${balance}. Nothing was charged: ` +
+  "add Credits to the Account (its operator grants them)" +
+  (cost > 1 && balance > 0 ? `, or send at most ${balance} properties in one batch.` : ".")
+
+/** What a refusal over the Account's daily spend cap says, for every Ledger. */
+export const spendCapDetail = (cap: number) =>
+  `This call would take the Credits spent today (UTC) past the Account's daily cap of ${cap}. Nothing was ` +
+  "charged: retry after midnight UTC, or ask the Account's operator to raise the cap."
+
 export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   /**
    * Records a Spend, or refuses it with nothing recorded: `InsufficientCredits` when the Balance cannot

@@ -229,6 +229,11 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
       const account = yield* newAccount(3)
       const refused = yield* Effect.flip(spendOf(account, 4, "batch"))
       expect(refused).toMatchObject({ _tag: "InsufficientCredits", balance: 3, required: 4 })
+      // Both Ledgers say the same, and what to do next (it said only the cost and the Balance).
+      expect(refused.detail).toBe(
+        "The call costs 4 Credits; the Balance is 3. Nothing was charged: add Credits to the Account (its " +
+          "operator grants them), or send at most 3 properties in one batch."
+      )
       expect((yield* Effect.flatMap(Ledger, (l) => l.entries(account))).map((e) => e.kind)).toEqual(["grant"])
       expect((yield* spendOf(account, 3, "batch")).balanceAfter).toBe(0)
       expect(yield* reconciles(account)).toBe(0)
