@@ -180,6 +180,24 @@ export const ValuationEvidence = Schema.Struct({
 })
 export type ValuationEvidence = typeof ValuationEvidence.Type
 
+export const UnusualSize = Schema.Struct({
+  facts: Schema.Array(Schema.Literal("living_area_square_feet", "lot_size_square_feet")).annotations({
+    description: "The facts (as recorded, or as overridden) outside the middle 95% of the recorded sales of the " +
+      "property's type (houses or condos) in its market."
+  }),
+  range_widened_by: Schema.Number.annotations({
+    description: "The factor `value_distribution` was widened by about its median (which does not move): how much " +
+      "further from their values the prices of such properties fell, measured out of time on the market's latest " +
+      "sales. 1 when those sales showed such properties no harder to value."
+  })
+}).annotations({
+  identifier: "UnusualSize",
+  description: "Present when the property is of unusual size for its market: the records hold few sales like it, " +
+    "so its value is less sure and its range wider. Absent when the estimate is withheld, and where the market's " +
+    "value comes from the comparable sales alone (their spread then sets the range)."
+})
+export type UnusualSize = typeof UnusualSize.Type
+
 /** A batch entry that scored: the Scored answer minus `comps` (BAT-2). */
 export const ScoredEntry = Schema.Struct({
   model_estimate_available: Schema.Boolean.annotations({
@@ -208,6 +226,7 @@ export const ScoredEntry = Schema.Struct({
     description: "How many sales' worth of evidence the model had (Kish's effective sample size); low means " +
       "thin evidence and a wide distribution. Absent when the estimate is withheld."
   })),
+  unusual_size: optional(UnusualSize),
   comp_band: optional(CompBand),
   rehab_budget: optional(Schema.Int.annotations({
     description: "The repair budget the arithmetic used, whole dollars: the call's `rehab_budget`, else the " +

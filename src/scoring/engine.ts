@@ -522,6 +522,7 @@ export class ScoringEngine {
         mean: valuation.mean,
         // Over one sale per parcel, as the band and the listed comps are.
         effectiveSampleSize: kishEffectiveSampleSize(comps.map((comp) => comp.weight)),
+        ...(valuation.parts?.unusualSize === undefined ? {} : { unusualSize: valuation.parts.unusualSize }),
         parts: valuation.parts
       },
       comps,

@@ -37,6 +37,16 @@ export interface MarketReport {
   readonly ppe10: number | null
   readonly ppe20: number | null
   readonly coverage_80: number | null
+  /**
+   * The scored sales of unusual size (a living area or lot outside the middle 95% of the market × group's
+   * training sales): how many, their MdAPE and 0.1–0.9 coverage, and the factor their ranges were widened by.
+   */
+  readonly unusual_size: {
+    readonly scored: number
+    readonly mdape: number | null
+    readonly coverage_80: number | null
+    readonly factor: number | null
+  }
   /** Each part of the stack alone, on the same sales (the learner where its market has one). */
   readonly comps_alone: { readonly mdape: number | null; readonly ppe10: number | null }
   readonly learner_alone: { readonly mdape: number | null; readonly ppe10: number | null; readonly scored: number }
@@ -141,6 +151,8 @@ export const evaluate = (
       comps: Array<{ actual: number; predicted: number }>
       learner: Array<{ actual: number; predicted: number }>
       compsWeight: number | null
+      unusualSize: Array<{ actual: number; predicted: number; q10: number; q90: number }>
+      unusualSizeFactor: number | null
     }
   >()
   const market = (name: string) => {
@@ -148,7 +160,17 @@ export const evaluate = (
     if (!entry) {
       byMarket.set(
         name,
-        entry = { train: 0, test: 0, scored: [], baseline: [], comps: [], learner: [], compsWeight: null }
+        entry = {
+          train: 0,
+          test: 0,
+          scored: [],
+          baseline: [],
+          comps: [],
+          learner: [],
+          compsWeight: null,
+          unusualSize: [],
+          unusualSizeFactor: null
+        }
       )
     }
     return entry
@@ -173,7 +195,13 @@ export const evaluate = (
       continue
     }
     const q = outcome.right.model.quantiles
-    entry.scored.push({ actual: sale.price, predicted: q["0.5"], q10: q["0.1"], q90: q["0.9"] })
+    const scored = { actual: sale.price, predicted: q["0.5"], q10: q["0.1"], q90: q["0.9"] }
+    entry.scored.push(scored)
+    const unusualSize = outcome.right.model.unusualSize
+    if (unusualSize !== undefined) {
+      entry.unusualSize.push(scored)
+      entry.unusualSizeFactor = unusualSize.factor
+    }
     const parts = outcome.right.model.parts
     if (parts !== undefined) {
       entry.comps.push({ actual: sale.price, predicted: parts.comps })
@@ -202,6 +230,12 @@ export const evaluate = (
       ppe10: orNull(model, "ppe10"),
       ppe20: orNull(model, "ppe20"),
       coverage_80: coverage80(entry.scored) ?? null,
+      unusual_size: {
+        scored: entry.unusualSize.length,
+        mdape: orNull(accuracy(entry.unusualSize), "mdape"),
+        coverage_80: coverage80(entry.unusualSize) ?? null,
+        factor: entry.unusualSizeFactor
+      },
       comps_alone: { mdape: orNull(accuracy(entry.comps), "mdape"), ppe10: orNull(accuracy(entry.comps), "ppe10") },
       learner_alone: {
         mdape: orNull(accuracy(entry.learner), "mdape"),
@@ -238,6 +272,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     "PPE10",
     "PPE20",
     "cover80",
+    "unusual size (MdAPE/cover80/factor)",
     "comps MdAPE",
     "learner MdAPE",
     "comps weight",
@@ -257,6 +292,11 @@ export const formatEvaluation = (report: EvaluationReport) => {
     percent(m.ppe10),
     percent(m.ppe20),
     percent(m.coverage_80),
+    m.unusual_size.scored === 0 ?
+      "-" :
+      `${m.unusual_size.scored}: ${percent(m.unusual_size.mdape)} / ${percent(m.unusual_size.coverage_80)} / ${
+        m.unusual_size.factor?.toFixed(2) ?? "-"
+      }`,
     percent(m.comps_alone.mdape),
     percent(m.learner_alone.mdape),
     m.comps_weight === null ? "-" : m.comps_weight.toFixed(2),

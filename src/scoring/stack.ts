@@ -46,6 +46,7 @@ import {
   type Subject,
   type Valuation
 } from "./model.js"
+import { type SizeFact, type SizeRange, sizeRangesOf, unusualSizeFactor, unusualSizeFacts } from "./unusual-size.js"
 
 export interface StackOptions {
   /** Months at the end of the training sales that calibrate the blend and the quantiles. */
@@ -131,6 +132,11 @@ interface Blend {
   /** The blend's log value is `pivot + slope × (value − pivot)`. */
   readonly slope: number
   readonly pivot: number
+  /**
+   * How much wider, about its median, the range of a property of unusual size is (`unusualSizeFactor`, at
+   * least 1); the z-values are of the residuals with theirs drawn in about the median by it.
+   */
+  readonly unusualSizeFactor: number
   /** z-values at QUANTILE_LEVELS, and a 101-point sample of the residuals for the mean. */
   readonly z: ReadonlyArray<number>
   readonly sample: ReadonlyArray<number>
@@ -142,6 +148,14 @@ export interface StackParts {
   readonly comps: number
   readonly learner?: number | undefined
   readonly compsWeight: number
+  /** Where the subject is of unusual size (`StackedModel.unusualSize`). */
+  readonly unusualSize?: UnusualSize | undefined
+}
+
+/** The facts in which a subject is of unusual size, and the factor its range was widened by (1: not widened). */
+export interface UnusualSize {
+  readonly facts: ReadonlyArray<SizeFact>
+  readonly factor: number
 }
 
 const learnerFacts = (subject: Subject): LearnerFacts => ({
@@ -234,6 +248,8 @@ interface WindowValuation {
   readonly comps: number
   readonly learner: number
   readonly scale: number
+  /** Of unusual size in its market × group (`unusualSizeFacts`). */
+  readonly unusualSize: boolean
 }
 
 /** The comps' weight minimizing the median absolute log error, shrunk toward an even blend. */
@@ -282,12 +298,18 @@ export const centreSlope = (
 const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number, slopes: ReadonlyArray<number>): Blend => {
   const values = rows.map((row) => compsWeight * row.comps + (1 - compsWeight) * row.learner)
   const { pivot, slope } = centreSlope(rows.map((row) => row.logPrice), values, slopes)
-  const residuals = rows.map((row, i) => (row.logPrice - (pivot + slope * (values[i]! - pivot))) / row.scale)
-    .sort((a, b) => a - b)
+  const standardized = rows.map((row, i) => (row.logPrice - (pivot + slope * (values[i]! - pivot))) / row.scale)
+  const factor = unusualSizeFactor(standardized, rows.map((row) => row.unusualSize))
+  // Served, an unusual size's range is widened about its median: here its residual is drawn in about theirs.
+  const middle = quantileSorted([...standardized].sort((a, b) => a - b), 0.5)
+  const residuals = standardized.map((residual, i) =>
+    rows[i]!.unusualSize ? middle + (residual - middle) / factor : residual
+  ).sort((a, b) => a - b)
   return {
     compsWeight,
     slope,
     pivot,
+    unusualSizeFactor: factor,
     z: QUANTILE_LEVELS.map((level) => quantileSorted(residuals, Number(level))),
     sample: Array.from({ length: 101 }, (_, j) => quantileSorted(residuals, (j + 0.5) / 101)),
     windowSales: rows.length
@@ -304,6 +326,7 @@ export interface StackData {
   >
   readonly blends: ReadonlyArray<readonly [string, Blend]>
   readonly drifts: ReadonlyArray<readonly [string, Drift]>
+  readonly sizeRanges: ReadonlyArray<readonly [string, SizeRange]>
 }
 
 export class StackedModel {
@@ -311,7 +334,8 @@ export class StackedModel {
     readonly comps: Model,
     private readonly learners: ReadonlyMap<string, Learner>,
     private readonly blends: ReadonlyMap<string, Blend>,
-    private readonly drifts: ReadonlyMap<string, Drift>
+    private readonly drifts: ReadonlyMap<string, Drift>,
+    private readonly sizeRanges: ReadonlyMap<string, SizeRange>
   ) {}
 
   static fit(comps: Model, sales: ReadonlyArray<Sale>, options: StackOptions = defaultStackOptions): StackedModel {
@@ -322,6 +346,7 @@ export class StackedModel {
     const pooled: Array<WindowValuation> = []
     const perMarket = new Map<string, Array<WindowValuation>>()
     const drifts = new Map<string, Drift>()
+    const sizeRanges = sizeRangesOf(clean)
     const salesByMarket = groupBy(clean, (sale) => sale.market)
     const capacities = options.learnerCapacities.length > 0 ? options.learnerCapacities : [{}]
     const settings = new Map<string, LearnerSetting>()
@@ -401,7 +426,8 @@ export class StackedModel {
               logPrice: Math.log(sale.price),
               comps: prediction.center,
               learner: values[i]!,
-              scale: prediction.scale
+              scale: prediction.scale,
+              unusualSize: unusualSizeFacts(sizeRanges, sale).length > 0
             })
           )
         }
@@ -427,12 +453,12 @@ export class StackedModel {
         fitLearner(salesByMarket.get(market)!, index, options, settingOf(market), options.maxLearnerSales)
       )
     }
-    return new StackedModel(comps, learners, blends, drifts)
+    return new StackedModel(comps, learners, blends, drifts, sizeRanges)
   }
 
   /** The comps model alone (its own calibration): what serves until the learners are fitted. */
   static compsOnly(comps: Model): StackedModel {
-    return new StackedModel(comps, new Map(), new Map(), new Map())
+    return new StackedModel(comps, new Map(), new Map(), new Map(), new Map())
   }
 
   /** True when at least one market has a learner. */
@@ -447,7 +473,8 @@ export class StackedModel {
         [market, learner]
       ) => [market, { encoder: learner.encoder.data, trees: gbtTreesOf(learner.trees) }] as const),
       blends: [...this.blends],
-      drifts: [...this.drifts]
+      drifts: [...this.drifts],
+      sizeRanges: [...this.sizeRanges]
     }
   }
 
@@ -460,7 +487,8 @@ export class StackedModel {
         trees: makeModel(learner.trees)
       }])),
       new Map(data.blends),
-      new Map(data.drifts)
+      new Map(data.drifts),
+      new Map(data.sizeRanges)
     )
   }
 
@@ -477,6 +505,18 @@ export class StackedModel {
   /** The slope the market's blend is drawn toward its window's median value by, where it has a blend. */
   centreSlope(market: string): number | undefined {
     return this.learners.has(market) ? this.blends.get(market)?.slope : undefined
+  }
+
+  /**
+   * Where the subject is of unusual size and the stack serves its market: the facts outside its market ×
+   * group's middle 95% and the factor its range is widened by (its market's window measured it; 1 where that
+   * window showed such properties no harder to value).
+   */
+  unusualSize(subject: Subject): UnusualSize | undefined {
+    const blend = this.blends.get(subject.market)
+    if (blend === undefined || !this.learners.has(subject.market)) return undefined
+    const facts = unusualSizeFacts(this.sizeRanges, subject)
+    return facts.length === 0 ? undefined : { facts, factor: blend.unusualSizeFactor }
   }
 
   /** The learner's log value of a subject as of a date, where its market has a learner. */
@@ -503,19 +543,29 @@ export class StackedModel {
     const scale = Math.sqrt(
       valuation.scale * valuation.scale + monthsPast * (drift?.monthlyVariance ?? 0)
     )
+    // A property of unusual size: its range widened about its median by the factor its market's window measured.
+    const unusualSize = this.unusualSize(subject)
+    const factor = unusualSize?.factor ?? 1
+    const middle = blend.z[QUANTILE_LEVELS.indexOf("0.5")]!
+    const widened = (z: number) => middle + factor * (z - middle)
     const quantiles = {} as Record<QuantileLevel, number>
     let previous = 0
     QUANTILE_LEVELS.forEach((level, j) => {
-      previous = quantiles[level] = Math.max(previous, Math.exp(center + scale * blend.z[j]!))
+      previous = quantiles[level] = Math.max(previous, Math.exp(center + scale * widened(blend.z[j]!)))
     })
     let sum = 0
-    for (const u of blend.sample) sum += Math.exp(scale * u)
+    for (const u of blend.sample) sum += Math.exp(scale * widened(u))
     return {
       ...valuation,
       quantiles,
       mean: Math.exp(center) * (sum / blend.sample.length),
       center,
-      parts: { comps: valuation.quantiles["0.5"], learner: Math.exp(learner), compsWeight: blend.compsWeight }
+      parts: {
+        comps: valuation.quantiles["0.5"],
+        learner: Math.exp(learner),
+        compsWeight: blend.compsWeight,
+        ...(unusualSize === undefined ? {} : { unusualSize })
+      }
     }
   }
 }

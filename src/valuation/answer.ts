@@ -115,7 +115,13 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
       pricing_model_arv_estimate: Math.round(distribution["0.5"] / 1000) * 1000,
       value_distribution: distribution,
       valuation_mean: Math.round(outcome.model.mean),
-      effective_sample_size: Math.round(outcome.model.effectiveSampleSize * 100) / 100
+      effective_sample_size: Math.round(outcome.model.effectiveSampleSize * 100) / 100,
+      ...(outcome.model.unusualSize === undefined ? {} : {
+        unusual_size: {
+          facts: [...outcome.model.unusualSize.facts],
+          range_widened_by: Math.round(outcome.model.unusualSize.factor * 100) / 100
+        }
+      })
     }),
     ...(band === undefined ? {} : { comp_band: band }),
     ...(priced ? { rehab_budget: rehabBudget } : {}),

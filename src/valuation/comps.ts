@@ -26,6 +26,15 @@ export interface ModelEstimate {
   readonly quantiles: Readonly<Record<QuantileLevel, number>>
   readonly mean: number
   readonly effectiveSampleSize: number
+  /**
+   * Where the property is of unusual size for its market (a living area or lot outside the middle 95% of its
+   * type's recorded sales): those facts, and the factor its range was widened by (1: its market's latest
+   * sales showed such properties no harder to value).
+   */
+  readonly unusualSize?: {
+    readonly facts: ReadonlyArray<"living_area_square_feet" | "lot_size_square_feet">
+    readonly factor: number
+  } | undefined
   /** What each part of the stacked model said (its medians in dollars) and the comps' weight; for evaluation. */
   readonly parts?: {
     readonly comps: number

@@ -5,7 +5,7 @@ import type { StackData } from "../../src/scoring/stack.js"
 
 /** Stand-ins for cluster workers: the primary's side reads only their identity and pid. */
 const worker = (pid: number) => ({ id: pid, process: { pid } }) as unknown as Worker
-const stack: StackData = { learners: [], blends: [], drifts: [] }
+const stack: StackData = { learners: [], blends: [], drifts: [], sizeRanges: [] }
 
 /** Whether a promise has settled yet (after the microtasks queued so far). */
 const settled = async <A>(promise: Promise<A>) => {

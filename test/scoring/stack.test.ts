@@ -132,3 +132,45 @@ describe("the stack's centre slope", () => {
     expect(Math.log(drawn.quantiles["0.9"] / asIs.quantiles["0.9"])).toBeCloseTo(drawn.center - asIs.center, 10)
   }, 60_000)
 })
+
+describe("the ranges of properties of unusual size", () => {
+  // The sales of the smallest and largest houses recorded at prices further from their values (the NYC
+  // and Melbourne windows measured 1.15–1.41 times further), the rest as they are.
+  const areas = sales.flatMap((sale) => sale.livingArea === undefined ? [] : [sale.livingArea]).sort((a, b) => a - b)
+  const [low, high] = [areas[Math.floor(areas.length * 0.02)]!, areas[Math.floor(areas.length * 0.98)]!]
+  const random = seededRandom(5)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const noisy = sales.map((sale) =>
+    sale.livingArea !== undefined && (sale.livingArea < low || sale.livingArea > high)
+      ? { ...sale, price: Math.round(sale.price * Math.exp(0.5 * normal())) }
+      : sale
+  )
+  const unusual = noisy.findLast((sale) => sale.livingArea !== undefined && sale.livingArea > high)!
+  const usual = noisy.findLast((sale) =>
+    sale.livingArea !== undefined && sale.livingArea > low && sale.livingArea < high
+  )!
+
+  it("are widened about their median by the factor the window measured, and only theirs", () => {
+    const comps = fitModel([...noisy], {})
+    const data = StackedModel.fit(comps, noisy, quick).toData()
+    const [name, blend] = data.blends.find(([blendMarket]) => blendMarket === market)!
+    expect(blend.unusualSizeFactor).toBeGreaterThan(1.1)
+    // Served from the data another thread sends (the ranges of sizes travel with it), and with the factor at 1.
+    const served = StackedModel.fromData(comps, data)
+    const unwidened = StackedModel.fromData(comps, { ...data, blends: [[name, { ...blend, unusualSizeFactor: 1 }]] })
+    const value = (stack: StackedModel, subject: typeof unusual) => {
+      const valuation = stack.value(subject, "2026-11-01")
+      if ("reason" in valuation) throw new Error(valuation.reason)
+      return valuation
+    }
+    const width = (valuation: ReturnType<typeof value>) =>
+      Math.log(valuation.quantiles["0.9"] / valuation.quantiles["0.1"])
+    expect(served.unusualSize(unusual)?.facts).toContain("living_area_square_feet")
+    expect(served.unusualSize(unusual)?.factor).toBe(blend.unusualSizeFactor)
+    expect(value(served, unusual).quantiles["0.5"]).toBeCloseTo(value(unwidened, unusual).quantiles["0.5"], 6)
+    expect(width(value(served, unusual))).toBeCloseTo(width(value(unwidened, unusual)) * blend.unusualSizeFactor, 9)
+    expect(value(served, unusual).parts.unusualSize?.factor).toBe(blend.unusualSizeFactor)
+    expect(served.unusualSize(usual)).toBeUndefined()
+    expect(value(served, usual).quantiles).toEqual(value(unwidened, usual).quantiles)
+  }, 60_000)
+})

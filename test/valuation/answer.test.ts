@@ -66,7 +66,14 @@ const model = fc.array(fc.integer({ min: 10_000, max: 4_000_000 }), { minLength:
   fc.record({
     quantiles: fc.constant(Object.fromEntries(quantileLevels.map((level, i) => [level, values[i]!])) as any),
     mean: fc.integer({ min: 10_000, max: 4_000_000 }),
-    effectiveSampleSize: fc.double({ min: 1, max: 50, noNaN: true })
+    effectiveSampleSize: fc.double({ min: 1, max: 50, noNaN: true }),
+    unusualSize: fc.option(
+      fc.record({
+        facts: fc.subarray(["living_area_square_feet", "lot_size_square_feet"] as const, { minLength: 1 }),
+        factor: fc.double({ min: 1, max: 2, noNaN: true })
+      }),
+      { nil: undefined }
+    )
   })
 )
 
@@ -203,6 +210,16 @@ describe("the Scored answer", () => {
         "valuation_mean",
         "effective_sample_size"
       ]
+      // An unusual size is said with the distribution it widened, and only then.
+      expect(answer.unusual_size).toEqual(
+        answer.model_estimate_available && o.model.unusualSize !== undefined
+          ? {
+            facts: o.model.unusualSize.facts,
+            range_widened_by: Math.round(o.model.unusualSize.factor * 100) / 100
+          }
+          : undefined
+      )
+      expect(scoredEntry(answer).unusual_size).toEqual(answer.unusual_size)
       if (!answer.model_estimate_available) {
         for (const member of modelMembers) expect(answer).not.toHaveProperty(member)
         const band = answer.comp_band!
