@@ -204,6 +204,30 @@ describe("the local scoring engine on a generated county", () => {
       /send it in `overrides` \(`living_area_square_feet`\) if known; the record places .* which no override can supply\./
     )
   })
+
+  it("OVR-2 OVR-5: in a market whose records carry no lot size, the lot override values the house as its comps (Sacramento)", () => {
+    // Sacramento's file records no lot size, so every house needs the override, which valued it at 1/54 of its
+    // comps: the regression's "lot missing" term carried the market's price level and the override dropped it.
+    const noLots = ScoringEngine.build({
+      parcels: county.parcels.map((parcel) => ({ ...parcel, lotSizeSquareFeet: undefined })),
+      sales: county.sales
+    })
+    const address = parcelDisplayAddress(house)
+    const values = [2_000, 7_000, 30_000].map((lot) => {
+      const outcome = right(noLots.score(address, { lot_size_square_feet: lot }, asOf))
+      const answer = scoredAnswer(outcome, { address, overrides: { lot_size_square_feet: lot } })
+      expect(answer.model_estimate_available).toBe(true)
+      const median = answer.value_distribution!["0.5"]
+      expect(median).toBeGreaterThan(answer.comp_band!.low * 0.85)
+      expect(median).toBeLessThan(answer.comp_band!.high * 1.15)
+      return median
+    })
+    // No lot on record to read one from: the stated lot moves nothing (and the record's value is the same).
+    expect(new Set(values).size).toBe(1)
+    const withRecordLot = right(engine.score(address, undefined, asOf)).model.quantiles["0.5"]
+    expect(values[0]! / withRecordLot).toBeGreaterThan(0.7)
+    expect(values[0]! / withRecordLot).toBeLessThan(1.4)
+  })
 })
 
 describe("the local Scoring layer", () => {

@@ -21,6 +21,13 @@ export type Hedonic = MonthEffects & {
   bArea: number // elasticity of price w.r.t. living area
   bLot: number // elasticity w.r.t. lot size
   lotMissing: number
+  /**
+   * Whether the fit saw enough lot sizes (MIN_LOT_SALES) to read one: without, every sale was fitted as "lot
+   * missing" (intercept and lotMissing then share the price level), and so is every property valued with it,
+   * a lot stated in an override included (else the override moved the value by that share: Sacramento's file,
+   * with no lot on record, valued a house at 1/54 of its comps).
+   */
+  lotKnown: boolean
   meanLogArea: number
   meanLogLot: number
   typeEffect: Float64Array // by TYPE_CODE (single_family = 0)
@@ -82,6 +89,9 @@ function solveSpd(A: Float64Array, b: Float64Array, n: number): Float64Array {
 }
 
 /** Fits one market and group's regression on the "sqft" (`useArea`) or "price" basis; undefined below 30 sales. */
+/** The fewest sales with a lot size a regression reads lot sizes from. */
+const MIN_LOT_SALES = 30
+
 export function fitHedonic(sales: Array<Sale>, options: ModelOptions, useArea: boolean): Hedonic | undefined {
   const rows = useArea ? sales.filter((sale) => sale.livingArea) : sales
   if (rows.length < 30) return undefined
@@ -100,7 +110,8 @@ export function fitHedonic(sales: Array<Sale>, options: ModelOptions, useArea: b
     }
   }
   meanLogArea /= rows.length
-  meanLogLot = withLot ? meanLogLot / withLot : 0
+  const lotKnown = withLot >= MIN_LOT_SALES
+  meanLogLot = lotKnown ? meanLogLot / withLot : 0
   const neighborhoods = neighborhoodIndex.size, classes = classIndex.size, months = lastMonth - firstMonth + 1
   // parameter layout
   const P_INTERCEPT = 0, P_AREA = 1, P_LOT = 2, P_LOT_MISSING = 3
@@ -120,7 +131,7 @@ export function fitHedonic(sales: Array<Sale>, options: ModelOptions, useArea: b
       columns.push(P_AREA)
       values.push(Math.log(sale.livingArea!) - meanLogArea)
     }
-    if (sale.lotSize) {
+    if (lotKnown && sale.lotSize) {
       columns.push(P_LOT)
       values.push(Math.log(sale.lotSize) - meanLogLot)
     } else {
@@ -178,6 +189,7 @@ export function fitHedonic(sales: Array<Sale>, options: ModelOptions, useArea: b
     bArea: useArea ? beta[P_AREA] : 0,
     bLot: beta[P_LOT],
     lotMissing: beta[P_LOT_MISSING],
+    lotKnown,
     meanLogArea,
     meanLogLot,
     typeEffect,
@@ -208,7 +220,9 @@ export function characteristics(
   withArea = true
 ): number {
   let effect = hedonic.typeEffect[TYPE_CODE[property.propertyType]]
-  effect += property.lotSize ? hedonic.bLot * (Math.log(property.lotSize) - hedonic.meanLogLot) : hedonic.lotMissing
+  effect += property.lotSize && hedonic.lotKnown
+    ? hedonic.bLot * (Math.log(property.lotSize) - hedonic.meanLogLot)
+    : hedonic.lotMissing
   effect += hedonic.yearEffect[yearBin(property.yearBuilt)]
   if (property.buildingClass) effect += hedonic.classEffect.get(property.buildingClass) ?? 0
   if (withArea && property.livingArea && hedonic.bArea) {
