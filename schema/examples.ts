@@ -80,20 +80,20 @@ export const examples = {
       "pricing_model_arv_estimate": 242000,
       "value_distribution": {
         "0.05": 188575,
-        "0.1": 211802,
+        "0.1": 212020,
         "0.25": 232720,
-        "0.5": 242224,
+        "0.5": 242206,
         "0.75": 255345,
         "0.9": 279501,
         "0.95": 291352
       },
-      "valuation_mean": 242656,
+      "valuation_mean": 242647,
       "effective_sample_size": 11.13,
       "comp_band": {
         "low": 233497,
         "middle": 258824,
         "high": 269529,
-        "comp_count": 94,
+        "comp_count": 79,
         "method": "price_per_square_foot"
       },
       "rehab_budget": 31500,
@@ -750,20 +750,20 @@ export const examples = {
           "pricing_model_arv_estimate": 242000,
           "value_distribution": {
             "0.05": 188575,
-            "0.1": 211802,
+            "0.1": 212020,
             "0.25": 232720,
-            "0.5": 242224,
+            "0.5": 242206,
             "0.75": 255345,
             "0.9": 279501,
             "0.95": 291352
           },
-          "valuation_mean": 242656,
+          "valuation_mean": 242647,
           "effective_sample_size": 11.13,
           "comp_band": {
             "low": 233497,
             "middle": 258824,
             "high": 269529,
-            "comp_count": 94,
+            "comp_count": 79,
             "method": "price_per_square_foot"
           },
           "rehab_budget": 0,

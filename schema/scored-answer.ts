@@ -73,12 +73,14 @@ export const CompBand = Schema.Struct({
   high: Schema.Int.annotations({ description: "The weighted 75th percentile, whole dollars." }),
   comp_count: Schema.Int.annotations({ description: "How many comparable sales the band is built from (3 or more)." }),
   method: Schema.Literal("price_per_square_foot", "sale_price").annotations({
-    description: "`price_per_square_foot`: the sales' prices per square foot applied to this property's living " +
-      "area; `sale_price`: their prices as they are."
+    description: "`price_per_square_foot`: the prices per square foot of the sales whose living area is within " +
+      "1.5 times this property's (between its area / 1.5 and its area × 1.5), applied to its living area; " +
+      "`sale_price`: their prices as they are (where fewer than 3 sales record a living area)."
   })
 }).annotations({
   identifier: "CompBand",
-  description: "The value range the comparable sales imply (not the model). Absent with fewer than 3 usable sales."
+  description: "The value range the comparable sales imply (not the model). Absent with fewer than 3 usable sales, " +
+    "or fewer than 3 of a living area within 1.5 times this property's: `cautions` then says so."
 })
 export type CompBand = typeof CompBand.Type
 
@@ -198,6 +200,20 @@ export const UnusualSize = Schema.Struct({
 })
 export type UnusualSize = typeof UnusualSize.Type
 
+export const Caution = Schema.Struct({
+  code: Schema.Literal("estimate-withheld", "no-comp-band", "thin-comp-band", "own-sale-outside-range").annotations({
+    description: "`estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
+      "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
+      "the fewest sales a band is given from (3); `own-sale-outside-range`: the property's own market sale of the " +
+      "last two years lies outside the range given for its value."
+  }),
+  detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })
+}).annotations({
+  identifier: "Caution",
+  description: "Something to know before relying on the answer's figures."
+})
+export type Caution = typeof Caution.Type
+
 /** A batch entry that scored: the Scored answer minus `comps` (BAT-2). */
 export const ScoredEntry = Schema.Struct({
   model_estimate_available: Schema.Boolean.annotations({
@@ -241,7 +257,14 @@ export const ScoredEntry = Schema.Struct({
   })),
   max_allowable_offer: optional(MaxAllowableOffer),
   cost_stack: optional(CostStack),
-  as_is_similar_band: optional(AsIsSimilarBand)
+  as_is_similar_band: optional(AsIsSimilarBand),
+  cautions: optional(
+    Schema.Array(Caution).annotations({
+      description: "What to know before relying on the figures: an estimate withheld, a missing comp band (and so " +
+        "no offer), a band from only 3 sales, the property's own recent sale outside its value's range. Absent " +
+        "when there is none."
+    })
+  )
 }).annotations({
   identifier: "ScoredEntry",
   description: "A scored property: the Scored answer without `comps`."

@@ -12,7 +12,8 @@ import {
   type ValueDistribution
 } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
-import { asIsSimilarBand, type ComparableSale, compBand, type ModelEstimate } from "./comps.js"
+import { cautionsFor } from "./cautions.js"
+import { asIsSimilarBand, type ComparableSale, compBandOf, type ModelEstimate } from "./comps.js"
 import type { ValuationDates } from "./dates.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, recordFacts } from "./facts.js"
 import { maximumAllowableOffer, rehabAdjustedArv, rehabBudgetFor } from "./offer.js"
@@ -86,7 +87,8 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
   const facts = effectiveFacts(outcome.subject.record, call.overrides)
   const livingArea = facts.living_area_square_feet
   const distribution = valueDistribution(outcome.model)
-  const band = compBand(outcome.comps, livingArea)
+  const bandOutcome = compBandOf(outcome.comps, livingArea)
+  const band = bandOutcome.band
   const withheld = estimateWithheld(distribution["0.5"], band)
   const listed = outcome.comps.slice(0, MAX_LISTED_COMPS)
   const asIs = asIsSimilarBand(listed)
@@ -100,6 +102,17 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
       const arv = rehabAdjustedArv(band, rehabBudget, livingArea)
       return { arv, ...maximumAllowableOffer(arv, rehabBudget, targetMargin) }
     })()
+
+  const cautions = cautionsFor({
+    modelMedian: distribution["0.5"],
+    withheld,
+    distribution: withheld ? undefined : distribution,
+    band,
+    noBand: bandOutcome.reason,
+    livingArea,
+    ownLastSale: outcome.subject.lastSale,
+    valuationDate: outcome.dates.valuationDate
+  })
 
   return {
     model_estimate_available: !withheld,
@@ -132,6 +145,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
       cost_stack: offer.costStack
     }),
     ...(asIs === undefined ? {} : { as_is_similar_band: asIs }),
+    ...(cautions.length === 0 ? {} : { cautions }),
     ...(listed.length === 0 ? {} : { comps: listed.map(toWireComp) })
   }
 }

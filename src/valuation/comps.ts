@@ -1,7 +1,12 @@
 /** What the scoring step returns for a subject, and the bands the valuation derives from its comps. */
 import type { AsIsSimilarBand, CompBand, QuantileLevel } from "../../schema/scored-answer.js"
 import type { CountyFacts } from "./facts.js"
-import { MAX_COMP_WEIGHT_SHARE, MIN_COMPS_FOR_BAND, MIN_EFFECTIVE_COMPS_FOR_BAND } from "./policy.js"
+import {
+  MAX_BAND_SIZE_RATIO,
+  MAX_COMP_WEIGHT_SHARE,
+  MIN_COMPS_FOR_BAND,
+  MIN_EFFECTIVE_COMPS_FOR_BAND
+} from "./policy.js"
 import { kishEffectiveSampleSize, median, weightedQuantile } from "./weighted.js"
 
 /** A comparable sale as the scoring step ranked it. */
@@ -86,24 +91,39 @@ export const cappedWeights = (weights: ReadonlyArray<number>, maxShare: number):
   return positive.map((weight) => (weight > 0 ? 1 : 0))
 }
 
+/** Why no comp band: too few priced comps, or too few of them (by weight) near the subject's living area. */
+export type NoBandReason = "too-few-priced-comps" | "too-few-of-similar-size"
+
+export type CompBandOutcome =
+  | { readonly band: CompBand; readonly reason?: undefined }
+  | { readonly band?: undefined; readonly reason: NoBandReason }
+
 /**
  * The comp band (ANS-7): weighted 25th/50th/75th percentiles of the comps' time-adjusted prices,
  * size-normalised (price per square foot times the subject's living area) when the subject and at least
- * three comps have a living area. One sale per parcel (its latest); no sale above MAX_COMP_WEIGHT_SHARE of
- * the weight. Absent with fewer than three priced comps, or when the capped weights are worth fewer than
- * MIN_EFFECTIVE_COMPS_FOR_BAND sales.
+ * three comps have a living area; then only the comps within MAX_BAND_SIZE_RATIO of the subject's area count,
+ * and with too few of them there is no band (a price per square foot is not carried across sizes). One sale
+ * per parcel (its latest); no sale above MAX_COMP_WEIGHT_SHARE of the weight. Absent with fewer than three
+ * priced comps, or when the capped weights are worth fewer than MIN_EFFECTIVE_COMPS_FOR_BAND sales.
  */
-export const compBand = (
+export const compBandOf = (
   comps: ReadonlyArray<ComparableSale>,
   subjectLivingArea: number | undefined
-): CompBand | undefined => {
+): CompBandOutcome => {
   const priced = latestSalePerParcel(comps).filter(usablePrice)
-  if (priced.length < MIN_COMPS_FOR_BAND) return undefined
+  if (priced.length < MIN_COMPS_FOR_BAND) return { reason: "too-few-priced-comps" }
   const sized = subjectLivingArea === undefined ? [] : priced.filter((comp) => livingArea(comp) !== undefined)
   const bySize = subjectLivingArea !== undefined && sized.length >= MIN_COMPS_FOR_BAND
-  const used = bySize ? sized : priced
+  const used = bySize
+    ? sized.filter((comp) =>
+      livingArea(comp)! <= subjectLivingArea! * MAX_BAND_SIZE_RATIO &&
+      livingArea(comp)! * MAX_BAND_SIZE_RATIO >= subjectLivingArea!
+    )
+    : priced
+  const tooFew: NoBandReason = bySize ? "too-few-of-similar-size" : "too-few-priced-comps"
+  if (used.length < MIN_COMPS_FOR_BAND) return { reason: tooFew }
   const weights = cappedWeights(used.map((comp) => comp.weight), MAX_COMP_WEIGHT_SHARE)
-  if (kishEffectiveSampleSize(weights) < MIN_EFFECTIVE_COMPS_FOR_BAND - 1e-9) return undefined
+  if (kishEffectiveSampleSize(weights) < MIN_EFFECTIVE_COMPS_FOR_BAND - 1e-9) return { reason: tooFew }
   const pairs = used.map((comp, i) => ({
     value: bySize ? (comp.timeAdjustedPrice / livingArea(comp)!) * subjectLivingArea! : comp.timeAdjustedPrice,
     weight: weights[i]!
@@ -111,15 +131,23 @@ export const compBand = (
   const low = weightedQuantile(pairs, 0.25)
   const middle = weightedQuantile(pairs, 0.5)
   const high = weightedQuantile(pairs, 0.75)
-  if (low === undefined || middle === undefined || high === undefined) return undefined
+  if (low === undefined || middle === undefined || high === undefined) return { reason: tooFew }
   return {
-    low: Math.round(low),
-    middle: Math.round(middle),
-    high: Math.round(high),
-    comp_count: used.length,
-    method: bySize ? "price_per_square_foot" : "sale_price"
+    band: {
+      low: Math.round(low),
+      middle: Math.round(middle),
+      high: Math.round(high),
+      comp_count: used.length,
+      method: bySize ? "price_per_square_foot" : "sale_price"
+    }
   }
 }
+
+/** The comp band alone (`compBandOf` says why there is none). */
+export const compBand = (
+  comps: ReadonlyArray<ComparableSale>,
+  subjectLivingArea: number | undefined
+): CompBand | undefined => compBandOf(comps, subjectLivingArea).band
 
 const cents = (value: number) => Math.round(value * 100) / 100
 

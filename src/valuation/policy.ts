@@ -36,6 +36,14 @@ export const OFFER_ROUNDING = 1_000
 export const WITHHOLD_BELOW_BAND = 0.85
 export const WITHHOLD_ABOVE_BAND = 1.15
 
+/**
+ * A size-normalised comp band uses only comparable sales whose living area is within this factor of the
+ * subject's (between area / 1.5 and area × 1.5): price per square foot does not carry from a 3,000 square foot
+ * house to an 11,000 square foot one (out of time, every market's band middle came closer to the prices with
+ * it; docs/decisions.md, "A comp band of similar size only"). Fewer than the band's minimum within it: no band.
+ */
+export const MAX_BAND_SIZE_RATIO = 1.5
+
 /** A comp band needs at least this many comparable sales with a usable price. */
 export const MIN_COMPS_FOR_BAND = 3
 
@@ -58,3 +66,10 @@ export const MIN_EFFECTIVE_COMPS_FOR_BAND = 3
  * answer says so (docs/decisions.md, "Valuation dates").
  */
 export const CURRENT_DATA_DAYS = 31
+
+/**
+ * The answer cautions that the property's own market sale lies outside its value's 5–95% range only when that
+ * sale is at most this many days before the valuation date: an older price is too far from today's market to
+ * be set beside today's value unadjusted.
+ */
+export const OWN_SALE_CAUTION_DAYS = 730

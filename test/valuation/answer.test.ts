@@ -3,8 +3,8 @@ import fc from "fast-check"
 import type { Overrides } from "../../schema/overrides.js"
 import { quantileLevels } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
-import { scoredAnswer, scoredEntry, type ScoringOutcome } from "../../src/valuation/answer.js"
-import type { ComparableSale } from "../../src/valuation/comps.js"
+import { scoredAnswer, scoredEntry, type ScoringOutcome, valueDistribution } from "../../src/valuation/answer.js"
+import { type ComparableSale, compBandOf } from "../../src/valuation/comps.js"
 import { addDays, valuationDateFor } from "../../src/valuation/dates.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, missingValuationFacts } from "../../src/valuation/facts.js"
 
@@ -220,6 +220,17 @@ describe("the Scored answer", () => {
           : undefined
       )
       expect(scoredEntry(answer).unusual_size).toEqual(answer.unusual_size)
+      // A withheld estimate is said, with the way the model disagreed.
+      const withheld = answer.cautions?.filter((caution) => caution.code === "estimate-withheld") ?? []
+      expect(withheld.length).toBe(answer.model_estimate_available ? 0 : 1)
+      if (withheld.length === 1) {
+        expect(withheld[0]!.detail).toMatch(
+          valueDistribution(o.model)["0.5"] > answer.comp_band!.high * 1.15 ?
+            /15% above the comp band's high/ :
+            /15% below the comp band's low/
+        )
+      }
+      expect(scoredEntry(answer).cautions).toEqual(answer.cautions)
       if (!answer.model_estimate_available) {
         for (const member of modelMembers) expect(answer).not.toHaveProperty(member)
         const band = answer.comp_band!
@@ -241,11 +252,20 @@ describe("the Scored answer", () => {
     }))
   })
 
-  it("ANS-7 ANS-9 ANS-10 ANS-11 ANS-12: no band with fewer than three priced comps, and then no ARV, margin, MAO or cost stack", () => {
+  it("ANS-7 ANS-9 ANS-10 ANS-11 ANS-12: no band with fewer than three priced comps (or of similar size), and then no ARV, margin, MAO or cost stack, said in cautions", () => {
     fc.assert(fc.property(outcome, call, (o, c) => {
       const answer = scoredAnswer(o, c)
       const priced = o.comps.filter((comp) => comp.timeAdjustedPrice > 0).length
-      expect(answer.comp_band !== undefined).toBe(priced >= 3)
+      expect(answer.comp_band).toEqual(
+        compBandOf(o.comps, effectiveFacts(o.subject.record, c.overrides).living_area_square_feet).band
+      )
+      if (priced < 3) expect(answer.comp_band).toBeUndefined()
+      // No band is never silent: the answer says why, and that there is no offer.
+      const noBand = answer.cautions?.filter((caution) => caution.code === "no-comp-band") ?? []
+      expect(noBand.length).toBe(answer.comp_band === undefined ? 1 : 0)
+      // A band from the fewest sales a band is given from (3) is said to be thin.
+      const thin = answer.cautions?.filter((caution) => caution.code === "thin-comp-band") ?? []
+      expect(thin.length).toBe(answer.comp_band?.comp_count === 3 ? 1 : 0)
       for (const member of ["rehab_adjusted_arv", "target_margin", "max_allowable_offer", "cost_stack"]) {
         expect(member in answer).toBe(answer.comp_band !== undefined)
       }
@@ -315,7 +335,7 @@ describe("the Scored answer", () => {
       subject: {
         propertyId: "s",
         address: "1 S ST",
-        record: { living_area_square_feet: 1_000, property_type: "single_family" }
+        record: { living_area_square_feet: 1_500, property_type: "single_family" }
       },
       model: {
         quantiles: { "0.05": 1, "0.1": 2, "0.25": 3, "0.5": 200_000, "0.75": 5, "0.9": 6, "0.95": 7 },
@@ -326,11 +346,84 @@ describe("the Scored answer", () => {
       dates: { callDate: "2018-06-01", valuationDate: "2018-06-01", dataThrough: "2018-05-31" }
     }
     expect(scoredAnswer(base, { address: "x" }).comp_band).toMatchObject({
-      middle: 200_000,
+      middle: 300_000,
       method: "price_per_square_foot"
     })
-    expect(scoredAnswer(base, { address: "x", overrides: { living_area_square_feet: 1_500 } }).comp_band).toMatchObject(
-      { middle: 300_000 }
+    expect(scoredAnswer(base, { address: "x", overrides: { living_area_square_feet: 2_500 } }).comp_band).toMatchObject(
+      { middle: 500_000 }
     )
+    // Overridden to three times the comps' size: no band, no offer, and the answer says why.
+    const large = scoredAnswer(base, { address: "x", overrides: { living_area_square_feet: 6_000 } })
+    expect(large.comp_band).toBeUndefined()
+    expect(large.max_allowable_offer).toBeUndefined()
+    expect(large.cautions).toEqual([{
+      code: "no-comp-band",
+      detail: expect.stringContaining("within 1.5 times this property's 6,000 square feet (4,000 to 9,000)")
+    }])
+  })
+
+  describe("the property's own recent sale beside its value", () => {
+    const comps = [1, 2, 3, 4].map((i): ComparableSale => ({
+      propertyId: `c${i}`,
+      address: `${i} Comp St`,
+      saleDate: "2019-05-01",
+      salePrice: 900_000 + i * 10_000,
+      timeAdjustedPrice: 900_000 + i * 10_000,
+      facts: { living_area_square_feet: 2_000 },
+      similarity: 0.9,
+      weight: 1
+    }))
+    const outcome = (lastSale: { date: string; price: number } | undefined): ScoringOutcome => ({
+      subject: {
+        propertyId: "s",
+        address: "21 FINGAL ST",
+        record: { living_area_square_feet: 2_000, property_type: "single_family" },
+        lastSale
+      },
+      model: {
+        quantiles: {
+          "0.05": 700_000,
+          "0.1": 760_000,
+          "0.25": 860_000,
+          "0.5": 976_000,
+          "0.75": 1_080_000,
+          "0.9": 1_180_000,
+          "0.95": 1_250_000
+        },
+        mean: 980_000,
+        effectiveSampleSize: 4
+      },
+      comps,
+      dates: { callDate: "2019-12-01", valuationDate: "2019-12-01", dataThrough: "2019-11-30" }
+    })
+    const cautionOf = (lastSale: { date: string; price: number } | undefined) =>
+      scoredAnswer(outcome(lastSale), { address: "x" }).cautions?.find((c) => c.code === "own-sale-outside-range")
+
+    it("ANS-2: a recent own sale above the 5–95% range is cautioned, with the figures (the audit's 21 Fingal St)", () => {
+      const caution = cautionOf({ date: "2019-03-01", price: 1_650_000 })
+      expect(caution?.detail).toContain(
+        "sold on 2019-03-01 for $1,650,000, above the 5–95% range of its value ($700,000 to $1,250,000)"
+      )
+      expect(cautionOf({ date: "2019-03-01", price: 400_000 })?.detail).toContain("below the 5–95% range")
+    })
+
+    it("ANS-2: an own sale inside the range, more than two years old, or absent says nothing", () => {
+      expect(cautionOf({ date: "2019-03-01", price: 1_100_000 })).toBeUndefined()
+      expect(cautionOf({ date: "2017-11-30", price: 1_650_000 })).toBeUndefined()
+      expect(cautionOf(undefined)).toBeUndefined()
+      expect(scoredAnswer(outcome(undefined), { address: "x" })).not.toHaveProperty("cautions")
+    })
+
+    it("ANS-6: when the estimate is withheld, the own sale is set beside the comp band widened as the rule is", () => {
+      const withheld = outcome({ date: "2019-03-01", price: 1_650_000 })
+      const high = {
+        ...withheld,
+        model: { ...withheld.model, quantiles: { ...withheld.model.quantiles, "0.5": 2_000_000 } }
+      }
+      const answer = scoredAnswer(high, { address: "x" })
+      expect(answer.model_estimate_available).toBe(false)
+      expect(answer.cautions?.map((c) => c.code)).toEqual(["estimate-withheld", "own-sale-outside-range"])
+      expect(answer.cautions?.[1]?.detail).toContain("above the comp band widened by 15% ($773,500 to $1,069,500)")
+    })
   })
 })

@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { cappedWeights, type ComparableSale, compBand, latestSalePerParcel } from "../../src/valuation/comps.js"
+import {
+  cappedWeights,
+  type ComparableSale,
+  compBand,
+  compBandOf,
+  latestSalePerParcel
+} from "../../src/valuation/comps.js"
 import { MAX_COMP_WEIGHT_SHARE } from "../../src/valuation/policy.js"
 
 const sale = (i: number, price: number, weight: number, saleDate = "2026-05-01"): ComparableSale => ({
@@ -85,5 +91,33 @@ describe("the comp band", () => {
     const two = [sale(1, 300_000, 1, "2025-01-01"), sale(1, 305_000, 1), sale(2, 310_000, 1)]
     expect(compBand(two, 1_500)).toBeUndefined()
     expect(compBand([sale(1, 300_000, 1), sale(2, 310_000, 1), sale(3, 320_000, 1)], 1_500)).toBeDefined()
+  })
+
+  it("ANS-7: a size-normalised band uses only sales within 1.5 times the subject's area; too few, no band (the audit's 11,224 sq ft house)", () => {
+    const sized = (i: number, price: number, area: number) => ({
+      ...sale(i, price, 1),
+      facts: { living_area_square_feet: area }
+    })
+    const small = [sized(1, 900_000, 2_400), sized(2, 1_000_000, 2_800), sized(3, 1_100_000, 3_200)]
+    expect(compBandOf(small, 11_224)).toEqual({ reason: "too-few-of-similar-size" })
+    expect(compBandOf(small, 2_800).band).toMatchObject({ middle: 1_000_000, method: "price_per_square_foot" })
+    // Too few priced sales at all is the other reason.
+    expect(compBandOf(small.slice(0, 2), 2_800)).toEqual({ reason: "too-few-priced-comps" })
+  })
+
+  it("ANS-7: sales of a size beyond 1.5 times the subject's never move its size-normalised band", () => {
+    const area = fc.integer({ min: 400, max: 8_000 })
+    fc.assert(fc.property(comps, area, fc.array(fc.tuple(fc.integer({ min: 50_000, max: 9_000_000 }), fc.boolean())), (
+      list,
+      subject,
+      extras
+    ) => {
+      const near = list.map((comp) => ({ ...comp, facts: { living_area_square_feet: subject } }))
+      const far = extras.map(([price, larger], i) => ({
+        ...sale(500 + i, price, 1_000),
+        facts: { living_area_square_feet: larger ? Math.ceil(subject * 1.5) + 1 : Math.floor(subject / 1.5) - 1 }
+      }))
+      expect(compBand([...near, ...far], subject)).toEqual(compBand(near, subject))
+    }))
   })
 })
