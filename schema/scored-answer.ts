@@ -75,7 +75,8 @@ export const CompBand = Schema.Struct({
   method: Schema.Literal("price_per_square_foot", "sale_price").annotations({
     description: "`price_per_square_foot`: the prices per square foot of the sales whose living area is within " +
       "1.5 times this property's (between its area / 1.5 and its area × 1.5), applied to its living area; " +
-      "`sale_price`: their prices as they are (where fewer than 3 sales record a living area)."
+      "`sale_price`: their prices as they are (where fewer than 3 sales record a living area; a sale whose " +
+      "recorded area is beyond 1.5 times is still left out)."
   })
 }).annotations({
   identifier: "CompBand",
@@ -205,7 +206,8 @@ export const Caution = Schema.Struct({
     description: "`estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
       "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
       "the fewest sales a band is given from (3); `own-sale-outside-range`: the property's own market sale of the " +
-      "last two years lies outside the range given for its value."
+      "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
+      "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`)."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })
 }).annotations({

@@ -49,8 +49,8 @@ const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Ca
   detail: reason === "too-few-of-similar-size" && livingArea !== undefined
     ? `No comp band, after-repair value or offer: fewer than 3 comparable sales have a living area ` +
       `within ${MAX_BAND_SIZE_RATIO} times this property's ${livingArea.toLocaleString("en-US")} square feet ` +
-      `(${Math.round(livingArea / MAX_BAND_SIZE_RATIO).toLocaleString("en-US")} to ` +
-      `${Math.round(livingArea * MAX_BAND_SIZE_RATIO).toLocaleString("en-US")}), and a price per square foot does ` +
+      `(${Math.ceil(livingArea / MAX_BAND_SIZE_RATIO).toLocaleString("en-US")} to ` +
+      `${Math.floor(livingArea * MAX_BAND_SIZE_RATIO).toLocaleString("en-US")}), and a price per square foot does ` +
       "not carry across sizes. The model's value, where given, is from the sales of every size."
     : "No comp band, after-repair value or offer: fewer than 3 comparable sales with a usable price (one sale a " +
       "property, its latest)."
@@ -58,7 +58,7 @@ const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Ca
 
 /**
  * A band from the fewest sales a band is given from: out of time (docs/decisions.md, "Cautions") such bands'
- * middles were two to three times further from the prices than those of four sales or more.
+ * middles were about 1.5–2.5 times further from the prices than those of four sales or more.
  */
 const thinBandCaution = (band: CompBand): Caution | undefined =>
   band.comp_count > MIN_COMPS_FOR_BAND ? undefined : {
@@ -89,7 +89,9 @@ const valueRange = (inputs: CautionInputs) => {
 
 const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const own = inputs.ownLastSale
-  if (own === undefined || daysBetween(own.date, inputs.valuationDate) > OWN_SALE_CAUTION_DAYS) return undefined
+  if (own === undefined) return undefined
+  const age = daysBetween(own.date, inputs.valuationDate)
+  if (age < 0 || age > OWN_SALE_CAUTION_DAYS) return undefined
   const range = valueRange(inputs)
   if (range === undefined || (own.price >= range.low && own.price <= range.high)) return undefined
   const above = own.price > range.high

@@ -101,26 +101,30 @@ export type CompBandOutcome =
 /**
  * The comp band (ANS-7): weighted 25th/50th/75th percentiles of the comps' time-adjusted prices,
  * size-normalised (price per square foot times the subject's living area) when the subject and at least
- * three comps have a living area; then only the comps within MAX_BAND_SIZE_RATIO of the subject's area count,
- * and with too few of them there is no band (a price per square foot is not carried across sizes). One sale
- * per parcel (its latest); no sale above MAX_COMP_WEIGHT_SHARE of the weight. Absent with fewer than three
- * priced comps, or when the capped weights are worth fewer than MIN_EFFECTIVE_COMPS_FOR_BAND sales.
+ * three comps have a living area. Either way, a comp whose living area is recorded beyond MAX_BAND_SIZE_RATIO
+ * of the subject's is left out, and with too few left there is no band (a price per square foot is not carried
+ * across sizes). One sale per parcel (its latest); no sale above MAX_COMP_WEIGHT_SHARE of the weight. Absent
+ * with fewer than three priced comps, or when the capped weights are worth fewer than
+ * MIN_EFFECTIVE_COMPS_FOR_BAND sales.
  */
 export const compBandOf = (
   comps: ReadonlyArray<ComparableSale>,
   subjectLivingArea: number | undefined
 ): CompBandOutcome => {
-  const priced = latestSalePerParcel(comps).filter(usablePrice)
+  // A sale with no weight is no evidence.
+  const priced = latestSalePerParcel(comps).filter((comp) => usablePrice(comp) && comp.weight > 0)
   if (priced.length < MIN_COMPS_FOR_BAND) return { reason: "too-few-priced-comps" }
+  const similarSize = (comp: ComparableSale) => {
+    const area = livingArea(comp)
+    return subjectLivingArea === undefined || area === undefined ||
+      (area <= subjectLivingArea * MAX_BAND_SIZE_RATIO && area * MAX_BAND_SIZE_RATIO >= subjectLivingArea)
+  }
   const sized = subjectLivingArea === undefined ? [] : priced.filter((comp) => livingArea(comp) !== undefined)
   const bySize = subjectLivingArea !== undefined && sized.length >= MIN_COMPS_FOR_BAND
-  const used = bySize
-    ? sized.filter((comp) =>
-      livingArea(comp)! <= subjectLivingArea! * MAX_BAND_SIZE_RATIO &&
-      livingArea(comp)! * MAX_BAND_SIZE_RATIO >= subjectLivingArea!
-    )
-    : priced
-  const tooFew: NoBandReason = bySize ? "too-few-of-similar-size" : "too-few-priced-comps"
+  // By sale price too, a sale whose recorded area is beyond the ratio is left out: fewer areas on record must
+  // not let a house a quarter the size in.
+  const used = (bySize ? sized : priced).filter(similarSize)
+  const tooFew: NoBandReason = used.length < priced.length ? "too-few-of-similar-size" : "too-few-priced-comps"
   if (used.length < MIN_COMPS_FOR_BAND) return { reason: tooFew }
   const weights = cappedWeights(used.map((comp) => comp.weight), MAX_COMP_WEIGHT_SHARE)
   if (kishEffectiveSampleSize(weights) < MIN_EFFECTIVE_COMPS_FOR_BAND - 1e-9) return { reason: tooFew }

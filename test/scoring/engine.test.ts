@@ -205,7 +205,7 @@ describe("the local scoring engine on a generated county", () => {
     )
   })
 
-  it("OVR-2 OVR-5: in a market whose records carry no lot size, the lot override values the house as its comps (Sacramento)", () => {
+  it("OVR-5: in a market whose records carry no lot size, the lot override values the house as its comps (Sacramento)", () => {
     // Sacramento's file records no lot size, so every house needs the override, which valued it at 1/54 of its
     // comps: the regression's "lot missing" term carried the market's price level and the override dropped it.
     const noLots = ScoringEngine.build({

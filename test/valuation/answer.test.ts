@@ -4,7 +4,7 @@ import type { Overrides } from "../../schema/overrides.js"
 import { quantileLevels } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { scoredAnswer, scoredEntry, type ScoringOutcome, valueDistribution } from "../../src/valuation/answer.js"
-import { type ComparableSale, compBandOf } from "../../src/valuation/comps.js"
+import type { ComparableSale } from "../../src/valuation/comps.js"
 import { addDays, valuationDateFor } from "../../src/valuation/dates.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, missingValuationFacts } from "../../src/valuation/facts.js"
 
@@ -256,10 +256,22 @@ describe("the Scored answer", () => {
     fc.assert(fc.property(outcome, call, (o, c) => {
       const answer = scoredAnswer(o, c)
       const priced = o.comps.filter((comp) => comp.timeAdjustedPrice > 0).length
-      expect(answer.comp_band).toEqual(
-        compBandOf(o.comps, effectiveFacts(o.subject.record, c.overrides).living_area_square_feet).band
+      // Counted by hand (each generated comp is its own parcel with a weight above 0): the priced comps whose
+      // recorded area, if any, lies within 1.5 times the property's; by area when 3 of those record one.
+      const area = effectiveFacts(o.subject.record, c.overrides).living_area_square_feet!
+      const pricedComps = o.comps.filter((comp) => comp.timeAdjustedPrice > 0)
+      const compArea = (comp: ComparableSale) => comp.facts.living_area_square_feet
+      const similar = pricedComps.filter((comp) =>
+        compArea(comp) === undefined || (compArea(comp)! <= area * 1.5 && compArea(comp)! * 1.5 >= area)
       )
-      if (priced < 3) expect(answer.comp_band).toBeUndefined()
+      const sized = pricedComps.filter((comp) => compArea(comp) !== undefined)
+      const bySize = sized.length >= 3
+      const used = bySize ? similar.filter((comp) => compArea(comp) !== undefined) : similar
+      expect(answer.comp_band !== undefined).toBe(priced >= 3 && used.length >= 3)
+      if (answer.comp_band) {
+        expect(answer.comp_band.comp_count).toBe(used.length)
+        expect(answer.comp_band.method).toBe(bySize ? "price_per_square_foot" : "sale_price")
+      }
       // No band is never silent: the answer says why, and that there is no offer.
       const noBand = answer.cautions?.filter((caution) => caution.code === "no-comp-band") ?? []
       expect(noBand.length).toBe(answer.comp_band === undefined ? 1 : 0)
@@ -399,7 +411,7 @@ describe("the Scored answer", () => {
     const cautionOf = (lastSale: { date: string; price: number } | undefined) =>
       scoredAnswer(outcome(lastSale), { address: "x" }).cautions?.find((c) => c.code === "own-sale-outside-range")
 
-    it("ANS-2: a recent own sale above the 5–95% range is cautioned, with the figures (the audit's 21 Fingal St)", () => {
+    it("cautions: a recent own sale above the 5–95% range is cautioned, with the figures (the audit's 21 Fingal St)", () => {
       const caution = cautionOf({ date: "2019-03-01", price: 1_650_000 })
       expect(caution?.detail).toContain(
         "sold on 2019-03-01 for $1,650,000, above the 5–95% range of its value ($700,000 to $1,250,000)"
@@ -407,14 +419,16 @@ describe("the Scored answer", () => {
       expect(cautionOf({ date: "2019-03-01", price: 400_000 })?.detail).toContain("below the 5–95% range")
     })
 
-    it("ANS-2: an own sale inside the range, more than two years old, or absent says nothing", () => {
+    it("cautions: an own sale inside the range, more than two years old, after the valuation date, or absent says nothing", () => {
       expect(cautionOf({ date: "2019-03-01", price: 1_100_000 })).toBeUndefined()
       expect(cautionOf({ date: "2017-11-30", price: 1_650_000 })).toBeUndefined()
+      expect(cautionOf({ date: "2017-12-01", price: 1_650_000 })).toBeDefined()
+      expect(cautionOf({ date: "2019-12-02", price: 1_650_000 })).toBeUndefined()
       expect(cautionOf(undefined)).toBeUndefined()
       expect(scoredAnswer(outcome(undefined), { address: "x" })).not.toHaveProperty("cautions")
     })
 
-    it("ANS-6: when the estimate is withheld, the own sale is set beside the comp band widened as the rule is", () => {
+    it("ANS-1 cautions: when the estimate is withheld, the own sale is set beside the comp band widened as the rule is", () => {
       const withheld = outcome({ date: "2019-03-01", price: 1_650_000 })
       const high = {
         ...withheld,

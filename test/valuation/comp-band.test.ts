@@ -103,6 +103,20 @@ describe("the comp band", () => {
     expect(compBandOf(small, 2_800).band).toMatchObject({ middle: 1_000_000, method: "price_per_square_foot" })
     // Too few priced sales at all is the other reason.
     expect(compBandOf(small.slice(0, 2), 2_800)).toEqual({ reason: "too-few-priced-comps" })
+    // Exactly 1.5 times either way is within; a square foot more is not.
+    const edge = [sized(4, 1_000_000, 2_000), sized(5, 1_000_000, 4_500), sized(6, 1_000_000, 3_000)]
+    expect(compBandOf(edge, 3_000).band).toMatchObject({ comp_count: 3 })
+    expect(compBandOf([...edge.slice(1), sized(4, 1_000_000, 1_999)], 3_000)).toEqual({
+      reason: "too-few-of-similar-size"
+    })
+    // By sale price (fewer than 3 areas on record), a recorded area beyond the ratio is left out too.
+    const unsized = (i: number, price: number) => ({ ...sale(i, price, 1), facts: {} })
+    const byPrice = [sized(1, 900_000, 2_400), sized(2, 1_000_000, 2_800), unsized(3, 1_100_000), unsized(4, 1_200_000)]
+    expect(compBandOf(byPrice, 11_224)).toEqual({ reason: "too-few-of-similar-size" })
+    expect(compBandOf([...byPrice, unsized(5, 1_300_000)], 11_224).band).toMatchObject({
+      comp_count: 3,
+      method: "sale_price"
+    })
   })
 
   it("ANS-7: sales of a size beyond 1.5 times the subject's never move its size-normalised band", () => {

@@ -88,10 +88,10 @@ function solveSpd(A: Float64Array, b: Float64Array, n: number): Float64Array {
   return x
 }
 
-/** Fits one market and group's regression on the "sqft" (`useArea`) or "price" basis; undefined below 30 sales. */
 /** The fewest sales with a lot size a regression reads lot sizes from. */
 const MIN_LOT_SALES = 30
 
+/** Fits one market and group's regression on the "sqft" (`useArea`) or "price" basis; undefined below 30 sales. */
 export function fitHedonic(sales: Array<Sale>, options: ModelOptions, useArea: boolean): Hedonic | undefined {
   const rows = useArea ? sales.filter((sale) => sale.livingArea) : sales
   if (rows.length < 30) return undefined
