@@ -69,6 +69,7 @@ export const examples = {
         }
       },
       "valuation_date": "2026-11-24",
+      "currency": "USD",
       "evidence": {
         "data_through": "2026-10-30",
         "newest_comparable_sale": "2026-10-23",
@@ -739,6 +740,7 @@ export const examples = {
             }
           },
           "valuation_date": "2026-11-24",
+          "currency": "USD",
           "evidence": {
             "data_through": "2026-10-30",
             "newest_comparable_sale": "2026-10-23",
@@ -884,6 +886,7 @@ export const examples = {
           "valuation": 77200
         }
       ],
+      "currency": "USD",
       "records_through": "2026-10-30",
       "match": {
         "method": "exact",

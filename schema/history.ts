@@ -1,6 +1,7 @@
 /** `POST /v1/history`: the request (exactly one of `address` or `property_id`, HIS-1) and its answer. */
 import { Schema } from "effect"
 import { AddressMatch } from "./address-match.js"
+import { Currency } from "./scored-answer.js"
 import { Address } from "./scored-call.js"
 
 export const PropertyId = Schema.String.pipe(
@@ -102,6 +103,7 @@ export const HistoryAnswer = Schema.Struct({
     description: "Recorded permit work, oldest first. Empty when none is on record, also where the market's " +
       "permit records have not been loaded (the NYC sales files carry none): no sign that no work was done."
   }),
+  currency: Schema.optionalWith(Currency, { exact: true }),
   records_through: Schema.optionalWith(
     date(
       "The latest sale on record in the property's market: the chain of title runs to about this date, and later transfers are not on record yet"

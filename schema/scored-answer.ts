@@ -201,6 +201,13 @@ export const UnusualSize = Schema.Struct({
 })
 export type UnusualSize = typeof UnusualSize.Type
 
+export const Currency = Schema.Literal("USD", "AUD").annotations({
+  identifier: "Currency",
+  description: "The currency (ISO 4217) every amount of this answer is counted in: the market's records' " +
+    "(`AUD` in Melbourne, `USD` in US markets). Present in every answer made since 2026-11-24."
+})
+export type Currency = typeof Currency.Type
+
 export const Caution = Schema.Struct({
   code: Schema.Literal("estimate-withheld", "no-comp-band", "thin-comp-band", "own-sale-outside-range").annotations({
     description: "`estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
@@ -229,6 +236,7 @@ export const ScoredEntry = Schema.Struct({
       "recorded through it: the day of the call (UTC) when the market's data is current (its latest sale at " +
       "most 31 days earlier), else `evidence.data_through`, and `evidence.note` says so."
   }),
+  currency: optional(Currency),
   evidence: ValuationEvidence,
   pricing_model_arv_estimate: optional(Schema.Int.annotations({
     description: "The pricing model's value, the median of `value_distribution` rounded to the nearest thousand " +

@@ -179,7 +179,8 @@ export const SERVER_INSTRUCTIONS = [
   "property's recorded facts, comparable sales, a value distribution, the repaired value and the maximum " +
   "allowable offer (MAO) a cash flip buyer can pay at a target margin, with its cost stack; and a property's " +
   "recorded history (transfers, flips, listing, permits). Amounts are in the currency of the market's records " +
-  "(US dollars in US markets, Australian dollars in Melbourne); `evidence.data_through` says how recent the " +
+  "(US dollars in US markets, Australian dollars in Melbourne), which each answer's `currency` names; " +
+  "`evidence.data_through` says how recent the " +
   "records are.",
   `The Account's Balance, tier and rate limit: read the resource \`${ACCOUNT_RESOURCE}\` (free).`,
   "Costs: `score_property` and `property_history` one Credit each, `score_property_batch` one per property; " +

@@ -38,6 +38,7 @@ import {
   unitKey,
   withNumberLetter
 } from "../property/street-address.js"
+import { AUSTRALIAN_STATE_CODES } from "../valuation/currency.js"
 
 /** What was done to the address to match it: a part corrected, added from the record, or ignored. */
 export type MatchNote =
@@ -150,9 +151,6 @@ const COUNTRIES: ReadonlyArray<readonly [ReadonlyArray<string>, "US" | "AU"]> = 
 
 /** Countries' short codes, words of an address too: a country only after a comma, a ZIP code or a state. */
 const SHORT_COUNTRIES: ReadonlySet<string> = new Set(["US", "AU", "AUS"])
-
-/** Australia's states and territories, as records abbreviate them. */
-const AU_STATE_CODES: ReadonlySet<string> = new Set(["VIC", "NSW", "QLD", "SA", "WA", "TAS", "NT", "ACT"])
 
 /** Whether a parcel's state (or a display address's `, NY 11201` ending) is one of the US. */
 const inUsState = (state: string | undefined) => US_STATE_CODES.has(state?.toUpperCase() ?? "")
@@ -1098,7 +1096,7 @@ export class AddressIndex {
     // county's ZZ, is no contradiction).
     if (read.country !== undefined && found._tag === "Found") {
       const state = found.parcel.state?.toUpperCase() ?? ""
-      if (read.country === "US" ? AU_STATE_CODES.has(state) : inUsState(state)) {
+      if (read.country === "US" ? AUSTRALIAN_STATE_CODES.has(state) : inUsState(state)) {
         return {
           _tag: "Unknown",
           hint: `The address names ${read.country === "US" ? "the United States" : "Australia"}, but the ` +

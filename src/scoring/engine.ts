@@ -22,6 +22,7 @@ import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
+import { currencyOfState } from "../valuation/currency.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
@@ -514,6 +515,7 @@ export class ScoringEngine {
         propertyId: parcel.id,
         address: parcelDisplayAddress(parcel),
         record,
+        currency: currencyOfState(parcel.state),
         ...(match === undefined ? {} : { match }),
         ...(lastSale === undefined ? {} : { lastSale })
       },

@@ -14,6 +14,7 @@ import {
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { cautionsFor } from "./cautions.js"
 import { asIsSimilarBand, type ComparableSale, compBandOf, type ModelEstimate } from "./comps.js"
+import type { Currency } from "./currency.js"
 import type { ValuationDates } from "./dates.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, recordFacts } from "./facts.js"
 import { maximumAllowableOffer, rehabAdjustedArv, rehabBudgetFor } from "./offer.js"
@@ -29,6 +30,8 @@ export interface ScoringOutcome {
     readonly record: CountyFacts
     /** How the address the call sent matched the property's. */
     readonly match?: AddressMatch | undefined
+    /** The currency of its market's records (every amount of the answer is in it). */
+    readonly currency?: Currency | undefined
     /** Its own latest market sale on record by the valuation date (never a comparable). */
     readonly lastSale?: { readonly date: string; readonly price: number } | undefined
   }
@@ -123,6 +126,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
       ...(outcome.subject.match === undefined ? {} : { match: outcome.subject.match })
     },
     valuation_date: outcome.dates.valuationDate,
+    ...(outcome.subject.currency === undefined ? {} : { currency: outcome.subject.currency }),
     evidence: valuationEvidence(outcome),
     ...(withheld ? {} : {
       pricing_model_arv_estimate: Math.round(distribution["0.5"] / 1000) * 1000,

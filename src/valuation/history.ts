@@ -7,6 +7,7 @@ import type { HistoryAnswer } from "../../schema/history.js"
 import { formatAddress } from "../property/address-format.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyHistoryRecords } from "../services/property-store.js"
+import { currencyOfState } from "./currency.js"
 
 export const FLIP_WINDOW_DAYS = 365
 export const FLIP_MIN_GAIN = 0.1
@@ -74,6 +75,7 @@ export const propertyHistory = (
       description: permit.description,
       ...(permit.valuation === undefined ? {} : { valuation: permit.valuation })
     })),
+    currency: currencyOfState(records.parcel.state),
     ...(recordsThrough === undefined ? {} : { records_through: recordsThrough })
   }
 }

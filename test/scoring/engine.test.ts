@@ -67,6 +67,14 @@ describe("the local scoring engine on a generated county", () => {
     expect(outcome.comps.every((comp) => comp.propertyId !== house.id)).toBe(true)
     expect(outcome.comps.every((comp) => comp.saleDate < asOf)).toBe(true)
     expect(outcome.comps.map((comp) => comp.weight)).toEqual([...weights].sort((a, b) => b - a))
+    // Every amount is in the market's currency, and the answer says which (an audit: Melbourne's AUD unsaid).
+    expect(scoredAnswer(outcome, { address: house.street }).currency).toBe("USD")
+    const melbourne = ScoringEngine.build({
+      parcels: county.parcels.map((parcel) => ({ ...parcel, state: "VIC" })),
+      sales: county.sales
+    })
+    const inAud = right(melbourne.valueParcel({ parcel: { ...house, state: "VIC" } }, undefined, asOf))
+    expect(scoredAnswer(inAud, { address: house.street }).currency).toBe("AUD")
   })
 
   it("says the property's own latest market sale by the valuation date, which no comp is", () => {

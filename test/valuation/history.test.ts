@@ -47,6 +47,13 @@ describe("history", () => {
       .toBe("2019-12-31")
   })
 
+  it("HIS-2: the history says the currency its prices are in: the market's (Melbourne's AUD, else USD)", () => {
+    const empty = { sales: [], listing: undefined, permits: [] }
+    expect(propertyHistory({ parcel, ...empty }).currency).toBe("USD")
+    expect(propertyHistory({ parcel: { ...parcel, state: "VIC", zipCode: "3067" }, ...empty }).currency).toBe("AUD")
+    expect(propertyHistory({ parcel: { ...parcel, state: undefined }, ...empty }).currency).toBe("USD")
+  })
+
   it("HIS-2: a transfer the engine does not take for a market sale (a $10,000 deed on a house) is marked so, and no flip is counted from it", () => {
     const sales = [sale("2018-02-01", 10_000), sale("2018-10-01", 566_042)]
     // On the deed's flag alone, a flip with a gain of $556,042 (a user audit on Staten Island).
