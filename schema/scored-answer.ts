@@ -209,12 +209,20 @@ export const Currency = Schema.Literal("USD", "AUD").annotations({
 export type Currency = typeof Currency.Type
 
 export const Caution = Schema.Struct({
-  code: Schema.Literal("estimate-withheld", "no-comp-band", "thin-comp-band", "own-sale-outside-range").annotations({
+  code: Schema.Literal(
+    "estimate-withheld",
+    "no-comp-band",
+    "thin-comp-band",
+    "own-sale-outside-range",
+    "own-sale-not-counted"
+  ).annotations({
     description: "`estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
       "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
       "the fewest sales a band is given from (3); `own-sale-outside-range`: the property's own market sale of the " +
       "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
-      "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`)."
+      "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `own-sale-not-counted`: its latest sale of " +
+      "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
+      "neighbourhood's range for its recorded facts), so `evidence.own_last_sale` does not show it."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })
 }).annotations({
@@ -271,8 +279,8 @@ export const ScoredEntry = Schema.Struct({
   cautions: optional(
     Schema.Array(Caution).annotations({
       description: "What to know before relying on the figures: an estimate withheld, a missing comp band (and so " +
-        "no offer), a band from only 3 sales, the property's own recent sale outside its value's range. Absent " +
-        "when there is none."
+        "no offer), a band from only 3 sales, the property's own recent sale outside its value's range or not " +
+        "counted as a market sale. Absent when there is none."
     })
   )
 }).annotations({

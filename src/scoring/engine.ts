@@ -243,6 +243,13 @@ export const fitStackData = (sales: ReadonlyArray<ModelSale>, options: EngineOpt
 /** Markets an outside-coverage refusal names at most. */
 const MAX_MARKETS_LISTED = 12
 
+/** One of a parcel's sales recorded as arm's-length with a price, and whether it is a market sale. */
+interface OwnSale {
+  readonly date: string
+  readonly price: number
+  readonly market: boolean
+}
+
 export class ScoringEngine {
   private constructor(
     readonly index: AddressIndex,
@@ -334,7 +341,27 @@ export class ScoringEngine {
   }
 
   private coverage: string | undefined
-  private lastSales: Map<string, ReadonlyArray<{ readonly date: string; readonly price: number }>> | undefined
+  private lastSales: Map<string, ReadonlyArray<OwnSale>> | undefined
+
+  /**
+   * The parcel's sales recorded as arm's-length with a price, each marked whether it is a market sale
+   * (`isMarketSale`), in date order.
+   */
+  private ownSales(parcelId: string): ReadonlyArray<OwnSale> {
+    if (this.lastSales === undefined) {
+      const byParcel = new Map<string, Array<OwnSale>>()
+      for (const sale of this.sales) {
+        if (!sale.armsLength || !(sale.price > 0)) continue
+        const own = { date: sale.date, price: sale.price, market: !this.model.isOutlier(sale) }
+        const list = byParcel.get(sale.parcelKey)
+        if (list) list.push(own)
+        else byParcel.set(sale.parcelKey, [own])
+      }
+      for (const list of byParcel.values()) list.sort((a, b) => a.date.localeCompare(b.date))
+      this.lastSales = byParcel
+    }
+    return this.lastSales.get(parcelId) ?? []
+  }
 
   /**
    * The property's own latest market sale (`isMarketSale`) on or before `asOf`: never a comparable, but what
@@ -342,19 +369,19 @@ export class ScoringEngine {
    * was valued at $974k with nothing in the answer to say so).
    */
   ownLastSale(parcelId: string, asOf: string): { readonly date: string; readonly price: number } | undefined {
-    if (this.lastSales === undefined) {
-      const byParcel = new Map<string, Array<{ readonly date: string; readonly price: number }>>()
-      for (const sale of this.sales) {
-        // A market sale, as the history says (`isMarketSale`): not a $10,000 deed on a house.
-        if (!sale.armsLength || !(sale.price > 0) || this.model.isOutlier(sale)) continue
-        const list = byParcel.get(sale.parcelKey)
-        if (list) list.push({ date: sale.date, price: sale.price })
-        else byParcel.set(sale.parcelKey, [{ date: sale.date, price: sale.price }])
-      }
-      for (const list of byParcel.values()) list.sort((a, b) => a.date.localeCompare(b.date))
-      this.lastSales = byParcel
-    }
-    return this.lastSales.get(parcelId)?.findLast((sale) => sale.date <= asOf)
+    const last = this.ownSales(parcelId).findLast((sale) => sale.market && sale.date <= asOf)
+    return last === undefined ? undefined : { date: last.date, price: last.price }
+  }
+
+  /**
+   * The property's latest sale on or before `asOf` recorded as arm's-length but not taken for a market sale
+   * (its price beyond its neighbourhood's fences for its recorded facts), when it is later than its latest
+   * market sale: the answer says so, since no own sale is shown for it (an investor audit: a house whose
+   * recorded area grew from 512 to 2,668 sq ft between files had its own sales fenced out, unsaid).
+   */
+  ownUncountedSale(parcelId: string, asOf: string): { readonly date: string; readonly price: number } | undefined {
+    const last = this.ownSales(parcelId).findLast((sale) => sale.date <= asOf)
+    return last === undefined || last.market ? undefined : { date: last.date, price: last.price }
   }
 
   /**
@@ -510,6 +537,7 @@ export class ScoringEngine {
       }
     }))
     const lastSale = this.ownLastSale(parcel.id, asOf)
+    const uncountedSale = this.ownUncountedSale(parcel.id, asOf)
     return Either.right({
       subject: {
         propertyId: parcel.id,
@@ -517,7 +545,8 @@ export class ScoringEngine {
         record,
         currency: currencyOfState(parcel.state),
         ...(match === undefined ? {} : { match }),
-        ...(lastSale === undefined ? {} : { lastSale })
+        ...(lastSale === undefined ? {} : { lastSale }),
+        ...(uncountedSale === undefined ? {} : { uncountedSale })
       },
       model: {
         quantiles: valuation.quantiles,

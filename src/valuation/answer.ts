@@ -34,6 +34,11 @@ export interface ScoringOutcome {
     readonly currency?: Currency | undefined
     /** Its own latest market sale on record by the valuation date (never a comparable). */
     readonly lastSale?: { readonly date: string; readonly price: number } | undefined
+    /**
+     * Its latest sale recorded as arm's-length by the valuation date, when that sale was not taken for a market
+     * sale (its price beyond its neighbourhood's range for its recorded facts) and is later than `lastSale`.
+     */
+    readonly uncountedSale?: { readonly date: string; readonly price: number } | undefined
   }
   /** The model's distribution for the subject's effective facts. */
   readonly model: ModelEstimate
@@ -114,6 +119,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     noBand: bandOutcome.reason,
     livingArea,
     ownLastSale: outcome.subject.lastSale,
+    ownUncountedSale: outcome.subject.uncountedSale,
     valuationDate: outcome.dates.valuationDate
   })
 

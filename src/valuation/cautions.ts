@@ -28,6 +28,8 @@ export interface CautionInputs {
   readonly noBand?: NoBandReason | undefined
   readonly livingArea?: number | undefined
   readonly ownLastSale?: { readonly date: string; readonly price: number } | undefined
+  /** Its latest sale recorded as arm's-length, when not taken for a market sale and later than `ownLastSale`. */
+  readonly ownUncountedSale?: { readonly date: string; readonly price: number } | undefined
   readonly valuationDate: string
 }
 
@@ -89,9 +91,7 @@ const valueRange = (inputs: CautionInputs) => {
 
 const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const own = inputs.ownLastSale
-  if (own === undefined) return undefined
-  const age = daysBetween(own.date, inputs.valuationDate)
-  if (age < 0 || age > OWN_SALE_CAUTION_DAYS) return undefined
+  if (own === undefined || !recentEnough(own.date, inputs.valuationDate)) return undefined
   const range = valueRange(inputs)
   if (range === undefined || (own.price >= range.low && own.price <= range.high)) return undefined
   const above = own.price > range.high
@@ -107,6 +107,24 @@ const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   }
 }
 
+const recentEnough = (date: string, valuationDate: string) => {
+  const age = daysBetween(date, valuationDate)
+  return age >= 0 && age <= OWN_SALE_CAUTION_DAYS
+}
+
+const uncountedSaleCaution = (inputs: CautionInputs): Caution | undefined => {
+  const sale = inputs.ownUncountedSale
+  if (sale === undefined || !recentEnough(sale.date, inputs.valuationDate)) return undefined
+  return {
+    code: "own-sale-not-counted",
+    detail: `The property itself sold on ${sale.date} for ${dollars(sale.price)}, recorded as arm's-length, but ` +
+      "that price lies beyond the range of its neighbourhood's sales for its recorded facts, so it was not taken " +
+      "for a market sale (and is not `evidence.own_last_sale`). Either the price was not a market one, or the " +
+      "records do not describe the property as it was sold (a size or type recorded since, a renovation): check " +
+      "which before relying on the value. Its history lists the sale."
+  }
+}
+
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> => {
   const cautions: Array<Caution> = []
   if (inputs.withheld && inputs.band !== undefined) cautions.push(withheldCaution(inputs.modelMedian, inputs.band))
@@ -117,5 +135,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> => {
   if (thin !== undefined) cautions.push(thin)
   const own = ownSaleCaution(inputs)
   if (own !== undefined) cautions.push(own)
+  const uncounted = uncountedSaleCaution(inputs)
+  if (uncounted !== undefined) cautions.push(uncounted)
   return cautions
 }

@@ -41,6 +41,16 @@ describe("market sales (the history's arms_length and flips)", () => {
       sales: [...county.sales, { ...own, saleDate: "2026-10-01", price: 10_000, sourceKey: "nominal-deed" }]
     })
     expect(withDeed.ownLastSale(house.id, "2026-11-01")).toEqual(engine.ownLastSale(house.id, "2026-11-01"))
+    // The answer says that sale is on record and why it is not shown (an investor audit: a house's own sales
+    // fenced out after its recorded area changed, unsaid); before it, or with no such sale, nothing is said.
+    const address = parcelDisplayAddress(house)
+    const cautionsAsOf = (built: ScoringEngine, asOf: string) =>
+      (scoredAnswer(right(built.score(address, undefined, asOf)), { address }).cautions ?? [])
+        .filter((caution) => caution.code === "own-sale-not-counted")
+    const [caution] = cautionsAsOf(withDeed, "2026-11-01")
+    expect(caution?.detail).toMatch(/^The property itself sold on 2026-10-01 for \$10,000, recorded as arm's-length/)
+    expect(cautionsAsOf(withDeed, "2026-09-30")).toEqual([])
+    expect(cautionsAsOf(engine, "2026-11-01")).toEqual([])
   })
 })
 
