@@ -68,7 +68,10 @@ export const operations = {
       "carry most weight); a handful means thin evidence. A comp's `similarity` (0 to 1) covers type, class, " +
       "size, lot and age only: where and when it sold are `distance_miles` and `sale_date`. " +
       "`max_allowable_offer.clamped: true` means no offer clears the margin: its `price` is a $1,000 floor, " +
-      "not an offer. `valuation_date` and `evidence` say how current the value is.",
+      "not an offer. `valuation_date` and `evidence` say how current the value is; `currency` what the amounts " +
+      "are in. Read `cautions` (when present) before relying on the figures: each says in words what is doubtful " +
+      "here (an estimate withheld, no offer and why, a thin band, an offer above the property's own recent " +
+      "price, its own sale outside the value's range or not counted).",
     refusals: SCORING_REFUSALS
   },
   batch: {

@@ -210,15 +210,20 @@ export type Currency = typeof Currency.Type
 
 export const Caution = Schema.Struct({
   code: Schema.Literal(
+    "living-area-doubtful",
     "estimate-withheld",
     "no-comp-band",
     "thin-comp-band",
+    "offer-above-own-sale",
     "own-sale-outside-range",
     "own-sale-not-counted"
   ).annotations({
-    description: "`estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
+    description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
+      "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
+      "if it is wrong, send the right one in `overrides`; `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
       "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
-      "the fewest sales a band is given from (3); `own-sale-outside-range`: the property's own market sale of the " +
+      "the fewest sales a band is given from (3); `offer-above-own-sale`: `max_allowable_offer` is above the price " +
+      "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
       "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
       "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `own-sale-not-counted`: its latest sale of " +
       "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
@@ -278,9 +283,10 @@ export const ScoredEntry = Schema.Struct({
   as_is_similar_band: optional(AsIsSimilarBand),
   cautions: optional(
     Schema.Array(Caution).annotations({
-      description: "What to know before relying on the figures: an estimate withheld, a missing comp band (and so " +
-        "no offer), a band from only 3 sales, the property's own recent sale outside its value's range or not " +
-        "counted as a market sale. Absent when there is none."
+      description: "What to know before relying on the figures: a doubtful recorded living area, an estimate " +
+        "withheld, a missing comp band (and so " +
+        "no offer), a band from only 3 sales, an offer above the property's own recent price, its own recent sale " +
+        "outside its value's range or not counted as a market sale. Absent when there is none."
     })
   )
 }).annotations({

@@ -186,7 +186,8 @@ export const SERVER_INSTRUCTIONS = [
   "Costs: `score_property` and `property_history` one Credit each, `score_property_batch` one per property; " +
   "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
   "`subject_property.address` in each answer: it is the property that was valued; and read its `cautions` when " +
-  "present (an estimate withheld, no offer and why, a comp band from only 3 sales, the property's own recent " +
+  "present (an estimate withheld, no offer and why, a comp band from only 3 sales, an offer above the " +
+  "property's own recent price, the property's own recent " +
   "sale outside its value's range or not counted as a market sale) " +
   "before relying on the figures.",
   "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +

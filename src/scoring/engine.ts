@@ -538,6 +538,7 @@ export class ScoringEngine {
     }))
     const lastSale = this.ownLastSale(parcel.id, asOf)
     const uncountedSale = this.ownUncountedSale(parcel.id, asOf)
+    const usualLivingArea = this.stack.usualLivingArea(subject)
     return Either.right({
       subject: {
         propertyId: parcel.id,
@@ -546,7 +547,8 @@ export class ScoringEngine {
         currency: currencyOfState(parcel.state),
         ...(match === undefined ? {} : { match }),
         ...(lastSale === undefined ? {} : { lastSale }),
-        ...(uncountedSale === undefined ? {} : { uncountedSale })
+        ...(uncountedSale === undefined ? {} : { uncountedSale }),
+        ...(usualLivingArea === undefined ? {} : { usualLivingArea })
       },
       model: {
         quantiles: valuation.quantiles,

@@ -20,6 +20,7 @@
  */
 import { monthIndex, monthNumber } from "./comps/calendar.js"
 import { quantileSorted } from "./comps/quantiles.js"
+import { marketGroupKey } from "./comps/types.js"
 import {
   encoderOf,
   type FeatureEncoder,
@@ -505,6 +506,15 @@ export class StackedModel {
   /** The slope the market's blend is drawn toward its window's median value by, where it has a blend. */
   centreSlope(market: string): number | undefined {
     return this.learners.has(market) ? this.blends.get(market)?.slope : undefined
+  }
+
+  /**
+   * The living areas of the middle 95% of the recorded sales of the subject's market and group (houses or
+   * condos), where its market has enough of them (MIN_SIZE_RANGE_SALES); what the answer sets a recorded area
+   * beside.
+   */
+  usualLivingArea(subject: Pick<Subject, "market" | "propertyType">): readonly [number, number] | undefined {
+    return this.sizeRanges.get(marketGroupKey(subject.market, subject.propertyType))?.livingArea
   }
 
   /**

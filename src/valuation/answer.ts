@@ -39,6 +39,8 @@ export interface ScoringOutcome {
      * sale (its price beyond its neighbourhood's range for its recorded facts) and is later than `lastSale`.
      */
     readonly uncountedSale?: { readonly date: string; readonly price: number } | undefined
+    /** The living areas of the middle 95% of its market's recorded sales of its group (houses or condos). */
+    readonly usualLivingArea?: readonly [number, number] | undefined
   }
   /** The model's distribution for the subject's effective facts. */
   readonly model: ModelEstimate
@@ -120,6 +122,10 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     livingArea,
     ownLastSale: outcome.subject.lastSale,
     ownUncountedSale: outcome.subject.uncountedSale,
+    offer: offer === undefined ? undefined : { price: offer.price, clamped: offer.clamped },
+    currency: outcome.subject.currency,
+    livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
+    usualLivingArea: outcome.subject.usualLivingArea,
     valuationDate: outcome.dates.valuationDate
   })
 

@@ -2,10 +2,11 @@
  * The answer's cautions (docs/decisions.md, "Cautions"): what a reader should know before relying on its
  * figures, each with a stable code and the figures in words. Pure: decided from the answer's own parts.
  */
-import type { Caution, CompBand, ValueDistribution } from "../../schema/scored-answer.js"
+import type { Caution, CompBand, Currency, ValueDistribution } from "../../schema/scored-answer.js"
 import type { NoBandReason } from "./comps.js"
 import { daysBetween } from "./dates.js"
 import {
+  DOUBTFUL_AREA_FACTOR,
   MAX_BAND_SIZE_RATIO,
   MIN_COMPS_FOR_BAND,
   OWN_SALE_CAUTION_DAYS,
@@ -13,7 +14,9 @@ import {
   WITHHOLD_BELOW_BAND
 } from "./policy.js"
 
-const dollars = (amount: number) => `$${Math.round(amount).toLocaleString("en-US")}`
+/** An amount in words, in the market's currency (`A$` for Australian dollars). */
+const amountIn = (currency: Currency | undefined) => (amount: number) =>
+  `${currency === "AUD" ? "A$" : "$"}${Math.round(amount).toLocaleString("en-US")}`
 
 const percent = (share: number) => `${Math.round(share * 100)}%`
 
@@ -31,9 +34,16 @@ export interface CautionInputs {
   /** Its latest sale recorded as arm's-length, when not taken for a market sale and later than `ownLastSale`. */
   readonly ownUncountedSale?: { readonly date: string; readonly price: number } | undefined
   readonly valuationDate: string
+  /** The offer published, when there is one. */
+  readonly offer?: { readonly price: number; readonly clamped: boolean } | undefined
+  readonly currency?: Currency | undefined
+  /** Whether the living area is the record's (not the call's override). */
+  readonly livingAreaRecorded?: boolean | undefined
+  /** The living areas of the middle 95% of the market's recorded sales of the property's group. */
+  readonly usualLivingArea?: readonly [number, number] | undefined
 }
 
-const withheldCaution = (median: number, band: CompBand): Caution => {
+const withheldCaution = (median: number, band: CompBand, dollars: (amount: number) => string): Caution => {
   const above = median > band.high * WITHHOLD_ABOVE_BAND
   return {
     code: "estimate-withheld",
@@ -67,8 +77,14 @@ const thinBandCaution = (band: CompBand): Caution | undefined =>
     code: "thin-comp-band",
     detail: `The comp band rests on ${band.comp_count} comparable sales, the fewest a band is given from: one ` +
       "sale more or less could move its middle, the after-repair value and the offer a long way. Set them beside " +
-      "the model's value and the listed comps before relying on them."
+      "the model's value (where it is given) and the listed comps before relying on them."
   }
+
+/** An own sale on or before the valuation date, at most OWN_SALE_CAUTION_DAYS before it. */
+const recentEnough = (date: string, valuationDate: string) => {
+  const age = daysBetween(date, valuationDate)
+  return age >= 0 && age <= OWN_SALE_CAUTION_DAYS
+}
 
 /** The range the own sale is set beside: the model's 5–95% range, else the band widened as the withheld rule is. */
 const valueRange = (inputs: CautionInputs) => {
@@ -90,6 +106,7 @@ const valueRange = (inputs: CautionInputs) => {
 }
 
 const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
+  const dollars = amountIn(inputs.currency)
   const own = inputs.ownLastSale
   if (own === undefined || !recentEnough(own.date, inputs.valuationDate)) return undefined
   const range = valueRange(inputs)
@@ -107,12 +124,8 @@ const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   }
 }
 
-const recentEnough = (date: string, valuationDate: string) => {
-  const age = daysBetween(date, valuationDate)
-  return age >= 0 && age <= OWN_SALE_CAUTION_DAYS
-}
-
 const uncountedSaleCaution = (inputs: CautionInputs): Caution | undefined => {
+  const dollars = amountIn(inputs.currency)
   const sale = inputs.ownUncountedSale
   if (sale === undefined || !recentEnough(sale.date, inputs.valuationDate)) return undefined
   return {
@@ -125,14 +138,60 @@ const uncountedSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   }
 }
 
+/**
+ * The offer above the price the property itself sold for (a market sale of the last two years): the money an
+ * investor can lose. The offer comes from the comp band, which the model's range does not bound (an investor
+ * audit: a house sold for $990,000 offered $2,735,000 from a band of six sales at $116–$784 a square foot).
+ */
+const offerAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined => {
+  const dollars = amountIn(inputs.currency)
+  const { offer, ownLastSale: own } = inputs
+  if (offer === undefined || offer.clamped || own === undefined) return undefined
+  if (!recentEnough(own.date, inputs.valuationDate) || offer.price <= own.price) return undefined
+  return {
+    code: "offer-above-own-sale",
+    detail: `The offer (${dollars(offer.price)}) is above the price the property itself sold for on ${own.date} ` +
+      `(${dollars(own.price)}). The offer is built on the comp band's middle; a price above the property's own ` +
+      "recent one needs a reason the records do not give (work done since, or a price that was not a market " +
+      "one): check the comparable sales and the property before offering it."
+  }
+}
+
+const squareFeet = (area: number) => Math.round(area).toLocaleString("en-US")
+
+/**
+ * A recorded living area far outside its market's usual range (an investor audit: Melbourne houses recorded
+ * at 11 and 479,155 square feet, valued and refused a band with no word that the record may be wrong).
+ */
+const doubtfulAreaCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { livingArea: area, usualLivingArea: usual } = inputs
+  if (!inputs.livingAreaRecorded || area === undefined || usual === undefined) return undefined
+  if (area >= usual[0] / DOUBTFUL_AREA_FACTOR && area <= usual[1] * DOUBTFUL_AREA_FACTOR) return undefined
+  return {
+    code: "living-area-doubtful",
+    detail:
+      `The recorded living area (${squareFeet(area)} square feet) is far ${
+        area < usual[0] ? "below" : "above"
+      } its market's usual range (the middle 95% of its recorded sales of its kind: ${squareFeet(usual[0])} to ` +
+      `${squareFeet(usual[1])} square feet). The value, the comp band and the offer all rest on it: if the record ` +
+      "is wrong, call again with the right one in `overrides.living_area_square_feet`."
+  }
+}
+
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> => {
   const cautions: Array<Caution> = []
-  if (inputs.withheld && inputs.band !== undefined) cautions.push(withheldCaution(inputs.modelMedian, inputs.band))
+  const area = doubtfulAreaCaution(inputs)
+  if (area !== undefined) cautions.push(area)
+  if (inputs.withheld && inputs.band !== undefined) {
+    cautions.push(withheldCaution(inputs.modelMedian, inputs.band, amountIn(inputs.currency)))
+  }
   if (inputs.band === undefined && inputs.noBand !== undefined) {
     cautions.push(noBandCaution(inputs.noBand, inputs.livingArea))
   }
   const thin = inputs.band === undefined ? undefined : thinBandCaution(inputs.band)
   if (thin !== undefined) cautions.push(thin)
+  const offer = offerAboveOwnSaleCaution(inputs)
+  if (offer !== undefined) cautions.push(offer)
   const own = ownSaleCaution(inputs)
   if (own !== undefined) cautions.push(own)
   const uncounted = uncountedSaleCaution(inputs)

@@ -73,3 +73,9 @@ export const CURRENT_DATA_DAYS = 31
  * be set beside today's value unadjusted.
  */
 export const OWN_SALE_CAUTION_DAYS = 730
+
+/**
+ * A recorded living area below the market's usual range (the middle 95% of its recorded sales of the group)
+ * divided by this, or above it times this, is cautioned as possibly wrong, with the override to send.
+ */
+export const DOUBTFUL_AREA_FACTOR = 2

@@ -77,6 +77,10 @@ describe("the local scoring engine on a generated county", () => {
     expect(outcome.comps.every((comp) => comp.propertyId !== house.id)).toBe(true)
     expect(outcome.comps.every((comp) => comp.saleDate < asOf)).toBe(true)
     expect(outcome.comps.map((comp) => comp.weight)).toEqual([...weights].sort((a, b) => b - a))
+    // The usual living areas of its market's houses come with it (what a doubtful recorded area is set beside).
+    const [low, high] = outcome.subject.usualLivingArea!
+    expect(low).toBeLessThan(house.livingAreaSquareFeet!)
+    expect(high).toBeGreaterThan(house.livingAreaSquareFeet!)
     // Every amount is in the market's currency, and the answer says which (an audit: Melbourne's AUD unsaid).
     expect(scoredAnswer(outcome, { address: house.street }).currency).toBe("USD")
     const melbourne = ScoringEngine.build({

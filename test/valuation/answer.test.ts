@@ -428,6 +428,57 @@ describe("the Scored answer", () => {
       expect(scoredAnswer(outcome(undefined), { address: "x" })).not.toHaveProperty("cautions")
     })
 
+    it("ANS-11 cautions: an offer above the property's own recent price is said, in the market's currency", () => {
+      const cheap = { date: "2019-03-01", price: 400_000 }
+      const answer = scoredAnswer(outcome(cheap), { address: "x" })
+      expect(answer.max_allowable_offer!.price).toBeGreaterThan(400_000)
+      expect(answer.cautions?.find((c) => c.code === "offer-above-own-sale")?.detail).toBe(
+        `The offer ($${answer.max_allowable_offer!.price.toLocaleString("en-US")}) is above the price the property ` +
+          "itself sold for on 2019-03-01 ($400,000). The offer is built on the comp band's middle; a price above the " +
+          "property's own recent one needs a reason the records do not give (work done since, or a price that was " +
+          "not a market one): check the comparable sales and the property before offering it."
+      )
+      // Below the offer, or too old, nothing is said of it; in Melbourne the amounts are A$.
+      expect(
+        scoredAnswer(outcome({ date: "2019-03-01", price: 1_650_000 }), { address: "x" }).cautions?.map((c) => c.code)
+      )
+        .toEqual(["own-sale-outside-range"])
+      expect(
+        scoredAnswer(outcome({ date: "2017-11-01", price: 400_000 }), { address: "x" }).cautions?.map((c) => c.code)
+      ).toBeUndefined()
+      const inAud = outcome(cheap)
+      const aud = scoredAnswer({ ...inAud, subject: { ...inAud.subject, currency: "AUD" } }, { address: "x" })
+      expect(aud.currency).toBe("AUD")
+      expect(aud.cautions?.find((c) => c.code === "offer-above-own-sale")?.detail).toMatch(
+        /sold for on 2019-03-01 \(A\$400,000\)/
+      )
+    })
+
+    it("OVR-2 cautions: a recorded living area far outside its market's usual range says so and names the override", () => {
+      const base = outcome(undefined)
+      const withArea = (area: number) => ({
+        ...base,
+        subject: {
+          ...base.subject,
+          record: { ...base.subject.record, living_area_square_feet: area },
+          usualLivingArea: [1_000, 4_000] as const
+        }
+      })
+      const doubtful = (area: number, overrides?: { living_area_square_feet: number }) =>
+        scoredAnswer(withArea(area), { address: "x", ...(overrides ? { overrides } : {}) }).cautions?.find((c) =>
+          c.code === "living-area-doubtful"
+        )
+      expect(doubtful(11)?.detail).toBe(
+        "The recorded living area (11 square feet) is far below its market's usual range (the middle 95% of its " +
+          "recorded sales of its kind: 1,000 to 4,000 square feet). The value, the comp band and the offer all rest " +
+          "on it: if the record is wrong, call again with the right one in `overrides.living_area_square_feet`."
+      )
+      expect(doubtful(8_001)?.detail).toMatch(/8,001 square feet\) is far above/)
+      // Within half the low end and twice the high end, or stated by the caller, nothing is said.
+      for (const area of [500, 2_000, 8_000]) expect(doubtful(area)).toBeUndefined()
+      expect(doubtful(2_000, { living_area_square_feet: 11 })).toBeUndefined()
+    })
+
     it("ANS-1 cautions: when the estimate is withheld, the own sale is set beside the comp band widened as the rule is", () => {
       const withheld = outcome({ date: "2019-03-01", price: 1_650_000 })
       const high = {
