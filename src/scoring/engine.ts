@@ -341,14 +341,14 @@ export class ScoringEngine {
   }
 
   private coverage: string | undefined
-  private lastSales: Map<string, ReadonlyArray<OwnSale>> | undefined
+  private ownSalesByParcel: Map<string, ReadonlyArray<OwnSale>> | undefined
 
   /**
    * The parcel's sales recorded as arm's-length with a price, each marked whether it is a market sale
    * (`isMarketSale`), in date order.
    */
   private ownSales(parcelId: string): ReadonlyArray<OwnSale> {
-    if (this.lastSales === undefined) {
+    if (this.ownSalesByParcel === undefined) {
       const byParcel = new Map<string, Array<OwnSale>>()
       for (const sale of this.sales) {
         if (!sale.armsLength || !(sale.price > 0)) continue
@@ -358,9 +358,9 @@ export class ScoringEngine {
         else byParcel.set(sale.parcelKey, [own])
       }
       for (const list of byParcel.values()) list.sort((a, b) => a.date.localeCompare(b.date))
-      this.lastSales = byParcel
+      this.ownSalesByParcel = byParcel
     }
-    return this.lastSales.get(parcelId) ?? []
+    return this.ownSalesByParcel.get(parcelId) ?? []
   }
 
   /**

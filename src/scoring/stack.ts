@@ -18,6 +18,7 @@
  * Without a learner (too few sales) or a window (too few recent sales) the comps model serves alone, with
  * its own calibration.
  */
+import type { UnusualSize } from "../valuation/comps.js"
 import { monthIndex, monthNumber } from "./comps/calendar.js"
 import { quantileSorted } from "./comps/quantiles.js"
 import { marketGroupKey } from "./comps/types.js"
@@ -47,7 +48,7 @@ import {
   type Subject,
   type Valuation
 } from "./model.js"
-import { type SizeFact, type SizeRange, sizeRangesOf, unusualSizeFactor, unusualSizeFacts } from "./unusual-size.js"
+import { type SizeRange, sizeRangesOf, unusualSizeFactor, unusualSizeFacts } from "./unusual-size.js"
 
 export interface StackOptions {
   /** Months at the end of the training sales that calibrate the blend and the quantiles. */
@@ -151,12 +152,6 @@ export interface StackParts {
   readonly compsWeight: number
   /** Where the subject is of unusual size (`StackedModel.unusualSize`). */
   readonly unusualSize?: UnusualSize | undefined
-}
-
-/** The facts in which a subject is of unusual size, and the factor its range was widened by (1: not widened). */
-export interface UnusualSize {
-  readonly facts: ReadonlyArray<SizeFact>
-  readonly factor: number
 }
 
 const learnerFacts = (subject: Subject): LearnerFacts => ({

@@ -4,11 +4,9 @@
  * no wider (0.1–0.9 coverage 66–75% against 79–83%: docs/pricing-model.md), so the stack widens their ranges
  * by a factor its calibration window measures (`unusualSizeFactor`).
  */
+import type { SizeFact } from "../valuation/comps.js"
 import { quantileSorted } from "./comps/quantiles.js"
 import { marketGroupKey, type PropertyType } from "./comps/types.js"
-
-/** The size facts a property can be unusual in, by their wire names. */
-export type SizeFact = "living_area_square_feet" | "lot_size_square_feet"
 
 /** The middle 95% of a market × group's recorded living areas and lot sizes, where enough are recorded. */
 export interface SizeRange {

@@ -13,12 +13,12 @@ import {
 } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { cautionsFor } from "./cautions.js"
-import { asIsSimilarBand, type ComparableSale, compBandOf, type ModelEstimate } from "./comps.js"
+import { agreementRange, asIsSimilarBand, type ComparableSale, compBandOf, type ModelEstimate } from "./comps.js"
 import type { Currency } from "./currency.js"
 import type { ValuationDates } from "./dates.js"
 import { type CountyFacts, effectiveFacts, factsWithOrigins, recordFacts } from "./facts.js"
 import { maximumAllowableOffer, rehabAdjustedArv, rehabBudgetFor } from "./offer.js"
-import { CURRENT_DATA_DAYS, DEFAULT_TARGET_MARGIN, WITHHOLD_ABOVE_BAND, WITHHOLD_BELOW_BAND } from "./policy.js"
+import { CURRENT_DATA_DAYS, DEFAULT_TARGET_MARGIN } from "./policy.js"
 
 export const MAX_LISTED_COMPS = 10
 
@@ -62,8 +62,11 @@ export const valueDistribution = (model: ModelEstimate): ValueDistribution => {
 }
 
 /** The withheld rule: the model's median disagrees with the comp band by more than the policy allows. */
-export const estimateWithheld = (median: number, band: { readonly low: number; readonly high: number } | undefined) =>
-  band !== undefined && (median < band.low * WITHHOLD_BELOW_BAND || median > band.high * WITHHOLD_ABOVE_BAND)
+export const estimateWithheld = (median: number, band: { readonly low: number; readonly high: number } | undefined) => {
+  if (band === undefined) return false
+  const { high, low } = agreementRange(band)
+  return median < low || median > high
+}
 
 const toWireComp = (comp: ComparableSale): Comp => ({
   property_id: comp.propertyId,
@@ -122,7 +125,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     livingArea,
     ownLastSale: outcome.subject.lastSale,
     ownUncountedSale: outcome.subject.uncountedSale,
-    offer: offer === undefined ? undefined : { price: offer.price, clamped: offer.clamped },
+    offer,
     currency: outcome.subject.currency,
     livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
     usualLivingArea: outcome.subject.usualLivingArea,

@@ -3,7 +3,7 @@
  * figures, each with a stable code and the figures in words. Pure: decided from the answer's own parts.
  */
 import type { Caution, CompBand, Currency, ValueDistribution } from "../../schema/scored-answer.js"
-import type { NoBandReason } from "./comps.js"
+import { agreementRange, type NoBandReason } from "./comps.js"
 import { daysBetween } from "./dates.js"
 import {
   DOUBTFUL_AREA_FACTOR,
@@ -19,6 +19,8 @@ const amountIn = (currency: Currency | undefined) => (amount: number) =>
   `${currency === "AUD" ? "A$" : "$"}${Math.round(amount).toLocaleString("en-US")}`
 
 const percent = (share: number) => `${Math.round(share * 100)}%`
+
+const squareFeet = (area: number) => Math.round(area).toLocaleString("en-US")
 
 export interface CautionInputs {
   /** The model's median, whole dollars (withheld or not). */
@@ -44,7 +46,7 @@ export interface CautionInputs {
 }
 
 const withheldCaution = (median: number, band: CompBand, dollars: (amount: number) => string): Caution => {
-  const above = median > band.high * WITHHOLD_ABOVE_BAND
+  const above = median > agreementRange(band).high
   return {
     code: "estimate-withheld",
     detail: `The pricing model's estimate is withheld: it lay ${
@@ -60,9 +62,9 @@ const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Ca
   code: "no-comp-band",
   detail: reason === "too-few-of-similar-size" && livingArea !== undefined
     ? `No comp band, after-repair value or offer: fewer than 3 comparable sales have a living area ` +
-      `within ${MAX_BAND_SIZE_RATIO} times this property's ${livingArea.toLocaleString("en-US")} square feet ` +
-      `(${Math.ceil(livingArea / MAX_BAND_SIZE_RATIO).toLocaleString("en-US")} to ` +
-      `${Math.floor(livingArea * MAX_BAND_SIZE_RATIO).toLocaleString("en-US")}), and a price per square foot does ` +
+      `within ${MAX_BAND_SIZE_RATIO} times this property's ${squareFeet(livingArea)} square feet ` +
+      `(${squareFeet(Math.ceil(livingArea / MAX_BAND_SIZE_RATIO))} to ` +
+      `${squareFeet(Math.floor(livingArea * MAX_BAND_SIZE_RATIO))}), and a price per square foot does ` +
       "not carry across sizes. The model's value, where given, is from the sales of every size."
     : "No comp band, after-repair value or offer: fewer than 3 comparable sales with a usable price (one sale a " +
       "property, its latest)."
@@ -96,9 +98,10 @@ const valueRange = (inputs: CautionInputs) => {
     }
   }
   if (inputs.band !== undefined) {
+    const { high, low } = agreementRange(inputs.band)
     return {
-      low: Math.round(inputs.band.low * WITHHOLD_BELOW_BAND),
-      high: Math.round(inputs.band.high * WITHHOLD_ABOVE_BAND),
+      low: Math.round(low),
+      high: Math.round(high),
       name: `the comp band widened by ${percent(WITHHOLD_ABOVE_BAND - 1)}`
     }
   }
@@ -157,8 +160,6 @@ const offerAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined =>
   }
 }
 
-const squareFeet = (area: number) => Math.round(area).toLocaleString("en-US")
-
 /**
  * A recorded living area far outside its market's usual range (an investor audit: Melbourne houses recorded
  * at 11 and 479,155 square feet, valued and refused a band with no word that the record may be wrong).
@@ -178,23 +179,17 @@ const doubtfulAreaCaution = (inputs: CautionInputs): Caution | undefined => {
   }
 }
 
-export const cautionsFor = (inputs: CautionInputs): Array<Caution> => {
-  const cautions: Array<Caution> = []
-  const area = doubtfulAreaCaution(inputs)
-  if (area !== undefined) cautions.push(area)
-  if (inputs.withheld && inputs.band !== undefined) {
-    cautions.push(withheldCaution(inputs.modelMedian, inputs.band, amountIn(inputs.currency)))
-  }
-  if (inputs.band === undefined && inputs.noBand !== undefined) {
-    cautions.push(noBandCaution(inputs.noBand, inputs.livingArea))
-  }
-  const thin = inputs.band === undefined ? undefined : thinBandCaution(inputs.band)
-  if (thin !== undefined) cautions.push(thin)
-  const offer = offerAboveOwnSaleCaution(inputs)
-  if (offer !== undefined) cautions.push(offer)
-  const own = ownSaleCaution(inputs)
-  if (own !== undefined) cautions.push(own)
-  const uncounted = uncountedSaleCaution(inputs)
-  if (uncounted !== undefined) cautions.push(uncounted)
-  return cautions
-}
+export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
+  [
+    doubtfulAreaCaution(inputs),
+    inputs.withheld && inputs.band !== undefined
+      ? withheldCaution(inputs.modelMedian, inputs.band, amountIn(inputs.currency))
+      : undefined,
+    inputs.band === undefined && inputs.noBand !== undefined
+      ? noBandCaution(inputs.noBand, inputs.livingArea)
+      : undefined,
+    inputs.band === undefined ? undefined : thinBandCaution(inputs.band),
+    offerAboveOwnSaleCaution(inputs),
+    ownSaleCaution(inputs),
+    uncountedSaleCaution(inputs)
+  ].filter((caution): caution is Caution => caution !== undefined)

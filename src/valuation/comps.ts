@@ -5,7 +5,9 @@ import {
   MAX_BAND_SIZE_RATIO,
   MAX_COMP_WEIGHT_SHARE,
   MIN_COMPS_FOR_BAND,
-  MIN_EFFECTIVE_COMPS_FOR_BAND
+  MIN_EFFECTIVE_COMPS_FOR_BAND,
+  WITHHOLD_ABOVE_BAND,
+  WITHHOLD_BELOW_BAND
 } from "./policy.js"
 import { kishEffectiveSampleSize, median, weightedQuantile } from "./weighted.js"
 
@@ -27,19 +29,24 @@ export interface ComparableSale {
   readonly weight: number
 }
 
+/** The size facts a property can be of unusual size in, by their wire names. */
+export type SizeFact = "living_area_square_feet" | "lot_size_square_feet"
+
+/**
+ * Where a property is of unusual size for its market (a living area or lot outside the middle 95% of its
+ * type's recorded sales): those facts, and the factor its range was widened by (1: its market's latest sales
+ * showed such properties no harder to value).
+ */
+export interface UnusualSize {
+  readonly facts: ReadonlyArray<SizeFact>
+  readonly factor: number
+}
+
 export interface ModelEstimate {
   readonly quantiles: Readonly<Record<QuantileLevel, number>>
   readonly mean: number
   readonly effectiveSampleSize: number
-  /**
-   * Where the property is of unusual size for its market (a living area or lot outside the middle 95% of its
-   * type's recorded sales): those facts, and the factor its range was widened by (1: its market's latest
-   * sales showed such properties no harder to value).
-   */
-  readonly unusualSize?: {
-    readonly facts: ReadonlyArray<"living_area_square_feet" | "lot_size_square_feet">
-    readonly factor: number
-  } | undefined
+  readonly unusualSize?: UnusualSize | undefined
   /** What each part of the stacked model said (its medians in dollars) and the comps' weight; for evaluation. */
   readonly parts?: {
     readonly comps: number
@@ -91,7 +98,16 @@ export const cappedWeights = (weights: ReadonlyArray<number>, maxShare: number):
   return positive.map((weight) => (weight > 0 ? 1 : 0))
 }
 
-/** Why no comp band: too few priced comps, or too few of them (by weight) near the subject's living area. */
+/**
+ * The range a model's median must lie in to be published beside a comp band (the withheld rule):
+ * [band.low × WITHHOLD_BELOW_BAND, band.high × WITHHOLD_ABOVE_BAND].
+ */
+export const agreementRange = (band: { readonly low: number; readonly high: number }) => ({
+  low: band.low * WITHHOLD_BELOW_BAND,
+  high: band.high * WITHHOLD_ABOVE_BAND
+})
+
+/** Why no comp band: too few priced comps, or too few of them near the subject's living area. */
 export type NoBandReason = "too-few-priced-comps" | "too-few-of-similar-size"
 
 export type CompBandOutcome =
