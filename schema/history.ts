@@ -53,8 +53,25 @@ export const TitleTransfer = Schema.Struct({
       "property on one day (shares of it), or a price far outside its neighbourhood's (beyond three " +
       "interquartile ranges of their price per square foot, or of their price where no area is recorded: a " +
       "$10,000 deed on a house). Its price is then no " +
-      "market price: the valuation does not use it and no flip is counted from it."
+      "market price: the valuation does not use it, and no flip is counted from it but a package sale's " +
+      "(a package bought and resold whole); `not_arms_length_reason` says why."
   }),
+  not_arms_length_reason: Schema.optionalWith(
+    Schema.String.annotations({
+      description: "Why the transfer is not a market sale, in words (present exactly when `arms_length` is " +
+        "false): the importer's rule (`one deed and price over 2 parcels (a package sale)`, `nominal price (under " +
+        "$10,000)`, …), no price recorded, or a price far outside its neighbourhood's."
+    }),
+    { exact: true }
+  ),
+  package_property_ids: Schema.optionalWith(
+    Schema.Array(Schema.String).annotations({
+      description: "For one deed and price over several properties (a package sale), every property on the " +
+        "deed, this one included: `price` is the package's. Some may not be properties the service values " +
+        "(a vacant lot sold with a house), and so have no history of their own."
+    }),
+    { exact: true }
+  ),
   grantor: Schema.optionalWith(Schema.String.annotations({ description: "The seller, when recorded." }), {
     exact: true
   }),
@@ -73,8 +90,19 @@ export const Flip = Schema.Struct({
   bought: FlipSide("bought"),
   sold: FlipSide("sold"),
   holding_days: Schema.Int.annotations({ description: "Days between the purchase and the resale." }),
-  gross_gain: dollars("The resale price less the purchase price")
-}).annotations({ description: "A resale within 365 days of a purchase at 10% or more above its price." })
+  gross_gain: dollars("The resale price less the purchase price"),
+  package_property_ids: Schema.optionalWith(
+    Schema.Array(Schema.String).annotations({
+      description: "Present when the property was bought and resold in one package with the same other " +
+        "properties (one deed and price over them all, both times): the prices are the package's, and these " +
+        "are its properties, this one included."
+    }),
+    { exact: true }
+  )
+}).annotations({
+  description: "A resale within 365 days of a purchase at 10% or more above its price: both market sales, or " +
+    "both the same package sale."
+})
 
 export const Listing = Schema.Struct({
   status: Schema.Literal("active", "pending", "off_market", "unknown").annotations({

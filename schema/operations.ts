@@ -89,7 +89,8 @@ export const operations = {
   history: {
     summary: "A property's recorded history (one Credit)",
     description:
-      "The property's recorded story: every recorded transfer (`chain_of_title`), quick resales (`flips`), its " +
+      "The property's recorded story: every recorded transfer (`chain_of_title`; one that is not a market sale " +
+      "says why, and a package sale lists every property on its deed), quick resales (`flips`), its " +
       "listing state and recorded permit work. Name the property by exactly one of `address` or `property_id` " +
       "(a Scored answer's `subject_property.property_id`, or a comparable sale's). Costs one Credit, refunded " +
       "when the property cannot be found.",

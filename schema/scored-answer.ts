@@ -216,7 +216,8 @@ export const Caution = Schema.Struct({
     "thin-comp-band",
     "offer-above-own-sale",
     "own-sale-outside-range",
-    "own-sale-not-counted"
+    "own-sale-not-counted",
+    "own-sale-in-package"
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
@@ -227,7 +228,11 @@ export const Caution = Schema.Struct({
       "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
       "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `own-sale-not-counted`: its latest sale of " +
       "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
-      "neighbourhood's range for its recorded facts), so `evidence.own_last_sale` does not show it."
+      "neighbourhood's range for its recorded facts), so `evidence.own_last_sale` does not show it; " +
+      "`own-sale-in-package`: its latest sale of the last two years was one deed and price over it and other " +
+      "parcels (a package sale), so the price is not its own and `evidence.own_last_sale` does not show it " +
+      "(the detail names the price, how many parcels it covered, and whether the offer is above it). New codes " +
+      "may be added: read an unknown code's `detail`."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })
 }).annotations({

@@ -107,6 +107,8 @@ interface SaleRow {
   readonly grantor: string | null
   readonly grantee: string | null
   readonly arms_length: boolean
+  readonly not_arms_length_because: string | null
+  readonly package_parcel_ids: string | null
   readonly source_key: string
 }
 
@@ -118,6 +120,8 @@ const toSale = (row: SaleRow): SaleRecord => ({
   grantor: optional(row.grantor),
   grantee: optional(row.grantee),
   armsLength: row.arms_length,
+  ...(row.not_arms_length_because === null ? {} : { notArmsLengthBecause: row.not_arms_length_because }),
+  ...(row.package_parcel_ids === null ? {} : { packageParcelIds: row.package_parcel_ids.split(" ") }),
   sourceKey: row.source_key
 })
 
@@ -214,6 +218,8 @@ export const PropertyStorePg = Layer.effect(
           grantor: "text",
           grantee: "text",
           arms_length: "boolean",
+          not_arms_length_because: "text",
+          package_parcel_ids: "text",
           source_key: "text"
         },
         sales.map((sale) => ({
@@ -224,10 +230,16 @@ export const PropertyStorePg = Layer.effect(
           grantor: nullable(sale.grantor),
           grantee: nullable(sale.grantee),
           arms_length: sale.armsLength,
+          not_arms_length_because: nullable(sale.notArmsLengthBecause),
+          package_parcel_ids: sale.packageParcelIds === undefined ? null : sale.packageParcelIds.join(" "),
           source_key: sale.sourceKey
         })),
-        `ON CONFLICT (source_key) DO UPDATE SET arms_length = EXCLUDED.arms_length
-         WHERE sales.arms_length IS DISTINCT FROM EXCLUDED.arms_length
+        // A sale imported again keeps its row; the importer's judgement and its words follow the file.
+        `ON CONFLICT (source_key) DO UPDATE SET arms_length = EXCLUDED.arms_length,
+           not_arms_length_because = EXCLUDED.not_arms_length_because,
+           package_parcel_ids = EXCLUDED.package_parcel_ids
+         WHERE (sales.arms_length, sales.not_arms_length_because, sales.package_parcel_ids)
+           IS DISTINCT FROM (EXCLUDED.arms_length, EXCLUDED.not_arms_length_because, EXCLUDED.package_parcel_ids)
          RETURNING id`
       ).pipe(Effect.map((rows) => rows.length))
 
@@ -352,7 +364,7 @@ export const PropertyStorePg = Layer.effect(
         const parcels = yield* sql<ParcelRow>`SELECT * FROM parcels ORDER BY id`
         const sales = yield* sql<SaleRow>`
           SELECT parcel_id, to_char(sale_date, 'YYYY-MM-DD') AS sale_date, price, document_type, grantor, grantee,
-                 arms_length, source_key
+                 arms_length, not_arms_length_because, package_parcel_ids, source_key
           FROM sales ORDER BY sale_date, id`
         const unscored = yield* sql<
           {
@@ -383,7 +395,7 @@ export const PropertyStorePg = Layer.effect(
           if (!parcel[0]) return undefined
           const sales = yield* sql<SaleRow>`
             SELECT parcel_id, to_char(sale_date, 'YYYY-MM-DD') AS sale_date, price, document_type, grantor, grantee,
-                   arms_length, source_key
+                   arms_length, not_arms_length_because, package_parcel_ids, source_key
             FROM sales WHERE parcel_id = ${parcelId} ORDER BY sale_date, id`
           const listing = yield* sql<{ status: ListingStatus; list_price: number | null; listed_date: string | null }>`
             SELECT status, list_price, to_char(listed_date, 'YYYY-MM-DD') AS listed_date FROM listings WHERE parcel_id = ${parcelId}`

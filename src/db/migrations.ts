@@ -388,6 +388,15 @@ const unscoredAddresses = Effect.gen(function*() {
     FOR EACH STATEMENT EXECUTE FUNCTION new_property_data_version()`
 })
 
+// Why a sale is not arm's-length, in the importer's words, and the parcels of a package sale's deed
+// (space-separated ids): a history says why a transfer's price is no market price, and a package bought and
+// resold whole is a flip. Null for sales imported before, until their file is imported again.
+const saleReasons = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE sales ADD COLUMN not_arms_length_because text`
+  yield* sql`ALTER TABLE sales ADD COLUMN package_parcel_ids text`
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -406,7 +415,8 @@ const migrationRecord = {
   "0015_recorded_address": recordedAddress,
   "0016_property_data_version": propertyDataVersion,
   "0017_abandoned_attempts": abandonedAttempts,
-  "0018_unscored_addresses": unscoredAddresses
+  "0018_unscored_addresses": unscoredAddresses,
+  "0019_sale_reasons": saleReasons
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

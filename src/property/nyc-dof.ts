@@ -207,10 +207,16 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     if (sales.has(sourceKey)) duplicateRows++
     // Arm's length: not nominal, not one deed over several parcels (a package price), and not one of
     // several prices recorded for the same parcel on the same day (split deeds, partial interests).
+    const deedParcels = price < NOMINAL_PRICE_LIMIT
+      ? undefined
+      : parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price))
+    const packageParcelIds = deedParcels !== undefined && deedParcels.size >= 2
+      ? [...deedParcels].map((parcel) => `nyc-${parcel}`).sort()
+      : undefined
     const notArmsLengthBecause = price < NOMINAL_PRICE_LIMIT
       ? `nominal price (under $${NOMINAL_PRICE_LIMIT.toLocaleString("en-US")})`
-      : (parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price))?.size ?? 0) >= 2
-      ? "one deed and price over several parcels (a package sale)"
+      : packageParcelIds !== undefined
+      ? `one deed and price over ${packageParcelIds.length} parcels (a package sale)`
       : (pricesPerParcelDay.get(`${keys.parcel}|${apartment}|${saleDate}`)?.size ?? 0) >= 2
       ? "several prices recorded for the parcel on one day (split deeds or partial interests)"
       : undefined
@@ -221,6 +227,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       documentType: "deed",
       armsLength: notArmsLengthBecause === undefined,
       notArmsLengthBecause,
+      ...(packageParcelIds === undefined ? {} : { packageParcelIds }),
       sourceKey
     })
   }

@@ -43,9 +43,16 @@ export interface SaleRecord {
   readonly armsLength: boolean
   /**
    * For a sale that is not arm's-length, the rule that judged it so, in words (set by the importer that
-   * applied it; `evaluate` reports it). Not stored: only the judgement is.
+   * applied it; stored with the sale: `evaluate` and a history report it). Undefined for sales imported before
+   * it was stored, until their file is imported again.
    */
   readonly notArmsLengthBecause?: string | undefined
+  /**
+   * For one deed and price over several parcels (a package sale), every parcel on the deed, this one
+   * included, sorted: the price is the package's. Some of them may not be stored (vacant land the importer
+   * rejects as a parcel).
+   */
+  readonly packageParcelIds?: ReadonlyArray<string> | undefined
   /** Identifies the recorded sale across files and re-imports. */
   readonly sourceKey: string
 }

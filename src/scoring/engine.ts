@@ -21,6 +21,7 @@ import { formatAddress } from "../property/address-format.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
+import type { UncountedSale } from "../valuation/cautions.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { currencyOfState } from "../valuation/currency.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
@@ -79,7 +80,8 @@ export const modelSale = (parcel: ParcelRecord, sale: SaleRecord): ModelSale | u
     bathrooms: parcel.bathrooms,
     price: sale.price,
     date: sale.saleDate,
-    armsLength: sale.armsLength
+    armsLength: sale.armsLength,
+    ...(sale.packageParcelIds === undefined ? {} : { packageParcels: sale.packageParcelIds.length })
   }
 }
 
@@ -247,7 +249,10 @@ const MAX_MARKETS_LISTED = 12
 interface OwnSale {
   readonly date: string
   readonly price: number
+  /** A market sale (`isMarketSale`); else recorded as arm's-length and fenced out, or a package sale. */
   readonly market: boolean
+  /** For a package sale, how many parcels its deed and price covered. */
+  readonly packageParcels?: number | undefined
 }
 
 export class ScoringEngine {
@@ -345,14 +350,16 @@ export class ScoringEngine {
 
   /**
    * The parcel's sales recorded as arm's-length with a price, each marked whether it is a market sale
-   * (`isMarketSale`), in date order.
+   * (`isMarketSale`), and its package sales, in date order.
    */
   private ownSales(parcelId: string): ReadonlyArray<OwnSale> {
     if (this.ownSalesByParcel === undefined) {
       const byParcel = new Map<string, Array<OwnSale>>()
       for (const sale of this.sales) {
-        if (!sale.armsLength || !(sale.price > 0)) continue
-        const own = { date: sale.date, price: sale.price, market: !this.model.isOutlier(sale) }
+        if (!(sale.price > 0) || (!sale.armsLength && sale.packageParcels === undefined)) continue
+        const own: OwnSale = sale.armsLength
+          ? { date: sale.date, price: sale.price, market: !this.model.isOutlier(sale) }
+          : { date: sale.date, price: sale.price, market: false, packageParcels: sale.packageParcels }
         const list = byParcel.get(sale.parcelKey)
         if (list) list.push(own)
         else byParcel.set(sale.parcelKey, [own])
@@ -374,14 +381,19 @@ export class ScoringEngine {
   }
 
   /**
-   * The property's latest sale on or before `asOf` recorded as arm's-length but not taken for a market sale
-   * (its price beyond its neighbourhood's fences for its recorded facts), when it is later than its latest
-   * market sale: the answer says so, since no own sale is shown for it (an investor audit: a house whose
-   * recorded area grew from 512 to 2,668 sq ft between files had its own sales fenced out, unsaid).
+   * The property's latest sale on or before `asOf`, when it is later than its latest market sale and not
+   * taken for one: recorded as arm's-length but with its price beyond its neighbourhood's fences for its
+   * recorded facts, or a package sale (one deed and price over it and other parcels). The answer says so,
+   * since no own sale is shown for it (investor audits: a house whose recorded area grew from 512 to 2,668 sq
+   * ft between files had its own sales fenced out, unsaid; a house sold with its side lot for $550,000, valued
+   * at $425,000 with nothing said).
    */
-  ownUncountedSale(parcelId: string, asOf: string): { readonly date: string; readonly price: number } | undefined {
+  ownUncountedSale(parcelId: string, asOf: string): UncountedSale | undefined {
     const last = this.ownSales(parcelId).findLast((sale) => sale.date <= asOf)
-    return last === undefined || last.market ? undefined : { date: last.date, price: last.price }
+    if (last === undefined || last.market) return undefined
+    return last.packageParcels === undefined
+      ? { date: last.date, price: last.price, why: "fenced" }
+      : { date: last.date, price: last.price, why: "package", parcels: last.packageParcels }
   }
 
   /**

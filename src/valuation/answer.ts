@@ -12,7 +12,7 @@ import {
   type ValueDistribution
 } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
-import { cautionsFor } from "./cautions.js"
+import { cautionsFor, type UncountedSale } from "./cautions.js"
 import { agreementRange, asIsSimilarBand, type ComparableSale, compBandOf, type ModelEstimate } from "./comps.js"
 import type { Currency } from "./currency.js"
 import type { ValuationDates } from "./dates.js"
@@ -38,7 +38,7 @@ export interface ScoringOutcome {
      * Its latest sale recorded as arm's-length by the valuation date, when that sale was not taken for a market
      * sale (its price beyond its neighbourhood's range for its recorded facts) and is later than `lastSale`.
      */
-    readonly uncountedSale?: { readonly date: string; readonly price: number } | undefined
+    readonly uncountedSale?: UncountedSale | undefined
     /** The living areas of the middle 95% of its market's recorded sales of its group (houses or condos). */
     readonly usualLivingArea?: readonly [number, number] | undefined
   }

@@ -22,6 +22,20 @@ const percent = (share: number) => `${Math.round(share * 100)}%`
 
 const squareFeet = (area: number) => Math.round(area).toLocaleString("en-US")
 
+/** A sale of the property the answer says it did not count, and why. */
+export type UncountedSale = {
+  readonly date: string
+  readonly price: number
+  /** `fenced`: recorded as arm's-length, but its price beyond its neighbourhood's fences for its facts. */
+  readonly why: "fenced"
+} | {
+  readonly date: string
+  readonly price: number
+  /** `package`: one deed and price over `parcels` parcels, this one among them. */
+  readonly why: "package"
+  readonly parcels: number
+}
+
 export interface CautionInputs {
   /** The model's median, whole dollars (withheld or not). */
   readonly modelMedian: number
@@ -33,8 +47,8 @@ export interface CautionInputs {
   readonly noBand?: NoBandReason | undefined
   readonly livingArea?: number | undefined
   readonly ownLastSale?: { readonly date: string; readonly price: number } | undefined
-  /** Its latest sale recorded as arm's-length, when not taken for a market sale and later than `ownLastSale`. */
-  readonly ownUncountedSale?: { readonly date: string; readonly price: number } | undefined
+  /** Its latest sale, when not taken for a market sale and later than `ownLastSale`. */
+  readonly ownUncountedSale?: UncountedSale | undefined
   readonly valuationDate: string
   /** The offer published, when there is one. */
   readonly offer?: { readonly price: number; readonly clamped: boolean } | undefined
@@ -131,6 +145,21 @@ const uncountedSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const dollars = amountIn(inputs.currency)
   const sale = inputs.ownUncountedSale
   if (sale === undefined || !recentEnough(sale.date, inputs.valuationDate)) return undefined
+  if (sale.why === "package") {
+    const offer = inputs.offer
+    return {
+      code: "own-sale-in-package",
+      detail: `The property itself last sold on ${sale.date} on one deed with ${sale.parcels - 1} other ` +
+        `parcel${sale.parcels === 2 ? "" : "s"} (a package sale), for ${dollars(sale.price)} for them all: ` +
+        "that price is not this property's alone, so it is not taken for a market sale (and is not " +
+        `\`evidence.own_last_sale\`)${
+          offer !== undefined && !offer.clamped && offer.price > sale.price
+            ? `, yet the offer (${dollars(offer.price)}) is above it`
+            : ""
+        }. Its history lists the deed and the other parcels; check what was sold (a side lot, a garage, ` +
+        "another house) before relying on the value."
+    }
+  }
   return {
     code: "own-sale-not-counted",
     detail: `The property itself sold on ${sale.date} for ${dollars(sale.price)}, recorded as arm's-length, but ` +

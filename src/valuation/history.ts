@@ -1,7 +1,7 @@
 /**
- * A property's recorded story (CONTRACT.md "History answer"): the chain of title in recorded order, the
- * flips in it (a resale within 365 days of a purchase at 10% or more above it), the listing state and the
- * recorded permit work.
+ * A property's recorded story (CONTRACT.md "History answer"): the chain of title in recorded order (each
+ * transfer that is not a market sale with why), the flips in it (a resale within 365 days of a purchase at 10%
+ * or more above it), the listing state and the recorded permit work.
  */
 import type { HistoryAnswer } from "../../schema/history.js"
 import { formatAddress } from "../property/address-format.js"
@@ -24,6 +24,17 @@ export const parcelAddress = (parcel: ParcelRecord) =>
     zip: parcel.zipCode
   })
 
+/** Why a transfer is not a market sale, in words: the importer's rule where it recorded one. */
+const notMarketReason = (sale: SaleRecord): string =>
+  !(sale.price > 0)
+    ? "no price recorded (a transfer without consideration)"
+    : !sale.armsLength
+    ? sale.notArmsLengthBecause ?? "recorded as not arm's-length"
+    : "a price far outside its neighbourhood's for its recorded facts (beyond three interquartile ranges)"
+
+/** A package sale's parcels as one key: two deeds over the same parcels have the same key. */
+const packageKey = (sale: SaleRecord) => sale.packageParcelIds?.join(" ")
+
 /**
  * `marketSale`: whether a transfer is a market sale (the scoring engine's rule: arm's-length on the deed and
  * within its neighbourhood's prices); by default, arm's-length on the deed with a price.
@@ -34,11 +45,13 @@ export const propertyHistory = (
   marketSale: (sale: SaleRecord) => boolean = (sale) => sale.armsLength && sale.price > 0
 ): HistoryAnswer => {
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
-  // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase).
-  const priced = transfers.filter(marketSale)
+  // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase),
+  // and package sales what a buyer paid for the package: a flip is a market sale resold in a market sale, or a
+  // package resold whole (a house and its side lot bought for $295,000 and sold for $550,000 five months later).
+  const priced = transfers.filter((sale) => marketSale(sale) || (sale.price > 0 && packageKey(sale) !== undefined))
   const flips = priced.flatMap((bought, i) => {
     const sold = priced[i + 1]
-    if (!sold) return []
+    if (!sold || packageKey(bought) !== packageKey(sold)) return []
     const holdingDays = days(bought.saleDate, sold.saleDate)
     const flipped = holdingDays <= FLIP_WINDOW_DAYS && sold.price >= bought.price * (1 + FLIP_MIN_GAIN)
     return flipped
@@ -46,7 +59,8 @@ export const propertyHistory = (
         bought: { date: bought.saleDate, price: bought.price },
         sold: { date: sold.saleDate, price: sold.price },
         holding_days: holdingDays,
-        gross_gain: sold.price - bought.price
+        gross_gain: sold.price - bought.price,
+        ...(bought.packageParcelIds === undefined ? {} : { package_property_ids: [...bought.packageParcelIds] })
       }]
       : []
   })
@@ -58,6 +72,8 @@ export const propertyHistory = (
       document_type: sale.documentType,
       price: sale.price,
       arms_length: marketSale(sale),
+      ...(marketSale(sale) ? {} : { not_arms_length_reason: notMarketReason(sale) }),
+      ...(sale.packageParcelIds === undefined ? {} : { package_property_ids: [...sale.packageParcelIds] }),
       ...(sale.grantor ? { grantor: sale.grantor } : {}),
       ...(sale.grantee ? { grantee: sale.grantee } : {})
     })),

@@ -133,10 +133,15 @@ describe("NYC DOF sales files", () => {
     expect(byParcel["nyc-5-5200-20"]).toMatchObject({ price: 5_000, armsLength: false })
     // One price on one day for two parcels of a block is a package sale.
     expect(byParcel["nyc-5-3100-11"]!.armsLength).toBe(false)
-    expect(byParcel["nyc-5-3100-11"]!.notArmsLengthBecause).toMatch(/package sale/)
+    expect(byParcel["nyc-5-3100-11"]!.notArmsLengthBecause).toBe("one deed and price over 2 parcels (a package sale)")
+    // Each row of the deed names every parcel on it (a history lists them; a package resold whole is a flip).
+    expect(byParcel["nyc-5-3100-11"]!.packageParcelIds).toEqual(["nyc-5-3100-11", "nyc-5-3100-12"])
     expect(byParcel["nyc-5-3100-12"]!.armsLength).toBe(false)
+    expect(byParcel["nyc-5-3100-12"]!.packageParcelIds).toEqual(["nyc-5-3100-11", "nyc-5-3100-12"])
     expect(byParcel["nyc-5-3100-10"]!.armsLength).toBe(true)
     expect(byParcel["nyc-5-3100-10"]!.notArmsLengthBecause).toBeUndefined()
+    expect(byParcel["nyc-5-3100-10"]).not.toHaveProperty("packageParcelIds")
+    expect(byParcel["nyc-5-6205-65"]).not.toHaveProperty("packageParcelIds")
   })
 
   it("a house's record keeps no apartment: its tax lot is the whole house (a user's audit: it made 177 Luquer St ambiguous)", () => {
@@ -263,6 +268,39 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect((yield* store.loadAll).unscored).toEqual([
           expect.objectContaining({ street: "100 HYLAN BLVD", zipCode: "10305", neighborhood: "ARROCHAR" })
         ])
+      }))
+
+    it.effect("HIS-2: a sale's reason for not being arm's-length and a package's parcels are stored; importing the file again fills them in for sales stored before", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const sql = yield* SqlClient.SqlClient
+        const files = [fixture("nyc-dof", "2018_fixture.csv"), fixture("nyc-dof", "2019_fixture.csv")]
+        yield* importFiles("nyc-dof", files)
+        const packaged = () => store.history("nyc-5-3100-11").pipe(Effect.map((history) => history!.sales))
+        const expected = {
+          armsLength: false,
+          notArmsLengthBecause: "one deed and price over 2 parcels (a package sale)",
+          packageParcelIds: ["nyc-5-3100-11", "nyc-5-3100-12"]
+        }
+        expect(yield* packaged()).toEqual([expect.objectContaining(expected)])
+        expect((yield* store.loadAll).sales.filter((sale) => sale.parcelId === "nyc-5-3100-11")).toEqual([
+          expect.objectContaining(expected)
+        ])
+        // A market sale carries neither.
+        const [market] = (yield* store.history("nyc-5-3100-10"))!.sales
+        expect(market).not.toHaveProperty("notArmsLengthBecause")
+        expect(market).not.toHaveProperty("packageParcelIds")
+        // As a store migrated from before 0019 holds its sales: the judgement without its words.
+        yield* sql`UPDATE sales SET not_arms_length_because = NULL, package_parcel_ids = NULL`
+        const [stale] = yield* packaged()
+        expect(stale).toMatchObject({ armsLength: false })
+        expect(stale).not.toHaveProperty("notArmsLengthBecause")
+        const versionBefore = yield* store.version
+        const reports = yield* importFiles("nyc-dof", files)
+        expect(yield* packaged()).toEqual([expect.objectContaining(expected)])
+        // The rows filled in are counted as stored, not as duplicates, and the engine's data changed.
+        expect(reports.reduce((sum, report) => sum + report.duplicates, 0)).toBeLessThan(11)
+        expect(yield* store.version).not.toBe(versionBefore)
       }))
 
     it.effect("a bungalow colony's lot stored as one parcel by an earlier import is replaced by its houses", () =>

@@ -52,6 +52,45 @@ describe("market sales (the history's arms_length and flips)", () => {
     expect(cautionsAsOf(withDeed, "2026-09-30")).toEqual([])
     expect(cautionsAsOf(engine, "2026-11-01")).toEqual([])
   })
+
+  it("ANS-11 cautions: the property's own latest sale in a package (one deed over it and other parcels) is said, with its price and parcels, and is not its own last sale", () => {
+    const own = county.sales.find((s) => s.parcelId === house.id && s.armsLength && s.price > 0)!
+    const address = parcelDisplayAddress(house)
+    const packaged = (price: number) =>
+      ScoringEngine.build({
+        parcels: county.parcels,
+        sales: [...county.sales, {
+          ...own,
+          saleDate: "2026-10-01",
+          price,
+          armsLength: false,
+          notArmsLengthBecause: "one deed and price over 2 parcels (a package sale)",
+          packageParcelIds: [house.id, "demo-side-lot"],
+          sourceKey: "package-deed"
+        }]
+      })
+    const answerOf = (built: ScoringEngine, asOf: string) =>
+      scoredAnswer(right(built.score(address, undefined, asOf)), { address })
+    const cheap = packaged(10_000)
+    expect(cheap.ownLastSale(house.id, "2026-11-01")).toEqual(engine.ownLastSale(house.id, "2026-11-01"))
+    const answer = answerOf(cheap, "2026-11-01")
+    const [caution] = (answer.cautions ?? []).filter((c) => c.code === "own-sale-in-package")
+    expect(caution?.detail).toMatch(
+      /^The property itself last sold on 2026-10-01 on one deed with 1 other parcel \(a package sale\), for \$10,000 for them all/
+    )
+    // Its offer is above that price, and the caution says so; a package dearer than the offer, not.
+    expect(answer.max_allowable_offer!.price).toBeGreaterThan(10_000)
+    expect(caution?.detail).toContain(`yet the offer ($${answer.max_allowable_offer!.price.toLocaleString("en-US")})`)
+    const dear = (answerOf(packaged(50_000_000), "2026-11-01").cautions ?? []).find((c) =>
+      c.code === "own-sale-in-package"
+    )
+    expect(dear?.detail).toContain("$50,000,000 for them all")
+    expect(dear?.detail).not.toContain("offer")
+    // Not before the deed, nor with none, nor as the fenced-out caution.
+    expect((answerOf(cheap, "2026-09-30").cautions ?? []).map((c) => c.code)).not.toContain("own-sale-in-package")
+    expect((answer.cautions ?? []).map((c) => c.code)).not.toContain("own-sale-not-counted")
+    expect((answerOf(engine, "2026-11-01").cautions ?? []).map((c) => c.code)).not.toContain("own-sale-in-package")
+  })
 })
 
 const right = <A, E>(either: Either.Either<A, E>): A => {

@@ -67,6 +67,85 @@ describe("history", () => {
     expect(answer.flips).toEqual([])
   })
 
+  it("HIS-2: each transfer that is not a market sale says why: the importer's rule, no price, or a price beyond its neighbourhood's", () => {
+    const packaged: SaleRecord = {
+      ...sale("2019-05-16", 550_000, false),
+      notArmsLengthBecause: "one deed and price over 2 parcels (a package sale)",
+      packageParcelIds: ["nyc-2-4934-134", "p-1"]
+    }
+    const answer = propertyHistory(
+      {
+        parcel,
+        sales: [
+          sale("2012-01-15", 250_000),
+          sale("2015-06-01", 0, false, "quitclaim"),
+          { ...sale("2016-03-01", 5_000, false), notArmsLengthBecause: "nominal price (under $10,000)" },
+          sale("2017-03-01", 90_000, false),
+          sale("2018-02-01", 12_000),
+          packaged
+        ],
+        listing: undefined,
+        permits: []
+      },
+      undefined,
+      (transfer) => transfer.armsLength && transfer.price > 100_000
+    )
+    expect(answer.chain_of_title.map((t) => [t.arms_length, t.not_arms_length_reason])).toEqual([
+      [true, undefined],
+      [false, "no price recorded (a transfer without consideration)"],
+      [false, "nominal price (under $10,000)"],
+      // Imported before the importer's words were stored: the judgement alone.
+      [false, "recorded as not arm's-length"],
+      [false, "a price far outside its neighbourhood's for its recorded facts (beyond three interquartile ranges)"],
+      [false, "one deed and price over 2 parcels (a package sale)"]
+    ])
+    expect(answer.chain_of_title.map((t) => t.package_property_ids)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      ["nyc-2-4934-134", "p-1"]
+    ])
+    // A market sale carries neither member (absent, not undefined, on the wire).
+    expect(Object.keys(answer.chain_of_title[0]!)).toEqual(["recorded_date", "document_type", "price", "arms_length"])
+  })
+
+  it("HIS-2: a package bought and resold whole within a year at 10% or more above is a flip; a package against a market sale is not", () => {
+    const inPackage = (saleDate: string, price: number, ids: ReadonlyArray<string>): SaleRecord => ({
+      ...sale(saleDate, price, false),
+      notArmsLengthBecause: `one deed and price over ${ids.length} parcels (a package sale)`,
+      packageParcelIds: ids
+    })
+    const sideLot = ["nyc-2-4934-134", "nyc-2-4934-35"]
+    // 3926 Ely Avenue, Bronx: the house and its side lot bought for $295,000 and sold for $550,000 in 148 days.
+    const answer = propertyHistory({
+      parcel,
+      sales: [inPackage("2018-12-19", 295_000, sideLot), inPackage("2019-05-16", 550_000, sideLot)],
+      listing: undefined,
+      permits: []
+    })
+    expect(answer.flips).toEqual([{
+      bought: { date: "2018-12-19", price: 295_000 },
+      sold: { date: "2019-05-16", price: 550_000 },
+      holding_days: 148,
+      gross_gain: 255_000,
+      package_property_ids: sideLot
+    }])
+    const flipsOf = (sales: Array<SaleRecord>) =>
+      propertyHistory({ parcel, sales, listing: undefined, permits: [] }).flips
+    // Not the same package, or a package against a market sale (either way round): prices of different things.
+    expect(flipsOf([inPackage("2018-12-19", 295_000, sideLot), inPackage("2019-05-16", 550_000, ["a", "p-1"])]))
+      .toEqual([])
+    expect(flipsOf([inPackage("2018-12-19", 295_000, sideLot), sale("2019-05-16", 550_000)])).toEqual([])
+    expect(flipsOf([sale("2018-12-19", 295_000), inPackage("2019-05-16", 550_000, sideLot)])).toEqual([])
+    // A package between two market sales: the house changed hands in it, so they are no purchase and resale.
+    expect(
+      flipsOf([sale("2018-01-10", 200_000), inPackage("2018-05-01", 250_000, sideLot), sale("2018-09-20", 290_000)])
+    )
+      .toEqual([])
+  })
+
   it("HIS-2: a flip is a resale within 365 days at 10% or more above the purchase", () => {
     const answer = propertyHistory({
       parcel,

@@ -28,6 +28,8 @@ export type Sale = {
   price: number
   date: string // yyyy-mm-dd
   armsLength: boolean
+  /** For a package sale (one deed and price over several parcels), how many parcels the price covered. */
+  packageParcels?: number | undefined
 }
 
 export type Subject = {
