@@ -214,6 +214,7 @@ export const Caution = Schema.Struct({
     "estimate-withheld",
     "no-comp-band",
     "thin-comp-band",
+    "wide-comp-band",
     "offer-above-own-sale",
     "own-sale-outside-range",
     "own-sale-not-counted",
@@ -223,7 +224,8 @@ export const Caution = Schema.Struct({
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
       "if it is wrong, send the right one in `overrides`; `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
       "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
-      "the fewest sales a band is given from (3); `offer-above-own-sale`: `max_allowable_offer` is above the price " +
+      "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
+      "so its middle (and the offer) is far less sure; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
       "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
       "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
       "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `own-sale-not-counted`: its latest sale of " +

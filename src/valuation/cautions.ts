@@ -10,6 +10,7 @@ import {
   MAX_BAND_SIZE_RATIO,
   MIN_COMPS_FOR_BAND,
   OWN_SALE_CAUTION_DAYS,
+  WIDE_BAND_RATIO,
   WITHHOLD_ABOVE_BAND,
   WITHHOLD_BELOW_BAND
 } from "./policy.js"
@@ -95,6 +96,24 @@ const thinBandCaution = (band: CompBand): Caution | undefined =>
       "sale more or less could move its middle, the after-repair value and the offer a long way. Set them beside " +
       "the model's value (where it is given) and the listed comps before relying on them."
   }
+
+/**
+ * A band whose sales disagree widely (its high at least WIDE_BAND_RATIO times its low): its middle, and so the
+ * after-repair value and the offer, rest on where between them the property lies, which the band cannot say.
+ */
+const wideBandCaution = (band: CompBand, dollars: (amount: number) => string): Caution | undefined => {
+  const ratio = band.high / band.low
+  return ratio < WIDE_BAND_RATIO ? undefined : {
+    code: "wide-comp-band",
+    detail:
+      `The comp band's high (${dollars(band.high)}) is ${ratio.toFixed(1)} times its low (${
+        dollars(band.low)
+      }): its comparable sales disagree that much about what this property ` +
+      "is worth, and its middle, the after-repair value and the offer rest on where between them it lies. Out " +
+      "of time, the middles of bands this wide were about twice as far from the sale price as the middles of all " +
+      "bands: check the listed comps and the property's condition before relying on them."
+  }
+}
 
 /** An own sale on or before the valuation date, at most OWN_SALE_CAUTION_DAYS before it. */
 const recentEnough = (date: string, valuationDate: string) => {
@@ -218,6 +237,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
       ? noBandCaution(inputs.noBand, inputs.livingArea)
       : undefined,
     inputs.band === undefined ? undefined : thinBandCaution(inputs.band),
+    inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency)),
     offerAboveOwnSaleCaution(inputs),
     ownSaleCaution(inputs),
     uncountedSaleCaution(inputs)

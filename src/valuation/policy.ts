@@ -48,6 +48,13 @@ export const MAX_BAND_SIZE_RATIO = 1.5
 export const MIN_COMPS_FOR_BAND = 3
 
 /**
+ * A comp band whose high is at least this many times its low is cautioned as wide: out of time (fit before
+ * 2019-01-01, value NYC's 2019 sales) such bands' middles were 25–49% from the price at the median against
+ * 14.7% over all bands (docs/decisions.md, "Cautions").
+ */
+export const WIDE_BAND_RATIO = 2
+
+/**
  * No one comparable sale carries more than this share of the comp band's weight (or 1/n of it when there
  * are fewer than 1/share comps): the weight above it is spread over the others in proportion.
  */

@@ -278,6 +278,10 @@ describe("the Scored answer", () => {
       // A band from the fewest sales a band is given from (3) is said to be thin.
       const thin = answer.cautions?.filter((caution) => caution.code === "thin-comp-band") ?? []
       expect(thin.length).toBe(answer.comp_band?.comp_count === 3 ? 1 : 0)
+      // A band whose high is twice its low or more is said to be wide.
+      const wide = answer.cautions?.filter((caution) => caution.code === "wide-comp-band") ?? []
+      const band = answer.comp_band
+      expect(wide.length).toBe(band !== undefined && band.high >= 2 * band.low ? 1 : 0)
       for (const member of ["rehab_adjusted_arv", "target_margin", "max_allowable_offer", "cost_stack"]) {
         expect(member in answer).toBe(answer.comp_band !== undefined)
       }
@@ -452,6 +456,33 @@ describe("the Scored answer", () => {
       expect(aud.cautions?.find((c) => c.code === "offer-above-own-sale")?.detail).toMatch(
         /sold for on 2019-03-01 \(A\$400,000\)/
       )
+    })
+
+    it("ANS-7 cautions: a comp band whose high is twice its low or more is said to be wide, with its figures", () => {
+      // Six comps of the same 2,000 sq ft at $300,000 to $1,100,000: a band whose high is about three times its low.
+      const spread = (prices: ReadonlyArray<number>): ScoringOutcome => ({
+        ...outcome(undefined),
+        comps: prices.map((price, i) => ({
+          ...comps[0]!,
+          propertyId: `w${i}`,
+          salePrice: price,
+          timeAdjustedPrice: price
+        }))
+      })
+      const wideOf = (prices: ReadonlyArray<number>) =>
+        scoredAnswer(spread(prices), { address: "x" }).cautions?.find((c) => c.code === "wide-comp-band")
+      const wide = scoredAnswer(spread([300_000, 350_000, 400_000, 900_000, 1_000_000, 1_100_000]), { address: "x" })
+      const band = wide.comp_band!
+      expect(band.high / band.low).toBeGreaterThanOrEqual(2)
+      expect(wideOf([300_000, 350_000, 400_000, 900_000, 1_000_000, 1_100_000])?.detail).toMatch(
+        new RegExp(
+          `^The comp band's high \\(\\$${band.high.toLocaleString("en-US")}\\) is ${
+            (band.high / band.low).toFixed(1)
+          } times its low \\(\\$${band.low.toLocaleString("en-US")}\\)`
+        )
+      )
+      // The default comps (a band of $900k-$1.0M) are no wide band.
+      expect(wideOf(comps.map((comp) => comp.salePrice))).toBeUndefined()
     })
 
     it("OVR-2 cautions: a recorded living area far outside its market's usual range says so and names the override", () => {
