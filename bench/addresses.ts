@@ -253,6 +253,15 @@ const variants: Record<string, Variant> = {
     if (plain === recordedLine(p) || recordedLines.has(`${plain}|${p.zipCode ?? p.city}`)) return undefined
     return `${title(plain)}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
   },
+  "a Queens number with a space for its hyphen (110 20 215th St)": (p) => {
+    const spaced = recordedLine(p).replace(/^(\d{1,3})-(\d{1,2}) (?=\d)/, "$1 $2 ")
+    return spaced === recordedLine(p) ? undefined : `${title(spaced)}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
+  },
+  // NYC condominium units as often written: `250 South Street 22P`, the unit after the street type alone.
+  "a unit after the street with no word for it (250 South St 22P)": (p) =>
+    p.unit === "" || !/\d/.test(p.unit) || /\s/.test(p.unit)
+      ? undefined
+      : `${title(recordedLine(p))} ${p.unit}, ${place(p)}`,
   "ordinals as words or numbers": (p) => {
     const words = tokenize(recordedLine(p)).filter((t) => t !== ",")
     const words2 = [...ORDINALS]

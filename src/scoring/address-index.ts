@@ -51,7 +51,7 @@ export type MatchNote =
   | { readonly kind: "ignored"; readonly part: "unit" | "directional" | "town"; readonly sent: string }
   | {
     readonly kind: "normalized"
-    readonly part: "street_type" | "directional" | "town" | "zip_code" | "house_number"
+    readonly part: "street_type" | "directional" | "town" | "zip_code" | "house_number" | "unit"
     readonly sent: string
     readonly used: string
   }
@@ -301,6 +301,44 @@ const numbersSpan = (street: Street, value: number, fromFirstHouse = false) => {
   }
   return range.low !== Number.POSITIVE_INFINITY &&
     (fromFirstHouse || value >= range.low - NUMBER_SPAN_MARGIN) && value <= range.high + NUMBER_SPAN_MARGIN
+}
+
+/** A second reading of an address, and the note that says what it read otherwise. */
+interface ReadAgain {
+  readonly read: Parsed
+  readonly note: MatchNote
+}
+
+/** `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). */
+const queensNumberWithSpace = (read: Parsed): ReadAgain | undefined => {
+  const [second, next] = read.streetWords
+  if (!/^\d{1,3}$/.test(read.number) || second === undefined || !/^\d{2}$/.test(second)) return undefined
+  if (next === undefined || !/^\d/.test(next)) return undefined
+  const words = read.streetWords.slice(1)
+  return {
+    read: { ...read, number: `${read.number}-${second}`, streetWords: words, street: streetParts(words) },
+    note: {
+      kind: "normalized",
+      part: "house_number",
+      sent: `${read.number} ${second}`,
+      used: `${read.number}-${second}`
+    }
+  }
+}
+
+/**
+ * `250 South Street 22P`, `138 Broadway 5E`, `2730 Schurz Avenue J-4`: a unit after the street with no word for
+ * it (a number in it).
+ */
+const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
+  const unit = read.streetWords.at(-1)
+  if (read.unit !== "" || read.streetWords.length < 2 || unit === undefined) return undefined
+  if (!/\d/.test(unit) || !/^[A-Z0-9]{1,4}(?:-[A-Z0-9]{1,3})?$/.test(unit)) return undefined
+  const words = read.streetWords.slice(0, -1)
+  return {
+    read: { ...read, unit, streetWords: words, street: streetParts(words) },
+    note: { kind: "normalized", part: "unit", sent: unit, used: unit }
+  }
 }
 
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
@@ -1091,7 +1129,7 @@ export class AddressIndex {
   match(raw: string): AddressMatch {
     const read = this.parse(raw)
     if ("_tag" in read) return { _tag: "Unknown", hint: read.hint, suggestions: [] }
-    const found = this.matchParsed(read)
+    const found = this.matchOrReadAgain(read)
     // A house found in the other country than the one typed is not the one meant (a state of neither, the demo
     // county's ZZ, is no contradiction).
     if (read.country !== undefined && found._tag === "Found") {
@@ -1118,6 +1156,29 @@ export class AddressIndex {
           suggestions: []
         }
       }
+    }
+    return found
+  }
+
+  /**
+   * The address as read; when that finds nothing, read once more as New Yorkers also write a Queens number
+   * and a condominium's unit with no word for them: `110 20 215th St` (110-20) and `250 South Street 22P` (unit
+   * 22P). The second reading is taken only when it finds a property with nothing corrected, and for the unit
+   * only a property with that unit on record (a house found with the word ignored could be another road's:
+   * `10 County Rd 5`).
+   */
+  private matchOrReadAgain(read: Parsed): AddressMatch {
+    const found = this.matchParsed(read)
+    if (found._tag !== "Unknown") return found
+    for (const again of [queensNumberWithSpace(read), unitWithoutDesignator(read)]) {
+      if (again === undefined) continue
+      const second = this.matchParsed(again.read)
+      if (second._tag !== "Found" || second.method === "corrected") continue
+      if (again.note.part === "unit" && (second.parcel.unit === "" || second.notes.some((n) => n.part === "unit"))) {
+        continue
+      }
+      const note = again.note.part === "unit" ? { ...again.note, used: second.parcel.unit } : again.note
+      return { ...second, method: "normalized", notes: [note, ...second.notes] }
     }
     return found
   }

@@ -312,6 +312,46 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     }
   })
 
+  it("REQ-1: a Queens number with a space for its hyphen (110 20 215th St) and a condo unit with no word for it (250 South Street 22P) are read so, with a note, only where that finds the property", () => {
+    const written = new AddressIndex([
+      parcel("two-fifteenth-110-20", "110-20 215TH ST", nyc("QUEENS", "QUEENS VILLAGE", "11429")),
+      parcel("south-22p", "250 SOUTH ST", nyc("NEW YORK", "LOWER EAST SIDE", "10002", "MANHATTAN"), "22P"),
+      parcel("south-7d", "250 SOUTH ST", nyc("NEW YORK", "LOWER EAST SIDE", "10002", "MANHATTAN"), "7D"),
+      {
+        ...parcel("county-10", "10 COUNTY RD", nyc("STATEN ISLAND", "TOTTENVILLE", "10307")),
+        propertyType: "two_family"
+      }
+    ])
+    const spaced = written.match("110 20 215th st, Queens Village NY")
+    expect(idOf(spaced)).toBe("two-fifteenth-110-20")
+    expect(spaced).toMatchObject({ method: "normalized" })
+    expect(spaced._tag === "Found" && spaced.notes).toContainEqual({
+      kind: "normalized",
+      part: "house_number",
+      sent: "110 20",
+      used: "110-20"
+    })
+    for (const address of ["250 South Street 22P, New York, NY 10002", "250 south st 22p 10002"]) {
+      const unit = written.match(address)
+      expect(idOf(unit), address).toBe("south-22p")
+      expect(unit._tag === "Found" && unit.notes, address).toContainEqual({
+        kind: "normalized",
+        part: "unit",
+        sent: "22P",
+        used: "22P"
+      })
+    }
+    expect(idOf(written.match("250 South Street 7D, New York, NY 10002"))).toBe("south-7d")
+    // A unit not on record is not read as another: the building's units stay the question.
+    expect(idOf(written.match("250 South Street 9Z, New York, NY 10002"))).not.toMatch(/^south-/)
+    // A trailing number is a unit only where a unit of it is on record: the house at 10 County Rd is not
+    // `10 County Rd 5` (a numbered road elsewhere), though a unit on a two-family house is otherwise ignored.
+    expect(idOf(written.match("10 County Rd 5, Staten Island"))).not.toBe("county-10")
+    expect(idOf(written.match("10 County Rd Apt 5, Staten Island"))).toBe("county-10")
+    // Two digits after the number, then a word that is no number: not a Queens number (`110 20 Main St`).
+    expect(idOf(written.match("110 20 Main St, Queens Village NY"))).not.toBe("two-fifteenth-110-20")
+  })
+
   it("a neighbourhood before its town, each after a comma, is the locality", () => {
     expect(idIn("161-22 92nd St, Howard Beach, Queens")).toBe("ninety-second-161-22")
     expect(idIn("161-22 92nd St, Howard Beach, Queens, NY 11414")).toBe("ninety-second-161-22")
