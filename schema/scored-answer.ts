@@ -211,6 +211,7 @@ export type Currency = typeof Currency.Type
 export const Caution = Schema.Struct({
   code: Schema.Literal(
     "living-area-doubtful",
+    "old-comparable-sales",
     "estimate-withheld",
     "no-comp-band",
     "thin-comp-band",
@@ -222,7 +223,9 @@ export const Caution = Schema.Struct({
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
-      "if it is wrong, send the right one in `overrides`; `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
+      "if it is wrong, send the right one in `overrides`; `old-comparable-sales`: the newest comparable sale is " +
+      "more than 180 days before `valuation_date`, so the value is in effect of that time (the market index is " +
+      "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
       "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
       "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
       "so its middle (and the offer) is far less sure; `offer-above-own-sale`: `max_allowable_offer` is above the price " +

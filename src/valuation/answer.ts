@@ -116,6 +116,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
       return { arv, ...maximumAllowableOffer(arv, rehabBudget, targetMargin) }
     })()
 
+  const evidence = valuationEvidence(outcome)
   const cautions = cautionsFor({
     modelMedian: distribution["0.5"],
     withheld,
@@ -129,6 +130,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     currency: outcome.subject.currency,
     livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
     usualLivingArea: outcome.subject.usualLivingArea,
+    newestComparableSale: evidence.newest_comparable_sale,
     valuationDate: outcome.dates.valuationDate
   })
 
@@ -142,7 +144,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     },
     valuation_date: outcome.dates.valuationDate,
     ...(outcome.subject.currency === undefined ? {} : { currency: outcome.subject.currency }),
-    evidence: valuationEvidence(outcome),
+    evidence,
     ...(withheld ? {} : {
       pricing_model_arv_estimate: Math.round(distribution["0.5"] / 1000) * 1000,
       value_distribution: distribution,

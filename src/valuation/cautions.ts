@@ -9,6 +9,7 @@ import {
   DOUBTFUL_AREA_FACTOR,
   MAX_BAND_SIZE_RATIO,
   MIN_COMPS_FOR_BAND,
+  OLD_COMPS_DAYS,
   OWN_SALE_CAUTION_DAYS,
   WIDE_BAND_RATIO,
   WITHHOLD_ABOVE_BAND,
@@ -58,6 +59,8 @@ export interface CautionInputs {
   readonly livingAreaRecorded?: boolean | undefined
   /** The living areas of the middle 95% of the market's recorded sales of the property's group. */
   readonly usualLivingArea?: readonly [number, number] | undefined
+  /** The newest comparable sale's date (`evidence.newest_comparable_sale`). */
+  readonly newestComparableSale?: string | undefined
 }
 
 const withheldCaution = (median: number, band: CompBand, dollars: (amount: number) => string): Caution => {
@@ -112,6 +115,25 @@ const wideBandCaution = (band: CompBand, dollars: (amount: number) => string): C
       "is worth, and its middle, the after-repair value and the offer rest on where between them it lies. Out " +
       "of time, the middles of bands this wide were about twice as far from the sale price as the middles of all " +
       "bands: check the listed comps and the property's condition before relying on them."
+  }
+}
+
+/**
+ * The newest comparable sale long before the valuation date: the value is of that time, carried forward by a
+ * market index that is never extrapolated past its data (every NYC condominium: its kind's 2019 records carry no
+ * living area, and the answer said only that the market's sales ran to 2019-12-31).
+ */
+const oldCompsCaution = (inputs: CautionInputs): Caution | undefined => {
+  const newest = inputs.newestComparableSale
+  if (newest === undefined) return undefined
+  const age = daysBetween(newest, inputs.valuationDate)
+  return age <= OLD_COMPS_DAYS ? undefined : {
+    code: "old-comparable-sales",
+    detail: `The newest comparable sale is from ${newest}, ${age.toLocaleString("en-US")} days before the ` +
+      `valuation date (${inputs.valuationDate}): the records hold no later sale of properties like this one that ` +
+      "the valuation can use (a sale without the facts it needs, such as a living area, is none), and the market " +
+      "index of its kind is not carried past its data, so the value is in effect of that time, carried forward " +
+      `unchanged. Prices may have moved since ${newest}.`
   }
 }
 
@@ -230,6 +252,7 @@ const doubtfulAreaCaution = (inputs: CautionInputs): Caution | undefined => {
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
     doubtfulAreaCaution(inputs),
+    oldCompsCaution(inputs),
     inputs.withheld && inputs.band !== undefined
       ? withheldCaution(inputs.modelMedian, inputs.band, amountIn(inputs.currency))
       : undefined,

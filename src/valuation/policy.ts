@@ -44,6 +44,13 @@ export const WITHHOLD_ABOVE_BAND = 1.15
  */
 export const MAX_BAND_SIZE_RATIO = 1.5
 
+/**
+ * A newest comparable sale more than this many days before the valuation date is cautioned: the value is of its
+ * time, carried forward on an index that holds flat past its data (on the real files every NYC condominium's,
+ * whose 2019 records carry no living area: 5,209 Manhattan sales of 2019, 7 with an area; a house's almost never).
+ */
+export const OLD_COMPS_DAYS = 180
+
 /** A comp band needs at least this many comparable sales with a usable price. */
 export const MIN_COMPS_FOR_BAND = 3
 

@@ -382,7 +382,7 @@ describe("the Scored answer", () => {
     const comps = [1, 2, 3, 4].map((i): ComparableSale => ({
       propertyId: `c${i}`,
       address: `${i} Comp St`,
-      saleDate: "2019-05-01",
+      saleDate: "2019-10-01",
       salePrice: 900_000 + i * 10_000,
       timeAdjustedPrice: 900_000 + i * 10_000,
       facts: { living_area_square_feet: 2_000 },
@@ -483,6 +483,24 @@ describe("the Scored answer", () => {
       )
       // The default comps (a band of $900k-$1.0M) are no wide band.
       expect(wideOf(comps.map((comp) => comp.salePrice))).toBeUndefined()
+    })
+
+    it("cautions: a newest comparable sale more than 180 days before the valuation date is said, with its age", () => {
+      const dated = (saleDate: string): ScoringOutcome => ({
+        ...outcome(undefined),
+        comps: comps.map((comp, i) => ({ ...comp, saleDate: i === 0 ? saleDate : "2018-03-01" }))
+      })
+      const oldOf = (saleDate: string) =>
+        scoredAnswer(dated(saleDate), { address: "x" }).cautions?.find((c) => c.code === "old-comparable-sales")
+      // A Manhattan condominium valued on 2019-12-31 from sales of 2018 (its kind's 2019 records carry no area).
+      const old = scoredAnswer(dated("2018-12-28"), { address: "x" })
+      expect(old.evidence.newest_comparable_sale).toBe("2018-12-28")
+      expect(old.cautions?.find((c) => c.code === "old-comparable-sales")?.detail).toMatch(
+        /^The newest comparable sale is from 2018-12-28, 338 days before the valuation date \(2019-12-01\)/
+      )
+      // 180 days is not yet old; 181 is.
+      expect(oldOf("2019-06-04")).toBeUndefined()
+      expect(oldOf("2019-06-03")).toBeDefined()
     })
 
     it("OVR-2 cautions: a recorded living area far outside its market's usual range says so and names the override", () => {
