@@ -35,8 +35,9 @@ export interface ScoringOutcome {
     /** Its own latest market sale on record by the valuation date (never a comparable). */
     readonly lastSale?: { readonly date: string; readonly price: number } | undefined
     /**
-     * Its latest sale recorded as arm's-length by the valuation date, when that sale was not taken for a market
-     * sale (its price beyond its neighbourhood's range for its recorded facts) and is later than `lastSale`.
+     * Its latest sale by the valuation date, when that sale was not taken for a market sale and is later than
+     * `lastSale`: recorded as arm's-length but with its price beyond its neighbourhood's range for its recorded
+     * facts, or a package sale (one deed and price over it and other parcels).
      */
     readonly uncountedSale?: UncountedSale | undefined
     /** The living areas of the middle 95% of its market's recorded sales of its group (houses or condos). */
