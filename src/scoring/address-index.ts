@@ -76,6 +76,11 @@ export type AddressMatch =
     readonly reason: AmbiguityReason
     /** For `town`: the other towns whose street of the name has houses on record around the number. */
     readonly otherTowns?: ReadonlyArray<string>
+    /**
+     * Where every property matched has one and the same address (several tax lots at one address, sold
+     * together: `750 W 232nd St, Bronx`): their ids, since no address can tell them apart.
+     */
+    readonly sameAddressIds?: ReadonlyArray<string>
   }
   | { readonly _tag: "OutsideCoverage" }
   | { readonly _tag: "Unknown"; readonly hint: string; readonly suggestions: ReadonlyArray<string> }
@@ -1791,12 +1796,17 @@ const ambiguous = (
   parcels: ReadonlyArray<ParcelRecord>,
   reason: AmbiguityReason,
   otherTowns?: ReadonlyArray<string>
-): AddressMatch => ({
-  _tag: "Ambiguous",
-  reason,
-  candidates: [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES),
-  ...(otherTowns === undefined ? {} : { otherTowns })
-})
+): AddressMatch => {
+  const candidates = [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally)
+  const sameAddress = candidates.length === 1 && parcels.length > 1
+  return {
+    _tag: "Ambiguous",
+    reason,
+    candidates: candidates.slice(0, MAX_CANDIDATES),
+    ...(otherTowns === undefined ? {} : { otherTowns }),
+    ...(sameAddress ? { sameAddressIds: parcels.map((parcel) => parcel.id).sort(naturally) } : {})
+  }
+}
 
 /** The match of one parcel, with how it matched. */
 const found = (

@@ -81,6 +81,28 @@ describe("address matching", () => {
     expect(index.match("300 Seaview Ave, Riverton")._tag).toBe("Ambiguous")
   })
 
+  it("ERR-3: several tax lots at one and the same address are ambiguous with their ids, and the detail says resending cannot help", () => {
+    // `750 W 232nd St, Bronx`: two lots, one house, sold together; no address tells them apart.
+    const lots = new AddressIndex([
+      parcel("nyc-2-5751-300", "750 W 232ND ST", { city: "BRONX", zip: "10463", state: "NY", market: "Bronx" }),
+      parcel("nyc-2-5751-304", "750 W 232ND ST", { city: "BRONX", zip: "10463", state: "NY", market: "Bronx" })
+    ])
+    const match = lots.match("750 W 232nd St, Bronx NY 10463")
+    expect(match).toEqual({
+      _tag: "Ambiguous",
+      reason: "several",
+      candidates: ["750 W 232ND ST, BRONX, NY 10463"],
+      sameAddressIds: ["nyc-2-5751-300", "nyc-2-5751-304"]
+    })
+    expect(ambiguityDetail(match as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toBe(
+      "2 properties are recorded at exactly this address (nyc-2-5751-300, nyc-2-5751-304), and no address tells " +
+        "them apart: sent again, in any spelling, it is refused the same way, so it cannot be scored. Their " +
+        "histories can be read by `property_id`."
+    )
+    // Properties at different addresses name none: their addresses tell them apart.
+    expect(index.match("12 Maple Street")).not.toHaveProperty("sameAddressIds")
+  })
+
   it("outside every imported area: outside coverage; inside but unknown: unknown", () => {
     expect(index.match("1 Main St, Springfield, IL 62701")._tag).toBe("OutsideCoverage")
     expect(index.match("1 Main St, Springfield")._tag).toBe("OutsideCoverage")
