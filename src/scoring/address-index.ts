@@ -308,10 +308,11 @@ const numbersSpan = (street: Street, value: number, fromFirstHouse = false) => {
     (fromFirstHouse || value >= range.low - NUMBER_SPAN_MARGIN) && value <= range.high + NUMBER_SPAN_MARGIN
 }
 
-/** A second reading of an address, and the note that says what it read otherwise. */
+/** A second reading of an address, and what it says of the property it finds. */
 interface ReadAgain {
   readonly read: Parsed
-  readonly note: MatchNote
+  /** The note saying what was read otherwise, or undefined where this reading may not take the property found. */
+  readonly noteFor: (found: Extract<AddressMatch, { _tag: "Found" }>) => MatchNote | undefined
 }
 
 /** `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). */
@@ -322,12 +323,12 @@ const queensNumberWithSpace = (read: Parsed): ReadAgain | undefined => {
   const words = read.streetWords.slice(1)
   return {
     read: { ...read, number: `${read.number}-${second}`, streetWords: words, street: streetParts(words) },
-    note: {
+    noteFor: () => ({
       kind: "normalized",
       part: "house_number",
       sent: `${read.number} ${second}`,
       used: `${read.number}-${second}`
-    }
+    })
   }
 }
 
@@ -342,7 +343,11 @@ const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
   const words = read.streetWords.slice(0, -1)
   return {
     read: { ...read, unit, streetWords: words, street: streetParts(words) },
-    note: { kind: "normalized", part: "unit", sent: unit, used: unit }
+    // Only a property with that unit on record: a house found with the unit ignored could be another road's.
+    noteFor: (found) =>
+      found.parcel.unit === "" || found.notes.some((note) => note.part === "unit")
+        ? undefined
+        : { kind: "normalized", part: "unit", sent: unit, used: found.parcel.unit }
   }
 }
 
@@ -1179,11 +1184,8 @@ export class AddressIndex {
       if (again === undefined) continue
       const second = this.matchParsed(again.read)
       if (second._tag !== "Found" || second.method === "corrected") continue
-      if (again.note.part === "unit" && (second.parcel.unit === "" || second.notes.some((n) => n.part === "unit"))) {
-        continue
-      }
-      const note = again.note.part === "unit" ? { ...again.note, used: second.parcel.unit } : again.note
-      return { ...second, method: "normalized", notes: [note, ...second.notes] }
+      const note = again.noteFor(second)
+      if (note !== undefined) return { ...second, method: "normalized", notes: [note, ...second.notes] }
     }
     return found
   }

@@ -142,14 +142,12 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
         `${match.candidates.length === 1 ? "candidate is the property" : "candidates are the properties"} on record ` +
         "at this number)."
     case "several":
-      return match.sameAddressIds !== undefined
-        ? `${match.sameAddressIds.length} properties are recorded at exactly this address (${
-          match.sameAddressIds.join(", ")
-        }), and no address tells them apart: sent again, in any spelling, it is refused the same way, so it ` +
+      // One candidate: several properties with one and the same address (their ids, where the index gave them).
+      return match.candidates.length === 1
+        ? `${match.sameAddressIds?.length ?? "Several"} properties are recorded at exactly this address${
+          match.sameAddressIds === undefined ? "" : ` (${match.sameAddressIds.join(", ")})`
+        }, and no address tells them apart: sent again, in any spelling, it is refused the same way, so it ` +
           "cannot be scored. Their histories can be read by `property_id`."
-        : match.candidates.length === 1
-        ? "The address matches several properties recorded at the same address; the address alone cannot tell " +
-          "them apart."
         : `The address matches ${
           match.candidates.length === 5 ? "five or more" : match.candidates.length
         } properties; send one of the candidates.`

@@ -45,10 +45,12 @@ export const propertyHistory = (
   marketSale: (sale: SaleRecord) => boolean = (sale) => sale.armsLength && sale.price > 0
 ): HistoryAnswer => {
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
+    .map((sale) => ({ sale, market: marketSale(sale) }))
   // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase),
   // and package sales what a buyer paid for the package: a flip is a market sale resold in a market sale, or a
   // package resold whole (a house and its side lot bought for $295,000 and sold for $550,000 five months later).
-  const priced = transfers.filter((sale) => marketSale(sale) || (sale.price > 0 && packageKey(sale) !== undefined))
+  const priced = transfers.filter(({ market, sale }) => market || (sale.price > 0 && packageKey(sale) !== undefined))
+    .map(({ sale }) => sale)
   const flips = priced.flatMap((bought, i) => {
     const sold = priced[i + 1]
     if (!sold || packageKey(bought) !== packageKey(sold)) return []
@@ -67,12 +69,12 @@ export const propertyHistory = (
   return {
     property_id: records.parcel.id,
     address: parcelAddress(records.parcel),
-    chain_of_title: transfers.map((sale) => ({
+    chain_of_title: transfers.map(({ market, sale }) => ({
       recorded_date: sale.saleDate,
       document_type: sale.documentType,
       price: sale.price,
-      arms_length: marketSale(sale),
-      ...(marketSale(sale) ? {} : { not_arms_length_reason: notMarketReason(sale) }),
+      arms_length: market,
+      ...(market ? {} : { not_arms_length_reason: notMarketReason(sale) }),
       ...(sale.packageParcelIds === undefined ? {} : { package_property_ids: [...sale.packageParcelIds] }),
       ...(sale.grantor ? { grantor: sale.grantor } : {}),
       ...(sale.grantee ? { grantee: sale.grantee } : {})
