@@ -186,10 +186,11 @@ export const SERVER_INSTRUCTIONS = [
   "Costs: `score_property` and `property_history` one Credit each, `score_property_batch` one per property; " +
   "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
   "`subject_property.address` in each answer: it is the property that was valued; and read its `cautions` when " +
-  "present (an estimate withheld, no offer and why, a comp band from only 3 sales, an offer above the " +
-  "property's own recent price, the property's own recent " +
-  "sale outside its value's range or not counted as a market sale) " +
-  "before relying on the figures.",
+  "present (an estimate withheld, no offer and why, a comp band from only 3 sales or whose sales disagree " +
+  "widely, comparable sales all long before the valuation date, an offer above the property's own recent " +
+  "price, the property's own recent sale outside its value's range, not counted as a market sale or sold in " +
+  "a package with other parcels; each with a `detail` to read, and new codes may come) before relying on the " +
+  "figures.",
   "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +
   "retrying that call; a retry is then never charged twice (the stored answer comes back, free, with a second " +
   "text saying so, and `\"propscore/idempotent_replayed\": true` in the result's `_meta`).",
