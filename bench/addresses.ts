@@ -468,7 +468,7 @@ const suffixOf = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th",
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
 
-const sampleOf = (parcels: ReadonlyArray<ParcelRecord>, n: number) => {
+const sampleOf = <A>(parcels: ReadonlyArray<A>, n: number) => {
   const step = Math.max(1, Math.floor(parcels.length / n))
   return parcels.filter((_, i) => i % step === 0).slice(0, n)
 }
@@ -554,6 +554,47 @@ const main = () => {
       }
     }
   }
+  // Addresses on record only as properties not valued (co-ops, apartment buildings, houses with a shop):
+  // right is the refusal that says so, with nothing suggested in their place (not their neighbours' addresses).
+  // (Not those also recorded as a valued property, in any spelling: `18-19 129 ST` and `18-19 129TH ST`.)
+  const lineKey = (street: string, zip: string | undefined) => {
+    const line = parseStreetLine(street)
+    return line && `${line.number.replace(/-/g, "")}|${line.street.name}|${line.street.directional}|${zip ?? ""}`
+  }
+  const valuedLines = new Set(real.map((parcel) => lineKey(parcel.street, parcel.zipCode)))
+  const notValuedRows = ["as recorded", "with an apartment"].map((cls) => ({
+    source: "NYC DOF 2018–2019",
+    cls: `not valued, ${cls}`,
+    typed: 0,
+    right: 0,
+    wrong: 0,
+    refused: 0
+  }))
+  const unscoredSample = sampleOf(
+    nycUnscored.filter((address) => !valuedLines.has(lineKey(address.street, address.zipCode))),
+    samplePerSource
+  )
+  for (const address of unscoredSample) {
+    const town = [title(address.city ?? ""), ["NY", address.zipCode].filter(Boolean).join(" ")].join(", ")
+    const typings = [
+      `${title(address.street)}, ${town}`,
+      `${title(address.street)} Apt ${pick(["2B", "4", "15T"])}, ${town}`
+    ]
+    typings.forEach((typed, i) => {
+      const row = notValuedRows[i]!
+      const match = index.match(typed)
+      row.typed++
+      if (match._tag === "Unknown" && (match.notValued?.length ?? 0) > 0 && match.suggestions.length === 0) row.right++
+      else if (match._tag === "Found") {
+        row.wrong++
+        if (wrongExamples.length < 10) wrongExamples.push(`${typed} → ${match.parcel.id} (${row.cls})`)
+      } else {
+        row.refused++
+        if (row.refused <= showRefused) log(`refused otherwise (${row.cls}): ${typed} → ${match._tag}`)
+      }
+    })
+  }
+  for (const row of notValuedRows) if (row.typed > 0) refusalRows.push(row)
 
   const pct = (part: number, whole: number) => (whole === 0 ? "—" : `${((100 * part) / whole).toFixed(1)}%`)
   console.log("| source | class | typed | right | wrong | refused |")

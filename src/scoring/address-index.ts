@@ -83,7 +83,32 @@ export type AddressMatch =
     readonly sameAddressIds?: ReadonlyArray<string>
   }
   | { readonly _tag: "OutsideCoverage" }
-  | { readonly _tag: "Unknown"; readonly hint: string; readonly suggestions: ReadonlyArray<string> }
+  | {
+    readonly _tag: "Unknown"
+    readonly hint: string
+    readonly suggestions: ReadonlyArray<string>
+    /**
+     * The address sent is on record, but only as properties the service does not value (a co-op, an
+     * apartment building, a house with a shop): their recorded addresses. Nothing is suggested in its place.
+     */
+    readonly notValued?: ReadonlyArray<string>
+  }
+
+/**
+ * The refusal of an address on record only as properties not valued (`recorded`, their addresses), `reading`
+ * saying how it was read when not as sent.
+ */
+const notValuedHere = (recorded: ReadonlyArray<string>, reading?: string): AddressMatch => ({
+  _tag: "Unknown",
+  hint:
+    `${reading !== undefined ? `Read with ${reading}, this` : "This"} address is on record as ${
+      recorded.length === 1 ? `${recorded[0]}` : `${recorded.length} addresses (${recorded.join("; ")})`
+    }, but only as a property this service does not value (an apartment building of four families or more, a ` +
+    "co-op, a building with a shop or office, and the like): it cannot be valued in any spelling, and no " +
+    "other property is suggested in its place.",
+  suggestions: [],
+  notValued: recorded
+})
 
 export type AmbiguityReason = "unit" | "directional" | "type" | "spelling" | "several" | "town"
 
@@ -313,6 +338,8 @@ interface ReadAgain {
   readonly read: Parsed
   /** The note saying what was read otherwise, or undefined where this reading may not take the property found. */
   readonly noteFor: (found: Extract<AddressMatch, { _tag: "Found" }>) => MatchNote | undefined
+  /** What this reading took otherwise, in words (`15T read as the unit`). */
+  readonly said: string
 }
 
 /** `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). */
@@ -323,6 +350,7 @@ const queensNumberWithSpace = (read: Parsed): ReadAgain | undefined => {
   const words = read.streetWords.slice(1)
   return {
     read: { ...read, number: `${read.number}-${second}`, streetWords: words, street: streetParts(words) },
+    said: `${read.number} ${second} read as the house number ${read.number}-${second}`,
     noteFor: () => ({
       kind: "normalized",
       part: "house_number",
@@ -343,6 +371,7 @@ const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
   const words = read.streetWords.slice(0, -1)
   return {
     read: { ...read, unit, streetWords: words, street: streetParts(words) },
+    said: `${unit} read as the unit`,
     // Only a property with that unit on record: a house found with the unit ignored could be another road's.
     noteFor: (found) =>
       found.parcel.unit === "" || found.notes.some((note) => note.part === "unit")
@@ -497,7 +526,19 @@ export interface AddressIndexData {
   readonly zipTowns: Map<string, Set<string>>
   readonly townStates: Map<string, Set<string>>
   readonly unscoredNames?: Map<string, Map<string, Set<string>>>
+  readonly unscoredAt?: Map<string, Array<UnscoredAt>>
+  readonly unscoredDirectionals?: Set<string>
 }
+
+/** A property on record that is not valued, under one of its areas' keys (`unscoredAtKey`). */
+interface UnscoredAt {
+  readonly street: StreetParts
+  /** Its recorded address, as shown. */
+  readonly address: string
+}
+
+/** The key of an address not valued: its area (as `unscoredNames`'), house number (no hyphen) and street name. */
+const unscoredAtKey = (area: string, number: string, name: string) => `${area}|${number.replace(/-/g, "")}|${name}`
 
 export class AddressIndex {
   private readonly byName = new Map<string, Array<Street>>()
@@ -509,6 +550,13 @@ export class AddressIndex {
    * streets, never corrected to another (none of their houses is found).
    */
   private readonly unscoredNames = new Map<string, Map<string, Set<string>>>()
+  /**
+   * The same properties by area, house number and street name: an address sent that is one of them is
+   * refused as not valued, never answered with its neighbours' addresses (`unscoredAtAddress`).
+   */
+  private readonly unscoredAt = new Map<string, Array<UnscoredAt>>()
+  /** `area|name|directional` of their streets that have a directional (`SUTTON PL S`): another street than the name's. */
+  private readonly unscoredDirectionals = new Set<string>()
   private readonly phrases = new Set<string>()
   private readonly phrasesByLength = new Map<number, Array<string>>()
   private readonly zips = new Set<string>()
@@ -546,12 +594,16 @@ export class AddressIndex {
       states,
       towns,
       townStates,
+      unscoredAt,
+      unscoredDirectionals,
       unscoredNames,
       zips,
       zipTowns
     } = this
     return {
       unscoredNames,
+      unscoredAt,
+      unscoredDirectionals,
       byName,
       parcels,
       names,
@@ -570,7 +622,11 @@ export class AddressIndex {
   /** The index `toData` described, over the same parcel records, without building it again. */
   static fromData(data: AddressIndexData): AddressIndex {
     const index = Object.create(AddressIndex.prototype) as AddressIndex
-    return Object.assign(index, { unscoredNames: new Map() }, data)
+    return Object.assign(
+      index,
+      { unscoredNames: new Map(), unscoredAt: new Map(), unscoredDirectionals: new Set() },
+      data
+    )
   }
 
   constructor(parcels: Iterable<ParcelRecord>, unscored: Iterable<UnscoredAddress> = []) {
@@ -648,26 +704,73 @@ export class AddressIndex {
     }
     this.hyphenatedZips = hyphenatedZipsOf(this.byName.values())
     for (const address of unscored) {
-      const street = parseStreetLine(address.street)?.street
-      if (street === undefined) continue
+      const line = parseStreetLine(address.street)
+      if (line === undefined) continue
+      const { street } = line
       const { name, type } = street
-      // The files spell some streets two ways (BERKLEY PL and BERKELEY PL in 11217): a name one typing mistake
-      // from a valued street of its type in its ZIP code is that street, not another (a sweep: 62 typings of
-      // such streets were refused, and the spelling itself was).
-      if (address.zipCode !== undefined && this.spelledOtherwise(name, type, address.zipCode)) continue
       const places = [
         ...(address.city ? [phraseOf(address.city)] : []),
         ...(address.neighborhood ? neighbourhoodPhrases(address.neighborhood) : []),
         phraseOf(address.market)
       ]
-      for (const area of ["*", ...(address.zipCode ? [`Z:${address.zipCode}`] : []), ...places.map((p) => `L:${p}`)]) {
+      const areas = ["*", ...(address.zipCode ? [`Z:${address.zipCode}`] : []), ...places.map((p) => `L:${p}`)]
+      const shown = formatAddress({
+        street: address.street,
+        unit: "",
+        city: address.city,
+        state: address.state,
+        zip: address.zipCode
+      })
+      for (const area of areas) {
+        const key = unscoredAtKey(area, line.number, name)
+        const at = this.unscoredAt.get(key)
+        if (at === undefined) this.unscoredAt.set(key, [{ street, address: shown }])
+        else if (!at.some((known) => known.address === shown)) at.push({ street, address: shown })
+      }
+      // The files spell some streets two ways (BERKLEY PL and BERKELEY PL in 11217): a name one typing mistake
+      // from a valued street of its type in its ZIP code is that street, not another (a sweep: 62 typings of
+      // such streets were refused, and the spelling itself was).
+      if (address.zipCode !== undefined && this.spelledOtherwise(name, type, address.zipCode)) continue
+      for (const area of areas) {
         let names = this.unscoredNames.get(area)
         if (names === undefined) this.unscoredNames.set(area, names = new Map())
         const types = names.get(name)
         if (types) types.add(type)
         else names.set(name, new Set([type]))
+        if (street.directional !== "") this.unscoredDirectionals.add(`${area}|${name}|${street.directional}`)
       }
     }
+  }
+
+  /** Whether a street of the name with the directional sent is on record with properties not valued, in the place sent. */
+  private unscoredDirectionalIn(parsed: Parsed, name: string) {
+    const areas = [
+      ...(parsed.zip !== undefined ? [`Z:${parsed.zip}`] : []),
+      ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])
+    ]
+    return (areas.length > 0 ? areas : ["*"]).some((area) =>
+      this.unscoredDirectionals.has(`${area}|${name}|${parsed.street.directional}`)
+    )
+  }
+
+  /**
+   * The recorded addresses of properties not valued at the address sent, read with the street `name`, in the
+   * place sent (its ZIP code and its town, each when sent): of the street's type and directional as sent, or
+   * any when none is sent.
+   */
+  private unscoredAtAddress(parsed: Parsed, name: string): ReadonlyArray<string> {
+    const areas = [
+      ...(parsed.zip !== undefined ? [`Z:${parsed.zip}`] : []),
+      ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])
+    ]
+    const lists = (areas.length > 0 ? areas : ["*"]).map((area) =>
+      (this.unscoredAt.get(unscoredAtKey(area, parsed.number, name)) ?? []).filter(({ street }) =>
+        (parsed.street.type === "" || street.type === "" || street.type === parsed.street.type) &&
+        (parsed.street.directional === "" || street.directional === parsed.street.directional)
+      ).map(({ address }) => address)
+    )
+    const [first = [], ...others] = lists
+    return first.filter((address) => others.every((list) => list.includes(address))).sort(naturally)
   }
 
   /**
@@ -1180,14 +1283,21 @@ export class AddressIndex {
   private matchOrReadAgain(read: Parsed): AddressMatch {
     const found = this.matchParsed(read)
     if (found._tag !== "Unknown") return found
+    let notValued: AddressMatch | undefined
     for (const again of [queensNumberWithSpace(read), unitWithoutDesignator(read)]) {
       if (again === undefined) continue
       const second = this.matchParsed(again.read)
+      // Read so, the address is one on record as not valued (`5700 Arlington Ave 15T`, a co-op's apartment):
+      // that is the answer, unless another reading finds a property.
+      if (second._tag === "Unknown" && found.notValued === undefined) {
+        const recorded = this.unscoredAtAddress(this.withBoroughOfZip(again.read), again.read.street.name)
+        if (recorded.length > 0) notValued ??= notValuedHere(recorded, again.said)
+      }
       if (second._tag !== "Found" || second.method === "corrected") continue
       const note = again.noteFor(second)
       if (note !== undefined) return { ...second, method: "normalized", notes: [note, ...second.notes] }
     }
-    return found
+    return notValued ?? found
   }
 
   private matchParsed(read: Parsed): AddressMatch {
@@ -1220,6 +1330,11 @@ export class AddressIndex {
     // in (people use neighbourhood names the record does not), only for a street spelt as recorded.
     const exact = this.onStreet(parsed, parsed.street.name, parsed.locality, notes)
     if (exact !== undefined) return exact
+    // The address is on record, as a property not valued (`5700 Arlington Ave, Bronx`, a co-op; `4820 Avenue
+    // N, Brooklyn`, a house with a shop): said so, its neighbours not suggested (an audit, 2026-11-25: they
+    // were, as if the house number were a mistake, inviting a paid answer for another property).
+    const notValued = this.unscoredAtAddress(parsed, parsed.street.name)
+    if (notValued.length > 0) return notValuedHere(notValued)
     const area = parsed.zip !== undefined
       ? `Z:${parsed.zip}`
       : parsed.locality !== undefined
@@ -1246,6 +1361,9 @@ export class AddressIndex {
         }
       }
     }
+    // A misspelt street whose closest spellings name such a property at the number, and no valued one.
+    const notValuedClose = attempt.close.flatMap(({ name }) => this.unscoredAtAddress(parsed, name))
+    if (notValuedClose.length > 0) return notValuedHere([...new Set(notValuedClose)])
     const suggestions = [
       ...this.nearNumbers(parsed, parsed.street.name),
       ...attempt.close.flatMap(({ name }) => this.nearNumbers(parsed, name))
@@ -1450,8 +1568,10 @@ export class AddressIndex {
     const streets = (this.byName.get(name) ?? []).filter((street) => this.streetIn(street, parsed))
     const notes: Array<MatchNote> = []
     // A directional given where the record has none is ignored only when no street of the name has one
-    // (`West Broadway` is not `Broadway`).
-    const namesHaveDirectionals = streets.some((street) => street.parts.directional !== "")
+    // (`West Broadway` is not `Broadway`), valued or not: `1 Sutton Place South`, a co-op not valued, found the
+    // house at 1 Sutton Pl and valued it at $9.7M (an audit, 2026-11-25).
+    const namesHaveDirectionals = streets.some((street) => street.parts.directional !== "") ||
+      (parsed.street.directional !== "" && this.unscoredDirectionalIn(parsed, name))
     // The streets of the name with a parcel in the place (read by the rarer readings below; found once).
     let streetsInPlace: Array<Street> | undefined
     const inPlace =

@@ -1316,6 +1316,119 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(idOf(bayRidge.match("334½ President St, Brooklyn, NY 11231"))).toBe("half")
   })
 
+  it("REQ-1: an address on record only as a property not valued (a co-op, a house with a shop) is refused as such, in any spelling, with no neighbour suggested", () => {
+    const bronx = (zip: string, hood: string) => ({ city: "BRONX", zip, hood, state: "NY", market: "Bronx" })
+    const brooklyn = { city: "BROOKLYN", zip: "11234", hood: "OLD MILL BASIN", state: "NY", market: "Brooklyn" }
+    const recorded = new AddressIndex([
+      parcel("arlington-5615", "5615 ARLINGTON AVE", bronx("10471", "RIVERDALE")),
+      parcel("arlington-5226", "5226 ARLINGTON AVE", bronx("10471", "RIVERDALE")),
+      parcel("avenue-n-4802", "4802 AVENUE N", brooklyn),
+      parcel("avenue-n-4830", "4830 AVENUE N", brooklyn),
+      parcel("radcliff-1661", "1661 RADCLIFF AVE", bronx("10462", "MORRIS PARK/VAN NEST"))
+    ], [
+      // A co-op building and a two-family house with a store, as the NYC importer records them.
+      {
+        market: "Bronx",
+        street: "5700 ARLINGTON AVE",
+        city: "BRONX",
+        state: "NY",
+        zipCode: "10471",
+        neighborhood: "RIVERDALE"
+      },
+      {
+        market: "Brooklyn",
+        street: "4820 AVENUE N",
+        city: "BROOKLYN",
+        state: "NY",
+        zipCode: "11234",
+        neighborhood: "OLD MILL BASIN"
+      }
+    ])
+    const notValued = (address: string) => ({
+      _tag: "Unknown",
+      hint: expect.stringContaining(
+        `This address is on record as ${address}, but only as a property this service does not value`
+      ),
+      suggestions: []
+    })
+    for (
+      const typed of [
+        "5700 Arlington Avenue, Bronx, NY 10471",
+        "5700 arlington ave riverdale",
+        "5700 Arlington Ave Apt 15T, Bronx NY 10471",
+        "5700 Arlington Ave #15T, Bronx",
+        "5700 Arlingtn Ave, Bronx, NY 10471",
+        "5700 Arlington, Bronx"
+      ]
+    ) {
+      expect({ typed, match: recorded.match(typed) }).toEqual({
+        typed,
+        match: {
+          ...notValued("5700 ARLINGTON AVE, BRONX, NY 10471"),
+          notValued: ["5700 ARLINGTON AVE, BRONX, NY 10471"]
+        }
+      })
+    }
+    // A unit after the street with no word for it: read as the unit, and said.
+    expect(recorded.match("5700 Arlington Ave 15T, Bronx NY 10471")).toMatchObject({
+      ...notValued("5700 ARLINGTON AVE, BRONX, NY 10471"),
+      hint: expect.stringMatching(/^Read with 15T read as the unit, this address is on record as 5700 ARLINGTON AVE/)
+    })
+    for (const typed of ["4820 Ave N, Brooklyn 11234", "4820 avenue n brooklyn", "4820 Avenue N, Brooklyn, NY"]) {
+      expect({ typed, match: recorded.match(typed) }).toMatchObject({
+        typed,
+        match: notValued("4820 AVENUE N, BROOKLYN, NY 11234")
+      })
+    }
+    // Not in the place sent, another type, another number: refused as before, the neighbours suggested.
+    for (
+      const typed of [
+        "5700 Arlington Ave, Brooklyn, NY 11234",
+        "5700 Arlington Ave, Bronx, NY 10462",
+        "5700 Arlington Pl, Bronx, NY 10471",
+        "5702 Arlington Ave, Bronx, NY 10471"
+      ]
+    ) {
+      const match = recorded.match(typed)
+      expect({ typed, notValued: match._tag === "Unknown" ? match.notValued : "not refused" }).toEqual({
+        typed,
+        notValued: undefined
+      })
+    }
+    expect(recorded.match("5702 Arlington Ave, Bronx, NY 10471")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: expect.arrayContaining(["5615 ARLINGTON AVE, BRONX, NY 10471"])
+    })
+    // A directional the valued street has not, on record with a property not valued: another street (`1 Sutton
+    // Place South`, a co-op, found the house at 1 Sutton Pl and valued it).
+    const manhattan = { city: "NEW YORK", zip: "10022", hood: "MIDTOWN EAST", state: "NY", market: "Manhattan" }
+    const sutton = new AddressIndex([parcel("sutton-1", "1 SUTTON PL", manhattan)], [
+      { market: "Manhattan", street: "1 SUTTON PL S", city: "NEW YORK", state: "NY", zipCode: "10022" }
+    ])
+    for (const typed of ["1 Sutton Pl S, New York, NY 10022", "1 Sutton Place South, New York, NY"]) {
+      expect({ typed, match: sutton.match(typed) }).toMatchObject({
+        typed,
+        match: notValued("1 SUTTON PL S, NEW YORK, NY 10022")
+      })
+    }
+    expect(idOf(sutton.match("1 Sutton Place, New York, NY 10022"))).toBe("sutton-1")
+    expect(sutton.match("3 Sutton Place South, New York, NY")._tag).toBe("Unknown")
+    expect(idOf(AddressIndex.fromData(sutton.toData()).match("1 Sutton Pl S, New York"))).toBe("Unknown")
+    // On a street the files also spell another way (TIEMANN and TIEMAN AVE, both valued in 10469).
+    const tiemann = new AddressIndex([
+      parcel("tiemann-2809", "2809 TIEMANN AVE", bronx("10469", "BAYCHESTER")),
+      parcel("tieman-2900", "2900 TIEMAN AVE", bronx("10469", "BAYCHESTER"))
+    ], [{ market: "Bronx", street: "2810 TIEMANN AVE", city: "BRONX", state: "NY", zipCode: "10469" }])
+    expect(tiemann.match("2810 Tiemann Ave, Bronx, NY 10469")).toMatchObject(
+      notValued("2810 TIEMANN AVE, BRONX, NY 10469")
+    )
+    // Valued properties are found as ever, and the index carries the addresses through `toData`.
+    expect(idOf(recorded.match("4802 Avenue N, Brooklyn"))).toBe("avenue-n-4802")
+    expect(AddressIndex.fromData(recorded.toData()).match("5700 Arlington Ave, Bronx")).toMatchObject(
+      notValued("5700 ARLINGTON AVE, BRONX, NY 10471")
+    )
+  })
+
   it("a street on record only with properties not valued is never corrected to another street", () => {
     const withShop = new AddressIndex([
       parcel("vienna-30", "30 VIENNA CT", si("ROSEBANK", "10305")),
@@ -1375,9 +1488,13 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       expect({ typed, id: idOf(berkeley.match(typed)) }).toEqual({ typed, id: "berkeley-60" })
     }
     expect(idOf(willow.match("558 Wilow Rd, Staten Island, NY 10312"))).toBe("willow-rd-558")
-    expect(willow.match("137 Willow Ave, Staten Island")).toMatchObject({
+    expect(willow.match("139 Willow Ave, Staten Island")).toMatchObject({
       _tag: "Unknown",
       hint: expect.stringMatching(/only with properties this service does not value/)
+    })
+    expect(willow.match("137 Willow Ave, Staten Island")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/^This address is on record as 137 WILLOW AVE, STATEN ISLAND, NY 10305, but only/)
     })
     // A long street valued in other ZIP codes of the town, on record in the ZIP code sent only with properties
     // not valued (an office condo): that is the answer, not "check the ZIP code" with another building suggested.
@@ -1388,6 +1505,11 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       { market: "Bronx", street: "3130 GRAND CONCOURSE", city: "BRONX", state: "NY", zipCode: "10458" }
     ])
     expect(concourse.match("3130 Grand Concourse, Bronx, NY 10458")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/^This address is on record as 3130 GRAND CONCOURSE, BRONX, NY 10458, but only/),
+      suggestions: []
+    })
+    expect(concourse.match("3132 Grand Concourse, Bronx, NY 10458")).toMatchObject({
       _tag: "Unknown",
       hint: expect.stringMatching(/only with properties this service does not value/)
     })
