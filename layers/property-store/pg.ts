@@ -306,7 +306,8 @@ export const PropertyStorePg = Layer.effect(
           city: "text",
           state: "text",
           zip_code: "text",
-          neighborhood: "text"
+          neighborhood: "text",
+          recorded_as: "text"
         },
         lastOf(addresses, unscoredKey).map((address) => ({
           key: unscoredKey(address),
@@ -315,9 +316,12 @@ export const PropertyStorePg = Layer.effect(
           city: nullable(address.city),
           state: nullable(address.state),
           zip_code: nullable(address.zipCode),
-          neighborhood: nullable(address.neighborhood)
+          neighborhood: nullable(address.neighborhood),
+          recorded_as: nullable(address.recordedAs)
         })),
-        "ON CONFLICT (key) DO NOTHING"
+        // Importing a file again fills in what an address stored before lacks (`recorded_as`, migration 0020).
+        "ON CONFLICT (key) DO UPDATE SET recorded_as = EXCLUDED.recorded_as " +
+          "WHERE unscored_addresses.recorded_as IS DISTINCT FROM EXCLUDED.recorded_as AND EXCLUDED.recorded_as IS NOT NULL"
       )
 
     const importParsed = (parsed: Parameters<PropertyStore["Type"]["importParsed"]>[0], format: string) =>
@@ -374,8 +378,9 @@ export const PropertyStorePg = Layer.effect(
             state: string | null
             zip_code: string | null
             neighborhood: string | null
+            recorded_as: string | null
           }
-        >`SELECT market, street, city, state, zip_code, neighborhood FROM unscored_addresses ORDER BY key`
+        >`SELECT market, street, city, state, zip_code, neighborhood, recorded_as FROM unscored_addresses ORDER BY key`
         return {
           parcels: parcels.map(toParcel),
           sales: sales.map(toSale),
@@ -385,7 +390,8 @@ export const PropertyStorePg = Layer.effect(
             city: optional(row.city),
             state: optional(row.state),
             zipCode: optional(row.zip_code),
-            neighborhood: optional(row.neighborhood)
+            neighborhood: optional(row.neighborhood),
+            recordedAs: optional(row.recorded_as)
           }))
         }
       }).pipe(Effect.orDie),

@@ -397,6 +397,13 @@ const saleReasons = Effect.gen(function*() {
   yield* sql`ALTER TABLE sales ADD COLUMN package_parcel_ids text`
 })
 
+// What the record says a property not valued is, in words (`a co-op apartment building (building class D4)`):
+// a refused address names it. Null for addresses imported before, until their file is imported again.
+const unscoredRecordedAs = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE unscored_addresses ADD COLUMN recorded_as text`
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -416,7 +423,8 @@ const migrationRecord = {
   "0016_property_data_version": propertyDataVersion,
   "0017_abandoned_attempts": abandonedAttempts,
   "0018_unscored_addresses": unscoredAddresses,
-  "0019_sale_reasons": saleReasons
+  "0019_sale_reasons": saleReasons,
+  "0020_unscored_recorded_as": unscoredRecordedAs
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -37,6 +37,43 @@ export const propertyTypeOfBuildingClass = (buildingClass: string): PropertyType
 }
 
 /**
+ * What a building class the service does not value is, in words, for a refused address (the Department of
+ * Finance's building class codes; the class itself is named too).
+ */
+export const describeBuildingClass = (buildingClass: string): string => {
+  const code = buildingClass.trim().toUpperCase()
+  const words = ["C6", "C8", "D0", "D4"].includes(code)
+    ? "a co-op apartment building"
+    : code === "R9"
+    ? "a co-op unit in a condominium"
+    : ["R5", "R7", "R8", "RK", "RB", "RH", "RW", "RA", "RI", "RC"].includes(code)
+    ? "a commercial condominium unit"
+    : ["RG", "RP", "RS", "RT"].includes(code)
+    ? "a condominium's parking, storage or terrace unit"
+    : {
+      C: "a walk-up apartment building",
+      D: "an elevator apartment building",
+      S: "a house or small building with a shop or office",
+      K: "a store building",
+      O: "an office building",
+      L: "a loft building",
+      E: "a warehouse",
+      F: "a factory",
+      G: "a garage",
+      H: "a hotel",
+      V: "vacant land",
+      M: "a religious building",
+      W: "a school",
+      I: "a health-care building",
+      P: "a place of public assembly",
+      Q: "a recreation property",
+      N: "an asylum or home",
+      J: "a theatre"
+    }[code[0] ?? ""] ?? "a property of a class not valued"
+  return code === "" ? words : `${words} (building class ${code})`
+}
+
+/**
  * A bungalow colony (building class A8, on cooperatively owned land): many houses on one tax lot, each sold
  * under its own address (`12 MAGNOLIA PLACE, 12`, the house number repeated as an apartment). Each house is
  * its own parcel, named by the lot and its street line: as one parcel, a Throgs Neck lot mixed 28 houses'
@@ -168,7 +205,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
         city: borough.city,
         state: "NY",
         zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,
-        neighborhood: neighborhood || undefined
+        neighborhood: neighborhood || undefined,
+        recordedAs: describeBuildingClass(buildingClass)
       }
       unscored.set(`${other.street}|${other.zipCode ?? ""}|${other.city}`, other)
       continue

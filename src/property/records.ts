@@ -88,6 +88,8 @@ export interface UnscoredAddress {
   readonly state?: string | undefined
   readonly zipCode?: string | undefined
   readonly neighborhood?: string | undefined
+  /** What the record says it is, in words (`a co-op apartment building (building class D4)`), where known. */
+  readonly recordedAs?: string | undefined
 }
 
 /** What an importer read from one file. */

@@ -95,20 +95,31 @@ export type AddressMatch =
   }
 
 /**
- * The refusal of an address on record only as properties not valued (`recorded`, their addresses), `reading`
- * saying how it was read when not as sent.
+ * The refusal of an address on record only as properties not valued (`recorded`), `reading` saying how it
+ * was read when not as sent.
  */
-const notValuedHere = (recorded: ReadonlyArray<string>, reading?: string): AddressMatch => ({
-  _tag: "Unknown",
-  hint:
-    `${reading !== undefined ? `Read with ${reading}, this` : "This"} address is on record as ${
-      recorded.length === 1 ? `${recorded[0]}` : `${recorded.length} addresses (${recorded.join("; ")})`
-    }, but only as a property this service does not value (an apartment building of four families or more, a ` +
-    "co-op, a building with a shop or office, and the like): it cannot be valued in any spelling, and no " +
-    "other property is suggested in its place.",
-  suggestions: [],
-  notValued: recorded
-})
+const notValuedHere = (
+  recorded: ReadonlyArray<{ readonly address: string; readonly recordedAs?: string | undefined }>,
+  reading?: string
+): AddressMatch => {
+  const named = ({ address, recordedAs }: (typeof recorded)[number]) =>
+    recordedAs === undefined ? address : `${address}, ${recordedAs}`
+  const what = recorded.length === 1 && recorded[0]!.recordedAs !== undefined
+    ? `${named(recorded[0]!)}, which this service does not value`
+    : `${
+      recorded.length === 1 ? named(recorded[0]!) : `${recorded.length} addresses (${recorded.map(named).join("; ")})`
+    }, but only as ${
+      recorded.length === 1 ? "a property" : "properties"
+    } this service does not value (an apartment building of four families or more, a co-op, a building with a ` +
+      "shop or office, and the like)"
+  return {
+    _tag: "Unknown",
+    hint: `${reading !== undefined ? `Read with ${reading}, this` : "This"} address is on record as ${what}: it ` +
+      "cannot be valued in any spelling, and no other property is suggested in its place.",
+    suggestions: [],
+    notValued: recorded.map(({ address }) => address)
+  }
+}
 
 export type AmbiguityReason = "unit" | "directional" | "type" | "spelling" | "several" | "town"
 
@@ -338,7 +349,7 @@ interface ReadAgain {
   readonly read: Parsed
   /** The note saying what was read otherwise, or undefined where this reading may not take the property found. */
   readonly noteFor: (found: Extract<AddressMatch, { _tag: "Found" }>) => MatchNote | undefined
-  /** What this reading took otherwise, in words (`15T read as the unit`). */
+  /** What this reading took otherwise, in words (`15T as the unit`). */
   readonly said: string
 }
 
@@ -350,7 +361,7 @@ const queensNumberWithSpace = (read: Parsed): ReadAgain | undefined => {
   const words = read.streetWords.slice(1)
   return {
     read: { ...read, number: `${read.number}-${second}`, streetWords: words, street: streetParts(words) },
-    said: `${read.number} ${second} read as the house number ${read.number}-${second}`,
+    said: `${read.number} ${second} as the house number ${read.number}-${second}`,
     noteFor: () => ({
       kind: "normalized",
       part: "house_number",
@@ -371,7 +382,7 @@ const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
   const words = read.streetWords.slice(0, -1)
   return {
     read: { ...read, unit, streetWords: words, street: streetParts(words) },
-    said: `${unit} read as the unit`,
+    said: `${unit} as the unit`,
     // Only a property with that unit on record: a house found with the unit ignored could be another road's.
     noteFor: (found) =>
       found.parcel.unit === "" || found.notes.some((note) => note.part === "unit")
@@ -535,6 +546,8 @@ interface UnscoredAt {
   readonly street: StreetParts
   /** Its recorded address, as shown. */
   readonly address: string
+  /** What the record says it is (`UnscoredAddress.recordedAs`). */
+  readonly recordedAs?: string | undefined
 }
 
 /** The key of an address not valued: its area (as `unscoredNames`'), house number (no hyphen) and street name. */
@@ -724,8 +737,9 @@ export class AddressIndex {
       for (const area of areas) {
         const key = unscoredAtKey(area, line.number, name)
         const at = this.unscoredAt.get(key)
-        if (at === undefined) this.unscoredAt.set(key, [{ street, address: shown }])
-        else if (!at.some((known) => known.address === shown)) at.push({ street, address: shown })
+        const entry = { street, address: shown, recordedAs: address.recordedAs }
+        if (at === undefined) this.unscoredAt.set(key, [entry])
+        else if (!at.some((known) => known.address === shown)) at.push(entry)
       }
       // The files spell some streets two ways (BERKLEY PL and BERKELEY PL in 11217): a name one typing mistake
       // from a valued street of its type in its ZIP code is that street, not another (a sweep: 62 typings of
@@ -758,7 +772,7 @@ export class AddressIndex {
    * place sent (its ZIP code and its town, each when sent): of the street's type and directional as sent, or
    * any when none is sent.
    */
-  private unscoredAtAddress(parsed: Parsed, name: string): ReadonlyArray<string> {
+  private unscoredAtAddress(parsed: Parsed, name: string): ReadonlyArray<UnscoredAt> {
     const areas = [
       ...(parsed.zip !== undefined ? [`Z:${parsed.zip}`] : []),
       ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])
@@ -767,10 +781,11 @@ export class AddressIndex {
       (this.unscoredAt.get(unscoredAtKey(area, parsed.number, name)) ?? []).filter(({ street }) =>
         (parsed.street.type === "" || street.type === "" || street.type === parsed.street.type) &&
         (parsed.street.directional === "" || street.directional === parsed.street.directional)
-      ).map(({ address }) => address)
+      )
     )
     const [first = [], ...others] = lists
-    return first.filter((address) => others.every((list) => list.includes(address))).sort(naturally)
+    return first.filter(({ address }) => others.every((list) => list.some((other) => other.address === address)))
+      .sort((a, b) => naturally(a.address, b.address))
   }
 
   /**
@@ -1363,7 +1378,9 @@ export class AddressIndex {
     }
     // A misspelt street whose closest spellings name such a property at the number, and no valued one.
     const notValuedClose = attempt.close.flatMap(({ name }) => this.unscoredAtAddress(parsed, name))
-    if (notValuedClose.length > 0) return notValuedHere([...new Set(notValuedClose)])
+    if (notValuedClose.length > 0) {
+      return notValuedHere([...new Map(notValuedClose.map((at) => [at.address, at])).values()])
+    }
     const suggestions = [
       ...this.nearNumbers(parsed, parsed.street.name),
       ...attempt.close.flatMap(({ name }) => this.nearNumbers(parsed, name))

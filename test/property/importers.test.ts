@@ -7,7 +7,13 @@ import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { normalizeAddress } from "../../src/property/address.js"
 import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
 import { importFiles } from "../../src/property/import-files.js"
-import { parseAmount, parseNycDofSales, parseUsDate, propertyTypeOfBuildingClass } from "../../src/property/nyc-dof.js"
+import {
+  describeBuildingClass,
+  parseAmount,
+  parseNycDofSales,
+  parseUsDate,
+  propertyTypeOfBuildingClass
+} from "../../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
 import { inStoreOrder } from "../../src/property/records.js"
 import { AddressIndex } from "../../src/scoring/address-index.js"
@@ -91,6 +97,11 @@ describe("NYC DOF sales files", () => {
     expect(propertyTypeOfBuildingClass("RR")).toBe("condo")
     expect(propertyTypeOfBuildingClass("R5")).toBeUndefined()
     expect(propertyTypeOfBuildingClass("K1")).toBeUndefined()
+    expect(describeBuildingClass("D4")).toBe("a co-op apartment building (building class D4)")
+    expect(describeBuildingClass("S2")).toBe("a house or small building with a shop or office (building class S2)")
+    expect(describeBuildingClass("C1")).toBe("a walk-up apartment building (building class C1)")
+    expect(describeBuildingClass("R5")).toBe("a commercial condominium unit (building class R5)")
+    expect(describeBuildingClass("Z9")).toBe("a property of a class not valued (building class Z9)")
   })
 
   it("turns rows into parcels and sales, rejecting bad rows by reason", () => {
@@ -104,7 +115,8 @@ describe("NYC DOF sales files", () => {
       city: "STATEN ISLAND",
       state: "NY",
       zipCode: "10305",
-      neighborhood: "ARROCHAR"
+      neighborhood: "ARROCHAR",
+      recordedAs: "a store building (building class K1)"
     }])
     const heron = parsed.parcels.find((parcel) => parcel.id === "nyc-5-5391-65")!
     expect(heron).toMatchObject({
@@ -263,11 +275,20 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect(again.map((r) => r.duplicates)).toEqual([7, 4])
         expect(yield* count()).toEqual(before)
         expect(before[0]).toEqual({ parcels: 8, sales: 10 })
-        // The shop's address is kept once, for the address index.
+        // The shop's address is kept once, for the address index, with what the record says it is; importing
+        // the file again fills that in for an address stored before it was kept (migration 0020).
         const store = yield* PropertyStore
-        expect((yield* store.loadAll).unscored).toEqual([
-          expect.objectContaining({ street: "100 HYLAN BLVD", zipCode: "10305", neighborhood: "ARROCHAR" })
-        ])
+        const shop = expect.objectContaining({
+          street: "100 HYLAN BLVD",
+          zipCode: "10305",
+          neighborhood: "ARROCHAR",
+          recordedAs: "a store building (building class K1)"
+        })
+        expect((yield* store.loadAll).unscored).toEqual([shop])
+        yield* sql`UPDATE unscored_addresses SET recorded_as = NULL`
+        expect((yield* store.loadAll).unscored).toEqual([expect.objectContaining({ recordedAs: undefined })])
+        yield* importFiles("nyc-dof", files)
+        expect((yield* store.loadAll).unscored).toEqual([shop])
       }))
 
     it.effect("HIS-2: a sale's reason for not being arm's-length and a package's parcels are stored; importing the file again fills them in for sales stored before", () =>
