@@ -1892,7 +1892,11 @@ export class AddressIndex {
       const kept = streets.filter(keep)
       if (kept.length > 0) streets = kept
     }
-    if (directional !== "") narrowed((street) => street.parts.directional === directional)
+    // A street of the name with the directional sent, on record with properties not valued, is the street
+    // meant: no other's house is suggested (`3 Sutton Pl S` was offered 1 Sutton Pl, another street).
+    if (directional !== "" && this.unscoredDirectionalIn(parsed, name)) {
+      streets = streets.filter((street) => street.parts.directional === directional)
+    } else if (directional !== "") narrowed((street) => street.parts.directional === directional)
     if (type !== "") narrowed((street) => street.parts.type === type)
     for (const street of streets) {
       for (const [number, parcels] of street.numbers) {
