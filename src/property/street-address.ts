@@ -316,6 +316,10 @@ export const unitKey = (unit: string) =>
     .replace(/[-/]/g, "")
     .replace(/^0+(?=\d)/, "")
 
+/** The floor an ordinal names (`2ND`, `SECOND` → `2`), or undefined. */
+const floorOrdinal = (word: string): string | undefined =>
+  /^(\d{1,3})(?:ST|ND|RD|TH)$/.exec(word)?.[1] ?? ORDINALS.get(word)
+
 /**
  * Takes the unit out of a street's words: a designator and its value (`APT 2`, `# 2`, `FL 3`, `REAR`)
  * wherever it stands after the first word. Returns the words left and the unit (or "").
@@ -326,6 +330,12 @@ export const takeUnit = (
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!
     if (!UNIT_DESIGNATORS.has(word)) continue
+    // A floor written as people say it, its ordinal before the word (`2nd Fl`, `Second Floor`): floor 2, as
+    // `Fl 2` (it was read as part of the street, and the house not found). Not the street's own words.
+    const ordinal = i >= 3 && FLOOR_DESIGNATORS.has(word) ? floorOrdinal(words[i - 1]!) : undefined
+    if (ordinal !== undefined) {
+      return { words: [...words.slice(0, i - 1), ...words.slice(i + 1)], unit: ordinal, floor: true }
+    }
     const value = words[i + 1]
     // `Rear`, `Front`, `Upper` are also words of names (`E Front St`): a unit only as the last word.
     if (VALUELESS_DESIGNATORS.has(word)) {

@@ -1291,7 +1291,11 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       parcel("marcy-1", "594 MARCY AVE", { city: "BROOKLYN", zip: "11206", state: "NY" }, "1"),
       parcel("marcy-1a", "594 MARCY AVE", { city: "BROOKLYN", zip: "11206", state: "NY" }, "1A"),
       parcel("marcy-2", "594 MARCY AVE", { city: "BROOKLYN", zip: "11206", state: "NY" }, "2"),
-      parcel("queens-104-42", "104-42 164TH ST", { city: "QUEENS", zip: "11433", state: "NY" })
+      parcel("queens-104-42", "104-42 164TH ST", { city: "QUEENS", zip: "11433", state: "NY" }),
+      {
+        ...parcel("queens-104-44", "104-44 164TH ST", { city: "QUEENS", zip: "11433", state: "NY" }),
+        propertyType: "two_family"
+      }
     ])
     // `Fl 1` found unit 1 for 1A: now the floor's units are the candidates.
     expect(tower.match("594 Marcy Avenue Fl 1, Brooklyn, NY 11206")).toMatchObject({
@@ -1303,6 +1307,27 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(idOf(tower.match("594 Marcy Avenue Apt 1, Brooklyn, NY 11206"))).toBe("marcy-1")
     expect(idOf(tower.match("594 Marcy Ave Apt #1A, Brooklyn, NY 11206"))).toBe("marcy-1a")
     expect(idOf(tower.match("104\u201342 164th St, Queens, NY 11433"))).toBe("queens-104-42")
+    // A floor as people say it, its ordinal first (`2nd Fl`, `Second Floor`): floor 2; on a house of two or
+    // three families, ignored, as `Fl 2` is (it was read as the street's, and the house refused as not found).
+    for (const typed of ["594 Marcy Avenue 2nd Fl, Brooklyn, NY 11206", "594 Marcy Ave Second Floor, Brooklyn NY"]) {
+      expect({ typed, id: idOf(tower.match(typed)) }).toEqual({ typed, id: "marcy-2" })
+    }
+    for (
+      const typed of [
+        "104-44 164th St 2nd Fl, Queens, NY 11433",
+        "104-44 164th St, 2nd Floor, Queens, NY 11433",
+        "104-44 164th St 3rd Flr Queens NY"
+      ]
+    ) {
+      const match = tower.match(typed)
+      expect({ typed, id: idOf(match), notes: match._tag === "Found" ? match.notes : [] }).toEqual({
+        typed,
+        id: "queens-104-44",
+        notes: [expect.objectContaining({ kind: "ignored", part: "unit" })]
+      })
+    }
+    // A numbered street's own ordinal is never read as a floor.
+    expect(idOf(tower.match("104-42 164th St, Queens, NY 11433"))).toBe("queens-104-42")
     // A unit's letter that is also a directional, last before the state: the unit's (it was dropped as the
     // street's directional, and the address refused).
     const bayRidge = new AddressIndex([
