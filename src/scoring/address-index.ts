@@ -165,15 +165,22 @@ const PLACE_WORDS: ReadonlyMap<string, string> = new Map([
 ])
 
 /**
- * Short names of New York places that abbreviate no word of them, given to the New York parcels of the place
- * (Melbourne has a Brooklyn too): `Bklyn` is Brooklyn, NY only.
+ * Short names of places that abbreviate no word of them, by state, given to that state's parcels of the place
+ * (Melbourne has a Brooklyn too): `Bklyn` is Brooklyn, NY only; `Sacto` and `EDH` are Sacramento's and El
+ * Dorado Hills' (a carried audit item: `Sacto, CA` was outside coverage).
  */
-const NEW_YORK_NICKNAMES: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
-  ["STATEN ISLAND", ["SI"]],
-  ["BROOKLYN", ["BKLYN", "BKLN"]],
-  ["BRONX", ["BX"]],
-  ["LONG ISLAND CITY", ["LIC"]],
-  ["BEDFORD STUYVESANT", ["BED STUY"]]
+const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<string>>> = new Map([
+  [
+    "NY",
+    new Map([
+      ["STATEN ISLAND", ["SI"]],
+      ["BROOKLYN", ["BKLYN", "BKLN"]],
+      ["BRONX", ["BX"]],
+      ["LONG ISLAND CITY", ["LIC"]],
+      ["BEDFORD STUYVESANT", ["BED STUY"]]
+    ])
+  ],
+  ["CA", new Map([["SACRAMENTO", ["SACTO"]], ["EL DORADO HILLS", ["EDH"]]])]
 ])
 /** New York City's boroughs other than Manhattan, as the NYC records name their towns. */
 const OTHER_BOROUGHS: ReadonlySet<string> = new Set(["BRONX", "BROOKLYN", "QUEENS", "STATEN ISLAND"])
@@ -208,7 +215,9 @@ const addressesOf = (match: AddressMatch | undefined): ReadonlyArray<string> =>
     : match.suggestions
 
 const NICKNAMED: ReadonlyMap<string, string> = new Map(
-  [...NEW_YORK_NICKNAMES].flatMap(([place, nicknames]) => nicknames.map((nickname) => [nickname, place] as const))
+  [...PLACE_NICKNAMES.values()].flatMap((places) =>
+    [...places].flatMap(([place, nicknames]) => nicknames.map((nickname) => [nickname, place] as const))
+  )
 )
 
 /**
@@ -662,9 +671,10 @@ export class AddressIndex {
         const set = new Set([...own, phraseOf(parcel.market)])
         own.delete("")
         set.delete("")
-        if (parcel.state?.toUpperCase() === "NY") {
+        const nicknames = PLACE_NICKNAMES.get(parcel.state?.toUpperCase() ?? "")
+        if (nicknames !== undefined) {
           for (const phrase of [...set]) {
-            for (const nickname of NEW_YORK_NICKNAMES.get(phrase) ?? []) {
+            for (const nickname of nicknames.get(phrase) ?? []) {
               set.add(nickname)
               if (own.has(phrase)) own.add(nickname)
             }

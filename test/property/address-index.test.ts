@@ -1004,6 +1004,23 @@ describe("places as Melbourne's people and New Yorkers write them (a user's audi
     // Another state's name is outside the coverage.
     expect(idIn("7 Merrimu St, Murrumbeena, Queensland")).toBe("OutsideCoverage")
   })
+
+  it("Sacto and EDH are Sacramento's and El Dorado Hills' (they were outside coverage), only in California", () => {
+    const ca = (city: string, zip: string) => ({ city, zip, state: "CA", market: "Sacramento" })
+    const towns = new AddressIndex([
+      parcel("rosemont", "3150 ROSEMONT DR", ca("SACRAMENTO", "95826")),
+      parcel("edh", "4 PARK DR", ca("EL DORADO HILLS", "95762"))
+    ])
+    expect(towns.match("3150 Rosemont Dr, Sacto, NY")._tag).toBe("OutsideCoverage")
+    for (const [typed, id] of [["3150 Rosemont Dr, Sacto, CA", "rosemont"], ["4 Park Dr, EDH, CA", "edh"]] as const) {
+      const match = towns.match(typed)
+      expect({ typed, id: idOf(match), notes: match._tag === "Found" ? match.notes : [] }).toEqual({
+        typed,
+        id,
+        notes: [expect.objectContaining({ kind: "normalized", part: "town" })]
+      })
+    }
+  })
 })
 
 describe("wrong parcels an audit of the day's rules found over every parcel held out in turn", () => {
