@@ -10,9 +10,10 @@ export const recovery = {
     "`ambiguous-address`: the address matched several properties; `candidates` lists up to five. Call again " +
     "with the one meant (ask the user if unsure). Refunded.",
   "unscorable-address":
-    "`unscorable-address`: no property with that street address is on record (or it has no house number). " +
-    "`suggestions`, when present, lists recorded addresses close to it: confirm one with the user before " +
-    "calling again. Refunded.",
+    "`unscorable-address`: no property with that street address is on record (or it has no house number), " +
+    "or it is on record only as a property this service does not value (a co-op, an apartment building, a " +
+    "house with a shop: the detail says so; do not retry it). `suggestions`, when present, lists recorded " +
+    "addresses close to it: confirm one with the user before calling again. Refunded.",
   "outside-coverage": "`outside-coverage`: the address is outside every covered area; do not retry. Refunded.",
   "missing-valuation-fact":
     "`missing-valuation-fact`: the record lacks a fact the valuation needs (`missing` names it); call again " +
