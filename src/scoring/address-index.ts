@@ -559,6 +559,15 @@ interface UnscoredAt {
   readonly recordedAs?: string | undefined
 }
 
+/** The keys of the place sent: its ZIP code's and its town's, each when sent; else every place's (`*`). */
+const placeKeys = (parsed: Parsed): ReadonlyArray<string> => {
+  const keys = [
+    ...(parsed.zip !== undefined ? [`Z:${parsed.zip}`] : []),
+    ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])
+  ]
+  return keys.length > 0 ? keys : ["*"]
+}
+
 /** The key of an address not valued: its area (as `unscoredNames`'), house number (no hyphen) and street name. */
 const unscoredAtKey = (area: string, number: string, name: string) => `${area}|${number.replace(/-/g, "")}|${name}`
 
@@ -744,10 +753,10 @@ export class AddressIndex {
         state: address.state,
         zip: address.zipCode
       })
+      const entry = { street, address: shown, recordedAs: address.recordedAs }
       for (const area of areas) {
         const key = unscoredAtKey(area, line.number, name)
         const at = this.unscoredAt.get(key)
-        const entry = { street, address: shown, recordedAs: address.recordedAs }
         if (at === undefined) this.unscoredAt.set(key, [entry])
         else if (!at.some((known) => known.address === shown)) at.push(entry)
       }
@@ -768,11 +777,7 @@ export class AddressIndex {
 
   /** Whether a street of the name with the directional sent is on record with properties not valued, in the place sent. */
   private unscoredDirectionalIn(parsed: Parsed, name: string) {
-    const areas = [
-      ...(parsed.zip !== undefined ? [`Z:${parsed.zip}`] : []),
-      ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])
-    ]
-    return (areas.length > 0 ? areas : ["*"]).some((area) =>
+    return placeKeys(parsed).some((area) =>
       this.unscoredDirectionals.has(`${area}|${name}|${parsed.street.directional}`)
     )
   }
@@ -783,11 +788,7 @@ export class AddressIndex {
    * any when none is sent.
    */
   private unscoredAtAddress(parsed: Parsed, name: string): ReadonlyArray<UnscoredAt> {
-    const areas = [
-      ...(parsed.zip !== undefined ? [`Z:${parsed.zip}`] : []),
-      ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])
-    ]
-    const lists = (areas.length > 0 ? areas : ["*"]).map((area) =>
+    const lists = placeKeys(parsed).map((area) =>
       (this.unscoredAt.get(unscoredAtKey(area, parsed.number, name)) ?? []).filter(({ street }) =>
         (parsed.street.type === "" || street.type === "" || street.type === parsed.street.type) &&
         (parsed.street.directional === "" || street.directional === parsed.street.directional)
