@@ -740,11 +740,14 @@ export class AddressIndex {
       if (line === undefined) continue
       const { street } = line
       const { name, type } = street
-      const places = [
+      const named = [
         ...(address.city ? [phraseOf(address.city)] : []),
         ...(address.neighborhood ? neighbourhoodPhrases(address.neighborhood) : []),
         phraseOf(address.market)
       ]
+      // With the places' short names, as the parcels' (`4820 Ave N, Bklyn` was answered with the neighbours).
+      const nicknames = PLACE_NICKNAMES.get(address.state?.toUpperCase() ?? "")
+      const places = [...new Set([...named, ...named.flatMap((place) => nicknames?.get(place) ?? [])])]
       const areas = ["*", ...(address.zipCode ? [`Z:${address.zipCode}`] : []), ...places.map((p) => `L:${p}`)]
       const shown = formatAddress({
         street: address.street,

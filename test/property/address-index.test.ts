@@ -1424,7 +1424,14 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       ...coop("5700 ARLINGTON AVE, BRONX, NY 10471"),
       hint: expect.stringMatching(/^Read with 15T as the unit, this address is on record as 5700 ARLINGTON AVE/)
     })
-    for (const typed of ["4820 Ave N, Brooklyn 11234", "4820 avenue n brooklyn", "4820 Avenue N, Brooklyn, NY"]) {
+    for (
+      const typed of [
+        "4820 Ave N, Brooklyn 11234",
+        "4820 avenue n brooklyn",
+        "4820 Avenue N, Brooklyn, NY",
+        "4820 Ave. N, Bklyn, NY"
+      ]
+    ) {
       expect({ typed, match: recorded.match(typed) }).toMatchObject({
         typed,
         match: notValued("4820 AVENUE N, BROOKLYN, NY 11234")
