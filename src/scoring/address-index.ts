@@ -81,6 +81,11 @@ export type AddressMatch =
      * together: `750 W 232nd St, Bronx`): their ids, since no address can tell them apart.
      */
     readonly sameAddressIds?: ReadonlyArray<string>
+    /**
+     * Properties not valued on record at this number on a street of the name with another directional (first
+     * among the candidates): sent, they are refused as not valued.
+     */
+    readonly notValued?: ReadonlyArray<NotValued>
   }
   | { readonly _tag: "OutsideCoverage" }
   | {
@@ -94,16 +99,27 @@ export type AddressMatch =
     readonly notValued?: ReadonlyArray<string>
   }
 
+/** A property on record that is not valued: its address, and what the record says it is, where it says. */
+export interface NotValued {
+  readonly address: string
+  readonly recordedAs?: string | undefined
+}
+
+/** A property not valued in words: its address, and what the record says it is. */
+export const notValuedNamed = ({ address, recordedAs }: NotValued) =>
+  recordedAs === undefined ? address : `${address}, ${recordedAs}`
+
 /**
  * The refusal of an address on record only as properties not valued (`recorded`), `reading` saying how it
- * was read when not as sent.
+ * was read when not as sent, `valuedElsewhere` the valued properties at the number on a street of the name
+ * with a directional, which was not sent.
  */
 const notValuedHere = (
-  recorded: ReadonlyArray<{ readonly address: string; readonly recordedAs?: string | undefined }>,
-  reading?: string
+  recorded: ReadonlyArray<NotValued>,
+  reading?: string,
+  valuedElsewhere: ReadonlyArray<string> = []
 ): AddressMatch => {
-  const named = ({ address, recordedAs }: (typeof recorded)[number]) =>
-    recordedAs === undefined ? address : `${address}, ${recordedAs}`
+  const named = notValuedNamed
   const what = recorded.length === 1 && recorded[0]!.recordedAs !== undefined
     ? `${named(recorded[0]!)}, which this service does not value`
     : `${
@@ -115,7 +131,14 @@ const notValuedHere = (
   return {
     _tag: "Unknown",
     hint: `${reading !== undefined ? `Read with ${reading}, this` : "This"} address is on record as ${what}: it ` +
-      "cannot be valued in any spelling, and no other property is suggested in its place.",
+      "cannot be valued in any spelling, and no other property is suggested in its place." + (
+        valuedElsewhere.length === 0 ?
+          "" :
+          ` ${valuedElsewhere.join("; ")} ${
+            valuedElsewhere.length === 1 ? "is" : "are"
+          } on a street of this name with a direction (such as E or W): send the address with it if that is the ` +
+          "property meant."
+      ),
     suggestions: [],
     notValued: recorded.map(({ address }) => address)
   }
@@ -1358,6 +1381,25 @@ export class AddressIndex {
     // The place first as given; a neighbourhood that holds no such street is widened to the town it lies
     // in (people use neighbourhood names the record does not), only for a street spelt as recorded.
     const exact = this.onStreet(parsed, parsed.street.name, parsed.locality, notes)
+    // No directional sent where streets of the name differ by theirs, and a property not valued is on record
+    // at the number too (an audit, 2026-11-25: `1478 86th St, Brooklyn`, a building not valued, was ambiguous
+    // with one candidate, 1478 E 86th St, which an agent sends back). Recorded as sent, with no directional,
+    // it is that property; with one, it is a candidate, first.
+    if (exact?._tag === "Ambiguous" && exact.reason === "directional") {
+      const recorded = this.unscoredAtAddress(parsed, parsed.street.name)
+      const asSent = recorded.filter(({ street }) => street.directional === "")
+      if (asSent.length > 0) return notValuedHere(asSent, undefined, exact.candidates)
+      if (recorded.length > 0) {
+        return {
+          ...exact,
+          candidates: [...new Set([...recorded.map(({ address }) => address), ...exact.candidates])].slice(
+            0,
+            MAX_CANDIDATES
+          ),
+          notValued: recorded.map(({ address, recordedAs }) => ({ address, recordedAs }))
+        }
+      }
+    }
     if (exact !== undefined) return exact
     // The address is on record, as a property not valued (`5700 Arlington Ave, Bronx`, a co-op; `4820 Avenue
     // N, Brooklyn`, a house with a shop): said so, its neighbours not suggested (an audit, 2026-11-25: they

@@ -31,6 +31,7 @@ import {
   AddressIndex,
   type AddressIndexData,
   type AddressMatch as IndexMatch,
+  notValuedNamed,
   parcelDisplayAddress
 } from "./address-index.js"
 import {
@@ -124,7 +125,13 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
       return "The address names a building with units; send the unit (the candidates list the units on record)."
     case "directional":
       return "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
-        "(the candidates are the properties on record at this number)."
+        "(the candidates are the properties on record at this number)." + (
+          match.notValued === undefined ?
+            "" :
+            ` Of them, ${match.notValued.map(notValuedNamed).join("; ")} ${
+              match.notValued.length === 1 ? "is a property" : "are properties"
+            } this service does not value: sent, ${match.notValued.length === 1 ? "it is" : "they are"} refused.`
+        )
     case "type":
       return "The address leaves out the street type (such as St, Ave or Ct) that tells streets of this name apart: " +
         "another street of the name has houses around this number. Send the type (the candidates are the " +

@@ -1484,6 +1484,47 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(tiemann.match("2810 Tiemann Ave, Bronx, NY 10469")).toMatchObject(
       notValued("2810 TIEMANN AVE, BRONX, NY 10469")
     )
+    // No directional sent where the streets of the name differ by theirs: a property not valued recorded as
+    // sent is that property (the valued one at the number, on E 86th St, named); one recorded with another
+    // directional is a candidate, first (`1478 86th St` was ambiguous with 1478 E 86th St alone).
+    const brooklyn86 = { city: "BROOKLYN", zip: "11236", state: "NY", market: "Brooklyn" }
+    const bronx239 = { city: "BRONX", zip: "10470", state: "NY", market: "Bronx" }
+    const directions = new AddressIndex([
+      parcel("e86-1478", "1478 E 86TH ST", brooklyn86),
+      parcel("86-1500", "1500 86TH ST", brooklyn86),
+      parcel("e239-640", "640 E 239TH ST", bronx239),
+      parcel("w239-700", "700 W 239TH ST", bronx239)
+    ], [
+      { market: "Brooklyn", street: "1478 86TH ST", city: "BROOKLYN", state: "NY", zipCode: "11236" },
+      {
+        market: "Bronx",
+        street: "640 W 239TH ST",
+        city: "BRONX",
+        state: "NY",
+        zipCode: "10470",
+        recordedAs: "an elevator apartment building (building class D1)"
+      }
+    ])
+    expect(directions.match("1478 86th St, Brooklyn, NY")).toEqual({
+      ...notValued("1478 86TH ST, BROOKLYN, NY 11236"),
+      hint: expect.stringMatching(
+        /but only as a property this service does not value .* 1478 E 86TH ST, BROOKLYN, NY 11236 is on a street of this name with a direction/
+      ),
+      notValued: ["1478 86TH ST, BROOKLYN, NY 11236"]
+    })
+    expect(idOf(directions.match("1478 E 86th St, Brooklyn, NY"))).toBe("e86-1478")
+    const both = directions.match("640 239th St, Bronx, NY")
+    expect(both).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "directional",
+      candidates: ["640 W 239TH ST, BRONX, NY 10470", "640 E 239TH ST, BRONX, NY 10470"]
+    })
+    expect(both._tag === "Ambiguous" && ambiguityDetail(both)).toMatch(
+      /Of them, 640 W 239TH ST, BRONX, NY 10470, an elevator apartment building \(building class D1\) is a property this service does not value: sent, it is refused\.$/
+    )
+    // Each candidate sent back settles it: the one not valued refused as such, the other found.
+    expect(directions.match("640 W 239TH ST, BRONX, NY 10470")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+    expect(idOf(directions.match("640 E 239TH ST, BRONX, NY 10470"))).toBe("e239-640")
     // Valued properties are found as ever, and the index carries the addresses through `toData`.
     expect(idOf(recorded.match("4802 Avenue N, Brooklyn"))).toBe("avenue-n-4802")
     expect(AddressIndex.fromData(recorded.toData()).match("5700 Arlington Ave, Bronx")).toMatchObject(
