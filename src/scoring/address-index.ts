@@ -576,6 +576,9 @@ export interface AddressIndexData {
 /** A property on record that is not valued, under one of its areas' keys (`unscoredAtKey`). */
 interface UnscoredAt {
   readonly street: StreetParts
+  /** Its house number as recorded, and ZIP code ("" when none). */
+  readonly number: string
+  readonly zip: string
   /** Its recorded address, as shown. */
   readonly address: string
   /** What the record says it is (`UnscoredAddress.recordedAs`). */
@@ -779,12 +782,24 @@ export class AddressIndex {
         state: address.state,
         zip: address.zipCode
       })
-      const entry = { street, address: shown, recordedAs: address.recordedAs }
+      const zip = address.zipCode ?? ""
+      const entry = { street, number: line.number, zip, address: shown, recordedAs: address.recordedAs }
+      // One entry per address, however the files spell it (`640 W 239 ST` and `640 W 239TH ST`): the one that
+      // says what it is, else the fuller spelling.
+      const same = (known: UnscoredAt) =>
+        known.zip === zip && known.street.name === name && known.street.directional === street.directional &&
+        (known.street.type === type || known.street.type === "" || type === "")
+      const better = (known: UnscoredAt) =>
+        known.recordedAs === undefined ?
+          entry.recordedAs !== undefined || shown.length > known.address.length :
+          entry.recordedAs !== undefined && shown.length > known.address.length
       for (const area of areas) {
         const key = unscoredAtKey(area, line.number, name)
         const at = this.unscoredAt.get(key)
+        const i = at?.findIndex(same) ?? -1
         if (at === undefined) this.unscoredAt.set(key, [entry])
-        else if (!at.some((known) => known.address === shown)) at.push(entry)
+        else if (i < 0) at.push(entry)
+        else if (better(at[i]!)) at[i] = entry
       }
       // The files spell some streets two ways (BERKLEY PL and BERKELEY PL in 11217): a name one typing mistake
       // from a valued street of its type in its ZIP code is that street, not another (a sweep: 62 typings of
@@ -799,6 +814,15 @@ export class AddressIndex {
         if (street.directional !== "") this.unscoredDirectionals.add(`${area}|${name}|${street.directional}`)
       }
     }
+  }
+
+  /** Whether a property not valued has a valued one at its address too (its street, number and ZIP code). */
+  private valuedAt(at: UnscoredAt) {
+    return (this.byName.get(at.street.name) ?? []).some((street) =>
+      street.zip === at.zip && street.parts.directional === at.street.directional &&
+      (street.parts.type === at.street.type || street.parts.type === "" || at.street.type === "") &&
+      [at.number, otherNumberForm(at.number)].some((number) => number !== undefined && street.numbers.has(number))
+    )
   }
 
   /** Whether a street of the name with the directional sent is on record with properties not valued, in the place sent. */
@@ -1386,7 +1410,8 @@ export class AddressIndex {
     // with one candidate, 1478 E 86th St, which an agent sends back). Recorded as sent, with no directional,
     // it is that property; with one, it is a candidate, first.
     if (exact?._tag === "Ambiguous" && exact.reason === "directional") {
-      const recorded = this.unscoredAtAddress(parsed, parsed.street.name)
+      // (Not those also recorded as valued at the number: a building's parking unit beside its homes.)
+      const recorded = this.unscoredAtAddress(parsed, parsed.street.name).filter((at) => !this.valuedAt(at))
       const asSent = recorded.filter(({ street }) => street.directional === "")
       if (asSent.length > 0) return notValuedHere(asSent, undefined, exact.candidates)
       if (recorded.length > 0) {

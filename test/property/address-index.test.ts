@@ -1493,8 +1493,14 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       parcel("e86-1478", "1478 E 86TH ST", brooklyn86),
       parcel("86-1500", "1500 86TH ST", brooklyn86),
       parcel("e239-640", "640 E 239TH ST", bronx239),
-      parcel("w239-700", "700 W 239TH ST", bronx239)
+      parcel("w239-700", "700 W 239TH ST", bronx239),
+      parcel("e4-1418-3h", "1418 E 4TH ST", brooklyn86, "3H"),
+      parcel("w4-1418", "1418 W 4TH ST", brooklyn86)
     ], [
+      // A building's parking unit, not valued, beside its valued homes: no candidate of its own.
+      { market: "Brooklyn", street: "1418 E 4TH ST", city: "BROOKLYN", state: "NY", zipCode: "11236" },
+      // The same building twice, as the files spell it.
+      { market: "Bronx", street: "640 W 239 ST", city: "BRONX", state: "NY", zipCode: "10470" },
       { market: "Brooklyn", street: "1478 86TH ST", city: "BROOKLYN", state: "NY", zipCode: "11236" },
       {
         market: "Bronx",
@@ -1522,6 +1528,11 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(both._tag === "Ambiguous" && ambiguityDetail(both)).toMatch(
       /Of them, 640 W 239TH ST, BRONX, NY 10470, an elevator apartment building \(building class D1\) is a property this service does not value: sent, it is refused\.$/
     )
+    expect(directions.match("1418 4th St, Brooklyn, NY")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "directional",
+      candidates: ["1418 E 4TH ST UNIT 3H, BROOKLYN, NY 11236", "1418 W 4TH ST, BROOKLYN, NY 11236"]
+    })
     // Each candidate sent back settles it: the one not valued refused as such, the other found.
     expect(directions.match("640 W 239TH ST, BRONX, NY 10470")).toMatchObject({ _tag: "Unknown", suggestions: [] })
     expect(idOf(directions.match("640 E 239TH ST, BRONX, NY 10470"))).toBe("e239-640")
