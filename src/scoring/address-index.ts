@@ -119,11 +119,12 @@ const notValuedHere = (
   reading?: string,
   valuedElsewhere: ReadonlyArray<string> = []
 ): AddressMatch => {
-  const named = notValuedNamed
   const what = recorded.length === 1 && recorded[0]!.recordedAs !== undefined
-    ? `${named(recorded[0]!)}, which this service does not value`
+    ? `${notValuedNamed(recorded[0]!)}, which this service does not value`
     : `${
-      recorded.length === 1 ? named(recorded[0]!) : `${recorded.length} addresses (${recorded.map(named).join("; ")})`
+      recorded.length === 1
+        ? notValuedNamed(recorded[0]!)
+        : `${recorded.length} addresses (${recorded.map(notValuedNamed).join("; ")})`
     }, but only as ${
       recorded.length === 1 ? "a property" : "properties"
     } this service does not value (an apartment building of four families or more, a co-op, a building with a ` +
@@ -236,6 +237,10 @@ const addressesOf = (match: AddressMatch | undefined): ReadonlyArray<string> =>
     : match._tag === "Ambiguous"
     ? match.candidates
     : match.suggestions
+
+/** The short names of a place of the state (`nicknamesOf("NY", "BROOKLYN")`: BKLYN, BKLN). */
+const nicknamesOf = (state: string | undefined, place: string): ReadonlyArray<string> =>
+  PLACE_NICKNAMES.get(state?.toUpperCase() ?? "")?.get(place) ?? []
 
 const NICKNAMED: ReadonlyMap<string, string> = new Map(
   [...PLACE_NICKNAMES.values()].flatMap((places) =>
@@ -585,6 +590,9 @@ interface UnscoredAt {
   readonly recordedAs?: string | undefined
 }
 
+/** Two street types that name the same street: the same, or either left out. */
+const typesAgree = (a: string, b: string) => a === b || a === "" || b === ""
+
 /** The keys of the place sent: its ZIP code's and its town's, each when sent; else every place's (`*`). */
 const placeKeys = (parsed: Parsed): ReadonlyArray<string> => {
   const keys = [
@@ -706,13 +714,10 @@ export class AddressIndex {
         const set = new Set([...own, phraseOf(parcel.market)])
         own.delete("")
         set.delete("")
-        const nicknames = PLACE_NICKNAMES.get(parcel.state?.toUpperCase() ?? "")
-        if (nicknames !== undefined) {
-          for (const phrase of [...set]) {
-            for (const nickname of nicknames.get(phrase) ?? []) {
-              set.add(nickname)
-              if (own.has(phrase)) own.add(nickname)
-            }
+        for (const phrase of [...set]) {
+          for (const nickname of nicknamesOf(parcel.state, phrase)) {
+            set.add(nickname)
+            if (own.has(phrase)) own.add(nickname)
           }
         }
         place = { localities: set, own, town: phraseOf(parcel.city ?? parcel.market) }
@@ -772,8 +777,7 @@ export class AddressIndex {
         phraseOf(address.market)
       ]
       // With the places' short names, as the parcels' (`4820 Ave N, Bklyn` was answered with the neighbours).
-      const nicknames = PLACE_NICKNAMES.get(address.state?.toUpperCase() ?? "")
-      const places = [...new Set([...named, ...named.flatMap((place) => nicknames?.get(place) ?? [])])]
+      const places = [...new Set([...named, ...named.flatMap((place) => nicknamesOf(address.state, place))])]
       const areas = ["*", ...(address.zipCode ? [`Z:${address.zipCode}`] : []), ...places.map((p) => `L:${p}`)]
       const shown = formatAddress({
         street: address.street,
@@ -788,7 +792,7 @@ export class AddressIndex {
       // says what it is, else the fuller spelling.
       const same = (known: UnscoredAt) =>
         known.zip === zip && known.street.name === name && known.street.directional === street.directional &&
-        (known.street.type === type || known.street.type === "" || type === "")
+        typesAgree(known.street.type, type)
       const better = (known: UnscoredAt) =>
         known.recordedAs === undefined ?
           entry.recordedAs !== undefined || shown.length > known.address.length :
@@ -820,7 +824,7 @@ export class AddressIndex {
   private valuedAt(at: UnscoredAt) {
     return (this.byName.get(at.street.name) ?? []).some((street) =>
       street.zip === at.zip && street.parts.directional === at.street.directional &&
-      (street.parts.type === at.street.type || street.parts.type === "" || at.street.type === "") &&
+      typesAgree(street.parts.type, at.street.type) &&
       [at.number, otherNumberForm(at.number)].some((number) => number !== undefined && street.numbers.has(number))
     )
   }
@@ -840,7 +844,7 @@ export class AddressIndex {
   private unscoredAtAddress(parsed: Parsed, name: string): ReadonlyArray<UnscoredAt> {
     const lists = placeKeys(parsed).map((area) =>
       (this.unscoredAt.get(unscoredAtKey(area, parsed.number, name)) ?? []).filter(({ street }) =>
-        (parsed.street.type === "" || street.type === "" || street.type === parsed.street.type) &&
+        typesAgree(parsed.street.type, street.type) &&
         (parsed.street.directional === "" || street.directional === parsed.street.directional)
       )
     )
@@ -1475,7 +1479,7 @@ export class AddressIndex {
       const sameStreet = (parcel: ParcelRecord) => {
         const recorded = parseStreetLine(parcel.street)?.street
         return recorded !== undefined && recorded.directional === parsed.street.directional &&
-          (parsed.street.type === "" || recorded.type === "" || recorded.type === parsed.street.type)
+          typesAgree(parsed.street.type, recorded.type)
       }
       const elsewhere = towns.flatMap((town) =>
         this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels.filter(sameStreet)
