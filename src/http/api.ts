@@ -199,6 +199,9 @@ const patchOpenApi = (spec: Record<string, any>) => {
         }
         const schema = Object.values<{ schema: unknown }>(response.content)[0]?.schema
         const remaining = alternatives(schema)
+        // Only `HttpApi`'s own decode error, which the service never sends (an endpoint without a body or
+        // parameters to decode): no such response, rather than an `anyOf` of nothing.
+        if (remaining.length === 0) continue
         responses[status] = {
           ...response,
           description: response.description === "The request did not match the expected schema"
