@@ -71,7 +71,8 @@ export type AddressMatch =
     /**
      * Why the address names no one property: a building's units without the unit, a directional left out
      * where streets of the name differ by theirs, a misspelt street name as close to several streets, or
-     * several properties (streets, towns or records) alike, or no town given for a street of several towns.
+     * several properties (streets, towns or records) alike, no town given for a street of several towns, or a
+     * town and a ZIP code of different places, each with the street address on record (`place`).
      */
     readonly reason: AmbiguityReason
     /** For `town`: the other towns whose street of the name has houses on record around the number. */
@@ -145,7 +146,7 @@ const notValuedHere = (
   }
 }
 
-export type AmbiguityReason = "unit" | "directional" | "type" | "spelling" | "several" | "town"
+export type AmbiguityReason = "unit" | "directional" | "type" | "spelling" | "several" | "town" | "place"
 
 export const MAX_CANDIDATES = 5
 
@@ -1470,6 +1471,13 @@ export class AddressIndex {
       ...this.nearNumbers(parsed, parsed.street.name),
       ...attempt.close.flatMap(({ name }) => this.nearNumbers(parsed, name))
     ].slice(0, MAX_CANDIDATES)
+    // The ZIP code sent is another town's than the town sent, and the street address is on record in it: the
+    // ZIP code names a property the town does not (`251 Robinson Ave, Bronx, NY 10312`, a Staten Island house).
+    const byZip = parsed.zip !== undefined && parsed.locality !== undefined &&
+        !this.townsOfZip(parsed.zip).has(parsed.locality)
+      ? this.onStreet({ ...parsed, locality: undefined }, parsed.street.name, undefined, notes)
+      : undefined
+    const inZip = byZip?._tag === "Found" || byZip?._tag === "Ambiguous" ? addressesOf(byZip) : []
     // The house is on record on the street, in the town, under another ZIP code (a long street crosses
     // several): refused all the same (the ZIP code or the number may be the mistake), with that address first.
     if (parsed.zip !== undefined) {
@@ -1490,6 +1498,17 @@ export class AddressIndex {
         const addresses = elsewhere.map((parcel) =>
           parcelDisplayAddress(parsed.unit !== "" && unitKey(parcel.unit) === wanted ? parcel : { ...parcel, unit: "" })
         )
+        // And in the ZIP code's town too: the town names one property and the ZIP code another (an agent's
+        // audit, 2026-11-25: `243 Robinson Ave, Bronx, NY 10312` suggested only the Bronx's house, `…, Staten
+        // Island, NY 10465` only Staten Island's, and an agent confirms the one suggestion it is given). Both are
+        // candidates; which is meant, only the caller knows.
+        if (inZip.length > 0) {
+          return {
+            _tag: "Ambiguous",
+            reason: "place",
+            candidates: [...new Set([...inZip, ...addresses])].slice(0, MAX_CANDIDATES)
+          }
+        }
         return {
           _tag: "Unknown",
           hint: `This house number is on record on the street in ${
@@ -1509,6 +1528,15 @@ export class AddressIndex {
       !this.unscoredStreetOf(area, parsed.street.name, parsed.street.type)
     ) {
       const inTown = this.nearNumbers({ ...parsed, zip: undefined }, parsed.street.name)
+      if (inZip.length > 0) {
+        return {
+          _tag: "Unknown",
+          hint: `This street address is on record in ZIP code ${parsed.zip}, which is not in ${parsed.locality}; ` +
+            `the street is in ${parsed.locality} too, without this number: check the town and the ZIP code (the ` +
+            "address in the ZIP code is suggested first).",
+          suggestions: [...new Set([...inZip, ...inTown])].slice(0, MAX_CANDIDATES)
+        }
+      }
       if (inTown.length > 0) {
         return {
           _tag: "Unknown",

@@ -148,6 +148,9 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
       } too, with houses around this number that may be the one meant: send the town or ZIP code (the ` +
         `${match.candidates.length === 1 ? "candidate is the property" : "candidates are the properties"} on record ` +
         "at this number)."
+    case "place":
+      return "The town and the ZIP code sent are of different places, and the street address is on record in " +
+        "each (the candidates, with their towns and ZIP codes): send the one meant."
     case "several":
       // One candidate: several properties with one and the same address (their ids, where the index gave them).
       return match.candidates.length === 1

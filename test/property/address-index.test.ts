@@ -960,6 +960,35 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
     expect(suggested("2436 Walton Ave, NY 10467")).toEqual(["2436 WALTON AVE, BRONX, NY 10468"])
   })
 
+  it("REQ-1: a town and a ZIP code of different places, each with the street address on record, are both candidates", () => {
+    // (An agent's audit, 2026-11-25: each spelling suggested only its town's house, which an agent confirms.)
+    const robinson = new AddressIndex([
+      parcel("robinson-bx-243", "243 ROBINSON AVE", nyc("BRONX", "10465")),
+      parcel("robinson-si-243", "243 ROBINSON AVE", nyc("STATEN ISLAND", "10312")),
+      parcel("robinson-si-251", "251 ROBINSON AVE", nyc("STATEN ISLAND", "10312"))
+    ])
+    const candidates = ["243 ROBINSON AVE, BRONX, NY 10465", "243 ROBINSON AVE, STATEN ISLAND, NY 10312"]
+    for (const address of ["243 Robinson Ave, Bronx, NY 10312", "243 Robinson Ave, Staten Island, NY 10465"]) {
+      const result = robinson.match(address)
+      expect(result, address).toMatchObject({ _tag: "Ambiguous", reason: "place" })
+      expect([...(result as Extract<AddressMatch, { _tag: "Ambiguous" }>).candidates].sort(), address).toEqual(
+        candidates
+      )
+      expect(ambiguityDetail(result as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toMatch(
+        /town and the ZIP code sent are of different places/
+      )
+    }
+    // Each candidate sent back is its own property.
+    expect(idOf(robinson.match(candidates[0]!))).toBe("robinson-bx-243")
+    expect(idOf(robinson.match(candidates[1]!))).toBe("robinson-si-243")
+    // The number on record only in the ZIP code's place: refused, that house suggested first.
+    expect(robinson.match("251 Robinson Ave, Bronx, NY 10312")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/on record in ZIP code 10312, which is not in BRONX/),
+      suggestions: ["251 ROBINSON AVE, STATEN ISLAND, NY 10312", "243 ROBINSON AVE, BRONX, NY 10465"]
+    })
+  })
+
   it("New York, NY with one other borough's ZIP code is that borough, with a note; else New York is Manhattan", () => {
     const walton = city.match("2436 Walton Ave, New York, NY 10468")
     expect(walton).toMatchObject({
