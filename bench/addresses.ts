@@ -362,6 +362,17 @@ const variants: Record<string, Variant> = {
     // (New York's nicknames are New York's: Melbourne's Brooklyn is no Bklyn.)
     const townShort = (p.state === "NY" ? nicknames.get(town) : undefined) ?? abbreviated(town)
     return townShort === undefined ? undefined : `${line}, ${townShort}, ${p.state} ${p.zipCode ?? ""}`.trim()
+  },
+  // No comma and nothing after the town to set it apart (`42 Brentwood Drive Glen Waverly`: GLEN is a street
+  // type too, and the address was outside coverage until 2026-11-25).
+  "a typo in the town, no comma, nothing after it": (p, known) => {
+    const town = (p.city ?? "").toUpperCase()
+    const words = town.split(" ")
+    const longest = words.filter((w) => /^[A-Z]{6,}$/.test(w)).sort((a, b) => b.length - a.length)[0]
+    if (longest === undefined) return undefined
+    const typed = words.map((w) => (w === longest ? misspell(longest) : w)).join(" ")
+    if (known.has(typed)) return undefined
+    return `${title(withType(p, "full") ?? recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""} ${title(typed)}`
   }
 }
 

@@ -195,7 +195,17 @@ export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
   "UPPER"
 ])
 /** Designators that name a unit without a value (`Rear`, `Basement`). */
-const VALUELESS_DESIGNATORS = new Set(["BSMT", "BASEMENT", "REAR", "FRNT", "FRONT", "LOWR", "LOWER", "UPPR", "UPPER"])
+export const VALUELESS_DESIGNATORS: ReadonlySet<string> = new Set([
+  "BSMT",
+  "BASEMENT",
+  "REAR",
+  "FRNT",
+  "FRONT",
+  "LOWR",
+  "LOWER",
+  "UPPR",
+  "UPPER"
+])
 
 /** Upper case, accents and punctuation gone, `#` its own token; commas kept as tokens of their own. */
 export const tokenize = (raw: string): Array<string> =>

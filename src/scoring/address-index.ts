@@ -36,6 +36,7 @@ import {
   tokenize,
   UNIT_DESIGNATORS,
   unitKey,
+  VALUELESS_DESIGNATORS,
   withNumberLetter
 } from "../property/street-address.js"
 import { AUSTRALIAN_STATE_CODES } from "../valuation/currency.js"
@@ -1112,11 +1113,21 @@ export class AddressIndex {
         break
       }
     }
+    // Whether the street line ends right before word `at`: after its type (`Brentwood Drive`), a directional
+    // after its type (`Drumgoole Road West`), or a unit (`Apt 13A`, `# 2`, `Rear`).
+    const streetEndsAt = (at: number) => {
+      const last = words[at - 1], beforeLast = words[at - 2]
+      if (last === undefined || at < 3) return false
+      if (STREET_TYPES.has(last) || VALUELESS_DESIGNATORS.has(last)) return true
+      if (DIRECTIONALS.has(last) && beforeLast !== undefined && STREET_TYPES.has(beforeLast) && at >= 4) return true
+      return beforeLast !== undefined && UNIT_DESIGNATORS.has(beforeLast) && at >= 4 && /\d|^[A-Z]$/.test(last)
+    }
     for (let length = Math.min(3, end - 2); length >= 1 && locality === undefined; length--) {
       const phrase = words.slice(end - length, end).join(" ")
-      // Only words that cannot be part of the street (no number; no street type unless a comma sets the
-      // words apart: `Britton Ave, Staten Islnd`, where ISLND also spells a type) may be a corrected town.
-      const setApart = commaAfter.has(end - length - 1)
+      // Only words that cannot be part of the street (no number; no street type unless a comma, or the
+      // street's end, sets the words apart: `Britton Ave, Staten Islnd`, where ISLND also spells a type;
+      // `Brentwood Drive Glen Waverly`, GLEN a type too, was outside coverage) may be a corrected town.
+      const setApart = commaAfter.has(end - length - 1) || streetEndsAt(end - length)
       if (words.slice(end - length, end).some((w) => /\d/.test(w) || (!setApart && STREET_TYPES.has(w)))) continue
       const close = this.closeLocality(phraseOfWords(end - length, end))
       if (close !== undefined) {

@@ -321,8 +321,15 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     expect(idIn("12 Main St, Springfield, Illinois")).toBe("OutsideCoverage")
   })
 
-  it("a typo in the town set apart by a comma is corrected even where it also spells a street type (ISLND)", () => {
-    for (const address of ["589 Britton Ave, Staten Islnd, NY", "589 Britton Ave, Staten Islnd"]) {
+  it("a typo in the town set apart by a comma or by the street's own type is corrected even where it also spells a street type (ISLND, GLEN)", () => {
+    // (Without the comma it was outside coverage, or told to add the town: an agent's audit, 2026-11-25.)
+    for (
+      const address of [
+        "589 Britton Ave, Staten Islnd, NY",
+        "589 Britton Ave, Staten Islnd",
+        "589 Britton Ave Staten Islnd"
+      ]
+    ) {
       const match = audited.match(address)
       expect(idOf(match), address).toBe("britton-589")
       expect(match._tag === "Found" && match.notes, address).toContainEqual({
@@ -330,6 +337,31 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
         part: "town",
         sent: "STATEN ISLND",
         used: "STATEN ISLAND"
+      })
+    }
+    const melbourne = new AddressIndex([
+      parcel("brentwood-42", "42 BRENTWOOD DR", {
+        city: "GLEN WAVERLEY",
+        zip: "3150",
+        state: "VIC",
+        market: "Melbourne"
+      })
+    ])
+    // The street's end is its directional after its type, or a unit.
+    const ends = new AddressIndex([
+      parcel("drumgoole-w-542", "542 DRUMGOOLE RD W", { city: "STATEN ISLAND", zip: "10312", state: "NY" }),
+      parcel("debbie-13a", "42 DEBBIE ST", { city: "STATEN ISLAND", zip: "10314", state: "NY" }, "13A")
+    ])
+    expect(idOf(ends.match("542 Drumgoole Road West Staetn Island"))).toBe("drumgoole-w-542")
+    expect(idOf(ends.match("42 Debbie Street Apt 13A Staetn Island"))).toBe("debbie-13a")
+    for (const address of ["42 Brentwood Drive Glen Waverly", "42 Brentwood Dr Glen Waverly VIC 3150"]) {
+      const match = melbourne.match(address)
+      expect(idOf(match), address).toBe("brentwood-42")
+      expect(match._tag === "Found" && match.notes, address).toContainEqual({
+        kind: "corrected",
+        part: "town",
+        sent: "GLEN WAVERLY",
+        used: "GLEN WAVERLEY"
       })
     }
   })
