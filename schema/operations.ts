@@ -72,7 +72,8 @@ export const operations = {
       "not an offer. `valuation_date` and `evidence` say how current the value is; `currency` what the amounts " +
       "are in. Read `cautions` (when present) before relying on the figures: each says in words what is doubtful " +
       "here (an estimate withheld, no offer and why, a thin band, an offer above the property's own recent " +
-      "price, its own sale outside the value's range or not counted).",
+      "price, its own sale outside the value's range or not counted, an after-repair value below the model's " +
+      "range or the property's own recent price).",
     refusals: SCORING_REFUSALS
   },
   batch: {

@@ -219,7 +219,10 @@ export const Caution = Schema.Struct({
     "offer-above-own-sale",
     "own-sale-outside-range",
     "own-sale-not-counted",
-    "own-sale-in-package"
+    "own-sale-in-package",
+    "no-offer-clears-margin",
+    "after-repair-value-below-model",
+    "after-repair-value-below-own-sale"
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
@@ -236,7 +239,13 @@ export const Caution = Schema.Struct({
       "neighbourhood's range for its recorded facts), so `evidence.own_last_sale` does not show it; " +
       "`own-sale-in-package`: its latest sale of the last two years was one deed and price over it and other " +
       "parcels (a package sale), so the price is not its own and `evidence.own_last_sale` does not show it " +
-      "(the detail names the price, how many parcels it covered, and whether the offer is above it). New codes " +
+      "(the detail names the price, how many parcels it covered, and whether the offer is above it); " +
+      "`no-offer-clears-margin`: `max_allowable_offer.clamped` is true: the repairs, costs and margin take up " +
+      "more than the after-repair value leaves, and the price is a floor, not an offer; " +
+      "`after-repair-value-below-model`: `rehab_adjusted_arv` is below the 5% value of `value_distribution` " +
+      "(the comparable sales put the repaired property lower than the model puts it as it stands); " +
+      "`after-repair-value-below-own-sale`: `rehab_adjusted_arv` is more than 10% below the property's own " +
+      "market sale of the last two years. New codes " +
       "may be added: read an unknown code's `detail`."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })
@@ -296,7 +305,8 @@ export const ScoredEntry = Schema.Struct({
       description: "What to know before relying on the figures: a doubtful recorded living area, an estimate " +
         "withheld, a missing comp band (and so " +
         "no offer), a band from only 3 sales, an offer above the property's own recent price, its own recent sale " +
-        "outside its value's range or not counted as a market sale. Absent when there is none."
+        "outside its value's range or not counted as a market sale, no offer clearing the margin, an after-repair " +
+        "value below the model's range or well below the property's own recent price. Absent when there is none."
     })
   )
 }).annotations({

@@ -128,6 +128,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     ownLastSale: outcome.subject.lastSale,
     ownUncountedSale: outcome.subject.uncountedSale,
     offer,
+    afterRepair: offer === undefined ? undefined : { value: offer.arv, rehabBudget, targetMargin },
     currency: outcome.subject.currency,
     livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
     usualLivingArea: outcome.subject.usualLivingArea,

@@ -6,6 +6,7 @@ import type { Caution, CompBand, Currency, ValueDistribution } from "../../schem
 import { agreementRange, type NoBandReason } from "./comps.js"
 import { daysBetween } from "./dates.js"
 import {
+  AFTER_REPAIR_BELOW_OWN_SALE,
   DOUBTFUL_AREA_FACTOR,
   MAX_BAND_SIZE_RATIO,
   MIN_COMPS_FOR_BAND,
@@ -54,6 +55,12 @@ export interface CautionInputs {
   readonly valuationDate: string
   /** The offer published, when there is one. */
   readonly offer?: { readonly price: number; readonly clamped: boolean } | undefined
+  /** The after-repair value the offer is built on (`rehab_adjusted_arv`), and the repairs and margin it was solved at. */
+  readonly afterRepair?: {
+    readonly value: number
+    readonly rehabBudget: number
+    readonly targetMargin: number
+  } | undefined
   readonly currency?: Currency | undefined
   /** Whether the living area is the record's (not the call's override). */
   readonly livingAreaRecorded?: boolean | undefined
@@ -249,6 +256,71 @@ const doubtfulAreaCaution = (inputs: CautionInputs): Caution | undefined => {
   }
 }
 
+/**
+ * No price clears the margin: the offer published is the floor, not an offer (an agent's audit, 2026-11-25: a
+ * $1,000 `max_allowable_offer` came with no word but `clamped`, and an agent relays the price).
+ */
+const noOfferCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { afterRepair, offer } = inputs
+  if (offer === undefined || !offer.clamped || afterRepair === undefined) return undefined
+  const dollars = amountIn(inputs.currency)
+  return {
+    code: "no-offer-clears-margin",
+    detail: `No purchase price clears the ${percent(afterRepair.targetMargin)} margin: the repairs ` +
+      `(${dollars(afterRepair.rehabBudget)}), the financing and closing costs and the profit take up more than the ` +
+      `after-repair value (${dollars(afterRepair.value)}) leaves, so \`max_allowable_offer.price\` ` +
+      `(${dollars(offer.price)}) is a floor, not an offer. A lower repair budget or margin, or a higher after-repair ` +
+      "value, is what would make an offer."
+  }
+}
+
+/**
+ * The after-repair value (built on the comp band) below the model's 5% value of the property as it stands: the
+ * comparable sales and the model disagree, short of the withheld rule (an agent's audit, 2026-11-25: `7 Exon
+ * St, Hampton`, sold for A$1,405,000, valued at A$1,438,000, offered from an after-repair value of A$1,017,539
+ * with no word). Out of time such band middles were far from the prices (docs/decisions.md, "Cautions").
+ */
+const afterRepairBelowModelCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { afterRepair, distribution } = inputs
+  if (afterRepair === undefined || distribution === undefined || afterRepair.value >= distribution["0.05"]) {
+    return undefined
+  }
+  const dollars = amountIn(inputs.currency)
+  return {
+    code: "after-repair-value-below-model",
+    detail: `The after-repair value (${dollars(afterRepair.value)}), which the offer is built on, is below the ` +
+      `pricing model's 5% value of the property as it stands (${dollars(distribution["0.05"])}; its median ` +
+      `${dollars(distribution["0.5"])}): the comparable sales put it lower than the model does, repairs and all. ` +
+      "Out of time, band middles this far below the model's range were several times further from the sale " +
+      "price than the model's value: check the listed comps (their size, type and place) before relying on the offer."
+  }
+}
+
+/**
+ * The after-repair value well below the property's own recent market sale, which lies inside the value's
+ * range: a repaired house worth less than it sold for as it was needs a reason the records do not give (an
+ * agent's audit, 2026-11-25: `1000 Woodycrest Ave, Bronx`, sold for $1,125,000 the day before the valuation
+ * date, inside its range of $311,000 to $1,280,000, offered $492,000 from an after-repair value of $743,393
+ * with no word).
+ */
+const afterRepairBelowOwnSaleCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { afterRepair, ownLastSale: own } = inputs
+  if (afterRepair === undefined || own === undefined || !recentEnough(own.date, inputs.valuationDate)) return undefined
+  if (afterRepair.value >= own.price * AFTER_REPAIR_BELOW_OWN_SALE) return undefined
+  // A sale above the value's range is said by `own-sale-outside-range`, which this would repeat.
+  const range = valueRange(inputs)
+  if (range !== undefined && own.price > range.high) return undefined
+  const dollars = amountIn(inputs.currency)
+  return {
+    code: "after-repair-value-below-own-sale",
+    detail: `The after-repair value (${dollars(afterRepair.value)}), which the offer is built on, is more than ` +
+      `${percent(1 - AFTER_REPAIR_BELOW_OWN_SALE)} below the price the property itself sold for on ${own.date} ` +
+      `(${dollars(own.price)}, recorded as a market sale). Either that price was not what it seems (more than ` +
+      "this property, a share, a sale the records misdescribe) or the comparable sales understate this property " +
+      "(a size, a lot or a condition the records do not show): check which before relying on the value and the offer."
+  }
+}
+
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
     doubtfulAreaCaution(inputs),
@@ -261,6 +333,9 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
       : undefined,
     inputs.band === undefined ? undefined : thinBandCaution(inputs.band),
     inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency)),
+    noOfferCaution(inputs),
+    afterRepairBelowModelCaution(inputs),
+    afterRepairBelowOwnSaleCaution(inputs),
     offerAboveOwnSaleCaution(inputs),
     ownSaleCaution(inputs),
     uncountedSaleCaution(inputs)

@@ -89,6 +89,13 @@ export const CURRENT_DATA_DAYS = 31
 export const OWN_SALE_CAUTION_DAYS = 730
 
 /**
+ * An after-repair value below this share of the property's own market sale of the last OWN_SALE_CAUTION_DAYS
+ * is cautioned: a repaired house worth well under what it sold for as it was (a market a little down since, or
+ * a purchase a little above the comps, stays within it).
+ */
+export const AFTER_REPAIR_BELOW_OWN_SALE = 0.9
+
+/**
  * A recorded living area below the market's usual range (the middle 95% of its recorded sales of the group)
  * divided by this, or above it times this, is cautioned as possibly wrong, with the override to send.
  */
