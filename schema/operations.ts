@@ -8,7 +8,9 @@
 export const recovery = {
   "ambiguous-address":
     "`ambiguous-address`: the address matched several properties; `candidates` lists up to five. Call again " +
-    "with the one meant (ask the user if unsure). Refunded.",
+    "with the one meant (ask the user if unsure). Where the detail says no address tells them apart (several " +
+    "properties recorded at one address: the one candidate is the address sent), it cannot be scored: do not " +
+    "retry it. Refunded.",
   "unscorable-address":
     "`unscorable-address`: no property with that street address is on record (or it has no house number), " +
     "or it is on record only as a property this service does not value (a co-op, an apartment building, a " +

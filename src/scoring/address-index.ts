@@ -78,6 +78,8 @@ export type AddressMatch =
     readonly reason: AmbiguityReason
     /** For `town`: the other towns whose street of the name has houses on record around the number. */
     readonly otherTowns?: ReadonlyArray<string>
+    /** For `town`: the towns of the candidates (the properties on record at the number). */
+    readonly candidateTowns?: ReadonlyArray<string>
     /**
      * Where every property matched has one and the same address (several tax lots at one address, sold
      * together: `750 W 232nd St, Bronx`): their ids, since no address can tell them apart.
@@ -2070,7 +2072,10 @@ const ambiguous = (
     _tag: "Ambiguous",
     reason,
     candidates: candidates.slice(0, MAX_CANDIDATES),
-    ...(otherTowns === undefined ? {} : { otherTowns }),
+    ...(otherTowns === undefined ? {} : {
+      otherTowns,
+      candidateTowns: [...new Set(parcels.map((parcel) => parcel.city ?? parcel.market))].sort()
+    }),
     ...(sameAddress ? { sameAddressIds: parcels.map((parcel) => parcel.id).sort(naturally) } : {})
   }
 }

@@ -142,12 +142,16 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
           "number on record (the candidate): send it if it is the one meant."
         : "The street name is not on record and is as close to several streets that are; send the one meant " +
           "(the candidates are the properties on record at this number)."
-    case "town":
+    case "town": {
+      // The candidates' towns too, where they are several (`1126 Forest Ave, NY`, on record at the number in the
+      // Bronx and Staten Island, named only Queens, whose Forest Ave has houses around it: an agent's audit).
+      const towns = match.candidateTowns ?? []
       return `The address names no town or ZIP code, and a street of this name is on record in ${
         (match.otherTowns ?? []).join(", ") || "another covered town"
       } too, with houses around this number that may be the one meant: send the town or ZIP code (the ` +
         `${match.candidates.length === 1 ? "candidate is the property" : "candidates are the properties"} on record ` +
-        "at this number)."
+        `at this number${towns.length > 1 ? `, in ${towns.join(" and ")}` : ""}).`
+    }
     case "place":
       return "The town and the ZIP code sent are of different places, and the street address is on record in " +
         "each (the candidates, with their towns and ZIP codes): send the one meant."

@@ -937,6 +937,22 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     }
   })
 
+  it("REQ-1: candidates in several towns are named with the other town (1126 Forest Ave named only Queens, an agent's audit)", () => {
+    const forest = new AddressIndex([
+      parcel("bx-forest-1126", "1126 FOREST AVE", nyc("BRONX", "10456")),
+      parcel("si-forest-1126", "1126 FOREST AVE", nyc("STATEN ISLAND", "10310")),
+      parcel("qn-forest-1100", "1100 FOREST AVE", nyc("QUEENS", "11385")),
+      parcel("qn-forest-1150", "1150 FOREST AVE", nyc("QUEENS", "11385"))
+    ])
+    const result = forest.match("1126 Forest Ave, NY")
+    expect(result).toMatchObject({ _tag: "Ambiguous", reason: "town" })
+    expect(ambiguityDetail(result as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toBe(
+      "The address names no town or ZIP code, and a street of this name is on record in QUEENS too, with houses " +
+        "around this number that may be the one meant: send the town or ZIP code (the candidates are the properties " +
+        "on record at this number, in BRONX and STATEN ISLAND)."
+    )
+  })
+
   it("the town or the ZIP code sent decides; a number beyond the other town's houses (a block either side) is found", () => {
     expect(idOf(match("250 East 93rd Street, Brooklyn"))).toBe("bk-e93-250")
     expect(idOf(match("250 E 93rd St 11212"))).toBe("bk-e93-250")
