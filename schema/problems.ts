@@ -6,6 +6,7 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { SubjectProperty } from "./scored-answer.js"
 
 /** What happens to the Credits of a Metered Call that ends in this problem. */
 export type CreditOutcome = "none" | "refunded" | "refunded-if-recorded"
@@ -149,11 +150,16 @@ export class MissingValuationFact extends problem<MissingValuationFact>()("Missi
   status: 422,
   title: "A fact the valuation needs is missing",
   description:
-    "The county record lacks a fact the valuation needs and no override supplied it. `missing` names the facts; `living_area_square_feet`, `lot_size_square_feet` and `property_type` can be supplied through `overrides` (`location`, no coordinates or neighbourhood on record, cannot). The Credit is refunded.",
+    "The record lacks a fact the valuation needs and no override supplied it. `missing` names the facts, and `subject_property` the property the address named; `living_area_square_feet`, `lot_size_square_feet` and `property_type` can be supplied through `overrides` (`location`, no coordinates or neighbourhood on record, cannot). The Credit is refunded.",
   credits: "refunded"
 }, {
   missing: Schema.Array(Schema.String).annotations({
     description: "The facts still missing; supply them as `overrides` (e.g. `living_area_square_feet`)."
+  }),
+  subject_property: Schema.optionalWith(SubjectProperty, { exact: true }).annotations({
+    description: "The property the address named, as a Scored answer's `subject_property` (its id, address, " +
+      "the facts on record and how the address matched): check it is the one meant before supplying the " +
+      "missing facts. Present since 2026-11-25."
   })
 }) {}
 

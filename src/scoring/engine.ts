@@ -25,7 +25,7 @@ import type { UncountedSale } from "../valuation/cautions.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { currencyOfState } from "../valuation/currency.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
-import { type CountyFacts, effectiveFacts, missingValuationFacts } from "../valuation/facts.js"
+import { type CountyFacts, effectiveFacts, factsWithOrigins, missingValuationFacts } from "../valuation/facts.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import {
   AddressIndex,
@@ -183,7 +183,7 @@ export const missingFactsDetail = (missing: ReadonlyArray<string>): string => {
     ? "; the record places the property nowhere the comparable search can use (no coordinates or neighbourhood)" +
       ", which no override can supply"
     : ""
-  return `The valuation needs ${missing.join(", ")}, which the county record lacks${supply}${location}.`
+  return `The valuation needs ${missing.join(", ")}, which the property's record lacks${supply}${location}.`
 }
 
 export type EngineScoreError = AmbiguousAddress | OutsideCoverage | UnscorableAddress | MissingValuationFact
@@ -511,7 +511,15 @@ export class ScoringEngine {
       return Either.left(
         new MissingValuationFact({
           detail: missingFactsDetail(missing),
-          missing
+          missing,
+          // Which property was found, so that the caller can confirm it before asking for the facts (an agent's
+          // audit, 2026-11-25: a corrected typo's property was known only by its missing living area).
+          subject_property: {
+            property_id: parcel.id,
+            address: parcelDisplayAddress(parcel),
+            facts: factsWithOrigins(record, overrides),
+            ...(match === undefined ? {} : { match })
+          }
         })
       )
     }

@@ -256,6 +256,18 @@ describe("the local scoring engine on a generated county", () => {
     expect(missing).toMatchObject({ _tag: "MissingValuationFact", missing: ["living_area_square_feet"] })
     // The detail says how (an audit found it named overrides for lot size and type only, though area works too).
     expect((missing as { detail: string }).detail).toMatch(/send it in `overrides` \(`living_area_square_feet`\)/)
+    // It names the property the address found, with its recorded facts and how it matched, so that a caller can
+    // confirm it before asking for the fact (an agent's audit, 2026-11-25).
+    expect(missing).toMatchObject({
+      subject_property: {
+        property_id: noArea.id,
+        address: parcelDisplayAddress(noArea),
+        match: { method: "exact" }
+      }
+    })
+    const recorded = (missing as { subject_property: { facts: Record<string, unknown> } }).subject_property.facts
+    expect(recorded).not.toHaveProperty("living_area_square_feet")
+    expect(recorded).toHaveProperty("property_type", { value: noArea.propertyType, origin: "county-record" })
     right(engine.score(parcelDisplayAddress(noArea), { living_area_square_feet: 1_500 }, asOf))
     const lot = left(engine.score(parcelDisplayAddress(noLot), undefined, asOf))
     expect(lot).toMatchObject({ _tag: "MissingValuationFact", missing: ["lot_size_square_feet"] })
