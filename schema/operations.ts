@@ -83,7 +83,8 @@ export const operations = {
     description:
       "Scores 1 to 100 properties in one call, one Credit each, all charged up front. `results` has one entry per " +
       "property in the order sent: a scored entry (the single-property answer without `comps`), or, for a " +
-      "property that failed for a covered reason, its Problem Detail (it has `type` and `status`), whose Credit " +
+      "property that failed for a covered reason, its Problem Detail (it has `type` and `status`, but no " +
+      "`trace_id`: the call's one trace id is its `trace-id` header; entry i answers property i), whose Credit " +
       "is refunded; act on each such entry as on the single call's refusal (listed below), in a new call (a single call, or a " +
       "batch of the entries to retry, with a new idempotency key): the same key replays this whole answer, failed " +
       "entries included, for 24 hours. Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
