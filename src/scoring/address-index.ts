@@ -1560,8 +1560,15 @@ export class AddressIndex {
       }
     }
     // The street address is on record in another town of the state, not in the place sent (`7 Wilson St, E
-    // Brighton` for Brighton's): never corrected to a street here (`corrected`); that address is suggested.
-    if (suggestions.length === 0 && parsed.locality !== undefined) {
+    // Brighton` for Brighton's): never corrected to a street here (`corrected`); that address is suggested. So
+    // too where the place's street has houses, but none numbered near this one (`4463 Park Ave, Manhattan`:
+    // Manhattan's Park Ave is on record to 1399, the Bronx's holds 4463; an agent's audit, 2026-11-25, was
+    // offered Manhattan's only): that address first, then the place's nearest.
+    const placeSpans = suggestions.length > 0 &&
+      (this.byName.get(parsed.street.name) ?? []).some((street) =>
+        this.streetHasParcelIn(street, parsed, parsed.locality) && numbersSpan(street, houseNumberValue(parsed.number))
+      )
+    if ((suggestions.length === 0 || !placeSpans) && parsed.locality !== undefined) {
       const misplaced = this.inState(parsed).flatMap(({ parcels, street }) =>
         street.parts.directional === parsed.street.directional &&
           (parsed.street.type === "" || street.parts.type === parsed.street.type)
@@ -1573,8 +1580,12 @@ export class AddressIndex {
           _tag: "Unknown",
           hint: `This street address is on record in ${
             [...new Set(misplaced.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
-          }, not in ${parsed.locality}: check the town (that address is suggested).`,
-          suggestions: [...new Set(misplaced.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
+          }, not in ${parsed.locality}: check the town (that address is suggested${
+            suggestions.length > 0 ? ` first, then the numbers nearest to it in ${parsed.locality}` : ""
+          }).`,
+          suggestions: [
+            ...new Set([...[...misplaced.map(parcelDisplayAddress)].sort(naturally), ...suggestions])
+          ].slice(0, MAX_CANDIDATES)
         }
       }
     }

@@ -1037,6 +1037,31 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
     })
   })
 
+  it("REQ-1: a number beyond the place's street, on record in another town, is suggested first (4463 Park Ave, New York: an agent's audit)", () => {
+    const park = new AddressIndex([
+      parcel("park-bx-4463", "4463 PARK AVE", nyc("BRONX", "10457")),
+      parcel("park-mh-1055", "1055 PARK AVE", nyc("NEW YORK", "10128")),
+      parcel("park-mh-1200", "1200 PARK AVE", nyc("NEW YORK", "10128")),
+      parcel("park-mh-1399", "1399 PARK AVE", nyc("NEW YORK", "10029"))
+    ])
+    expect(park.match("4463 Park Ave, New York, NY")).toEqual({
+      _tag: "Unknown",
+      hint: "This street address is on record in BRONX, not in NEW YORK: check the town (that address is suggested " +
+        "first, then the numbers nearest to it in NEW YORK).",
+      suggestions: [
+        "4463 PARK AVE, BRONX, NY 10457",
+        "1399 PARK AVE, NEW YORK, NY 10029",
+        "1200 PARK AVE, NEW YORK, NY 10128",
+        "1055 PARK AVE, NEW YORK, NY 10128"
+      ]
+    })
+    // A number among the place's own: a house there that never sold may be the one meant; its neighbours only.
+    expect(park.match("1300 Park Ave, New York, NY")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: expect.not.arrayContaining(["4463 PARK AVE, BRONX, NY 10457"])
+    })
+  })
+
   it("New York, NY with one other borough's ZIP code is that borough, with a note; else New York is Manhattan", () => {
     const walton = city.match("2436 Walton Ave, New York, NY 10468")
     expect(walton).toMatchObject({
