@@ -15,6 +15,7 @@ import {
   type SaleRecord,
   type UnscoredAddress
 } from "./records.js"
+import { truncatedStreetType } from "./street-address.js"
 
 const boroughs: Record<string, { readonly market: string; readonly city: string }> = {
   "1": { market: "Manhattan", city: "NEW YORK" },
@@ -91,6 +92,26 @@ const parcelKeysOf = (row: Record<string, string>) => {
   if (buildingClassOf(row).toUpperCase() !== BUNGALOW_COLONY) return { lot, parcel: lot }
   const street = normalizeAddress((row["ADDRESS"] ?? "").trim()).street
   return { lot, parcel: `${lot}-${street.replace(/[^A-Z0-9]+/g, "-")}` }
+}
+
+/** How many characters of a street (after its house number) the files keep: `FORT HAMILTON PARKWA`. */
+const STREET_FIELD_WIDTH = 20
+
+/**
+ * A street the files cut at their field width, its type cut short (`4701 FORT HAMILTON PARKWA`, `122-30
+ * SPRINGFIELD BOULEVAR`: about 500 rows), with that type in full: no typing of the street found such a house,
+ * and the refusal suggested its neighbours as if the number were the mistake (seen, 2026-11-25). The type is
+ * written as its abbreviation (`PKWY`); a word no one type begins, or one the USPS spellings read already
+ * (`AVENU`, `BOULEV`), is left as it is.
+ */
+export const withTypeCompleted = (address: string): string => {
+  const [line = "", ...rest] = address.split(",")
+  const parts = /^(\S*\d\S*)\s+(.+?)\s*$/.exec(line)
+  if (parts === null || parts[2]!.length < STREET_FIELD_WIDTH) return address
+  const words = parts[2]!.split(/\s+/)
+  const type = truncatedStreetType(words.at(-1)!)
+  if (type === undefined) return address
+  return [`${parts[1]} ${[...words.slice(0, -1), type].join(" ")}`, ...rest].join(",")
 }
 
 const header = (cell: string) => cell.replace(/\s+/g, " ").trim().toUpperCase()
@@ -193,7 +214,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const propertyType = propertyTypeOfBuildingClass(buildingClass)
     // A half number written joined (`531/2 HIGHVIEW AVENUE`, 53½): as the file writes it elsewhere, `53 1/2`
     // (it was stored as 531 2 HIGHVIEW AVE, which no typing finds).
-    const address = normalizeAddress(rawAddress.replace(/^(\d+)-?1\/2(?=\s)/, "$1 1/2"))
+    const address = normalizeAddress(withTypeCompleted(rawAddress.replace(/^(\d+)-?1\/2(?=\s)/, "$1 1/2")))
     const zip = (row["ZIP CODE"] ?? "").trim()
     const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     if (propertyType === undefined) {

@@ -53,6 +53,19 @@ export const STREET_TYPE_NAMES: ReadonlyMap<string, string> = (() => {
   return names
 })()
 
+/**
+ * The street type a word cut short begins (`PARKWA` → `PKWY`, `BOULEV` → `BLVD`): the one type whose full name
+ * starts with it (a plural's name is its singular's), else undefined; never for a word that is a type already.
+ */
+export const truncatedStreetType = (word: string): string | undefined => {
+  if (word.length < 3 || STREET_TYPES.has(word)) return undefined
+  const names = [...STREET_TYPE_NAMES].filter(([, name]) => name.length > word.length && name.startsWith(word))
+  const singular = names.filter(([, name]) =>
+    !(name.endsWith("S") && names.some(([, other]) => other === name.slice(0, -1)))
+  )
+  return singular.length === 1 ? singular[0]![0] : undefined
+}
+
 export const DIRECTIONALS: ReadonlyMap<string, string> = new Map([
   ["N", "N"],
   ["S", "S"],

@@ -12,7 +12,8 @@ import {
   parseAmount,
   parseNycDofSales,
   parseUsDate,
-  propertyTypeOfBuildingClass
+  propertyTypeOfBuildingClass,
+  withTypeCompleted
 } from "../../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
 import { inStoreOrder } from "../../src/property/records.js"
@@ -206,6 +207,40 @@ describe("NYC bungalow colonies: many houses on one tax lot (a user's audit: one
     const index = new AddressIndex(parsed.parcels)
     const found = index.match("122 Indian Trl, Bronx, NY 10465")
     expect(found._tag === "Found" && found.parcel.id).toBe("nyc-2-5506-1-122-INDIAN-TRL")
+  })
+})
+
+describe("NYC streets cut at the files' field width", () => {
+  it("REQ-1: a street type cut short (FORT HAMILTON PARKWA) is read in full, and the house is found as people type it", () => {
+    const parsed = parseNycDofSales(
+      "2019_brooklyn.csv",
+      nycFile(
+        `3,BOROUGH PARK,01 ONE FAMILY DWELLINGS,1,5600,12,,A1,4701 FORT HAMILTON PARKWA,,11219,1,0,1,"2,000","1,800",1920,1,A1,"950,000",5/1/19`,
+        `4,SPRINGFIELD GARDENS,01 ONE FAMILY DWELLINGS,1,12500,7,,A1,122-30 SPRINGFIELD BOULEVAR,,11413,1,0,1,"3,000","1,500",1950,1,A1,"600,000",6/1/19`,
+        // Shorter than the field: as the address normalisation reads it (STR, a USPS spelling of ST).
+        `4,JAMAICA,01 ONE FAMILY DWELLINGS,1,9700,3,,A1,97-11 129TH STR,,11419,1,0,1,"2,000","1,300",1930,1,A1,"500,000",7/1/19`
+      )
+    )
+    expect(parsed.parcels.map((parcel) => [parcel.street, parcel.recordedAddress]).sort()).toEqual([
+      ["122-30 SPRINGFIELD BLVD", "122-30 SPRINGFIELD BOULEVAR"],
+      ["4701 FORT HAMILTON PKWY", "4701 FORT HAMILTON PARKWA"],
+      ["97-11 129TH ST", "97-11 129TH STR"]
+    ])
+    const index = new AddressIndex(parsed.parcels)
+    for (
+      const [typed, id] of [
+        ["4701 Fort Hamilton Parkway, Brooklyn, NY 11219", "nyc-3-5600-12"],
+        ["4701 Fort Hamilton Pkwy, Brooklyn", "nyc-3-5600-12"],
+        ["122-30 Springfield Blvd, Queens, NY 11413", "nyc-4-12500-7"]
+      ] as const
+    ) {
+      const found = index.match(typed)
+      expect({ typed, id: found._tag === "Found" && found.parcel.id }).toEqual({ typed, id })
+    }
+    expect(withTypeCompleted("189A WEST KINGSBRIDGE ROA")).toBe("189A WEST KINGSBRIDGE RD")
+    expect(withTypeCompleted("4159 THROGS NECK EXPRESSW")).toBe("4159 THROGS NECK EXPY")
+    // A last word no one type begins is as written.
+    expect(withTypeCompleted("1234 SAINT JOHNS PLACE EAS")).toBe("1234 SAINT JOHNS PLACE EAS")
   })
 })
 
