@@ -1,6 +1,6 @@
 /** `POST /v1/predict/batch`: the envelope (only `properties`, BAT-5), the size cap (BAT-11) and the answer. */
 import { Schema } from "effect"
-import { ScoredEntry } from "./scored-answer.js"
+import { ScoredEntry, SubjectProperty } from "./scored-answer.js"
 import { ScoredCall } from "./scored-call.js"
 
 export const BATCH_LIMIT = 100
@@ -44,7 +44,11 @@ export const BatchEntryProblem = Schema.Struct({
       description: "`missing-valuation-fact`: the facts to supply as `overrides`."
     }),
     { exact: true }
-  )
+  ),
+  subject_property: Schema.optionalWith(SubjectProperty, { exact: true }).annotations({
+    description: "`missing-valuation-fact`: the property the address named (its id, address, facts on record " +
+      "and how the address matched): check it is the one meant before supplying the missing facts."
+  })
 }).annotations({
   identifier: "BatchEntryProblem",
   description: "A property that failed for a covered reason: the Problem Detail a single call would answer " +

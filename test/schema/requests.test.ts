@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Either, Schema } from "effect"
 import fc from "fast-check"
-import { BATCH_LIMIT } from "../../schema/batch.js"
+import { BATCH_LIMIT, BatchAnswer } from "../../schema/batch.js"
 import {
   decodeBatchRequest,
   decodeHistoryRequest,
@@ -291,5 +291,25 @@ describe("Idempotency-Key header", () => {
         expect(Either.isLeft(run(decodeIdempotencyKey(key)))).toBe(true)
       })
     )
+  })
+})
+
+describe("Batch answer schema", () => {
+  it("BAT-3: a failed entry is the single call's Problem Detail, missing-valuation-fact's subject_property included (an audit: the OpenAPI entry refused it)", () => {
+    const entry = {
+      type: "http://localhost:8080/docs/errors/missing-valuation-fact",
+      title: "A fact the valuation needs is missing",
+      status: 422,
+      detail: "The valuation needs living_area_square_feet, which the property's record lacks.",
+      missing: ["living_area_square_feet"],
+      subject_property: {
+        property_id: "mel-00001",
+        address: "81 CARTER ST, MIDDLE PARK, VIC 3206",
+        facts: { property_type: { value: "single_family", origin: "county-record" } },
+        match: { method: "exact", address_sent: "81 Carter St", recorded_address: "81 CARTER ST", notes: [] }
+      }
+    }
+    const decoded = Schema.decodeUnknownEither(BatchAnswer, { onExcessProperty: "error" })({ results: [entry] })
+    expect(Either.isRight(decoded)).toBe(true)
   })
 })
