@@ -55,7 +55,10 @@ export const propertyHistory = (
     const sold = priced[i + 1]
     if (!sold || packageKey(bought) !== packageKey(sold)) return []
     const holdingDays = days(bought.saleDate, sold.saleDate)
-    const flipped = holdingDays <= FLIP_WINDOW_DAYS && sold.price >= bought.price * (1 + FLIP_MIN_GAIN)
+    // In whole percent, not in floating point: $900,000 × 1.1 is 990,000.0000000001, and a resale for $990,000
+    // was no flip while $500,000 → $550,000 was (an audit, 2026-11-25).
+    const flipped = holdingDays <= FLIP_WINDOW_DAYS &&
+      sold.price * 100 >= bought.price * Math.round(100 * (1 + FLIP_MIN_GAIN))
     return flipped
       ? [{
         bought: { date: bought.saleDate, price: bought.price },

@@ -180,6 +180,25 @@ describe("history", () => {
     }])
   })
 
+  it("HIS-2: a resale at exactly 10% above is a flip whatever the price (663 46th St: $900,000 → $990,000 was not, in floating point)", () => {
+    for (const [bought, sold] of [[900_000, 990_000], [500_000, 550_000], [1_230_000, 1_353_000], [330_000, 363_000]]) {
+      const { flips } = propertyHistory({
+        parcel,
+        sales: [sale("2018-06-04", bought!), sale("2018-08-23", sold!)],
+        listing: undefined,
+        permits: []
+      })
+      expect(flips.map((flip) => flip.gross_gain), `${bought} → ${sold}`).toEqual([sold! - bought!])
+      const under = propertyHistory({
+        parcel,
+        sales: [sale("2018-06-04", bought!), sale("2018-08-23", sold! - 1)],
+        listing: undefined,
+        permits: []
+      })
+      expect(under.flips, `${bought} → ${sold! - 1}`).toEqual([])
+    }
+  })
+
   it("HIS-2: every flip found has a holding period within a year and a gain of at least 10%", () => {
     const day = fc.integer({ min: 0, max: 3_000 }).map((d) =>
       new Date(Date.UTC(2010, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)
