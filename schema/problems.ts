@@ -314,7 +314,9 @@ export class UnsupportedMediaType extends problem<UnsupportedMediaType>()("Unsup
   slug: "unsupported-media-type",
   status: 415,
   title: "Unsupported media type",
-  description: "Request bodies must be JSON, sent with `Content-Type: application/json`.",
+  description: "Request bodies must be JSON: sent with `Content-Type: application/json` (or another JSON " +
+    "type, such as `application/problem+json`), or with no `Content-Type` at all, which is read as JSON. Any " +
+    "other declared type (a form, `text/plain`) is refused with this before the body is read; nothing is charged.",
   credits: "none"
 }) {}
 
