@@ -55,7 +55,9 @@ const describe = (issue: ParseResult.ArrayFormatterIssue, input: unknown): strin
     case "Missing":
       return "is required"
     case "Unexpected":
-      return path.length === 2 && path[0] === "overrides"
+      // (In a batch, `/properties/<i>/overrides/<key>`: the same words as a single call's.)
+      return path.at(-2) === "overrides" &&
+          (path.length === 2 || (path.length === 4 && path[0] === "properties" && typeof path[1] === "number"))
         ? `is not an overridable fact; the overridable facts are ${overridableFactNames.join(", ")}`
         : "is not an accepted member"
     default:

@@ -313,3 +313,24 @@ describe("Batch answer schema", () => {
     expect(Either.isRight(decoded)).toBe(true)
   })
 })
+
+describe("overrides' unknown keys, single and in a batch", () => {
+  it("OVR-3: an unknown override key is named with the overridable facts, in a batch entry as in a single call (an audit: the batch said only 'is not an accepted member')", () => {
+    const detailsOf = (result: Either.Either<unknown, object>) =>
+      Either.isLeft(result) && "errors" in result.left
+        ? (result.left.errors as ReadonlyArray<{ pointer: string; detail: string }>)
+        : []
+    const single = detailsOf(run(decodeScoredCall({ address: "1 Main St", overrides: { bedroom: 2 } })))
+    const batch = detailsOf(
+      run(decodeBatchRequest({ properties: [{ address: "1 Main St", overrides: { bedroom: 2 } }] }))
+    )
+    expect(single.map((error) => error.pointer)).toEqual(["/overrides/bedroom"])
+    expect(batch.map((error) => error.pointer)).toEqual(["/properties/0/overrides/bedroom"])
+    expect(single[0]!.detail).toMatch(/is not an overridable fact; the overridable facts are /)
+    expect(batch[0]!.detail).toBe(single[0]!.detail)
+    // Any other member is not accepted, as before.
+    expect(detailsOf(run(decodeBatchRequest({ properties: [{ address: "a", callback: 1 }] })))[0]!.detail).toBe(
+      "is not an accepted member"
+    )
+  })
+})
