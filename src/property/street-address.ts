@@ -54,7 +54,7 @@ export const STREET_TYPE_NAMES: ReadonlyMap<string, string> = (() => {
 })()
 
 /**
- * The street type a word cut short begins (`PARKWA` → `PKWY`, `BOULEV` → `BLVD`): the one type whose full name
+ * The street type a word cut short begins (`PARKWA` → `PKWY`, `BOULEVAR` → `BLVD`): the one type whose full name
  * starts with it (a plural's name is its singular's), else undefined; never for a word that is a type already.
  */
 export const truncatedStreetType = (word: string): string | undefined => {
