@@ -175,6 +175,19 @@ const withOrdinalNumbers = (words: ReadonlyArray<string>): Array<string> => {
 /** Designators of a floor, not a unit. */
 const FLOOR_DESIGNATORS: ReadonlySet<string> = new Set(["FL", "FLR", "FLOOR"])
 
+/** Designators that name a unit without a value (`Rear`, `Basement`). */
+export const VALUELESS_DESIGNATORS: ReadonlySet<string> = new Set([
+  "BSMT",
+  "BASEMENT",
+  "REAR",
+  "FRNT",
+  "FRONT",
+  "LOWR",
+  "LOWER",
+  "UPPR",
+  "UPPER"
+])
+
 /** Unit designators (USPS secondary unit designators, and `#`). */
 export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
   "#",
@@ -197,27 +210,7 @@ export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
   "SPC",
   "SPACE",
   "DEPT",
-  "BSMT",
-  "BASEMENT",
-  "REAR",
-  "FRNT",
-  "FRONT",
-  "LOWR",
-  "LOWER",
-  "UPPR",
-  "UPPER"
-])
-/** Designators that name a unit without a value (`Rear`, `Basement`). */
-export const VALUELESS_DESIGNATORS: ReadonlySet<string> = new Set([
-  "BSMT",
-  "BASEMENT",
-  "REAR",
-  "FRNT",
-  "FRONT",
-  "LOWR",
-  "LOWER",
-  "UPPR",
-  "UPPER"
+  ...VALUELESS_DESIGNATORS
 ])
 
 /** Upper case, accents and punctuation gone, `#` its own token; commas kept as tokens of their own. */
