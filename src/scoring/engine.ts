@@ -25,7 +25,7 @@ import type { UncountedSale } from "../valuation/cautions.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { currencyOfState } from "../valuation/currency.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
-import { type CountyFacts, effectiveFacts, factsWithOrigins, missingValuationFacts } from "../valuation/facts.js"
+import { type CountyFacts, effectiveFacts, missingValuationFacts, subjectPropertyOf } from "../valuation/facts.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import {
   AddressIndex,
@@ -514,12 +514,10 @@ export class ScoringEngine {
           missing,
           // Which property was found, so that the caller can confirm it before asking for the facts (an agent's
           // audit, 2026-11-25: a corrected typo's property was known only by its missing living area).
-          subject_property: {
-            property_id: parcel.id,
-            address: parcelDisplayAddress(parcel),
-            facts: factsWithOrigins(record, overrides),
-            ...(match === undefined ? {} : { match })
-          }
+          subject_property: subjectPropertyOf(
+            { propertyId: parcel.id, address: parcelDisplayAddress(parcel), record, match },
+            overrides
+          )
         })
       )
     }

@@ -16,7 +16,7 @@ import { cautionsFor, type UncountedSale } from "./cautions.js"
 import { agreementRange, asIsSimilarBand, type ComparableSale, compBandOf, type ModelEstimate } from "./comps.js"
 import type { Currency } from "./currency.js"
 import type { ValuationDates } from "./dates.js"
-import { type CountyFacts, effectiveFacts, factsWithOrigins, recordFacts } from "./facts.js"
+import { type CountyFacts, effectiveFacts, recordFacts, subjectPropertyOf } from "./facts.js"
 import { maximumAllowableOffer, rehabAdjustedArv, rehabBudgetFor } from "./offer.js"
 import { CURRENT_DATA_DAYS, DEFAULT_TARGET_MARGIN } from "./policy.js"
 
@@ -138,12 +138,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
 
   return {
     model_estimate_available: !withheld,
-    subject_property: {
-      property_id: outcome.subject.propertyId,
-      address: outcome.subject.address,
-      facts: factsWithOrigins(outcome.subject.record, call.overrides),
-      ...(outcome.subject.match === undefined ? {} : { match: outcome.subject.match })
-    },
+    subject_property: subjectPropertyOf(outcome.subject, call.overrides),
     valuation_date: outcome.dates.valuationDate,
     ...(outcome.subject.currency === undefined ? {} : { currency: outcome.subject.currency }),
     evidence,

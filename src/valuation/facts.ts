@@ -3,8 +3,9 @@
  * its origin (ANS-3), facts with no usable value left out (ANS-4), and the check that the facts the
  * valuation needs are there after overrides (OVR-5).
  */
+import type { AddressMatch } from "../../schema/address-match.js"
 import type { Overrides, PropertyType } from "../../schema/overrides.js"
-import type { FactOrigin, Facts } from "../../schema/scored-answer.js"
+import type { FactOrigin, Facts, SubjectProperty } from "../../schema/scored-answer.js"
 
 /** A county record's facts, by their wire names; absent where the record has none. */
 export interface CountyFacts {
@@ -78,6 +79,25 @@ export const factsWithOrigins = (record: CountyFacts, overrides: Overrides | und
   }
   return out as Facts
 }
+
+/**
+ * The property an address named, as the wire gives it: a Scored answer's `subject_property`, and a
+ * `missing-valuation-fact` refusal's.
+ */
+export const subjectPropertyOf = (
+  subject: {
+    readonly propertyId: string
+    readonly address: string
+    readonly record: CountyFacts
+    readonly match?: AddressMatch | undefined
+  },
+  overrides: Overrides | undefined
+): typeof SubjectProperty.Type => ({
+  property_id: subject.propertyId,
+  address: subject.address,
+  facts: factsWithOrigins(subject.record, overrides),
+  ...(subject.match === undefined ? {} : { match: subject.match })
+})
 
 /** Labels a comparable sale's facts (always the county record). */
 export const recordFacts = (record: CountyFacts): Facts => factsWithOrigins(record, undefined)
