@@ -7,6 +7,7 @@ import { agreementRange, type NoBandReason } from "./comps.js"
 import { daysBetween } from "./dates.js"
 import {
   AFTER_REPAIR_BELOW_OWN_SALE,
+  atLeastShareOf,
   DOUBTFUL_AREA_FACTOR,
   MAX_BAND_SIZE_RATIO,
   MIN_COMPS_FOR_BAND,
@@ -306,7 +307,7 @@ const afterRepairBelowModelCaution = (inputs: CautionInputs): Caution | undefine
 const afterRepairBelowOwnSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const { afterRepair, ownLastSale: own } = inputs
   if (afterRepair === undefined || own === undefined || !recentEnough(own.date, inputs.valuationDate)) return undefined
-  if (afterRepair.value >= own.price * AFTER_REPAIR_BELOW_OWN_SALE) return undefined
+  if (atLeastShareOf(afterRepair.value, own.price, AFTER_REPAIR_BELOW_OWN_SALE)) return undefined
   // A sale above the value's range is said by `own-sale-outside-range`, which this would repeat.
   const range = valueRange(inputs)
   if (range !== undefined && own.price > range.high) return undefined

@@ -8,6 +8,7 @@ import { formatAddress } from "../property/address-format.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyHistoryRecords } from "../services/property-store.js"
 import { currencyOfState } from "./currency.js"
+import { atLeastShareOf } from "./policy.js"
 
 export const FLIP_WINDOW_DAYS = 365
 export const FLIP_MIN_GAIN = 0.1
@@ -55,10 +56,7 @@ export const propertyHistory = (
     const sold = priced[i + 1]
     if (!sold || packageKey(bought) !== packageKey(sold)) return []
     const holdingDays = days(bought.saleDate, sold.saleDate)
-    // In whole percent, not in floating point: $900,000 × 1.1 is 990,000.0000000001, and a resale for $990,000
-    // was no flip while $500,000 → $550,000 was (an audit, 2026-11-25).
-    const flipped = holdingDays <= FLIP_WINDOW_DAYS &&
-      sold.price * 100 >= bought.price * Math.round(100 * (1 + FLIP_MIN_GAIN))
+    const flipped = holdingDays <= FLIP_WINDOW_DAYS && atLeastShareOf(sold.price, bought.price, 1 + FLIP_MIN_GAIN)
     return flipped
       ? [{
         bought: { date: bought.saleDate, price: bought.price },

@@ -100,3 +100,11 @@ export const AFTER_REPAIR_BELOW_OWN_SALE = 0.9
  * divided by this, or above it times this, is cautioned as possibly wrong, with the override to send.
  */
 export const DOUBTFUL_AREA_FACTOR = 2
+
+/**
+ * Whether a whole-dollar amount is at least `share` (a policy figure in whole percent, such as 1.1 or 0.9) of
+ * another, compared in whole numbers: in floating point $900,000 × 1.1 is 990,000.0000000001, and a resale for
+ * $990,000 was no flip while $500,000 → $550,000 was (an audit, 2026-11-25).
+ */
+export const atLeastShareOf = (amount: number, base: number, share: number): boolean =>
+  amount * 100 >= base * Math.round(share * 100)
