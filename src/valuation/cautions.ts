@@ -22,7 +22,8 @@ import {
 const amountIn = (currency: Currency | undefined) => (amount: number) =>
   `${currency === "AUD" ? "A$" : "$"}${Math.round(amount).toLocaleString("en-US")}`
 
-const percent = (share: number) => `${Math.round(share * 100)}%`
+/** A share in percent, to a tenth where it is not whole (a caller's `target_margin` of 0.125 is 12.5%, not 13%). */
+const percent = (share: number) => `${Number((share * 100).toFixed(1))}%`
 
 const squareFeet = (area: number) => Math.round(area).toLocaleString("en-US")
 
@@ -298,8 +299,8 @@ const afterRepairBelowModelCaution = (inputs: CautionInputs): Caution | undefine
 }
 
 /**
- * The after-repair value well below the property's own recent market sale, which lies inside the value's
- * range: a repaired house worth less than it sold for as it was needs a reason the records do not give (an
+ * The after-repair value well below the property's own recent market sale, which lies inside or below the
+ * value's range: a repaired house worth less than it sold for as it was needs a reason the records do not give (an
  * agent's audit, 2026-11-25: `1000 Woodycrest Ave, Bronx`, sold for $1,125,000 the day before the valuation
  * date, inside its range of $311,000 to $1,280,000, offered $492,000 from an after-repair value of $743,393
  * with no word).
@@ -308,7 +309,9 @@ const afterRepairBelowOwnSaleCaution = (inputs: CautionInputs): Caution | undefi
   const { afterRepair, ownLastSale: own } = inputs
   if (afterRepair === undefined || own === undefined || !recentEnough(own.date, inputs.valuationDate)) return undefined
   if (atLeastShareOf(afterRepair.value, own.price, AFTER_REPAIR_BELOW_OWN_SALE)) return undefined
-  // A sale above the value's range is said by `own-sale-outside-range`, which this would repeat.
+  // A sale above the value's range is said by `own-sale-outside-range`, which this would repeat. Below it (rare:
+  // a wide band whose middle lies far under the model) both are said: the value above the sale, the after-repair
+  // value, which the offer is built on, below it.
   const range = valueRange(inputs)
   if (range !== undefined && own.price > range.high) return undefined
   const dollars = amountIn(inputs.currency)

@@ -523,6 +523,13 @@ describe("the Scored answer", () => {
       expect(
         scoredAnswer(outcome(undefined), { address: "x", rehab_budget: 100_000 }).cautions?.map((c) => c.code) ?? []
       ).not.toContain("no-offer-clears-margin")
+      // A margin the caller sent that is not a whole percent is said as sent (it read "13%" for 0.125).
+      const atMargin = (target_margin: number) =>
+        scoredAnswer(outcome(undefined), { address: "x", rehab_budget: 900_000, target_margin }).cautions?.find((c) =>
+          c.code === "no-offer-clears-margin"
+        )?.detail
+      expect(atMargin(0.125)).toMatch(/^No purchase price clears the 12\.5% margin:/)
+      expect(atMargin(0.004)).toMatch(/^No purchase price clears the 0\.4% margin:/)
     })
 
     it("ANS-7 cautions: a comp band whose high is twice its low or more is said to be wide, with its figures", () => {
