@@ -86,8 +86,8 @@ export type AddressMatch =
      */
     readonly sameAddressIds?: ReadonlyArray<string>
     /**
-     * Properties not valued on record at this number on a street of the name with another directional (first
-     * among the candidates): sent, they are refused as not valued.
+     * Properties not valued on record at this number on a street of the name with another directional or type
+     * (first among the candidates): sent, they are refused as not valued.
      */
     readonly notValued?: ReadonlyArray<NotValued>
   }
@@ -1440,6 +1440,33 @@ export class AddressIndex {
             MAX_CANDIDATES
           ),
           notValued: recorded.map(({ address, recordedAs }) => ({ address, recordedAs }))
+        }
+      }
+    }
+    // No type sent, and a property not valued is on record at the number on a street of the name with another
+    // type: as for a directional left out, it is a candidate, first (`74-16 88th, Queens, NY 11421` found the
+    // house at 74-16 88TH AVE, where 74-16 88TH RD, a walk-up, may be the one meant). The rule for a type left
+    // out weighs only the valued streets of the name, and a street of buildings not valued has none.
+    if (
+      parsed.street.type === "" && (exact?._tag === "Found" || exact?._tag === "Ambiguous" && exact.reason === "type")
+    ) {
+      const taken = exact._tag === "Found" ? parseStreetLine(exact.parcel.street)?.street : undefined
+      const otherType = this.unscoredAtAddress(parsed, parsed.street.name).filter((at) =>
+        at.street.type !== "" && !this.valuedAt(at) &&
+        (taken === undefined ||
+          !typesAgree(taken.type, at.street.type) && taken.directional === at.street.directional)
+      )
+      if (otherType.length > 0) {
+        return {
+          _tag: "Ambiguous",
+          reason: "type",
+          candidates: [
+            ...new Set([
+              ...otherType.map(({ address }) => address),
+              ...(exact._tag === "Found" ? [parcelDisplayAddress(exact.parcel)] : exact.candidates)
+            ])
+          ].slice(0, MAX_CANDIDATES),
+          notValued: otherType.map(({ address, recordedAs }) => ({ address, recordedAs }))
         }
       }
     }

@@ -118,6 +118,14 @@ const addressMatch = (sent: string, found: Extract<IndexMatch, { _tag: "Found" }
   notes: found.notes.map((note) => ({ ...note }))
 })
 
+/** The candidates of an `ambiguous-address` refusal that are properties not valued, in words (none: ""). */
+const notValuedAmong = ({ notValued }: Extract<IndexMatch, { _tag: "Ambiguous" }>) =>
+  notValued === undefined ?
+    "" :
+    ` Of them, ${notValued.map(notValuedNamed).join("; ")} ${
+      notValued.length === 1 ? "is a property" : "are properties"
+    } this service does not value: sent, ${notValued.length === 1 ? "it is" : "they are"} refused.`
+
 /** What an `ambiguous-address` refusal tells the caller to send, by why the address named no one property. */
 export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }>): string => {
   switch (match.reason) {
@@ -125,17 +133,12 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
       return "The address names a building with units; send the unit (the candidates list the units on record)."
     case "directional":
       return "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
-        "(the candidates are the properties on record at this number)." + (
-          match.notValued === undefined ?
-            "" :
-            ` Of them, ${match.notValued.map(notValuedNamed).join("; ")} ${
-              match.notValued.length === 1 ? "is a property" : "are properties"
-            } this service does not value: sent, ${match.notValued.length === 1 ? "it is" : "they are"} refused.`
-        )
+        "(the candidates are the properties on record at this number)." + notValuedAmong(match)
     case "type":
       return "The address leaves out the street type (such as St, Ave or Ct) that tells streets of this name apart: " +
-        "another street of the name has houses around this number. Send the type (the candidates are the " +
-        "properties on record at this number)."
+        `another street of the name has ${
+          match.notValued === undefined ? "houses around this number" : "a property at this number"
+        }. Send the type (the candidates are the properties on record at this number).` + notValuedAmong(match)
     case "spelling":
       return match.candidates.length === 1
         ? "The street name is not on record and is as close to several streets that are; one of them has this " +

@@ -1638,6 +1638,47 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     // Each candidate sent back settles it: the one not valued refused as such, the other found.
     expect(directions.match("640 W 239TH ST, BRONX, NY 10470")).toMatchObject({ _tag: "Unknown", suggestions: [] })
     expect(idOf(directions.match("640 E 239TH ST, BRONX, NY 10470"))).toBe("e239-640")
+    // No type sent, and a property not valued is on record at the number on a street of the name with another
+    // type: a candidate, first, as for a directional left out (`74-16 88th, Queens, NY 11421`, in the NYC files a
+    // walk-up on 88th Rd and a house on 88th Ave, found the house and charged for it).
+    const queens = { city: "QUEENS", zip: "11421", state: "NY", market: "Queens" }
+    const types = new AddressIndex([
+      parcel("88ave-7416", "74-16 88TH AVE", queens),
+      parcel("88ave-7420", "74-20 88TH AVE", queens),
+      parcel("88ave-7502", "75-02 88TH AVE", queens)
+    ], [
+      {
+        market: "Queens",
+        street: "74-16 88TH RD",
+        city: "QUEENS",
+        state: "NY",
+        zipCode: "11421",
+        recordedAs: "a walk-up apartment building (building class C3)"
+      },
+      // A unit of the valued house's own address, not valued: no candidate of its own.
+      { market: "Queens", street: "75-02 88TH AVE", city: "QUEENS", state: "NY", zipCode: "11421" }
+    ])
+    for (const typed of ["74-16 88th, Queens, NY 11421", "7416 88th Queens NY"]) {
+      const match = types.match(typed)
+      expect({ typed, match }).toMatchObject({
+        typed,
+        match: {
+          _tag: "Ambiguous",
+          reason: "type",
+          candidates: ["74-16 88TH RD, QUEENS, NY 11421", "74-16 88TH AVE, QUEENS, NY 11421"]
+        }
+      })
+      expect(match._tag === "Ambiguous" && ambiguityDetail(match)).toMatch(
+        /leaves out the street type .* Of them, 74-16 88TH RD, QUEENS, NY 11421, a walk-up apartment building \(building class C3\) is a property this service does not value: sent, it is refused\.$/
+      )
+    }
+    // Each candidate sent back settles it; a type sent is never in doubt; the number with no such neighbour is
+    // found as before, and so is a house whose own address has a unit not valued.
+    expect(types.match("74-16 88th Rd, Queens, NY 11421")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+    expect(idOf(types.match("74-16 88th Ave, Queens, NY 11421"))).toBe("88ave-7416")
+    expect(idOf(types.match("74-20 88th, Queens, NY 11421"))).toBe("88ave-7420")
+    expect(idOf(types.match("75-02 88th, Queens, NY 11421"))).toBe("88ave-7502")
+    expect(idOf(AddressIndex.fromData(types.toData()).match("74-16 88th, Queens, NY 11421"))).toBe("Ambiguous")
     // Valued properties are found as ever, and the index carries the addresses through `toData`.
     expect(idOf(recorded.match("4802 Avenue N, Brooklyn"))).toBe("avenue-n-4802")
     expect(AddressIndex.fromData(recorded.toData()).match("5700 Arlington Ave, Bronx")).toMatchObject(
