@@ -366,8 +366,28 @@ const numberRanges = new WeakMap<Street, { readonly low: number; readonly high: 
  * directional (`Park Ave S`, `Hylan Blvd N`) is often a stretch numbered on from another: there the margin
  * holds below too.
  */
-const numbersSpan = (street: Street, value: number, fromFirstHouse = false) => {
+const numbersSpan = (street: Street, value: number, fromFirstHouse = false) =>
+  numbersSpanAll([street], value, fromFirstHouse)
+
+/**
+ * `numbersSpan` over several streets' numbers together: the index keeps a street once per ZIP code, and a
+ * number between two ZIP codes' stretches of one street (`1250 Park Ave, New York`, between 1100 in 10128 and
+ * 1400 in 10029) lies within the street's numbers.
+ */
+const numbersSpanAll = (streets: ReadonlyArray<Street>, value: number, fromFirstHouse = false) => {
   if (Number.isNaN(value)) return true
+  let low = Number.POSITIVE_INFINITY
+  let high = Number.NEGATIVE_INFINITY
+  for (const street of streets) {
+    const range = numberRangeOf(street)
+    if (range.low < low) low = range.low
+    if (range.high > high) high = range.high
+  }
+  return low !== Number.POSITIVE_INFINITY &&
+    (fromFirstHouse || value >= low - NUMBER_SPAN_MARGIN) && value <= high + NUMBER_SPAN_MARGIN
+}
+
+const numberRangeOf = (street: Street) => {
   let range = numberRanges.get(street)
   if (range === undefined) {
     let low = Number.POSITIVE_INFINITY
@@ -381,8 +401,7 @@ const numbersSpan = (street: Street, value: number, fromFirstHouse = false) => {
     range = { low, high }
     numberRanges.set(street, range)
   }
-  return range.low !== Number.POSITIVE_INFINITY &&
-    (fromFirstHouse || value >= range.low - NUMBER_SPAN_MARGIN) && value <= range.high + NUMBER_SPAN_MARGIN
+  return range
 }
 
 /** A second reading of an address, and what it says of the property it finds. */
@@ -1591,10 +1610,16 @@ export class AddressIndex {
     // too where the place's street has houses, but none numbered near this one (`4463 Park Ave, Manhattan`:
     // Manhattan's Park Ave is on record to 1399, the Bronx's holds 4463; an agent's audit, 2026-11-25, was
     // offered Manhattan's only): that address first, then the place's nearest.
+    // (Each street of the name in the place with its stretches in every ZIP code together: `1250 Park Ave, New
+    // York`, between Manhattan's 1200 in 10128 and 1399 in 10029, is within Manhattan's Park Ave.)
+    const placeStreets = new Map<string, Array<Street>>()
+    for (const street of this.byName.get(parsed.street.name) ?? []) {
+      if (!this.streetHasParcelIn(street, parsed, parsed.locality)) continue
+      const key = `${street.parts.type}|${street.parts.directional}`
+      placeStreets.set(key, [...(placeStreets.get(key) ?? []), street])
+    }
     const placeSpans = suggestions.length > 0 &&
-      (this.byName.get(parsed.street.name) ?? []).some((street) =>
-        this.streetHasParcelIn(street, parsed, parsed.locality) && numbersSpan(street, houseNumberValue(parsed.number))
-      )
+      [...placeStreets.values()].some((stretches) => numbersSpanAll(stretches, houseNumberValue(parsed.number)))
     if ((suggestions.length === 0 || !placeSpans) && parsed.locality !== undefined) {
       const misplaced = this.inState(parsed).flatMap(({ parcels, street }) =>
         street.parts.directional === parsed.street.directional &&

@@ -1041,8 +1041,10 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
     const park = new AddressIndex([
       parcel("park-bx-4463", "4463 PARK AVE", nyc("BRONX", "10457")),
       parcel("park-mh-1055", "1055 PARK AVE", nyc("NEW YORK", "10128")),
-      parcel("park-mh-1200", "1200 PARK AVE", nyc("NEW YORK", "10128")),
-      parcel("park-mh-1399", "1399 PARK AVE", nyc("NEW YORK", "10029"))
+      parcel("park-mh-1110", "1110 PARK AVE", nyc("NEW YORK", "10128")),
+      parcel("park-mh-1399", "1399 PARK AVE", nyc("NEW YORK", "10029")),
+      parcel("park-bx-1300", "1300 PARK AVE", nyc("BRONX", "10456")),
+      parcel("park-bx-1250", "1250 PARK AVE", nyc("BRONX", "10456"))
     ])
     expect(park.match("4463 Park Ave, New York, NY")).toEqual({
       _tag: "Unknown",
@@ -1051,15 +1053,21 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
       suggestions: [
         "4463 PARK AVE, BRONX, NY 10457",
         "1399 PARK AVE, NEW YORK, NY 10029",
-        "1200 PARK AVE, NEW YORK, NY 10128",
+        "1110 PARK AVE, NEW YORK, NY 10128",
         "1055 PARK AVE, NEW YORK, NY 10128"
       ]
     })
-    // A number among the place's own: a house there that never sold may be the one meant; its neighbours only.
-    expect(park.match("1300 Park Ave, New York, NY")).toMatchObject({
-      _tag: "Unknown",
-      suggestions: expect.not.arrayContaining(["4463 PARK AVE, BRONX, NY 10457"])
-    })
+    // A number among the place's own, on record in another town: a house there that never sold may be the one
+    // meant; its neighbours only. So too between the stretches of the street in two ZIP codes of the place
+    // (1250, more than a block from 1110 in 10128 and from 1399 in 10029: the Bronx's 1250 was suggested first).
+    for (const typed of ["1300 Park Ave, New York, NY", "1250 Park Ave, New York, NY"]) {
+      const match = park.match(typed)
+      expect({ typed, match }).toMatchObject({
+        typed,
+        match: { _tag: "Unknown", hint: expect.not.stringMatching(/on record in BRONX/) }
+      })
+      expect(match._tag === "Unknown" && match.suggestions.filter((at) => at.includes("BRONX"))).toEqual([])
+    }
   })
 
   it("New York, NY with one other borough's ZIP code is that borough, with a note; else New York is Manhattan", () => {
