@@ -2003,6 +2003,18 @@ export class AddressIndex {
       }
     }
     if (parcels.length === 0) return undefined
+    // No town or ZIP code sent, and the properties at the number lie in several towns, each on a street of the
+    // name spelt alike: the town is what tells them apart, whatever directionals or types other streets of the
+    // name have (`193 Park Ave`, on record in Brooklyn and Staten Island, was told to send a direction, and an
+    // agent that sent `193 E Park Ave` was offered another borough's Park Dr E).
+    if ((directionalLeftOut || typeLeftOut) && parsed.locality === undefined && parsed.zip === undefined) {
+      const towns = new Set(parcels.map((parcel) => this.townOf(parcel)))
+      const spellings = new Set(parcels.map((parcel) => {
+        const street = parseStreetLine(parcel.street)?.street
+        return `${street?.type}|${street?.directional}`
+      }))
+      if (towns.size > 1 && spellings.size === 1) return ambiguous(parcels, "town", otherTowns)
+    }
     if (directionalLeftOut) return ambiguous(parcels, "directional")
     if (typeLeftOut) return ambiguous(parcels, "type")
     if (otherTowns.length > 0) return ambiguous(parcels, "town", otherTowns)

@@ -149,6 +149,11 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
       // The candidates' towns too, where they are several (`1126 Forest Ave, NY`, on record at the number in the
       // Bronx and Staten Island, named only Queens, whose Forest Ave has houses around it: an agent's audit).
       const towns = match.candidateTowns ?? []
+      if ((match.otherTowns ?? []).length === 0 && towns.length > 1) {
+        return `The address names no town or ZIP code, and the street address is on record in ${
+          towns.join(" and ")
+        }: send the town or ZIP code (the candidates are the properties on record at this number).`
+      }
       return `The address names no town or ZIP code, and a street of this name is on record in ${
         (match.otherTowns ?? []).join(", ") || "another covered town"
       } too, with houses around this number that may be the one meant: send the town or ZIP code (the ` +

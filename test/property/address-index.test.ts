@@ -953,6 +953,45 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     )
   })
 
+  it("REQ-1: the street address on record in several towns, typed with no town, asks for the town even where other streets of the name have a directional or type (193 Park Ave: an agent's audit)", () => {
+    const park = new AddressIndex([
+      parcel("bk-park-193", "193 PARK AVE", nyc("BROOKLYN", "11205")),
+      parcel("si-park-193", "193 PARK AVE", nyc("STATEN ISLAND", "10302")),
+      parcel("qn-park-dr-e", "71-17 PARK DR E", nyc("QUEENS", "11367")),
+      parcel("bk-e-park-200", "200 E PARK AVE", nyc("BROOKLYN", "11205")),
+      parcel("bk-park-pl", "193 PARK PL", nyc("BROOKLYN", "11238"))
+    ])
+    for (const typed of ["193 Park Ave", "193 Park Avenue, NY", "193 Park"]) {
+      const result = park.match(typed)
+      expect({ typed, result }).toMatchObject({
+        typed,
+        result: typed === "193 Park" ? { _tag: "Ambiguous" } : {
+          _tag: "Ambiguous",
+          reason: "town",
+          candidates: ["193 PARK AVE, BROOKLYN, NY 11205", "193 PARK AVE, STATEN ISLAND, NY 10302"]
+        }
+      })
+    }
+    const result = park.match("193 Park Ave") as Extract<AddressMatch, { _tag: "Ambiguous" }>
+    expect(ambiguityDetail(result)).toBe(
+      "The address names no town or ZIP code, and the street address is on record in BROOKLYN and STATEN ISLAND: " +
+        "send the town or ZIP code (the candidates are the properties on record at this number)."
+    )
+    // The town sent settles it; the directional is still asked for where the town's own streets differ by it.
+    expect(idOf(park.match("193 Park Ave, Staten Island"))).toBe("si-park-193")
+    expect(park.match("193 Park Ave, Brooklyn")).toMatchObject({ _tag: "Ambiguous", reason: "directional" })
+    // Where the street of the name in another town has houses around the number, that town is named too.
+    const withManhattan = new AddressIndex([
+      ...["193 PARK AVE, BROOKLYN, 11205", "193 PARK AVE, STATEN ISLAND, 10302", "240 PARK AVE S, NEW YORK, 10003"]
+        .map((line) => line.split(", "))
+        .map(([street, town, zip]) => parcel(`${town}-${street}`, street!, nyc(town!, zip!))),
+      parcel("mh-park-52", "52 PARK AVE", nyc("NEW YORK", "10016"))
+    ])
+    const named = withManhattan.match("193 Park Ave") as Extract<AddressMatch, { _tag: "Ambiguous" }>
+    expect(named).toMatchObject({ reason: "town", otherTowns: ["NEW YORK"] })
+    expect(ambiguityDetail(named)).toMatch(/is on record in NEW YORK too, .* in BROOKLYN and STATEN ISLAND\)\.$/)
+  })
+
   it("the town or the ZIP code sent decides; a number beyond the other town's houses (a block either side) is found", () => {
     expect(idOf(match("250 East 93rd Street, Brooklyn"))).toBe("bk-e93-250")
     expect(idOf(match("250 E 93rd St 11212"))).toBe("bk-e93-250")
