@@ -1983,11 +1983,21 @@ export class AddressIndex {
     if (parcels.length === 0 && locality !== undefined && name === parsed.street.name) {
       // Only within the town the named place lies in: a neighbourhood of another town never widens to it.
       const townsOfLocality = this.towns.get(locality) ?? new Set<string>()
-      const anywhere = this.parcelsOn(parsed, name, undefined)
+      let anywhere = this.parcelsOn(parsed, name, undefined)
       const statesOfLocality = this.localityStates.get(locality) ?? new Set<string>()
-      const inTown = anywhere.parcels.filter((p) =>
-        townsOfLocality.has(this.townOf(p)) && statesOfLocality.has(p.state?.toUpperCase() ?? "")
-      )
+      const ofLocality = (found: ReadonlyArray<ParcelRecord>) =>
+        found.filter((p) => townsOfLocality.has(this.townOf(p)) && statesOfLocality.has(p.state?.toUpperCase() ?? ""))
+      let inTown = ofLocality(anywhere.parcels)
+      // Read in each town itself, the number as that town records it: `7023 71st St, Ridgewood` is 70-23 71ST ST
+      // in Queens' Glendale, but read anywhere the number stayed 7023, since Brooklyn's 71st St numbers its
+      // houses plainly, and the address was refused with another street's house suggested (an investor audit).
+      for (const town of inTown.length > 0 ? [] : townsOfLocality) {
+        const there = this.parcelsOn(parsed, name, town)
+        if (ofLocality(there.parcels).length === 0) continue
+        anywhere = there
+        inTown = ofLocality(there.parcels)
+        break
+      }
       if (inTown.length > 0 && !townsOfLocality.has(locality)) {
         parcels = inTown
         fitNotes = anywhere.notes

@@ -703,6 +703,11 @@ describe("house numbers with and without their hyphen", () => {
     parcel("31st-11-24-5e", "11-24 31ST AVE", queens("ASTORIA", "11106"), "5E"),
     parcel("31st-11-30", "11-30 31ST AVE", queens("ASTORIA", "11106")),
     parcel("31st-11-40", "11-40 31ST AVE", queens("ASTORIA", "11106")),
+    // 71st St of Queens' Glendale, numbered Queens-style; Ridgewood beside it has only a 71st Ave, and Brooklyn a
+    // 71st St numbered plainly.
+    ...["70-23", "70-31", "70-41"].map((n) => parcel(`71st-${n}`, `${n} 71ST ST`, queens("GLENDALE", "11385"))),
+    parcel("71st-ave-60-44", "60-44 71ST AVE", queens("RIDGEWOOD", "11385")),
+    parcel("71st-brooklyn-1200", "1200 71ST ST", { ...brooklynPlace, hood: "DYKER HEIGHTS", zip: "11228" }),
     // A street of plain numbers with one building over two (12-14): 1214 is another house.
     ...["1200", "1210", "1220", "1230"].map((n) => parcel(`main-${n}`, `${n} MAIN ST`, riverton)),
     parcel("main-12-14", "12-14 MAIN ST", riverton)
@@ -735,6 +740,22 @@ describe("house numbers with and without their hyphen", () => {
     expect(idIn("11-24 31st Avenue Apt 2B, Queens, NY 11106")).toBe("31st-1124-2b")
     expect(idIn("1124 31st Avenue Apt 2B, Queens, NY 11106")).toBe("31st-1124-2b")
     expect(idIn("1124 31st Avenue Apt 9Z, Queens, NY 11106")).toBe("Unknown")
+  })
+
+  it("REQ-1: a Queens number without its hyphen, with a neighbourhood that has the street only with another type, is read in the town (7023 71st St, Ridgewood: an investor audit)", () => {
+    for (const typed of ["7023 71st Street Ridgewood", "7023 71st St, Ridgewood, NY", "70-23 71st St, Ridgewood"]) {
+      const match = numbers.match(typed)
+      expect({ typed, id: idOf(match) }).toEqual({ typed, id: "71st-70-23" })
+      expect(match._tag === "Found" && match.notes).toContainEqual({
+        kind: "normalized",
+        part: "town",
+        sent: "RIDGEWOOD",
+        used: "QUEENS"
+      })
+    }
+    // The number as typed on none of the town's houses: refused, as before, never the other street's house.
+    expect(idIn("7025 71st St, Ridgewood")).toBe("Unknown")
+    expect(idIn("1200 71st St, Ridgewood")).toBe("Unknown")
   })
 
   it("on a street of plain numbers a hyphen joins two houses: 1214 is not 12-14", () => {
