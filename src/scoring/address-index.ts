@@ -1672,6 +1672,27 @@ export class AddressIndex {
     const unscoredHere = [area, ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])].some((key) =>
       this.unscoredStreetOf(key, parsed.street.name, parsed.street.type)
     )
+    // The house number on record on a street of the name with another type, in the town (and the ZIP code
+    // sent): suggested first, for the caller to confirm which is meant, never taken (`72-30 51st Ave, Woodside`
+    // was suggested only 32-11 51st St, where 72-30 51st Rd and 72-30 51st Dr are on record: an agent's audit).
+    // (And where the street of the type sent is on record without the number: `248-18 88th Ave, Bellerose NY
+    // 11426`, with 248-18 88th Rd and 88th Dr on record.)
+    const sameNumber = type !== "" && attempt.known && !unscoredHere ? this.sameNumberOtherType(parsed) : []
+    if (sameNumber.length > 0) {
+      return {
+        _tag: "Unknown",
+        hint: `${
+          otherType
+            ? `No street of this name with the type ${type} is on record here (a street of another type is another ` +
+              "street)."
+            : "No property with this house number was found on this street."
+        } The house number is on record on ${
+          sameNumber.length === 1 ? "a street" : "streets"
+        } of this name with another type (suggested first: confirm which is meant before sending it), then the ` +
+          "addresses on the streets of this name nearest to the number.",
+        suggestions: [...new Set([...sameNumber, ...suggestions])].slice(0, MAX_CANDIDATES)
+      }
+    }
     return {
       _tag: "Unknown",
       hint: unscoredHere && (otherType || suggestions.length === 0)
@@ -2083,6 +2104,35 @@ export class AddressIndex {
     // units it is the building's own record or a unit whose number was not recorded, and either is a guess.
     if (whole.length === 1 && units.length === 0) return { _tag: "Found", parcel: whole[0]! }
     return ambiguous([...whole, ...units], units.length > 0 ? "unit" : "several")
+  }
+
+  /**
+   * The addresses of the house number sent (in either Queens form) on the streets of the name with another type
+   * than the one sent, in the town sent (the towns of the place; the ZIP code's where none is sent), in the
+   * ZIP code sent where one is: a sibling street of the name (`51st Rd` beside `51st Ave`), each a property
+   * of its own, never taken for the one sent.
+   */
+  private sameNumberOtherType(parsed: Parsed): Array<string> {
+    const towns = parsed.locality !== undefined
+      ? [...(this.towns.get(parsed.locality) ?? [])]
+      : parsed.zip !== undefined
+      ? [...this.townsOfZip(parsed.zip)]
+      : []
+    const numbers = [parsed.number, otherNumberForm(parsed.number)].filter((n): n is string => n !== undefined)
+    const found = new Set<string>()
+    for (const street of this.byName.get(parsed.street.name) ?? []) {
+      if (street.parts.type === "" || street.parts.type === parsed.street.type) continue
+      if (parsed.street.directional !== "" && street.parts.directional !== parsed.street.directional) continue
+      if (parsed.zip !== undefined && street.zip !== parsed.zip) continue
+      for (const number of numbers) {
+        for (const parcel of street.numbers.get(number) ?? []) {
+          if (towns.some((town) => this.parcelIn(parcel, parsed, town))) {
+            found.add(parcelDisplayAddress({ ...parcel, unit: "" }))
+          }
+        }
+      }
+    }
+    return [...found].sort(naturally)
   }
 
   /**

@@ -758,6 +758,40 @@ describe("house numbers with and without their hyphen", () => {
     expect(idIn("1200 71st St, Ridgewood")).toBe("Unknown")
   })
 
+  it("REQ-1: the house number on record on a street of the name with another type is suggested first, never taken (72-30 51st Ave, Woodside: an agent's audit)", () => {
+    const siblings = new AddressIndex([
+      parcel("51st-rd-72-30", "72-30 51ST RD", queens("ELMHURST", "11377")),
+      parcel("51st-dr-72-30", "72-30 51ST DR", queens("ELMHURST", "11377")),
+      parcel("51st-st-32-11", "32-11 51ST ST", queens("WOODSIDE", "11377")),
+      parcel("88th-ave-244-32", "244-32 88TH AVE", queens("BELLEROSE", "11426")),
+      parcel("88th-rd-248-18", "248-18 88TH RD", queens("BELLEROSE", "11426")),
+      parcel("88th-rd-248-18-other", "248-18 88TH DR", queens("JAMAICA", "11432"))
+    ])
+    // No 51st Ave in Woodside: 51st Rd's and 51st Dr's 72-30 first, then the street of the name's nearest.
+    const woodside = siblings.match("72-30 51st Ave, Woodside NY")
+    expect(woodside).toEqual({
+      _tag: "Unknown",
+      hint: "No street of this name with the type AVE is on record here (a street of another type is another " +
+        "street). The house number is on record on streets of this name with another type (suggested first: " +
+        "confirm which is meant before sending it), then the addresses on the streets of this name nearest to the " +
+        "number.",
+      suggestions: [
+        "72-30 51ST DR, QUEENS, NY 11377",
+        "72-30 51ST RD, QUEENS, NY 11377",
+        "32-11 51ST ST, QUEENS, NY 11377"
+      ]
+    })
+    // 88th Ave on record without the number: 88th Rd's 248-18 in the ZIP code sent first (not another ZIP
+    // code's 88th Dr), then 88th Ave's nearest.
+    expect(siblings.match("248-18 88th Ave, Bellerose NY 11426")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/^No property with this house number was found on this street\. The house number/),
+      suggestions: ["248-18 88TH RD, QUEENS, NY 11426", "244-32 88TH AVE, QUEENS, NY 11426"]
+    })
+    // Sent back, each is its own property.
+    expect(idOf(siblings.match("72-30 51ST RD, QUEENS, NY 11377"))).toBe("51st-rd-72-30")
+  })
+
   it("on a street of plain numbers a hyphen joins two houses: 1214 is not 12-14", () => {
     expect(idIn("1214 Main St, Riverton")).toBe("Unknown")
     expect(idIn("12-14 Main St, Riverton")).toBe("main-12-14")
