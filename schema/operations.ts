@@ -75,7 +75,8 @@ export const operations = {
       "are in. Read `cautions` (when present) before relying on the figures: each says in words what is doubtful " +
       "here (an estimate withheld, no offer and why, a thin band, an offer above the property's own recent " +
       "price, its own sale outside the value's range or not counted, an after-repair value below the model's " +
-      "range or the property's own recent price).",
+      "range or the property's own recent price, an offer that rises with the repairs, a value as of a date " +
+      "before the call's).",
     refusals: SCORING_REFUSALS
   },
   batch: {

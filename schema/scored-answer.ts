@@ -222,7 +222,9 @@ export const Caution = Schema.Struct({
     "own-sale-in-package",
     "no-offer-clears-margin",
     "after-repair-value-below-model",
-    "after-repair-value-below-own-sale"
+    "after-repair-value-below-own-sale",
+    "offer-rises-with-repairs",
+    "past-valuation-date"
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
@@ -245,7 +247,11 @@ export const Caution = Schema.Struct({
       "`after-repair-value-below-model`: `rehab_adjusted_arv` is below the 5% value of `value_distribution` " +
       "(the comparable sales put the repaired property lower than the model puts it as it stands); " +
       "`after-repair-value-below-own-sale`: `rehab_adjusted_arv` is more than 10% below the property's own " +
-      "market sale of the last two years. New codes " +
+      "market sale of the last two years; `offer-rises-with-repairs`: the repairs lift `rehab_adjusted_arv` toward " +
+      "the band's high by so much more than they cost that `max_allowable_offer` is above the offer for the " +
+      "property as it stands (the detail gives both): it holds only if the repairs bring it to the band's higher " +
+      "sales; `past-valuation-date`: `valuation_date` is before the day of the call (the market's records end " +
+      "earlier, and the value is not carried past them): every figure is of that date. New codes " +
       "may be added: read an unknown code's `detail`."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })

@@ -133,7 +133,12 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
     usualLivingArea: outcome.subject.usualLivingArea,
     newestComparableSale: evidence.newest_comparable_sale,
-    valuationDate: outcome.dates.valuationDate
+    valuationDate: outcome.dates.valuationDate,
+    callDate: outcome.dates.callDate,
+    dataThrough: outcome.dates.dataThrough,
+    offerWithoutRepairs: offer === undefined || band === undefined || rehabBudget === 0
+      ? undefined
+      : maximumAllowableOffer(band.middle, 0, targetMargin)
   })
 
   return {

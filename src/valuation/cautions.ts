@@ -9,6 +9,7 @@ import {
   AFTER_REPAIR_BELOW_OWN_SALE,
   atLeastShareOf,
   DOUBTFUL_AREA_FACTOR,
+  FULL_LIFT_PER_SQUARE_FOOT,
   MAX_BAND_SIZE_RATIO,
   MIN_COMPS_FOR_BAND,
   OLD_COMPS_DAYS,
@@ -70,6 +71,12 @@ export interface CautionInputs {
   readonly usualLivingArea?: readonly [number, number] | undefined
   /** The newest comparable sale's date (`evidence.newest_comparable_sale`). */
   readonly newestComparableSale?: string | undefined
+  /** The day of the call (the valuation date when the market's data is current). */
+  readonly callDate?: string | undefined
+  /** The market's latest recorded sale (`evidence.data_through`). */
+  readonly dataThrough?: string | undefined
+  /** The offer at the same margin for the property as it stands (no repairs, no lift), where repairs are priced. */
+  readonly offerWithoutRepairs?: { readonly price: number; readonly clamped: boolean } | undefined
 }
 
 const withheldCaution = (median: number, band: CompBand, dollars: (amount: number) => string): Caution => {
@@ -143,6 +150,28 @@ const oldCompsCaution = (inputs: CautionInputs): Caution | undefined => {
       "the valuation can use (a sale without the facts it needs, such as a living area, is none), and the market " +
       "index of its kind is not carried past its data, so the value is in effect of that time, carried forward " +
       `unchanged. Prices may have moved since ${newest}.`
+  }
+}
+
+/**
+ * The value is of a day before the call's: the market's records end long before it, and the value is not
+ * carried past them (docs/decisions.md, "Valuation dates"). `evidence.note` said so, but an agent told to read
+ * `cautions` before relying on the figures found none on an answer valued seven years before the call (an
+ * agent's audit, 2026-11-28).
+ */
+const pastValuationDateCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { callDate, valuationDate } = inputs
+  if (callDate === undefined || valuationDate >= callDate) return undefined
+  const days = daysBetween(valuationDate, callDate)
+  const years = days / 365.25
+  return {
+    code: "past-valuation-date",
+    detail:
+      `The value is as of ${valuationDate}, ${days.toLocaleString("en-US")} days (${
+        years >= 1 ? `about ${years.toFixed(1)} years` : "under a year"
+      }) before this call (${callDate}): the market's recorded sales end on ${inputs.dataThrough ?? valuationDate}, ` +
+      "and the value is not carried past them (its market index is never extrapolated). The value, the comp band, " +
+      "the after-repair value and the offer are of that date, not of today: prices may have moved a long way since."
   }
 }
 
@@ -325,8 +354,37 @@ const afterRepairBelowOwnSaleCaution = (inputs: CautionInputs): Caution | undefi
   }
 }
 
+/**
+ * The repairs lift the after-repair value by so much more than they cost that the offer rises with them: the
+ * lift is in proportion to the repairs per square foot (fully at FULL_LIFT_PER_SQUARE_FOOT), whatever the band's
+ * width, and across a band wide in dollars a square foot of repairs buys many dollars of value (an investor
+ * audit, 2026-11-28: `96 Bank St, New York`, sold for $5,125,000, offered $4,308,000 as it stood and $6,407,000
+ * with $171,000 of major repairs, which lifted its after-repair value by $3.4M to the band's high).
+ */
+const offerRisesWithRepairsCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { afterRepair, band, offer, offerWithoutRepairs: asItStands } = inputs
+  if (afterRepair === undefined || band === undefined || offer === undefined || asItStands === undefined) {
+    return undefined
+  }
+  if (afterRepair.rehabBudget <= 0 || offer.clamped || offer.price <= asItStands.price) return undefined
+  const dollars = amountIn(inputs.currency)
+  const lift = afterRepair.value - band.middle
+  return {
+    code: "offer-rises-with-repairs",
+    detail: `The repairs (${dollars(afterRepair.rehabBudget)}) lift the after-repair value from the comp band's ` +
+      `middle (${dollars(band.middle)}) by ${dollars(lift)} toward its high (${dollars(band.high)}), ` +
+      `${(lift / afterRepair.rehabBudget).toFixed(1)} times what they cost: the lift follows the repairs per ` +
+      `square foot (in full at ${dollars(FULL_LIFT_PER_SQUARE_FOOT)} a square foot), whatever the band's width. So ` +
+      `the offer (${dollars(offer.price)}) is above the offer at the same margin for the property as it stands, ` +
+      `with no repairs (${dollars(asItStands.price)}): the more work it needs, the more it offers. That holds only ` +
+      "where the band's higher sales are higher for their condition (not their size, street or build), and only " +
+      "if the repairs bring this property there: check the listed comps before paying for the lift."
+  }
+}
+
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
+    pastValuationDateCaution(inputs),
     doubtfulAreaCaution(inputs),
     oldCompsCaution(inputs),
     inputs.withheld && inputs.band !== undefined
@@ -340,6 +398,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
     noOfferCaution(inputs),
     afterRepairBelowModelCaution(inputs),
     afterRepairBelowOwnSaleCaution(inputs),
+    offerRisesWithRepairsCaution(inputs),
     offerAboveOwnSaleCaution(inputs),
     ownSaleCaution(inputs),
     uncountedSaleCaution(inputs)

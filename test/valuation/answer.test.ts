@@ -559,6 +559,67 @@ describe("the Scored answer", () => {
       expect(wideOf(comps.map((comp) => comp.salePrice))).toBeUndefined()
     })
 
+    it("ANS-9 cautions: repairs that lift the after-repair value so far that the offer rises with them are said, with both offers (an investor audit: 96 Bank St)", () => {
+      // Six comps of 2,000 sq ft at $300,000 to $1,100,000: the band's high far above its middle.
+      const wide: ScoringOutcome = {
+        ...outcome(undefined),
+        comps: [300_000, 350_000, 400_000, 900_000, 1_000_000, 1_100_000].map((price, i) => ({
+          ...comps[0]!,
+          propertyId: `w${i}`,
+          salePrice: price,
+          timeAdjustedPrice: price
+        }))
+      }
+      const at = (call: Partial<ScoredCall>, from = wide) => scoredAnswer(from, { address: "x", ...call })
+      const asItStands = at({})
+      const repaired = at({ rehab_budget: 60_000 })
+      const band = repaired.comp_band!
+      expect(repaired.max_allowable_offer!.price).toBeGreaterThan(asItStands.max_allowable_offer!.price)
+      const lift = repaired.rehab_adjusted_arv! - band.middle
+      const dollars = (amount: number) => `$${amount.toLocaleString("en-US")}`
+      expect(repaired.cautions?.find((c) => c.code === "offer-rises-with-repairs")?.detail).toBe(
+        `The repairs ($60,000) lift the after-repair value from the comp band's middle (${dollars(band.middle)}) by ` +
+          `${dollars(lift)} toward its high (${dollars(band.high)}), ${(lift / 60_000).toFixed(1)} times what they ` +
+          "cost: the lift follows the repairs per square foot (in full at $60 a square foot), whatever the band's " +
+          `width. So the offer (${dollars(repaired.max_allowable_offer!.price)}) is above the offer at the same ` +
+          `margin for the property as it stands, with no repairs (${
+            dollars(asItStands.max_allowable_offer!.price)
+          }): the more work it needs, the more it offers. That holds only where the band's higher sales are higher ` +
+          "for their condition (not their size, street or build), and only if the repairs bring this property " +
+          "there: check the listed comps before paying for the lift."
+      )
+      const codes = (answer: ReturnType<typeof at>) => answer.cautions?.map((c) => c.code) ?? []
+      // No repairs, or a narrow band (the offer falls with the repairs): nothing said.
+      expect(codes(asItStands)).not.toContain("offer-rises-with-repairs")
+      const narrow = at({ rehab_budget: 60_000 }, outcome(undefined))
+      expect(narrow.max_allowable_offer!.price).toBeLessThan(at({}, outcome(undefined)).max_allowable_offer!.price)
+      expect(codes(narrow)).not.toContain("offer-rises-with-repairs")
+    })
+
+    it("cautions: a valuation date before the day of the call is said, with how long before (an agent's audit)", () => {
+      const dated = (callDate: string, valuationDate: string): ScoringOutcome => ({
+        ...outcome(undefined),
+        dates: { callDate, valuationDate, dataThrough: valuationDate }
+      })
+      const past = scoredAnswer(dated("2026-11-28", "2019-12-31"), { address: "x" })
+      expect(past.evidence.note).toBeDefined()
+      expect(past.cautions?.find((c) => c.code === "past-valuation-date")?.detail).toBe(
+        "The value is as of 2019-12-31, 2,524 days (about 6.9 years) before this call (2026-11-28): the market's " +
+          "recorded sales end on 2019-12-31, and the value is not carried past them (its market index is never " +
+          "extrapolated). The value, the comp band, the after-repair value and the offer are of that date, not of " +
+          "today: prices may have moved a long way since."
+      )
+      expect(
+        scoredAnswer(dated("2020-01-05", "2019-12-31"), { address: "x" }).cautions?.find((c) =>
+          c.code === "past-valuation-date"
+        )?.detail
+      ).toMatch(/^The value is as of 2019-12-31, 5 days \(under a year\) before this call \(2020-01-05\)/)
+      // Valued as of the day of the call: no caution, and no note.
+      const current = scoredAnswer(dated("2019-12-31", "2019-12-31"), { address: "x" })
+      expect(current.evidence.note).toBeUndefined()
+      expect(current).not.toHaveProperty("cautions")
+    })
+
     it("cautions: a newest comparable sale more than 180 days before the valuation date is said, with its age", () => {
       const dated = (saleDate: string): ScoringOutcome => ({
         ...outcome(undefined),
