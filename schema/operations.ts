@@ -7,10 +7,11 @@
 /** How to act on a refusal, by problem slug: the part of an operation's text a caller acts on. */
 export const recovery = {
   "ambiguous-address":
-    "`ambiguous-address`: the address matched several properties; `candidates` lists up to five. Call again " +
-    "with the one meant (ask the user if unsure). Where the detail says no address tells them apart (several " +
-    "properties recorded at one address: the one candidate is the address sent), it cannot be scored: do not " +
-    "retry it. Refunded.",
+    "`ambiguous-address`: the address matched several properties, or may be meant for one it does not name; " +
+    "`candidates` lists up to five, and the detail says what the address leaves out. Call again with the one " +
+    "meant (ask the user if unsure); a single candidate is such a call too, with what the address left out. " +
+    "Only where the detail says no address tells them apart (several properties recorded at exactly one " +
+    "address) can it not be scored: do not retry that one. Refunded.",
   "unscorable-address":
     "`unscorable-address`: no property with that street address is on record (or it has no house number), " +
     "or it is on record only as a property this service does not value (a co-op, an apartment building, a " +
@@ -41,7 +42,10 @@ export interface OperationText {
 }
 
 const SAFE_RETRIES = "A call with the same idempotency key and the same request within 24 hours returns the stored " +
-  "answer and is not charged again: use one key per intended call, and the same key when retrying it."
+  "answer and is not charged again: use one key per intended call, and the same key when retrying it. A key " +
+  "already used with another request (or another operation) is refused with `idempotency-key-conflict`, and an " +
+  "identical call still running with `duplicate-request-in-flight` (retry after `retry_after` seconds); neither " +
+  "is charged."
 
 /** What scoring one property may refuse with: a single call's refusals, and a batch's entries'. */
 const SCORING_REFUSALS: ReadonlyArray<keyof typeof recovery> = [
@@ -62,7 +66,9 @@ export const operations = {
       "buyer on hard-money financing. The answer holds the property as recorded (`subject_property`: check it is " +
       "the one meant; `match` says how the address was read), the pricing model's value distribution and " +
       "estimate, the comparable sales' band (`comp_band`), the repaired value (`rehab_adjusted_arv`), the " +
-      "`max_allowable_offer` with its `cost_stack`, and up to 10 comparable sales. Costs one Credit, refunded " +
+      "`max_allowable_offer` with its `cost_stack` (the most a buyer can pay and still clear the margin: a " +
+      "ceiling for their own offer, before any fee of theirs or bargaining, not a price to offer as it is), and " +
+      "up to 10 comparable sales. Costs one Credit, refunded " +
       "when the property cannot be found or scored.\n\nReading it: `rehab_adjusted_arv` is the repaired value " +
       "(ARV) the offer is built on; `pricing_model_arv_estimate` is the model's value of the property as " +
       "recorded, blind to `condition` and the repair budget (not an after-repair value), with its range in " +
@@ -89,7 +95,8 @@ export const operations = {
       "is refunded; act on each such entry as on the single call's refusal (listed below), in a new call (a single call, or a " +
       "batch of the entries to retry, with a new idempotency key): the same key replays this whole answer, failed " +
       "entries included, for 24 hours. Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
-      "refunds all of it; retry it unchanged.",
+      "refunds all of it; retry it unchanged. More than 100 properties is refused whole with `batch-too-large` " +
+      "(not charged): split it.",
     refusals: SCORING_REFUSALS
   },
   history: {

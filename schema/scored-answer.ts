@@ -86,7 +86,10 @@ export const CompBand = Schema.Struct({
 export type CompBand = typeof CompBand.Type
 
 export const MaxAllowableOffer = Schema.Struct({
-  price: Schema.Int.annotations({ description: "The most to pay, whole dollars, rounded to the nearest thousand." }),
+  price: Schema.Int.annotations({
+    description: "The most to pay and still clear the margin, whole dollars, rounded to the nearest thousand: a " +
+      "ceiling for the buyer's own offer (before any fee of theirs or bargaining), not a price to offer as it is."
+  }),
   clamped: Schema.Boolean.annotations({
     description: "True when no price of $1,000 or more clears the margin: no offer works at this " +
       "`target_margin` and repair budget, and `price` is the $1,000 floor, not an offer."

@@ -49,7 +49,10 @@ export const RehabBudget = Schema.Int.pipe(Schema.between(0, 10_000_000)).annota
 export const TargetMargin = Schema.Number.pipe(Schema.greaterThan(0), Schema.lessThan(0.9)).annotations({
   description: "The profit the buyer wants, as a fraction of the repaired value (0.2 = 20%), more than 0 and " +
     "less than 0.9. Default 0.2. The maximum allowable offer is solved at this margin.",
-  message: () => ({ message: "must be a number greater than 0 and less than 0.9", override: true })
+  message: () => ({
+    message: "must be a number greater than 0 and less than 0.9: a fraction of the repaired value (0.25 for 25%)",
+    override: true
+  })
 })
 
 export const ScoredCall = Schema.Struct({

@@ -136,8 +136,14 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             expect(tool.description).toMatch(/idempotency_key/)
             expect(tool.description).toMatch(/isError/)
             expect(tool.description).not.toMatch(/POST|\/v1\//)
+            // The key's two refusals an agent meets (an agent's audit hit a conflict the list did not name).
+            expect(tool.description).toMatch(/idempotency-key-conflict/)
+            expect(tool.description).toMatch(/duplicate-request-in-flight/)
             expect(tool.title).toBeTruthy()
           }
+          // The offer is a ceiling, not a price to offer; a batch too large is refused whole.
+          expect(byName["score_property"]!.description).toMatch(/ceiling for their own offer/)
+          expect(byName["score_property_batch"]!.description).toMatch(/batch-too-large/)
           expect(byName["score_property"]!.description).toMatch(/ambiguous-address.*candidates/)
           expect(byName["validate_request"]!.description).toMatch(/free|without .*spending/i)
           yield* Effect.promise(() => client.close())
