@@ -1620,13 +1620,15 @@ export class AddressIndex {
     }
     const placeSpans = suggestions.length > 0 &&
       [...placeStreets.values()].some((stretches) => numbersSpanAll(stretches, houseNumberValue(parsed.number)))
-    if ((suggestions.length === 0 || !placeSpans) && parsed.locality !== undefined) {
-      const misplaced = this.inState(parsed).flatMap(({ parcels, street }) =>
+    const misplaced = parsed.locality === undefined ?
+      [] :
+      this.inState(parsed).flatMap(({ parcels, street }) =>
         street.parts.directional === parsed.street.directional &&
           (parsed.street.type === "" || street.parts.type === parsed.street.type)
           ? parcels
           : []
       )
+    if ((suggestions.length === 0 || !placeSpans) && parsed.locality !== undefined) {
       if (misplaced.length > 0) {
         return {
           _tag: "Unknown",
@@ -1639,6 +1641,25 @@ export class AddressIndex {
             ...new Set([...[...misplaced.map(parcelDisplayAddress)].sort(naturally), ...suggestions])
           ].slice(0, MAX_CANDIDATES)
         }
+      }
+    }
+    // Within the town's numbers, the street address on record in another town is suggested too: a house here
+    // that never sold may be the one meant, but so may that one (`602 Lexington Ave, New York, NY`: Manhattan's
+    // Lexington Ave has houses from 90 to 993, and Brooklyn's 602 was never named; an investor audit), after the
+    // town's nearest numbers (`New York` too, which many people write for every borough: the house in the town
+    // sent stays the likelier reading of what was sent).
+    const elsewhere = placeSpans && parsed.zip === undefined && parsed.locality !== undefined
+      ? misplaced.filter((parcel) => !this.parcelIn(parcel, parsed, parsed.locality))
+      : []
+    if (elsewhere.length > 0) {
+      const there = [...new Set(elsewhere.map(parcelDisplayAddress))].sort(naturally).slice(0, 2)
+      const towns = [...new Set(elsewhere.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
+      return {
+        _tag: "Unknown",
+        hint: `No property with this house number was found on this street in ${parsed.locality}, where it may ` +
+          `be a house that never sold; the street address is on record in ${towns} (suggested after the numbers ` +
+          `nearest to it in ${parsed.locality}): check the town.`,
+        suggestions: [...new Set([...suggestions.slice(0, MAX_CANDIDATES - there.length), ...there])]
       }
     }
     // The place is a town and also a wider place (`Melbourne`, its market's name), read as the town, which has

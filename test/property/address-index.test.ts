@@ -1152,16 +1152,35 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
       ]
     })
     // A number among the place's own, on record in another town: a house there that never sold may be the one
-    // meant; its neighbours only. So too between the stretches of the street in two ZIP codes of the place
-    // (1250, more than a block from 1110 in 10128 and from 1399 in 10029: the Bronx's 1250 was suggested first).
-    for (const typed of ["1300 Park Ave, New York, NY", "1250 Park Ave, New York, NY"]) {
-      const match = park.match(typed)
-      expect({ typed, match }).toMatchObject({
-        typed,
-        match: { _tag: "Unknown", hint: expect.not.stringMatching(/on record in BRONX/) }
+    // meant, its neighbours first, the other town's address after them (Brooklyn's 602 Lexington Ave was never
+    // named for `602 Lexington Ave, New York, NY`: an investor audit). So too between the stretches of the
+    // street in two ZIP codes of the place (1250, more than a block from 1110 in 10128 and from 1399 in 10029:
+    // the Bronx's 1250 was suggested first, as the address, the town the mistake).
+    for (const number of [1300, 1250]) {
+      const match = park.match(`${number} Park Ave, New York, NY`)
+      expect({ number, match }).toEqual({
+        number,
+        match: {
+          _tag: "Unknown",
+          hint: "No property with this house number was found on this street in NEW YORK, where it may be a house " +
+            "that never sold; the street address is on record in BRONX (suggested after the numbers nearest to it " +
+            "in NEW YORK): check the town.",
+          suggestions: [
+            // (Nearest first: 1399 is 99 from 1300, 1110 is 140 from 1250.)
+            ...(number === 1300
+              ? ["1399 PARK AVE, NEW YORK, NY 10029", "1110 PARK AVE, NEW YORK, NY 10128"]
+              : ["1110 PARK AVE, NEW YORK, NY 10128", "1399 PARK AVE, NEW YORK, NY 10029"]),
+            "1055 PARK AVE, NEW YORK, NY 10128",
+            `${number} PARK AVE, BRONX, NY 10456`
+          ]
+        }
       })
-      expect(match._tag === "Unknown" && match.suggestions.filter((at) => at.includes("BRONX"))).toEqual([])
     }
+    // With the ZIP code sent, the place is the ZIP code's: nothing of another town's.
+    expect(park.match("1300 Park Ave, New York, NY 10029")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: expect.not.arrayContaining(["1300 PARK AVE, BRONX, NY 10456"])
+    })
   })
 
   it("New York, NY with one other borough's ZIP code is that borough, with a note; else New York is Manhattan", () => {
