@@ -887,6 +887,7 @@ export const examples = {
         }
       ],
       "currency": "USD",
+      "records_from": "2014-01-01",
       "records_through": "2026-10-30",
       "match": {
         "method": "exact",

@@ -132,6 +132,14 @@ export const HistoryAnswer = Schema.Struct({
       "permit records have not been loaded (the NYC sales files carry none): no sign that no work was done."
   }),
   currency: Schema.optionalWith(Currency, { exact: true }),
+  records_from: Schema.optionalWith(
+    date(
+      "The earliest transfer on record in the property's market: the chain of title and the flips cover the " +
+        "records from about this date to `records_through`, and say nothing of earlier years (an empty chain of " +
+        "title, or no flips, means none since then, not never)"
+    ),
+    { exact: true }
+  ),
   records_through: Schema.optionalWith(
     date(
       "The latest sale on record in the property's market: the chain of title runs to about this date, and later transfers are not on record yet"

@@ -105,8 +105,9 @@ export const operations = {
       "The property's recorded story: every recorded transfer (`chain_of_title`; one that is not a market sale " +
       "says why, and a package sale lists every property on its deed), quick resales (`flips`), its " +
       "listing state and recorded permit work. Name the property by exactly one of `address` or `property_id` " +
-      "(a Scored answer's `subject_property.property_id`, or a comparable sale's). Costs one Credit, refunded " +
-      "when the property cannot be found.",
+      "(a Scored answer's `subject_property.property_id`, or a comparable sale's). `records_from` and " +
+      "`records_through` say which years the market's records cover: an empty chain of title or no flips means " +
+      "none in those years, not never. Costs one Credit, refunded when the property cannot be found.",
     refusals: ["ambiguous-address", "unscorable-address", "outside-coverage", "unknown-property", "invalid-request"]
   },
   validate: {

@@ -274,7 +274,8 @@ const scoringLocal = (requested: "fit" | "background") =>
               ...propertyHistory(
                 records,
                 scoring.dataThrough(parcel.market),
-                (sale) => scoring.isMarketSale(records.parcel, sale)
+                (sale) => scoring.isMarketSale(records.parcel, sale),
+                scoring.recordsFrom(parcel.market)
               ),
               ...(match === undefined ? {} : { match })
             }

@@ -287,6 +287,7 @@ export class ScoringEngine {
     readonly model: Model,
     readonly stack: StackedModel,
     private readonly marketDataThrough: ReadonlyMap<string, string>,
+    private readonly marketRecordsFrom: ReadonlyMap<string, string>,
     /** The sales the models were fitted on (a worker thread fits the learners on the same). */
     readonly sales: ReadonlyArray<ModelSale>,
     /** True when the comps model is the kept one, restored (`EngineOptions.kept`), not fitted. */
@@ -310,7 +311,11 @@ export class ScoringEngine {
       isDeepStrictEqual(options.kept.comps.options, { ...DEFAULT_OPTIONS, ...options.model })
     // Per market, the latest arm's-length sale with a price the engine is built on: the day its data runs through.
     const dataThrough = new Map<string, string>()
+    // And its earliest recorded transfer of any kind: the day its records (a history's chain of title) begin.
+    const recordsFrom = new Map<string, string>()
     for (const sale of sales) {
+      const earliest = recordsFrom.get(sale.market)
+      if (earliest === undefined || sale.date < earliest) recordsFrom.set(sale.market, sale.date)
       if (!sale.armsLength || !(sale.price > 0)) continue
       const latest = dataThrough.get(sale.market)
       if (latest === undefined || sale.date > latest) dataThrough.set(sale.market, sale.date)
@@ -326,6 +331,7 @@ export class ScoringEngine {
         ? StackedModel.compsOnly(comps)
         : StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }),
       dataThrough,
+      recordsFrom,
       sales,
       restorable,
       options.addressIndex !== undefined,
@@ -358,6 +364,7 @@ export class ScoringEngine {
       this.model,
       StackedModel.fromData(this.model, data),
       this.marketDataThrough,
+      this.marketRecordsFrom,
       this.sales,
       this.compsRestored,
       this.addressIndexRestored,
@@ -368,6 +375,11 @@ export class ScoringEngine {
   /** The date (YYYY-MM-DD) of the market's latest recorded arm's-length sale; undefined without any. */
   dataThrough(market: string): string | undefined {
     return this.marketDataThrough.get(market)
+  }
+
+  /** The date (YYYY-MM-DD) of the market's earliest recorded transfer of any kind; undefined without any. */
+  recordsFrom(market: string): string | undefined {
+    return this.marketRecordsFrom.get(market)
   }
 
   private coverage: string | undefined

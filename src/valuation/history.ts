@@ -43,7 +43,8 @@ const packageKey = (sale: SaleRecord) => sale.packageParcelIds?.join(" ")
 export const propertyHistory = (
   records: PropertyHistoryRecords,
   recordsThrough?: string,
-  marketSale: (sale: SaleRecord) => boolean = (sale) => sale.armsLength && sale.price > 0
+  marketSale: (sale: SaleRecord) => boolean = (sale) => sale.armsLength && sale.price > 0,
+  recordsFrom?: string
 ): HistoryAnswer => {
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
     .map((sale) => ({ sale, market: marketSale(sale) }))
@@ -95,6 +96,7 @@ export const propertyHistory = (
       ...(permit.valuation === undefined ? {} : { valuation: permit.valuation })
     })),
     currency: currencyOfState(records.parcel.state),
+    ...(recordsFrom === undefined ? {} : { records_from: recordsFrom }),
     ...(recordsThrough === undefined ? {} : { records_through: recordsThrough })
   }
 }

@@ -357,8 +357,16 @@ describe("the local Scoring layer", () => {
             sale.armsLength && sale.price > 0 && marketOf.get(sale.parcelId) === market
           )
             .map((sale) => sale.saleDate).sort().at(-1)
+          // And where they begin: its earliest transfer of any kind (an agent read an empty chain as "never sold").
+          const typed = new Set(county.parcels.filter((p) => p.propertyType !== undefined).map((p) => p.id))
+          const earliest = data.sales.filter((sale) =>
+            typed.has(sale.parcelId) && marketOf.get(sale.parcelId) === market
+          )
+            .map((sale) => sale.saleDate).sort()[0]
           const story = yield* scoring.history({ propertyId: sold })
           expect(story.records_through).toBe(latest)
+          expect(story.records_from).toBe(earliest)
+          expect(story.records_from! < story.records_through!).toBe(true)
           expect(story.chain_of_title.length).toBeGreaterThan(0)
         }).pipe(Effect.provide(layer))
       ),

@@ -45,6 +45,19 @@ describe("history", () => {
     // The date the market's records run through, where the engine knows it.
     expect(propertyHistory({ parcel, sales: [], listing: undefined, permits: [] }, "2019-12-31").records_through)
       .toBe("2019-12-31")
+    // And the date they begin, so that an empty chain of title reads "none since", not "never".
+    expect(answer).not.toHaveProperty("records_from")
+    const bounded = propertyHistory(
+      { parcel, sales: [], listing: undefined, permits: [] },
+      "2019-12-31",
+      undefined,
+      "2018-01-01"
+    )
+    expect([bounded.records_from, bounded.records_through, bounded.chain_of_title]).toEqual([
+      "2018-01-01",
+      "2019-12-31",
+      []
+    ])
   })
 
   it("HIS-2: the history says the currency its prices are in: the market's (Melbourne's AUD, else USD)", () => {
