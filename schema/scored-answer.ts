@@ -227,7 +227,8 @@ export const Caution = Schema.Struct({
     "after-repair-value-below-model",
     "after-repair-value-below-own-sale",
     "offer-rises-with-repairs",
-    "past-valuation-date"
+    "past-valuation-date",
+    "recent-resale-premium"
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
@@ -254,7 +255,10 @@ export const Caution = Schema.Struct({
       "the band's high by so much more than they cost that `max_allowable_offer` is above the offer for the " +
       "property as it stands (the detail gives both): it holds only if the repairs bring it to the band's higher " +
       "sales; `past-valuation-date`: `valuation_date` is before the day of the call (the market's records end " +
-      "earlier, and the value is not carried past them): every figure is of that date. New codes " +
+      "earlier, and the value is not carried past them): every figure is of that date; `recent-resale-premium`: " +
+      "the property's own market sale 3 to 12 months before `valuation_date` marks it a likely renovation resale, " +
+      "and the model's value carries what such resales sold at over their comparable sales (the detail gives the " +
+      "share): if it was not improved since, the value is that much too high. New codes " +
       "may be added: read an unknown code's `detail`."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })

@@ -152,6 +152,8 @@ export interface StackParts {
   readonly compsWeight: number
   /** Where the subject is of unusual size (`StackedModel.unusualSize`). */
   readonly unusualSize?: UnusualSize | undefined
+  /** The recent-resale premium's share of the served log value, where the comps' centre carries one. */
+  readonly resalePremium?: number | undefined
 }
 
 const learnerFacts = (subject: Subject): LearnerFacts => ({
@@ -538,7 +540,14 @@ export class StackedModel {
     const blend = this.blends.get(subject.market)
     const learner = this.learnerValue(subject, asOf)
     if (blend === undefined || learner === undefined) {
-      return { ...valuation, parts: { comps: valuation.quantiles["0.5"], compsWeight: 1 } }
+      return {
+        ...valuation,
+        parts: {
+          comps: valuation.quantiles["0.5"],
+          compsWeight: 1,
+          ...(valuation.resalePremium === undefined ? {} : { resalePremium: valuation.resalePremium })
+        }
+      }
     }
     const blended = blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
     const center = blend.pivot + blend.slope * (blended - blend.pivot)
@@ -569,7 +578,11 @@ export class StackedModel {
         comps: valuation.quantiles["0.5"],
         learner: Math.exp(learner),
         compsWeight: blend.compsWeight,
-        ...(unusualSize === undefined ? {} : { unusualSize })
+        ...(unusualSize === undefined ? {} : { unusualSize }),
+        // Carried into the served centre by the comps' weight and the centre's slope.
+        ...(valuation.resalePremium === undefined ? {} : {
+          resalePremium: blend.slope * blend.compsWeight * valuation.resalePremium
+        })
       }
     }
   }

@@ -135,6 +135,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     newestComparableSale: evidence.newest_comparable_sale,
     valuationDate: outcome.dates.valuationDate,
     callDate: outcome.dates.callDate,
+    resalePremium: outcome.model.resalePremium,
     dataThrough: outcome.dates.dataThrough,
     offerWithoutRepairs: offer === undefined || band === undefined || rehabBudget === 0
       ? undefined

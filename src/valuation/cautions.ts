@@ -75,6 +75,8 @@ export interface CautionInputs {
   readonly callDate?: string | undefined
   /** The market's latest recorded sale (`evidence.data_through`). */
   readonly dataThrough?: string | undefined
+  /** The recent-resale premium (log) in the model's value, where there is one (`ModelEstimate.resalePremium`). */
+  readonly resalePremium?: number | undefined
   /** The offer at the same margin for the property as it stands (no repairs, no lift), where repairs are priced. */
   readonly offerWithoutRepairs?: { readonly price: number; readonly clamped: boolean } | undefined
 }
@@ -172,6 +174,35 @@ const pastValuationDateCaution = (inputs: CautionInputs): Caution | undefined =>
       }) before this call (${callDate}): the market's recorded sales end on ${inputs.dataThrough ?? valuationDate}, ` +
       "and the value is not carried past them (its market index is never extrapolated). The value, the comp band, " +
       "the after-repair value and the offer are of that date, not of today: prices may have moved a long way since."
+  }
+}
+
+/**
+ * The model's value carries the recent-resale premium: the property's own market sale 3 to 12 months before the
+ * valuation date marks it a likely renovation resale, and such resales sold above their comparable sales on
+ * average (docs/pricing-model.md, "Recent-resale premium"). Nothing said it (an investor audit, 2026-11-28: a
+ * house bought three months before was valued as if renovated since); the premium is what such sales showed,
+ * not a fact about this house.
+ */
+const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
+  const lift = inputs.resalePremium
+  if (lift === undefined || inputs.distribution === undefined) return undefined
+  const share = Math.exp(lift) - 1
+  if (Math.abs(share) < 0.005) return undefined
+  const own = inputs.ownLastSale
+  const months = own === undefined ? undefined : Math.round(daysBetween(own.date, inputs.valuationDate) / 30.44)
+  return {
+    code: "recent-resale-premium",
+    detail: `The property's own market sale ${
+      own === undefined
+        ? "3 to 12 months before the valuation date"
+        : `on ${own.date}, about ${months} months before the valuation date,`
+    } marks it a likely renovation resale: properties resold that soon after a purchase sold on average ` +
+      `${share > 0 ? "above" : "below"} what their comparable sales say, and the model's value carries that ` +
+      `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))}. It is what such resales showed, not a fact ` +
+      `about this property: if it has not been improved since that sale, the value is about that much too ${
+        share > 0 ? "high" : "low"
+      }.`
   }
 }
 
@@ -386,6 +417,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
     pastValuationDateCaution(inputs),
     doubtfulAreaCaution(inputs),
+    resalePremiumCaution(inputs),
     oldCompsCaution(inputs),
     inputs.withheld && inputs.band !== undefined
       ? withheldCaution(inputs.modelMedian, inputs.band, amountIn(inputs.currency))

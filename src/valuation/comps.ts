@@ -47,6 +47,11 @@ export interface ModelEstimate {
   readonly mean: number
   readonly effectiveSampleSize: number
   readonly unusualSize?: UnusualSize | undefined
+  /**
+   * The recent-resale premium (log) in the value: the subject's own market sale 3–12 months before the
+   * valuation date marks it a likely renovation resale (docs/pricing-model.md, "Recent-resale premium").
+   */
+  readonly resalePremium?: number | undefined
   /** What each part of the stacked model said (its medians in dollars) and the comps' weight; for evaluation. */
   readonly parts?: {
     readonly comps: number

@@ -408,4 +408,29 @@ describe("the recent-resale premium", () => {
       expect(outside).toMatchObject({ resale: false, premium: 0 })
     }
   })
+
+  it("ANS-11 cautions: a value carrying the premium says so, with its share, and one without it says nothing (an investor audit)", () => {
+    const answerAt = (months: number) => {
+      const outcome = right(engine.score(parcelDisplayAddress(parcel), undefined, addMonths(sale.saleDate, months)))
+      return { outcome, answer: scoredAnswer(outcome, { address: parcelDisplayAddress(parcel) }) }
+    }
+    const inside = answerAt(6)
+    const lift = inside.outcome.model.resalePremium!
+    expect(lift).not.toBe(0)
+    // Carried by the comps' weight into the served value: no more than the comps' own premium.
+    const compsPremium = engine.model.predictLog(subject, addMonths(sale.saleDate, 6))
+    if ("reason" in compsPremium) throw new Error(compsPremium.reason)
+    expect(Math.abs(lift)).toBeLessThanOrEqual(Math.abs(compsPremium.premium) + 1e-12)
+    const caution = inside.answer.cautions?.find((c) => c.code === "recent-resale-premium")
+    const share = Math.exp(lift) - 1
+    // (The demo county's is about +2.3%, above the half percent under which nothing is said.)
+    expect(Math.abs(share)).toBeGreaterThanOrEqual(0.005)
+    expect(caution?.detail).toContain(`own market sale on ${sale.saleDate}, about 6 months before the valuation date`)
+    expect(caution?.detail).toContain(`${share > 0 ? "+" : "−"}${Number((Math.abs(share) * 100).toFixed(1))}%`)
+    for (const months of [2, 13]) {
+      const outside = answerAt(months)
+      expect(outside.outcome.model.resalePremium).toBeUndefined()
+      expect((outside.answer.cautions ?? []).map((c) => c.code)).not.toContain("recent-resale-premium")
+    }
+  })
 })

@@ -596,6 +596,25 @@ describe("the Scored answer", () => {
       expect(codes(narrow)).not.toContain("offer-rises-with-repairs")
     })
 
+    it("ANS-11 cautions: a value carrying the recent-resale premium says so, with its share (an investor audit)", () => {
+      const withPremium = (lift: number | undefined, lastSale = { date: "2019-06-01", price: 700_000 }) =>
+        scoredAnswer({
+          ...outcome(lastSale),
+          model: { ...outcome(lastSale).model, ...(lift === undefined ? {} : { resalePremium: lift }) }
+        }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
+      expect(withPremium(Math.log(1.147))).toBe(
+        "The property's own market sale on 2019-06-01, about 6 months before the valuation date, marks it a likely " +
+          "renovation resale: properties resold that soon after a purchase sold on average above what their " +
+          "comparable sales say, and the model's value carries that difference: +14.7%. It is what such resales " +
+          "showed, not a fact about this property: if it has not been improved since that sale, the value is about " +
+          "that much too high."
+      )
+      expect(withPremium(Math.log(0.98))).toMatch(/sold on average below .*: −2%\. .* about that much too low\.$/)
+      // None, or under half a percent: nothing.
+      expect(withPremium(undefined)).toBeUndefined()
+      expect(withPremium(Math.log(1.004))).toBeUndefined()
+    })
+
     it("cautions: a valuation date before the day of the call is said, with how long before (an agent's audit)", () => {
       const dated = (callDate: string, valuationDate: string): ScoringOutcome => ({
         ...outcome(undefined),

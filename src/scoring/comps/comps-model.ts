@@ -220,7 +220,8 @@ export class Model {
   value(subject: Subject, asOf: string): Valuation | NoValue {
     const estimate = estimateFromComps(this.state, this.opt(subject.market), subject, asOf)
     if ("reason" in estimate) return { reason: estimate.reason }
-    const { adjustedLogValues, basis, bucket, center, ess, positions, scale, subjectMarketIndex } = estimate
+    const { adjustedLogValues, basis, bucket, center, ess, positions, premium, resale, scale, subjectMarketIndex } =
+      estimate
     const calibration = calibrationFor(this.calibration, subject.market, basis)
     const quantiles = predictiveQuantiles(calibration, center, scale)
     const mean = predictiveMean(calibration, center, scale)
@@ -236,7 +237,16 @@ export class Model {
       }
     })
     comps.sort((a, b) => b.weight - a.weight)
-    return { quantiles, mean, effectiveSampleSize: ess, comps, basis, center, scale }
+    return {
+      quantiles,
+      mean,
+      effectiveSampleSize: ess,
+      comps,
+      basis,
+      center,
+      scale,
+      ...(resale && premium !== 0 ? { resalePremium: premium } : {})
+    }
   }
 }
 

@@ -82,6 +82,8 @@ export type Valuation = {
   /** the comps' centre and scale on the log scale (the quantiles are exp(center + scale·z)) */
   center: number
   scale: number
+  /** the recent-resale premium (log) in `center`, where the subject is a recent resale and its premium is not 0 */
+  resalePremium?: number
 }
 export type NoValue = { reason: string }
 
