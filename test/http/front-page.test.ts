@@ -12,7 +12,7 @@ const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 
 const links = (page: string) => [...page.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!)
 
-layer(server, { timeout: "60 seconds" })("the front page and health", (it) => {
+layer(server, { timeout: "120 seconds" })("the front page and health", (it) => {
   it.effect("SVC-7: GET / with a browser's Accept is a small HTML page linking the docs, the OpenAPI document, the Portal and health, with the status", () =>
     Effect.gen(function*() {
       const page = yield* request("/", { headers: { accept: BROWSER } })

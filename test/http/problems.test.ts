@@ -27,7 +27,7 @@ const expectProblem = (
   })
 }
 
-layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("Problem Details and trace ids", (it) => {
+layer(serverWith(fakeServices(memory.layer)), { timeout: "120 seconds" })("Problem Details and trace ids", (it) => {
   it.effect("SVC-7: a success carries a trace-id of 32 lowercase hex digits", () =>
     Effect.gen(function*() {
       const response = yield* request("/v1/validate", { key: apiKey, body: { address: "1 Main St" } })
@@ -174,7 +174,7 @@ describe("an unexpected defect", () => {
     refresh: Effect.void
   })
 
-  layer(serverWith(fakeServices(exploding)).pipe(Layer.provide(capture)), { timeout: "60 seconds" })(
+  layer(serverWith(fakeServices(exploding)).pipe(Layer.provide(capture)), { timeout: "120 seconds" })(
     "in a handler",
     (it) => {
       it.effect("ERR-1 SVC-7: answers 500 internal-error with the trace id, logs it with the trace id, leaks no stack", () =>
@@ -190,7 +190,7 @@ describe("an unexpected defect", () => {
   )
 })
 
-layer(serverWith(fakeServices(memory.layer)), { timeout: "60 seconds" })("documentation", (it) => {
+layer(serverWith(fakeServices(memory.layer)), { timeout: "120 seconds" })("documentation", (it) => {
   it.effect("GET /openapi.json is OpenAPI 3.1 and describes every error as application/problem+json", () =>
     Effect.gen(function*() {
       const response = yield* request("/openapi.json")

@@ -46,7 +46,7 @@ const services = Layer.mergeAll(
 )
 const balance = (accountId: string) => Effect.flatMap(Ledger, (ledger) => ledger.balance(accountId))
 
-layer(serverWith(services), { timeout: "60 seconds", excludeTestServices: true })("service rules", (it) => {
+layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true })("service rules", (it) => {
   it.effect("SVC-6: the service never retries on the caller's behalf: a failed scoring step is called once", () =>
     Effect.gen(function*() {
       const calls = yield* ScoringCalls
