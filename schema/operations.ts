@@ -82,7 +82,7 @@ export const operations = {
       "here (an estimate withheld, no offer and why, a thin band, an offer above the property's own recent " +
       "price, its own sale outside the value's range or not counted, an after-repair value below the model's " +
       "range or the property's own recent price, an offer that rises with the repairs, a value as of a date " +
-      "before the call's).",
+      "before the call's or carrying a premium for a recent resale).",
     refusals: SCORING_REFUSALS
   },
   batch: {

@@ -190,7 +190,8 @@ export const SERVER_INSTRUCTIONS = [
   "widely, comparable sales all long before the valuation date, an offer above the property's own recent " +
   "price, the property's own recent sale outside its value's range, not counted as a market sale or sold in " +
   "a package with other parcels, an after-repair value below the model's range or the property's own recent " +
-  "price, an offer that rises with the repairs, a value as of a date before the call's; each with a `detail` " +
+  "price, an offer that rises with the repairs, a value as of a date before the call's or carrying a premium " +
+  "for a recent resale; each with a `detail` " +
   "to read, and new codes may come) before relying on the " +
   "figures.",
   "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +
