@@ -1620,12 +1620,14 @@ export class AddressIndex {
     }
     const placeSpans = suggestions.length > 0 &&
       [...placeStreets.values()].some((stretches) => numbersSpanAll(stretches, houseNumberValue(parsed.number)))
+    // (In the place's own state: `1300 Park Ave, New York` is never offered another country's Park Ave.)
+    const placeStates = parsed.locality === undefined ? undefined : this.localityStates.get(parsed.locality)
     const misplaced = parsed.locality === undefined ?
       [] :
       this.inState(parsed).flatMap(({ parcels, street }) =>
         street.parts.directional === parsed.street.directional &&
           (parsed.street.type === "" || street.parts.type === parsed.street.type)
-          ? parcels
+          ? parcels.filter((parcel) => placeStates?.has(parcel.state?.toUpperCase() ?? "") !== false)
           : []
       )
     if ((suggestions.length === 0 || !placeSpans) && parsed.locality !== undefined) {

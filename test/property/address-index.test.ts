@@ -1176,6 +1176,18 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
         }
       })
     }
+    // Only the place's own state's: a Park Ave of another country holding the number is never offered, within
+    // the town's numbers or beyond them.
+    for (const number of [1300, 4463]) {
+      const abroad = new AddressIndex([
+        ...["1055", "1110", "1399"].map((n) => parcel(`mh-${n}`, `${n} PARK AVE`, nyc("NEW YORK", "10128"))),
+        parcel("vic-park", `${number} PARK AVE`, { city: "BRUNSWICK", zip: "3056", state: "VIC", market: "Melbourne" })
+      ])
+      expect(abroad.match(`${number} Park Ave, New York`)).toMatchObject({
+        _tag: "Unknown",
+        suggestions: expect.not.arrayContaining([`${number} PARK AVE, BRUNSWICK, VIC 3056`])
+      })
+    }
     // With the ZIP code sent, the place is the ZIP code's: nothing of another town's.
     expect(park.match("1300 Park Ave, New York, NY 10029")).toMatchObject({
       _tag: "Unknown",
