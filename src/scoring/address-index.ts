@@ -1610,8 +1610,8 @@ export class AddressIndex {
     // too where the place's street has houses, but none numbered near this one (`4463 Park Ave, Manhattan`:
     // Manhattan's Park Ave is on record to 1399, the Bronx's holds 4463; an agent's audit, 2026-11-25, was
     // offered Manhattan's only): that address first, then the place's nearest.
-    // (Each street of the name in the place with its stretches in every ZIP code together: `1250 Park Ave, New
-    // York`, between Manhattan's 1200 in 10128 and 1399 in 10029, is within Manhattan's Park Ave.)
+    // (Each street of the name in the place with its stretches in every ZIP code together: a number more than a
+    // block from each of two ZIP codes' stretches, but between them, is within the street.)
     const placeStreets = new Map<string, Array<Street>>()
     for (const street of this.byName.get(parsed.street.name) ?? []) {
       if (!this.streetHasParcelIn(street, parsed, parsed.locality)) continue
@@ -2145,9 +2145,11 @@ export class AddressIndex {
     const found = new Set<string>()
     for (const street of this.byName.get(parsed.street.name) ?? []) {
       if (street.parts.type === "" || street.parts.type === parsed.street.type) continue
-      if (parsed.street.directional !== "" && street.parts.directional !== parsed.street.directional) continue
+      // (Only the type differs: `100 Main St` is not suggested 100 E Main Ave.)
+      if (street.parts.directional !== parsed.street.directional) continue
       if (parsed.zip !== undefined && street.zip !== parsed.zip) continue
-      for (const number of numbers) {
+      // (The number's other form only where the ZIP code numbers Queens-style: elsewhere 12-14 is two houses.)
+      for (const number of this.hyphenatedZips.has(street.zip) ? numbers : [parsed.number]) {
         for (const parcel of street.numbers.get(number) ?? []) {
           if (towns.some((town) => this.parcelIn(parcel, parsed, town))) {
             found.add(parcelDisplayAddress({ ...parcel, unit: "" }))

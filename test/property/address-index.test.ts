@@ -765,7 +765,9 @@ describe("house numbers with and without their hyphen", () => {
       parcel("51st-st-32-11", "32-11 51ST ST", queens("WOODSIDE", "11377")),
       parcel("88th-ave-244-32", "244-32 88TH AVE", queens("BELLEROSE", "11426")),
       parcel("88th-rd-248-18", "248-18 88TH RD", queens("BELLEROSE", "11426")),
-      parcel("88th-rd-248-18-other", "248-18 88TH DR", queens("JAMAICA", "11432"))
+      parcel("88th-rd-248-18-other", "248-18 88TH DR", queens("JAMAICA", "11432")),
+      // Another directional as well as another type: not the street sent with its type mistaken.
+      parcel("51st-pl-w-72-30", "72-30 W 51ST PL", queens("ELMHURST", "11377"))
     ])
     // No 51st Ave in Woodside: 51st Rd's and 51st Dr's 72-30 first, then the street of the name's nearest.
     const woodside = siblings.match("72-30 51st Ave, Woodside NY")
