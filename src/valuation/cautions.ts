@@ -189,12 +189,14 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   if (lift === undefined || inputs.distribution === undefined) return undefined
   const share = Math.exp(lift) - 1
   if (Math.abs(share) < 0.005) return undefined
+  // The sale named is the latest market sale where it is the one the premium keys on (3 to 12 months back; the
+  // premium also counts a sale fenced out of the market sales, which `ownLastSale` is not).
   const own = inputs.ownLastSale
   const months = own === undefined ? undefined : Math.round(daysBetween(own.date, inputs.valuationDate) / 30.44)
   return {
     code: "recent-resale-premium",
     detail: `The property's own market sale ${
-      own === undefined
+      own === undefined || months === undefined || months < 3 || months > 12
         ? "3 to 12 months before the valuation date"
         : `on ${own.date}, about ${months} months before the valuation date,`
     } marks it a likely renovation resale: properties resold that soon after a purchase sold on average ` +
