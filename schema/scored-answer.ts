@@ -319,7 +319,9 @@ export const ScoredEntry = Schema.Struct({
         "withheld, a missing comp band (and so " +
         "no offer), a band from only 3 sales, an offer above the property's own recent price, its own recent sale " +
         "outside its value's range or not counted as a market sale, no offer clearing the margin, an after-repair " +
-        "value below the model's range or well below the property's own recent price. Absent when there is none."
+        "value below the model's range or well below the property's own recent price, an offer that rises with the " +
+        "repairs, a value as of a date before the call's (on every answer from records that end earlier), a value " +
+        "carrying a recent resale's premium; each `code` is listed under `Caution`. Absent when there is none."
     })
   )
 }).annotations({

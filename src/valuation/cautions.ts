@@ -295,7 +295,8 @@ const offerAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined =>
   return {
     code: "offer-above-own-sale",
     detail: `The offer (${dollars(offer.price)}) is above the price the property itself sold for on ${own.date} ` +
-      `(${dollars(own.price)}). The offer is built on the comp band's middle; a price above the property's own ` +
+      `(${dollars(own.price)}). The offer is built on the after-repair value (the comp band's middle, lifted toward ` +
+      `its high by any repairs); a price above the property's own ` +
       "recent one needs a reason the records do not give (work done since, or a price that was not a market " +
       "one): check the comparable sales and the property before offering it."
   }
@@ -409,7 +410,9 @@ const offerRisesWithRepairsCaution = (inputs: CautionInputs): Caution | undefine
       `${(lift / afterRepair.rehabBudget).toFixed(1)} times what they cost: the lift follows the repairs per ` +
       `square foot (in full at ${dollars(FULL_LIFT_PER_SQUARE_FOOT)} a square foot), whatever the band's width. So ` +
       `the offer (${dollars(offer.price)}) is above the offer at the same margin for the property as it stands, ` +
-      `with no repairs (${dollars(asItStands.price)}): the more work it needs, the more it offers. That holds only ` +
+      `with no repairs (${
+        dollars(asItStands.price)
+      }): these repairs raise the offer instead of lowering it. That holds only ` +
       "where the band's higher sales are higher for their condition (not their size, street or build), and only " +
       "if the repairs bring this property there: check the listed comps before paying for the lift."
   }

@@ -438,7 +438,8 @@ describe("the Scored answer", () => {
       expect(answer.max_allowable_offer!.price).toBeGreaterThan(400_000)
       expect(answer.cautions?.find((c) => c.code === "offer-above-own-sale")?.detail).toBe(
         `The offer ($${answer.max_allowable_offer!.price.toLocaleString("en-US")}) is above the price the property ` +
-          "itself sold for on 2019-03-01 ($400,000). The offer is built on the comp band's middle; a price above the " +
+          "itself sold for on 2019-03-01 ($400,000). The offer is built on the after-repair value (the comp band's " +
+          "middle, lifted toward its high by any repairs); a price above the " +
           "property's own recent one needs a reason the records do not give (work done since, or a price that was " +
           "not a market one): check the comparable sales and the property before offering it."
       )
@@ -584,7 +585,7 @@ describe("the Scored answer", () => {
           `width. So the offer (${dollars(repaired.max_allowable_offer!.price)}) is above the offer at the same ` +
           `margin for the property as it stands, with no repairs (${
             dollars(asItStands.max_allowable_offer!.price)
-          }): the more work it needs, the more it offers. That holds only where the band's higher sales are higher ` +
+          }): these repairs raise the offer instead of lowering it. That holds only where the band's higher sales are higher ` +
           "for their condition (not their size, street or build), and only if the repairs bring this property " +
           "there: check the listed comps before paying for the lift."
       )
