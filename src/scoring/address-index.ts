@@ -231,6 +231,8 @@ const SHORT_COUNTRIES: ReadonlySet<string> = new Set(["US", "AU", "AUS"])
 /** Whether a parcel's state (or a display address's `, NY 11201` ending) is one of the US. */
 const inUsState = (state: string | undefined) => US_STATE_CODES.has(state?.toUpperCase() ?? "")
 const displayState = (address: string) => /, ([A-Z]{2})(?: \d{5})?$/.exec(address)?.[1]
+/** A display address's town: the part before its state and ZIP code (`…, NEW YORK, NY 10003`). */
+const displayTown = (address: string) => address.split(", ").at(-2) ?? address
 
 /** The addresses a match names: the house found, or the candidates or suggestions. */
 const addressesOf = (match: AddressMatch | undefined): ReadonlyArray<string> =>
@@ -1486,6 +1488,40 @@ export class AddressIndex {
             ])
           ].slice(0, MAX_CANDIDATES),
           notValued: otherType.map(({ address, recordedAs }) => ({ address, recordedAs }))
+        }
+      }
+    }
+    // No town or ZIP code sent, and the street address is on record in another town too, as a property not
+    // valued: either may be meant, as where both are valued (`735 E 9th St`, a Brooklyn house, found it and charged
+    // for it, where Manhattan's 735 E 9th St is a co-op; `30 Sutton Pl` named only Staten Island's house, never
+    // Manhattan's co-op: a review, 2026-11-28). The one not valued is a candidate, first.
+    if (
+      parsed.locality === undefined && parsed.zip === undefined &&
+      (exact?._tag === "Found" ||
+        exact?._tag === "Ambiguous" && (exact.reason === "town" || exact.reason === "several"))
+    ) {
+      const taken = exact._tag === "Found" ? parseStreetLine(exact.parcel.street)?.street : undefined
+      const takenAddress = exact._tag === "Found" ? parcelDisplayAddress({ ...exact.parcel, unit: "" }) : undefined
+      const alsoHere = this.unscoredAtAddress(parsed, parsed.street.name).filter((at) =>
+        !this.valuedAt(at) && at.address !== takenAddress &&
+        (taken === undefined || typesAgree(taken.type, at.street.type) && taken.directional === at.street.directional)
+      )
+      if (alsoHere.length > 0) {
+        const found = exact._tag === "Found" ? [parcelDisplayAddress(exact.parcel)] : exact.candidates
+        return {
+          _tag: "Ambiguous",
+          reason: "town",
+          candidates: [...new Set([...alsoHere.map(({ address }) => address), ...found])].slice(0, MAX_CANDIDATES),
+          ...(exact._tag === "Ambiguous" && exact.otherTowns !== undefined ? { otherTowns: exact.otherTowns } : {}),
+          candidateTowns: [
+            ...new Set([
+              ...alsoHere.map(({ address }) => displayTown(address)),
+              ...(exact._tag === "Found"
+                ? [exact.parcel.city ?? exact.parcel.market]
+                : exact.candidateTowns ?? exact.candidates.map(displayTown))
+            ])
+          ].sort(),
+          notValued: alsoHere.map(({ address, recordedAs }) => ({ address, recordedAs }))
         }
       }
     }

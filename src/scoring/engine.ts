@@ -152,13 +152,14 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
       if ((match.otherTowns ?? []).length === 0 && towns.length > 1) {
         return `The address names no town or ZIP code, and the street address is on record in ${
           towns.join(" and ")
-        }: send the town or ZIP code (the candidates are the properties on record at this number).`
+        }: send the town or ZIP code (the candidates are the properties on record at this number).` +
+          notValuedAmong(match)
       }
       return `The address names no town or ZIP code, and a street of this name is on record in ${
         (match.otherTowns ?? []).join(", ") || "another covered town"
       } too, with houses around this number that may be the one meant: send the town or ZIP code (the ` +
         `${match.candidates.length === 1 ? "candidate is the property" : "candidates are the properties"} on record ` +
-        `at this number${towns.length > 1 ? `, in ${towns.join(" and ")}` : ""}).`
+        `at this number${towns.length > 1 ? `, in ${towns.join(" and ")}` : ""}).` + notValuedAmong(match)
     }
     case "place":
       return "The town and the ZIP code sent are of different places, and the street address is on record in " +

@@ -1010,6 +1010,48 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     )
   })
 
+  it("REQ-1: no town sent, and the street address is on record in another town as a property not valued: a candidate, first, never the valued one taken (735 E 9th St, 30 Sutton Pl: a review)", () => {
+    const coops = new AddressIndex([
+      parcel("bk-e9-735", "735 E 9TH ST", nyc("BROOKLYN", "11230")),
+      parcel("si-sutton-30", "30 SUTTON PL", nyc("STATEN ISLAND", "10312")),
+      parcel("mh-sutton-1", "1 SUTTON PL", nyc("NEW YORK", "10022"))
+    ], [
+      {
+        market: "Manhattan",
+        street: "735 E 9TH ST",
+        city: "NEW YORK",
+        state: "NY",
+        zipCode: "10009",
+        recordedAs: "a co-op apartment building (building class D0)"
+      },
+      { market: "Manhattan", street: "30 SUTTON PL", city: "NEW YORK", state: "NY", zipCode: "10022" }
+    ])
+    for (const typed of ["735 E 9th St", "735 East 9th Street, NY"]) {
+      const result = coops.match(typed)
+      expect({ typed, result }).toMatchObject({
+        typed,
+        result: {
+          _tag: "Ambiguous",
+          reason: "town",
+          candidates: ["735 E 9TH ST, NEW YORK, NY 10009", "735 E 9TH ST, BROOKLYN, NY 11230"]
+        }
+      })
+      expect(ambiguityDetail(result as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toBe(
+        "The address names no town or ZIP code, and the street address is on record in BROOKLYN and NEW YORK: send " +
+          "the town or ZIP code (the candidates are the properties on record at this number). Of them, 735 E 9TH " +
+          "ST, NEW YORK, NY 10009, a co-op apartment building (building class D0) is a property this service does " +
+          "not value: sent, it is refused."
+      )
+    }
+    expect(coops.match("30 Sutton Pl")).toMatchObject({
+      _tag: "Ambiguous",
+      candidates: ["30 SUTTON PL, NEW YORK, NY 10022", "30 SUTTON PL, STATEN ISLAND, NY 10312"]
+    })
+    // The town sent settles it: the house in Brooklyn, the co-op refused as such.
+    expect(idOf(coops.match("735 E 9th St, Brooklyn"))).toBe("bk-e9-735")
+    expect(coops.match("735 E 9th St, New York, NY")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+  })
+
   it("REQ-1: the street address on record in several towns, typed with no town, asks for the town even where other streets of the name have a directional or type (193 Park Ave: an agent's audit)", () => {
     const park = new AddressIndex([
       parcel("bk-park-193", "193 PARK AVE", nyc("BROOKLYN", "11205")),
