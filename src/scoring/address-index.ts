@@ -2078,6 +2078,24 @@ export class AddressIndex {
         inTown = ofLocality(there.parcels)
         break
       }
+      // The neighbourhood sent has the house number on a street of the name with another type: the type may be the
+      // mistake as well as the neighbourhood (`27 Sterling St, Park Slope` found 27 Sterling St in another part of
+      // Brooklyn, where Park Slope has 27 Sterling Pl: a review). Both suggested, neither taken.
+      const siblings = inTown.length > 0 && parsed.street.type !== "" && !townsOfLocality.has(locality)
+        ? this.sameNumberOtherType(parsed, [locality])
+        : []
+      if (siblings.length > 0) {
+        return {
+          _tag: "Unknown",
+          hint: `No street of this name with the type ${parsed.street.type} has this house number in ${locality}, ` +
+            `where a street of this name with another type has it; elsewhere in ${
+              this.townOf(inTown[0]!)
+            } the street address is on record as sent (both suggested: confirm which is meant before sending it).`,
+          suggestions: [
+            ...new Set([...siblings, ...inTown.map((parcel) => parcelDisplayAddress({ ...parcel, unit: "" }))])
+          ].slice(0, MAX_CANDIDATES)
+        }
+      }
       if (inTown.length > 0 && !townsOfLocality.has(locality)) {
         parcels = inTown
         fitNotes = anywhere.notes
@@ -2171,12 +2189,14 @@ export class AddressIndex {
    * ZIP code sent where one is: a sibling street of the name (`51st Rd` beside `51st Ave`), each a property
    * of its own, never taken for the one sent.
    */
-  private sameNumberOtherType(parsed: Parsed): Array<string> {
-    const towns = parsed.locality !== undefined
+  private sameNumberOtherType(
+    parsed: Parsed,
+    towns: ReadonlyArray<string> = parsed.locality !== undefined
       ? [...(this.towns.get(parsed.locality) ?? [])]
       : parsed.zip !== undefined
       ? [...this.townsOfZip(parsed.zip)]
       : []
+  ): Array<string> {
     const numbers = [parsed.number, otherNumberForm(parsed.number)].filter((n): n is string => n !== undefined)
     const found = new Set<string>()
     for (const street of this.byName.get(parsed.street.name) ?? []) {

@@ -794,6 +794,26 @@ describe("house numbers with and without their hyphen", () => {
     expect(idOf(siblings.match("72-30 51ST RD, QUEENS, NY 11377"))).toBe("51st-rd-72-30")
   })
 
+  it("REQ-1: a neighbourhood with the house number on a street of the name with another type is not widened past: both suggested (27 Sterling St, Park Slope: a review)", () => {
+    const brooklyn = (hood: string, zip: string) => ({ city: "BROOKLYN", zip, hood, state: "NY", market: "BROOKLYN" })
+    const sterling = new AddressIndex([
+      parcel("sterling-pl-27", "27 STERLING PL", brooklyn("PARK SLOPE", "11217")),
+      parcel("sterling-pl-31", "31 STERLING PL", brooklyn("PARK SLOPE", "11217")),
+      parcel("sterling-st-27", "27 STERLING ST", brooklyn("CROWN HEIGHTS", "11225"))
+    ])
+    expect(sterling.match("27 Sterling St, Park Slope")).toEqual({
+      _tag: "Unknown",
+      hint: "No street of this name with the type ST has this house number in PARK SLOPE, where a street of this " +
+        "name with another type has it; elsewhere in BROOKLYN the street address is on record as sent (both " +
+        "suggested: confirm which is meant before sending it).",
+      suggestions: ["27 STERLING PL, BROOKLYN, NY 11217", "27 STERLING ST, BROOKLYN, NY 11225"]
+    })
+    // Each sent back, or typed with its own place, is found; with no such sibling, the town is read as before.
+    expect(idOf(sterling.match("27 Sterling St, Brooklyn"))).toBe("sterling-st-27")
+    expect(idOf(sterling.match("27 Sterling Pl, Park Slope"))).toBe("sterling-pl-27")
+    expect(idOf(sterling.match("27 STERLING ST, BROOKLYN, NY 11225"))).toBe("sterling-st-27")
+  })
+
   it("on a street of plain numbers a hyphen joins two houses: 1214 is not 12-14", () => {
     expect(idIn("1214 Main St, Riverton")).toBe("Unknown")
     expect(idIn("12-14 Main St, Riverton")).toBe("main-12-14")
