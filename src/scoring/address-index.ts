@@ -1656,6 +1656,12 @@ export class AddressIndex {
     }
     const placeSpans = suggestions.length > 0 &&
       [...placeStreets.values()].some((stretches) => numbersSpanAll(stretches, houseNumberValue(parsed.number)))
+    // Another town's address is suggested without a unit other than the one sent (`481 Park Ave, New York` was
+    // offered Brooklyn's 481 Park Ave Unit 4B and 6B: sent back, each values someone's flat; a review).
+    const unitAsSent = (parcel: ParcelRecord) =>
+      parcelDisplayAddress(
+        parsed.unit !== "" && unitKey(parcel.unit) === unitKey(parsed.unit) ? parcel : { ...parcel, unit: "" }
+      )
     // (In the place's own state: `1300 Park Ave, New York` is never offered another country's Park Ave.)
     const placeStates = parsed.locality === undefined ? undefined : this.localityStates.get(parsed.locality)
     const misplaced = parsed.locality === undefined ?
@@ -1676,7 +1682,7 @@ export class AddressIndex {
             suggestions.length > 0 ? ` first, then the numbers nearest to it in ${parsed.locality}` : ""
           }).`,
           suggestions: [
-            ...new Set([...[...misplaced.map(parcelDisplayAddress)].sort(naturally), ...suggestions])
+            ...new Set([...[...misplaced.map(unitAsSent)].sort(naturally), ...suggestions])
           ].slice(0, MAX_CANDIDATES)
         }
       }
@@ -1690,12 +1696,12 @@ export class AddressIndex {
       ? misplaced.filter((parcel) => !this.parcelIn(parcel, parsed, parsed.locality))
       : []
     if (elsewhere.length > 0) {
-      const there = [...new Set(elsewhere.map(parcelDisplayAddress))].sort(naturally).slice(0, 2)
+      const there = [...new Set(elsewhere.map(unitAsSent))].sort(naturally).slice(0, 2)
       const towns = [...new Set(elsewhere.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
       return {
         _tag: "Unknown",
-        hint: `No property with this house number was found on this street in ${parsed.locality}, where it may ` +
-          `be a house that never sold; the street address is on record in ${towns} (suggested after the numbers ` +
+        hint: `No property with this house number was found on this street in ${parsed.locality}, where a ` +
+          `property that never sold may stand; the street address is on record in ${towns} (suggested after the numbers ` +
           `nearest to it in ${parsed.locality}): check the town.`,
         suggestions: [...new Set([...suggestions.slice(0, MAX_CANDIDATES - there.length), ...there])]
       }
@@ -1736,12 +1742,17 @@ export class AddressIndex {
     // was suggested only 32-11 51st St, where 72-30 51st Rd and 72-30 51st Dr are on record: an agent's audit).
     // (And where the street of the type sent is on record without the number: `248-18 88th Ave, Bellerose NY
     // 11426`, with 248-18 88th Rd and 88th Dr on record.)
-    const sameNumber = type !== "" && attempt.known && !unscoredHere ? this.sameNumberOtherType(parsed) : []
+    // (So too where the street sent is on record here only with properties not valued: `72-30 51st Ave, Woodside
+    // NY 11377` was told no property at this address can be valued, where 72-30 51st Rd is valued.)
+    const sameNumber = type !== "" && attempt.known ? this.sameNumberOtherType(parsed) : []
     if (sameNumber.length > 0) {
       return {
         _tag: "Unknown",
         hint: `${
-          otherType
+          unscoredHere
+            ? "The street sent is on record here only with properties this service does not value (apartment " +
+              "buildings of four families or more, shops, offices and the like)."
+            : otherType
             ? `No street of this name with the type ${type} is on record here (a street of another type is another ` +
               "street)."
             : "No property with this house number was found on this street."

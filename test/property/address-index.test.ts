@@ -792,6 +792,25 @@ describe("house numbers with and without their hyphen", () => {
     })
     // Sent back, each is its own property.
     expect(idOf(siblings.match("72-30 51ST RD, QUEENS, NY 11377"))).toBe("51st-rd-72-30")
+    // And where the street sent is on record here only with properties not valued (it said no property at this
+    // address could be valued, with 51st Rd's 72-30 valued).
+    expect(new AddressIndex([
+      parcel("51st-rd-72-30", "72-30 51ST RD", queens("ELMHURST", "11377")),
+      parcel("51st-st-32-11", "32-11 51ST ST", queens("WOODSIDE", "11377"))
+    ], [{
+      market: "Queens",
+      street: "72-10 51ST AVE",
+      city: "QUEENS",
+      state: "NY",
+      zipCode: "11377",
+      neighborhood: "WOODSIDE"
+    }]).match("72-30 51st Ave, Woodside NY 11377")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(
+        /^The street sent is on record here only with properties this service does not value/
+      ),
+      suggestions: expect.arrayContaining(["72-30 51ST RD, QUEENS, NY 11377"])
+    })
   })
 
   it("REQ-1: a neighbourhood with the house number on a street of the name with another type is not widened past: both suggested (27 Sterling St, Park Slope: a review)", () => {
@@ -1202,7 +1221,10 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
       parcel("park-mh-1110", "1110 PARK AVE", nyc("NEW YORK", "10128")),
       parcel("park-mh-1399", "1399 PARK AVE", nyc("NEW YORK", "10029")),
       parcel("park-bx-1300", "1300 PARK AVE", nyc("BRONX", "10456")),
-      parcel("park-bx-1250", "1250 PARK AVE", nyc("BRONX", "10456"))
+      parcel("park-bx-1250", "1250 PARK AVE", nyc("BRONX", "10456")),
+      // A flat of the Bronx's 1300: suggested as its building, never as that flat (a review: `481 Park Ave, New York`
+      // was offered Brooklyn's 481 Park Ave Unit 4B and 6B).
+      parcel("park-bx-1300-4b", "1300 PARK AVE", nyc("BRONX", "10456"), "4B")
     ])
     expect(park.match("4463 Park Ave, New York, NY")).toEqual({
       _tag: "Unknown",
@@ -1226,9 +1248,9 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
         number,
         match: {
           _tag: "Unknown",
-          hint: "No property with this house number was found on this street in NEW YORK, where it may be a house " +
-            "that never sold; the street address is on record in BRONX (suggested after the numbers nearest to it " +
-            "in NEW YORK): check the town.",
+          hint: "No property with this house number was found on this street in NEW YORK, where a property that " +
+            "never sold may stand; the street address is on record in BRONX (suggested after the numbers nearest to " +
+            "it in NEW YORK): check the town.",
           suggestions: [
             // (Nearest first: 1399 is 99 from 1300, 1110 is 140 from 1250.)
             ...(number === 1300
