@@ -1451,15 +1451,38 @@ export class AddressIndex {
     if (exact?._tag === "Ambiguous" && exact.reason === "directional") {
       // (Not those also recorded as valued at the number: a building's parking unit beside its homes.)
       const recorded = this.unscoredAtAddress(parsed, parsed.street.name).filter((at) => !this.valuedAt(at))
-      const asSent = recorded.filter(({ street }) => street.directional === "")
+      // Recorded as sent only where the valued properties at the number differ from it by their directional
+      // alone: in its town and of its type (`366 Broadway`, typed with no town, was refused as Manhattan's co-op,
+      // with Staten Island's valued house called "on a street of this name with a direction"; `21-20 45th, Long
+      // Island City` as 45th Rd's walk-up beside 45th St's house: a review, 2026-11-28).
+      const sameBut = (at: UnscoredAt) =>
+        exact.candidates.every((candidate) => {
+          const street = parseStreetLine(candidate.split(", ")[0]!.replace(/ UNIT .*$/, ""))?.street
+          return displayTown(candidate) === displayTown(at.address) && street !== undefined &&
+            typesAgree(street.type, at.street.type)
+        })
+      const asSent = recorded.filter((at) => at.street.directional === "" && sameBut(at))
       if (asSent.length > 0) return notValuedHere(asSent, undefined, exact.candidates)
       if (recorded.length > 0) {
+        const all = [...recorded.map(({ address }) => address), ...exact.candidates]
+        const towns = new Set(all.map(displayTown))
+        const types = new Set([
+          ...recorded.map(({ street }) => street.type),
+          ...exact.candidates.map((candidate) =>
+            parseStreetLine(candidate.split(", ")[0]!.replace(/ UNIT .*$/, ""))?.street.type ?? ""
+          )
+        ])
+        // What the candidates differ by: the town where none was sent, else the type where none was sent.
+        const reason: AmbiguityReason = parsed.locality === undefined && parsed.zip === undefined && towns.size > 1
+          ? "town"
+          : parsed.street.type === "" && types.size > 1
+          ? "type"
+          : "directional"
         return {
           ...exact,
-          candidates: [...new Set([...recorded.map(({ address }) => address), ...exact.candidates])].slice(
-            0,
-            MAX_CANDIDATES
-          ),
+          reason,
+          candidates: [...new Set(all)].slice(0, MAX_CANDIDATES),
+          ...(reason === "town" ? { candidateTowns: [...towns].sort() } : {}),
           notValued: recorded.map(({ address, recordedAs }) => ({ address, recordedAs }))
         }
       }
@@ -2137,6 +2160,17 @@ export class AddressIndex {
     if (directionalLeftOut) return ambiguous(parcels, "directional")
     if (typeLeftOut) return ambiguous(parcels, "type")
     if (otherTowns.length > 0) return ambiguous(parcels, "town", otherTowns)
+    // No town or ZIP code sent, and the properties at the address lie in several towns: the town is what is
+    // missing, whatever units one of them has (`324 E 4th St`, a Manhattan building's flats and a Brooklyn house,
+    // was told to send the unit: a review); each town's address once, without its units. (A unit sent that one
+    // town's building has names its flat, as before: `350 E 57th St Apt 3105`.)
+    if (parsed.locality === undefined && parsed.zip === undefined && parsed.unit === "") {
+      const towns = new Set(parcels.map((parcel) => this.townOf(parcel)))
+      if (towns.size > 1) {
+        const byTown = new Map(parcels.map((parcel) => [`${this.townOf(parcel)}|${parcel.street}`, parcel]))
+        return ambiguous([...byTown.values()].map((parcel) => ({ ...parcel, unit: "" })), "town", otherTowns)
+      }
+    }
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)
     if (chosen._tag !== "Found") return chosen

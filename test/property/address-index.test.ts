@@ -71,12 +71,19 @@ describe("address matching", () => {
   })
 
   it("several properties: ambiguous, with the candidates' addresses", () => {
+    // In two towns, with no town sent: the town is what tells them apart (the detail says so).
     const match = index.match("12 Maple Street")
     expect(match).toEqual({
       _tag: "Ambiguous",
-      reason: "several",
-      candidates: ["12 MAPLE ST, MAPLE FALLS, ZZ 99101", "12 MAPLE ST, RIVERTON, ZZ 99103"]
+      reason: "town",
+      candidates: ["12 MAPLE ST, MAPLE FALLS, ZZ 99101", "12 MAPLE ST, RIVERTON, ZZ 99103"],
+      otherTowns: [],
+      candidateTowns: ["MAPLE FALLS", "RIVERTON"]
     })
+    expect(ambiguityDetail(match as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toBe(
+      "The address names no town or ZIP code, and the street address is on record in MAPLE FALLS and RIVERTON: " +
+        "send the town or ZIP code (the candidates are the properties on record at this number)."
+    )
     expect(index.match("12 Maple St, Riverton")._tag).toBe("Found")
     expect(index.match("300 Seaview Ave, Riverton")._tag).toBe("Ambiguous")
   })
@@ -1085,6 +1092,44 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     expect(coops.match("30 Sutton Pl")).toMatchObject({
       _tag: "Ambiguous",
       candidates: ["30 SUTTON PL, NEW YORK, NY 10022", "30 SUTTON PL, STATEN ISLAND, NY 10312"]
+    })
+    // A building's flats in one town and a house in another: the town, not the unit, is asked for, each town's
+    // address once (`324 E 4th St` was told to send the unit); a unit sent names its flat, as before.
+    const flats = new AddressIndex([
+      parcel("mh-e4-324-5b", "324 E 4TH ST", nyc("NEW YORK", "10009"), "5B"),
+      parcel("mh-e4-324-6a", "324 E 4TH ST", nyc("NEW YORK", "10009"), "6A"),
+      parcel("bk-e4-324", "324 E 4TH ST", nyc("BROOKLYN", "11218"))
+    ])
+    expect(flats.match("324 E 4th St")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "town",
+      candidates: ["324 E 4TH ST, BROOKLYN, NY 11218", "324 E 4TH ST, NEW YORK, NY 10009"]
+    })
+    expect(idOf(flats.match("324 E 4th St Apt 5B"))).toBe("mh-e4-324-5b")
+    expect(flats.match("324 E 4th St, New York, NY")).toMatchObject({ _tag: "Ambiguous", reason: "unit" })
+    // A property not valued with no directional beside a valued one in another town, or of another type, is not
+    // "the address as sent" (`366 Broadway` was refused as Manhattan's co-op, Staten Island's house called "on a
+    // street of this name with a direction"; `21-20 45th, Long Island City` likewise for 45th Rd's walk-up).
+    const broadway = new AddressIndex([
+      parcel("si-broadway-366", "366 BROADWAY", nyc("STATEN ISLAND", "10310")),
+      parcel("mh-e-broadway-300", "300 E BROADWAY", nyc("NEW YORK", "10002")),
+      parcel("qn-45-st", "21-20 45TH ST", nyc("QUEENS", "11105")),
+      parcel("qn-45-st-e", "21-30 E 45TH ST", nyc("QUEENS", "11105"))
+    ], [
+      { market: "Manhattan", street: "366 BROADWAY", city: "NEW YORK", state: "NY", zipCode: "10013" },
+      { market: "Queens", street: "21-20 45TH RD", city: "QUEENS", state: "NY", zipCode: "11101" }
+    ])
+    const noTown = broadway.match("366 Broadway")
+    expect(noTown).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "town",
+      candidates: ["366 BROADWAY, NEW YORK, NY 10013", "366 BROADWAY, STATEN ISLAND, NY 10310"]
+    })
+    expect(idOf(broadway.match("366 Broadway, Staten Island"))).toBe("si-broadway-366")
+    expect(broadway.match("21-20 45th, Queens")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "type",
+      candidates: ["21-20 45TH RD, QUEENS, NY 11101", "21-20 45TH ST, QUEENS, NY 11105"]
     })
     // The town sent settles it: the house in Brooklyn, the co-op refused as such.
     expect(idOf(coops.match("735 E 9th St, Brooklyn"))).toBe("bk-e9-735")
