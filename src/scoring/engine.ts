@@ -118,6 +118,10 @@ const addressMatch = (sent: string, found: Extract<IndexMatch, { _tag: "Found" }
   notes: found.notes.map((note) => ({ ...note }))
 })
 
+/** Names in words: `A`, `A and B`, `A, B and C`. */
+const listed = (names: ReadonlyArray<string>) =>
+  names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
+
 /** The candidates of an `ambiguous-address` refusal that are properties not valued, in words (none: ""). */
 const notValuedAmong = ({ notValued }: Extract<IndexMatch, { _tag: "Ambiguous" }>) =>
   notValued === undefined ?
@@ -151,7 +155,7 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
       const towns = match.candidateTowns ?? []
       if ((match.otherTowns ?? []).length === 0 && towns.length > 1) {
         return `The address names no town or ZIP code, and the street address is on record in ${
-          towns.join(" and ")
+          listed(towns)
         }: send the town or ZIP code (the candidates are the properties on record at this number).` +
           notValuedAmong(match)
       }
@@ -159,7 +163,7 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
         (match.otherTowns ?? []).join(", ") || "another covered town"
       } too, with houses around this number that may be the one meant: send the town or ZIP code (the ` +
         `${match.candidates.length === 1 ? "candidate is the property" : "candidates are the properties"} on record ` +
-        `at this number${towns.length > 1 ? `, in ${towns.join(" and ")}` : ""}).` + notValuedAmong(match)
+        `at this number${towns.length > 1 ? `, in ${listed(towns)}` : ""}).` + notValuedAmong(match)
     }
     case "place":
       return "The town and the ZIP code sent are of different places, and the street address is on record in " +

@@ -85,6 +85,15 @@ describe("address matching", () => {
         "send the town or ZIP code (the candidates are the properties on record at this number)."
     )
     expect(index.match("12 Maple St, Riverton")._tag).toBe("Found")
+    // Three towns or more in words (it read "A and B and C").
+    const three = new AddressIndex([
+      parcel("a", "12 ELM ST", { city: "CEDAR GROVE", zip: "99102" }),
+      parcel("b", "12 ELM ST", { city: "LAKEVIEW", zip: "99105" }),
+      parcel("c", "12 ELM ST", { city: "OAK HILL", zip: "99104" })
+    ]).match("12 Elm St")
+    expect(ambiguityDetail(three as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toMatch(
+      /is on record in CEDAR GROVE, LAKEVIEW and OAK HILL: send the town/
+    )
     expect(index.match("300 Seaview Ave, Riverton")._tag).toBe("Ambiguous")
   })
 
