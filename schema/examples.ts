@@ -800,7 +800,8 @@ export const examples = {
           "type": "http://localhost:8080/docs/errors/ambiguous-address",
           "title": "The address matched more than one property",
           "status": 422,
-          "detail": "The address matches five or more properties; send one of the candidates.",
+          "detail":
+            "The address names no town or ZIP code, and the street address is on record in CEDAR GROVE, LAKEVIEW, MAPLE FALLS, OAK HILL and RIVERTON: send the town or ZIP code (the candidates are the properties on record at this number).",
           "candidates": [
             "2 MAPLE ST, CEDAR GROVE, ZZ 99102",
             "2 MAPLE ST, LAKEVIEW, ZZ 99105",
@@ -914,7 +915,8 @@ export const examples = {
       "type": "http://localhost:8080/docs/errors/ambiguous-address",
       "title": "The address matched more than one property",
       "status": 422,
-      "detail": "The address matches five or more properties; send one of the candidates.",
+      "detail":
+        "The address names no town or ZIP code, and the street address is on record in CEDAR GROVE, LAKEVIEW, MAPLE FALLS, OAK HILL and RIVERTON: send the town or ZIP code (the candidates are the properties on record at this number).",
       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
       "candidates": [
         "2 MAPLE ST, CEDAR GROVE, ZZ 99102",
