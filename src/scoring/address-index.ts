@@ -233,6 +233,14 @@ const inUsState = (state: string | undefined) => US_STATE_CODES.has(state?.toUpp
 const displayState = (address: string) => /, ([A-Z]{2})(?: \d{5})?$/.exec(address)?.[1]
 /** A display address's town: the part before its state and ZIP code (`…, NEW YORK, NY 10003`). */
 const displayTown = (address: string) => address.split(", ").at(-2) ?? address
+/** A display address's street, read as a street line (its unit left out). */
+const displayStreet = (address: string) => parseStreetLine(address.split(", ")[0]!.replace(/ UNIT .*$/, ""))?.street
+
+/** An ambiguity's candidates with the properties not valued among them first, and those named as not valued. */
+const notValuedFirst = (recorded: ReadonlyArray<UnscoredAt>, candidates: ReadonlyArray<string>) => ({
+  candidates: [...new Set([...recorded.map(({ address }) => address), ...candidates])].slice(0, MAX_CANDIDATES),
+  notValued: recorded.map(({ address, recordedAs }) => ({ address, recordedAs }))
+})
 
 /** The addresses a match names: the house found, or the candidates or suggestions. */
 const addressesOf = (match: AddressMatch | undefined): ReadonlyArray<string> =>
@@ -1457,20 +1465,17 @@ export class AddressIndex {
       // Island City` as 45th Rd's walk-up beside 45th St's house: a review, 2026-11-28).
       const sameBut = (at: UnscoredAt) =>
         exact.candidates.every((candidate) => {
-          const street = parseStreetLine(candidate.split(", ")[0]!.replace(/ UNIT .*$/, ""))?.street
+          const street = displayStreet(candidate)
           return displayTown(candidate) === displayTown(at.address) && street !== undefined &&
             typesAgree(street.type, at.street.type)
         })
       const asSent = recorded.filter((at) => at.street.directional === "" && sameBut(at))
       if (asSent.length > 0) return notValuedHere(asSent, undefined, exact.candidates)
       if (recorded.length > 0) {
-        const all = [...recorded.map(({ address }) => address), ...exact.candidates]
-        const towns = new Set(all.map(displayTown))
+        const towns = new Set([...recorded.map(({ address }) => address), ...exact.candidates].map(displayTown))
         const types = new Set([
           ...recorded.map(({ street }) => street.type),
-          ...exact.candidates.map((candidate) =>
-            parseStreetLine(candidate.split(", ")[0]!.replace(/ UNIT .*$/, ""))?.street.type ?? ""
-          )
+          ...exact.candidates.map((candidate) => displayStreet(candidate)?.type ?? "")
         ])
         // What the candidates differ by: the town where none was sent, else the type where none was sent.
         const reason: AmbiguityReason = parsed.locality === undefined && parsed.zip === undefined && towns.size > 1
@@ -1481,9 +1486,8 @@ export class AddressIndex {
         return {
           ...exact,
           reason,
-          candidates: [...new Set(all)].slice(0, MAX_CANDIDATES),
-          ...(reason === "town" ? { candidateTowns: [...towns].sort() } : {}),
-          notValued: recorded.map(({ address, recordedAs }) => ({ address, recordedAs }))
+          ...notValuedFirst(recorded, exact.candidates),
+          ...(reason === "town" ? { candidateTowns: [...towns].sort() } : {})
         }
       }
     }
@@ -1501,17 +1505,7 @@ export class AddressIndex {
           !typesAgree(taken.type, at.street.type) && taken.directional === at.street.directional)
       )
       if (otherType.length > 0) {
-        return {
-          _tag: "Ambiguous",
-          reason: "type",
-          candidates: [
-            ...new Set([
-              ...otherType.map(({ address }) => address),
-              ...(exact._tag === "Found" ? [parcelDisplayAddress(exact.parcel)] : exact.candidates)
-            ])
-          ].slice(0, MAX_CANDIDATES),
-          notValued: otherType.map(({ address, recordedAs }) => ({ address, recordedAs }))
-        }
+        return { _tag: "Ambiguous", reason: "type", ...notValuedFirst(otherType, addressesOf(exact)) }
       }
     }
     // No town or ZIP code sent, and the street address is on record in another town too, as a property not
@@ -1530,11 +1524,10 @@ export class AddressIndex {
         (taken === undefined || typesAgree(taken.type, at.street.type) && taken.directional === at.street.directional)
       )
       if (alsoHere.length > 0) {
-        const found = exact._tag === "Found" ? [parcelDisplayAddress(exact.parcel)] : exact.candidates
         return {
           _tag: "Ambiguous",
           reason: "town",
-          candidates: [...new Set([...alsoHere.map(({ address }) => address), ...found])].slice(0, MAX_CANDIDATES),
+          ...notValuedFirst(alsoHere, addressesOf(exact)),
           ...(exact._tag === "Ambiguous" && exact.otherTowns !== undefined ? { otherTowns: exact.otherTowns } : {}),
           candidateTowns: [
             ...new Set([
@@ -1543,8 +1536,7 @@ export class AddressIndex {
                 ? [exact.parcel.city ?? exact.parcel.market]
                 : exact.candidateTowns ?? exact.candidates.map(displayTown))
             ])
-          ].sort(),
-          notValued: alsoHere.map(({ address, recordedAs }) => ({ address, recordedAs }))
+          ].sort()
         }
       }
     }
