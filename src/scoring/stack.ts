@@ -21,7 +21,7 @@
 import type { UnusualSize } from "../valuation/comps.js"
 import { monthIndex, monthNumber } from "./comps/calendar.js"
 import { quantileSorted } from "./comps/quantiles.js"
-import { marketGroupKey } from "./comps/types.js"
+import { groupOf, marketGroupKey, type PropertyGroup } from "./comps/types.js"
 import {
   encoderOf,
   type FeatureEncoder,
@@ -48,7 +48,7 @@ import {
   type Subject,
   type Valuation
 } from "./model.js"
-import { type SizeRange, sizeRangesOf, unusualSizeFactor, unusualSizeFacts } from "./unusual-size.js"
+import { type SizeRange, sizeRangesOf, spreadFactor, unusualSizeFacts } from "./unusual-size.js"
 
 export interface StackOptions {
   /** Months at the end of the training sales that calibrate the blend and the quantiles. */
@@ -135,10 +135,17 @@ interface Blend {
   readonly slope: number
   readonly pivot: number
   /**
-   * How much wider, about its median, the range of a property of unusual size is (`unusualSizeFactor`, at
+   * How much wider, about its median, the range of a property of unusual size is (`spreadFactor`, at
    * least 1); the z-values are of the residuals with theirs drawn in about the median by it.
    */
   readonly unusualSizeFactor: number
+  /**
+   * How much wider, about its median, the range of each property group is (`spreadFactor` of the group's
+   * window sales, at least 1; 1 for a group the window lacks): a group whose prices the window found further
+   * from their values than the others' (Manhattan's townhouses beside its condos) is not given the others'
+   * ranges. Drawn in like an unusual size's, and multiplied with its factor.
+   */
+  readonly groupFactors: Partial<Record<PropertyGroup, number>>
   /** z-values at QUANTILE_LEVELS, and a 101-point sample of the residuals for the mean. */
   readonly z: ReadonlyArray<number>
   readonly sample: ReadonlyArray<number>
@@ -248,6 +255,7 @@ interface WindowValuation {
   readonly scale: number
   /** Of unusual size in its market × group (`unusualSizeFacts`). */
   readonly unusualSize: boolean
+  readonly group: PropertyGroup
 }
 
 /** The comps' weight minimizing the median absolute log error, shrunk toward an even blend. */
@@ -297,17 +305,24 @@ const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number, slop
   const values = rows.map((row) => compsWeight * row.comps + (1 - compsWeight) * row.learner)
   const { pivot, slope } = centreSlope(rows.map((row) => row.logPrice), values, slopes)
   const standardized = rows.map((row, i) => (row.logPrice - (pivot + slope * (values[i]! - pivot))) / row.scale)
-  const factor = unusualSizeFactor(standardized, rows.map((row) => row.unusualSize))
-  // Served, an unusual size's range is widened about its median: here its residual is drawn in about theirs.
+  const factor = spreadFactor(standardized, rows.map((row) => row.unusualSize))
+  const groupFactors: Partial<Record<PropertyGroup, number>> = {}
+  for (const group of new Set(rows.map((row) => row.group))) {
+    groupFactors[group] = spreadFactor(standardized, rows.map((row) => row.group === group))
+  }
+  // Served, the range of an unusual size or a wider group is widened about its median: here its residual is
+  // drawn in about theirs.
   const middle = quantileSorted([...standardized].sort((a, b) => a - b), 0.5)
-  const residuals = standardized.map((residual, i) =>
-    rows[i]!.unusualSize ? middle + (residual - middle) / factor : residual
-  ).sort((a, b) => a - b)
+  const residuals = standardized.map((residual, i) => {
+    const row = rows[i]!
+    return middle + (residual - middle) / ((row.unusualSize ? factor : 1) * groupFactors[row.group]!)
+  }).sort((a, b) => a - b)
   return {
     compsWeight,
     slope,
     pivot,
     unusualSizeFactor: factor,
+    groupFactors,
     z: QUANTILE_LEVELS.map((level) => quantileSorted(residuals, Number(level))),
     sample: Array.from({ length: 101 }, (_, j) => quantileSorted(residuals, (j + 0.5) / 101)),
     windowSales: rows.length
@@ -425,7 +440,8 @@ export class StackedModel {
               comps: prediction.center,
               learner: values[i]!,
               scale: prediction.scale,
-              unusualSize: unusualSizeFacts(sizeRanges, sale).length > 0
+              unusualSize: unusualSizeFacts(sizeRanges, sale).length > 0,
+              group: groupOf(sale.propertyType)
             })
           )
         }
@@ -557,9 +573,10 @@ export class StackedModel {
     const scale = Math.sqrt(
       valuation.scale * valuation.scale + monthsPast * (drift?.monthlyVariance ?? 0)
     )
-    // A property of unusual size: its range widened about its median by the factor its market's window measured.
+    // A property of unusual size, or of a group the window found harder to value: its range widened about its
+    // median by the factors its market's window measured.
     const unusualSize = this.unusualSize(subject)
-    const factor = unusualSize?.factor ?? 1
+    const factor = (unusualSize?.factor ?? 1) * (blend.groupFactors[groupOf(subject.propertyType)] ?? 1)
     const middle = blend.z[QUANTILE_LEVELS.indexOf("0.5")]!
     const widened = (z: number) => middle + factor * (z - middle)
     const quantiles = {} as Record<QuantileLevel, number>

@@ -2,7 +2,7 @@
  * Properties of unusual size: a living area or lot size outside the middle 95% of its market × group's
  * training sales. Out of time their errors run 1.2–1.6 times larger than the rest's while their ranges were
  * no wider (0.1–0.9 coverage 66–75% against 79–83%: docs/pricing-model.md), so the stack widens their ranges
- * by a factor its calibration window measures (`unusualSizeFactor`).
+ * by a factor its calibration window measures (`spreadFactor`).
  */
 import type { SizeFact } from "../valuation/comps.js"
 import { quantileSorted } from "./comps/quantiles.js"
@@ -66,32 +66,33 @@ export const unusualSizeFacts = (
   return facts
 }
 
-/** The unusual-size factor is shrunk toward 1 as if this many more such sales had shown none. */
-export const UNUSUAL_SIZE_PSEUDO_COUNT = 30
+/** A spread factor is shrunk toward 1 as if this many more sales had shown none. */
+export const SPREAD_PSEUDO_COUNT = 30
 /**
- * The most an unusual size widens a range by (the NYC and Melbourne windows measured 1.15–1.41): a window whose
- * residuals are nearly all alike cannot make a range many times wider.
+ * The most a spread factor widens a range by (the NYC and Melbourne windows measured 1.15–1.41 for an unusual
+ * size): a window whose residuals are nearly all alike cannot make a range many times wider.
  */
-export const MAX_UNUSUAL_SIZE_FACTOR = 2
+export const MAX_SPREAD_FACTOR = 2
 const FACTOR_LEVEL = 0.8
 
 /**
- * How much wider the ranges of properties of unusual size must be, from a calibration window's residuals
- * (in units of the answers' scale): the 80th percentile of their distances from the residuals' median over
- * everyone's, shrunk toward 1 by `UNUSUAL_SIZE_PSEUDO_COUNT` pseudo-sales, never below 1 (a range is never
- * narrowed for an unusual size) nor above `MAX_UNUSUAL_SIZE_FACTOR`.
+ * How much wider the ranges of some of the answers must be (`members`: properties of unusual size, or one
+ * property group), from a calibration window's residuals (in units of the answers' scale): the 80th
+ * percentile of the members' distances from the residuals' median over everyone's, shrunk toward 1 by
+ * `SPREAD_PSEUDO_COUNT` pseudo-sales, never below 1 (a range is never narrowed by it) nor above
+ * `MAX_SPREAD_FACTOR`.
  */
-export const unusualSizeFactor = (
+export const spreadFactor = (
   residuals: ReadonlyArray<number>,
-  unusual: ReadonlyArray<boolean>
+  members: ReadonlyArray<boolean>
 ): number => {
   const middle = quantileSorted([...residuals].sort((a, b) => a - b), 0.5)
   const distances = residuals.map((residual) => Math.abs(residual - middle))
-  const theirs = distances.filter((_, i) => unusual[i]).sort((a, b) => a - b)
+  const theirs = distances.filter((_, i) => members[i]).sort((a, b) => a - b)
   if (theirs.length === 0) return 1
   const everyone = quantileSorted([...distances].sort((a, b) => a - b), FACTOR_LEVEL)
   if (!(everyone > 0)) return 1
   const measured = quantileSorted(theirs, FACTOR_LEVEL) / everyone
-  const shrunk = (theirs.length * measured + UNUSUAL_SIZE_PSEUDO_COUNT) / (theirs.length + UNUSUAL_SIZE_PSEUDO_COUNT)
-  return Math.min(MAX_UNUSUAL_SIZE_FACTOR, Math.max(1, shrunk))
+  const shrunk = (theirs.length * measured + SPREAD_PSEUDO_COUNT) / (theirs.length + SPREAD_PSEUDO_COUNT)
+  return Math.min(MAX_SPREAD_FACTOR, Math.max(1, shrunk))
 }

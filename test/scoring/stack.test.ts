@@ -174,3 +174,41 @@ describe("the ranges of properties of unusual size", () => {
     expect(value(served, usual).quantiles).toEqual(value(unwidened, usual).quantiles)
   }, 60_000)
 })
+
+describe("the ranges of each property group", () => {
+  // Condos' prices recorded further from their values than houses' (Manhattan's window: its townhouses'
+  // residuals 1.3 times further out than its condos'), the houses as they are.
+  const random = seededRandom(11)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const noisy = sales.map((sale) =>
+    sale.propertyType === "condo" ? { ...sale, price: Math.round(sale.price * Math.exp(0.5 * normal())) } : sale
+  )
+  const condo = noisy.findLast((sale) => sale.propertyType === "condo")!
+  const house = noisy.findLast((sale) => sale.propertyType === "single_family")!
+
+  it(
+    "are widened about their median by the factor the window measured for the group, and only the wider group's",
+    () => {
+      const comps = fitModel([...noisy], {})
+      const data = StackedModel.fit(comps, noisy, quick).toData()
+      const [name, blend] = data.blends.find(([blendMarket]) => blendMarket === market)!
+      expect(blend.groupFactors.condo).toBeGreaterThan(1.1)
+      expect(blend.groupFactors.house).toBeLessThan(1.05)
+      const served = StackedModel.fromData(comps, data)
+      const unwidened = StackedModel.fromData(comps, { ...data, blends: [[name, { ...blend, groupFactors: {} }]] })
+      const value = (stack: StackedModel, subject: typeof condo) => {
+        const valuation = stack.value(subject, "2026-11-01")
+        if ("reason" in valuation) throw new Error(valuation.reason)
+        return valuation
+      }
+      const width = (valuation: ReturnType<typeof value>) =>
+        Math.log(valuation.quantiles["0.9"] / valuation.quantiles["0.1"])
+      for (const subject of [condo, house]) {
+        const factor = blend.groupFactors[subject.propertyType === "condo" ? "condo" : "house"]!
+        expect(value(served, subject).quantiles["0.5"]).toBeCloseTo(value(unwidened, subject).quantiles["0.5"], 6)
+        expect(width(value(served, subject)) / width(value(unwidened, subject))).toBeCloseTo(factor, 9)
+      }
+    },
+    60_000
+  )
+})

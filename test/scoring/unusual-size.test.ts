@@ -5,11 +5,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import {
-  MAX_UNUSUAL_SIZE_FACTOR,
+  MAX_SPREAD_FACTOR,
   MIN_SIZE_RANGE_SALES,
   sizeRangesOf,
-  UNUSUAL_SIZE_PSEUDO_COUNT,
-  unusualSizeFactor,
+  SPREAD_PSEUDO_COUNT,
+  spreadFactor,
   unusualSizeFacts
 } from "../../src/scoring/unusual-size.js"
 
@@ -59,31 +59,31 @@ describe("the factor an unusual size widens a range by", () => {
     // 60 of 1,000 twice as far out: everyone's 80th percentile is about 0.8, theirs about 1.6 (ratio about 2),
     // shrunk by 30 pseudo-sales to about (60 × 2 + 30) / 90.
     const many = window(60, 2)
-    expect(unusualSizeFactor(many.residuals, many.unusual)).toBeCloseTo(
-      (60 * 2 + UNUSUAL_SIZE_PSEUDO_COUNT) / (60 + UNUSUAL_SIZE_PSEUDO_COUNT),
+    expect(spreadFactor(many.residuals, many.unusual)).toBeCloseTo(
+      (60 * 2 + SPREAD_PSEUDO_COUNT) / (60 + SPREAD_PSEUDO_COUNT),
       1
     )
     // The same spread shown by fewer is trusted less; a smaller spread widens less.
     const few = window(20, 2)
-    expect(unusualSizeFactor(few.residuals, few.unusual)).toBeLessThan(
-      unusualSizeFactor(many.residuals, many.unusual) - 0.1
+    expect(spreadFactor(few.residuals, few.unusual)).toBeLessThan(
+      spreadFactor(many.residuals, many.unusual) - 0.1
     )
     const milder = window(60, 1.3)
-    expect(unusualSizeFactor(milder.residuals, milder.unusual)).toBeLessThan(
-      unusualSizeFactor(many.residuals, many.unusual) - 0.1
+    expect(spreadFactor(milder.residuals, milder.unusual)).toBeLessThan(
+      spreadFactor(many.residuals, many.unusual) - 0.1
     )
   })
 
-  it("is at most MAX_UNUSUAL_SIZE_FACTOR, however far out a window's unusual sales lie", () => {
+  it("is at most MAX_SPREAD_FACTOR, however far out a window's unusual sales lie", () => {
     const extreme = window(100, 50)
-    expect(unusualSizeFactor(extreme.residuals, extreme.unusual)).toBe(MAX_UNUSUAL_SIZE_FACTOR)
+    expect(spreadFactor(extreme.residuals, extreme.unusual)).toBe(MAX_SPREAD_FACTOR)
   })
 
   it("is 1 when none is unusual, and never narrows a range", () => {
     const none = window(0, 1)
-    expect(unusualSizeFactor(none.residuals, none.unusual)).toBe(1)
+    expect(spreadFactor(none.residuals, none.unusual)).toBe(1)
     const closer = window(300, 0.5)
-    expect(unusualSizeFactor(closer.residuals, closer.unusual)).toBe(1)
+    expect(spreadFactor(closer.residuals, closer.unusual)).toBe(1)
   })
 
   it("is at least 1 and the same in any unit of the residuals (property)", () => {
@@ -97,10 +97,10 @@ describe("the factor an unusual size widens a range by", () => {
         (rows, unit) => {
           const residuals = rows.map(([r]) => r)
           const unusual = rows.map(([, u]) => u)
-          const factor = unusualSizeFactor(residuals, unusual)
+          const factor = spreadFactor(residuals, unusual)
           expect(factor).toBeGreaterThanOrEqual(1)
-          expect(factor).toBeLessThanOrEqual(MAX_UNUSUAL_SIZE_FACTOR)
-          expect(unusualSizeFactor(residuals.map((r) => r * unit), unusual)).toBeCloseTo(factor, 6)
+          expect(factor).toBeLessThanOrEqual(MAX_SPREAD_FACTOR)
+          expect(spreadFactor(residuals.map((r) => r * unit), unusual)).toBeCloseTo(factor, 6)
         }
       )
     )
