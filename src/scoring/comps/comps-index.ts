@@ -47,6 +47,8 @@ export type CompsBucket = {
   candidates: Float64Array
   /** a grid of cells of GRID_MILES (the sales in each), when the market has coordinates */
   grid: Map<string, Array<number>> | undefined
+  /** miles per degree of longitude at the mean latitude of the sales with coordinates (`toMiles`; NaN: none) */
+  milesPerDegreeLongitude: number
 }
 
 export type CompsIndex = {
@@ -64,11 +66,26 @@ export type CompsIndex = {
 export const GRID_MILES = 0.5
 const MILES_PER_DEGREE_LATITUDE = 69.0
 export const cellKey = (column: number, row: number) => `${column}:${row}`
-/** Planar position in miles; fine at the scale of one market. */
-export const toMiles = (latitude: number, longitude: number) => ({
-  x: longitude * MILES_PER_DEGREE_LATITUDE * Math.cos((latitude * Math.PI) / 180),
+/**
+ * Planar position in miles, every point of a market projected at one latitude (`milesPerDegreeLongitude`):
+ * fine at the scale of one market. Each point's own latitude would shift it east or west by its longitude
+ * times the change in the cosine: at Melbourne's 145° E about a mile for every 0.01° (0.7 mile) north.
+ */
+export const toMiles = (latitude: number, longitude: number, milesPerDegreeLongitude: number) => ({
+  x: longitude * milesPerDegreeLongitude,
   y: latitude * MILES_PER_DEGREE_LATITUDE
 })
+
+/** Miles per degree of longitude at the mean latitude of the sales with coordinates (NaN when none has). */
+export const milesPerDegreeLongitudeOf = (sales: ReadonlyArray<Pick<Sale, "latitude" | "longitude">>): number => {
+  let sum = 0, count = 0
+  for (const sale of sales) {
+    if (sale.latitude === undefined || sale.longitude === undefined) continue
+    sum += sale.latitude
+    count++
+  }
+  return count === 0 ? NaN : MILES_PER_DEGREE_LATITUDE * Math.cos(((sum / count) * Math.PI) / 180)
+}
 
 /** The id of `key` in `ids`, a new one (the next integer) the first time. */
 const idOf = (ids: Map<string, number>, key: string): number => {
@@ -112,7 +129,8 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
       sales: group,
       block: new Float64Array(n),
       candidates: new Float64Array(n * CANDIDATE_FIELDS),
-      grid: undefined
+      grid: undefined,
+      milesPerDegreeLongitude: milesPerDegreeLongitudeOf(group)
     }
     const records = bucket.candidates
     group.forEach((sale, i) => {
@@ -143,7 +161,7 @@ export function buildCompsIndex(sales: Array<Sale>, regressions: MarketRegressio
       records[record + MARKET_INDEX_SQFT] = sqftRegression ? timeEffect(sqftRegression, month) : 0
       records[record + MARKET_INDEX_PRICE] = priceRegression ? timeEffect(priceRegression, month) : 0
       const position = sale.latitude !== undefined && sale.longitude !== undefined
-        ? toMiles(sale.latitude, sale.longitude)
+        ? toMiles(sale.latitude, sale.longitude, bucket.milesPerDegreeLongitude)
         : undefined
       records[record + X] = position?.x ?? NaN
       records[record + Y] = position?.y ?? NaN
@@ -196,6 +214,7 @@ export type KeptCompsIndex = {
       readonly block: Float64Array
       readonly candidates: Float64Array
       readonly grid: Map<string, Array<number>> | undefined
+      readonly milesPerDegreeLongitude: number
     }]
   >
   readonly neighborhoodIds: Map<string, number>
@@ -216,7 +235,8 @@ export function keptCompsIndex(index: CompsIndex, sales: ReadonlyArray<Sale>): K
         positions: Int32Array.from(bucket.sales, (sale) => positions.get(sale)!),
         block: bucket.block,
         candidates: bucket.candidates,
-        grid: bucket.grid
+        grid: bucket.grid,
+        milesPerDegreeLongitude: bucket.milesPerDegreeLongitude
       }] as const
     ),
     neighborhoodIds: index.neighborhoodIds,
@@ -241,7 +261,8 @@ export function restoreCompsIndex(
       sales: Array.from(bucket.positions, (position) => sales[position]!),
       block: bucket.block,
       candidates: bucket.candidates,
-      grid: bucket.grid
+      grid: bucket.grid,
+      milesPerDegreeLongitude: bucket.milesPerDegreeLongitude
     }])),
     neighborhoodIds: kept.neighborhoodIds,
     zipIds: kept.zipIds,

@@ -174,7 +174,7 @@ export function estimateFromComps(
   const grid = bucket.grid
   if (grid && subject.latitude !== undefined && subject.longitude !== undefined) {
     // candidates: rings of grid cells around the subject, nearest first, up to maxMiles
-    const position = toMiles(subject.latitude, subject.longitude)
+    const position = toMiles(subject.latitude, subject.longitude, bucket.milesPerDegreeLongitude)
     const column = Math.floor(position.x / GRID_MILES), row = Math.floor(position.y / GRID_MILES)
     const maxRing = Math.ceil(options.maxMiles / GRID_MILES)
     for (let ring = 0; ring <= maxRing && adjustedLogValues.length < options.maxCandidates; ring++) {
