@@ -747,10 +747,13 @@ export class AddressIndex {
         const set = new Set([...own, phraseOf(parcel.market)])
         own.delete("")
         set.delete("")
-        for (const phrase of [...set]) {
+        // Only the parcel's own places' short names: `Sacto` is the city of Sacramento, never the market of the
+        // name (`5615 Lupin Ln, Sacto CA` found and charged for the house in Pollock Pines, where `…, Sacramento`
+        // is refused: an audit, 2026-11-28).
+        for (const phrase of [...own]) {
           for (const nickname of nicknamesOf(parcel.state, phrase)) {
             set.add(nickname)
-            if (own.has(phrase)) own.add(nickname)
+            own.add(nickname)
           }
         }
         place = { localities: set, own, town: phraseOf(parcel.city ?? parcel.market) }
@@ -806,11 +809,17 @@ export class AddressIndex {
       const { name, type } = street
       const named = [
         ...(address.city ? [phraseOf(address.city)] : []),
-        ...(address.neighborhood ? neighbourhoodPhrases(address.neighborhood) : []),
-        phraseOf(address.market)
+        ...(address.neighborhood ? neighbourhoodPhrases(address.neighborhood) : [])
       ]
-      // With the places' short names, as the parcels' (`4820 Ave N, Bklyn` was answered with the neighbours).
-      const places = [...new Set([...named, ...named.flatMap((place) => nicknamesOf(address.state, place))])]
+      // With the places' short names, as the parcels' (`4820 Ave N, Bklyn` was answered with the neighbours): of
+      // its own places, not its market's.
+      const places = [
+        ...new Set([
+          ...named,
+          phraseOf(address.market),
+          ...named.flatMap((place) => nicknamesOf(address.state, place))
+        ])
+      ]
       const areas = ["*", ...(address.zipCode ? [`Z:${address.zipCode}`] : []), ...places.map((p) => `L:${p}`)]
       const shown = formatAddress({
         street: address.street,
@@ -863,6 +872,23 @@ export class AddressIndex {
   }
 
   /** Whether a street of the name with the directional sent is on record with properties not valued, in the place sent. */
+  /**
+   * The properties at the house number sent (in either Queens form) on the streets of the name with the
+   * directional sent, anywhere in the state sent (any state where none is sent).
+   */
+  private withDirectionalAnywhere(parsed: Parsed, name: string): Array<ParcelRecord> {
+    const numbers = [parsed.number, otherNumberForm(parsed.number)].filter((n): n is string => n !== undefined)
+    return (this.byName.get(name) ?? []).flatMap((street) =>
+      street.parts.directional !== parsed.street.directional ?
+        [] :
+        numbers.flatMap((number) =>
+          (street.numbers.get(number) ?? []).filter((parcel) =>
+            parsed.state === undefined || parcel.state === undefined || parcel.state.toUpperCase() === parsed.state
+          )
+        )
+    )
+  }
+
   private unscoredDirectionalIn(parsed: Parsed, name: string) {
     return placeKeys(parsed).some((area) =>
       this.unscoredDirectionals.has(`${area}|${name}|${parsed.street.directional}`)
@@ -1423,8 +1449,40 @@ export class AddressIndex {
     return notValued ?? found
   }
 
+  /**
+   * `New York, NY` with another borough's ZIP code is read in that borough (`withBoroughOfZip`); but New York
+   * is Manhattan's own town too, and where the address sent is on record there, either may be meant: both are
+   * candidates (`209 W 14th St Apt 10A, New York, NY 11215` found and charged for Brooklyn's 209 14th St, its
+   * directional and unit ignored, where Manhattan has 209 W 14th St unit 10A: an audit, 2026-11-28), as for
+   * `Manhattan` with that ZIP code.
+   */
   private matchParsed(read: Parsed): AddressMatch {
     const parsed = this.withBoroughOfZip(read)
+    const byZip = this.matchInPlace(parsed)
+    if (parsed === read) return byZip
+    const asSent = this.matchInPlace({ ...read, zip: undefined })
+    const inTown = asSent._tag === "Found" && asSent.method !== "corrected" ||
+        asSent._tag === "Ambiguous" && asSent.reason !== "spelling"
+      ? addressesOf(asSent)
+      : []
+    if (inTown.length === 0) return byZip
+    const inZip = byZip._tag === "Found" || byZip._tag === "Ambiguous" ? addressesOf(byZip) : []
+    if (inZip.length === 0) {
+      return {
+        _tag: "Unknown",
+        hint: `The street address is on record in NEW YORK (Manhattan), not in the ZIP code ${read.zip} sent, ` +
+          `which is ${parsed.locality}'s: check the ZIP code (that address is suggested).`,
+        suggestions: inTown.slice(0, MAX_CANDIDATES)
+      }
+    }
+    return {
+      _tag: "Ambiguous",
+      reason: "place",
+      candidates: [...new Set([...inZip, ...inTown])].slice(0, MAX_CANDIDATES)
+    }
+  }
+
+  private matchInPlace(parsed: Parsed): AddressMatch {
     if (parsed.zip !== undefined && !this.zips.has(parsed.zip)) {
       // A covered town with a ZIP code not on record (a wrong digit): refused as a wrong ZIP code on record
       // is, with the town's house suggested, not `outside-coverage`, which says not to retry (an audit, 2026-11-24).
@@ -1778,6 +1836,37 @@ export class AddressIndex {
         suggestions: [...new Set([...sameNumber, ...suggestions])].slice(0, MAX_CANDIDATES)
       }
     }
+    // The directional sent is on no street of the name here, and a street of the name with it holds the number
+    // in another place (`318 W 52nd St, Brooklyn, NY 11220`, Manhattan's 318 W 52nd St): that address first.
+    const { directional } = parsed.street
+    const withDirectional = directional !== "" &&
+        !(this.byName.get(parsed.street.name) ?? []).some((street) =>
+          street.parts.directional === directional && this.streetIn(street, parsed) &&
+          this.streetHasParcelIn(street, parsed, parsed.locality)
+        )
+      ? this.withDirectionalAnywhere(parsed, parsed.street.name)
+      : []
+    if (withDirectional.length > 0) {
+      // The unit sent where it is on record there, else the building or house (never another flat).
+      const wanted = unitKey(parsed.unit)
+      const named = withDirectional.filter((parcel) => parsed.unit !== "" && unitKey(parcel.unit) === wanted)
+      const there = [
+        ...new Set(
+          named.length > 0
+            ? named.map(parcelDisplayAddress)
+            : withDirectional.map((parcel) => parcelDisplayAddress({ ...parcel, unit: "" }))
+        )
+      ].sort(naturally)
+      return {
+        _tag: "Unknown",
+        hint: `No street of this name with the directional ${directional} is on record in the place sent; the street ` +
+          `address is on record in ${
+            [...new Set(withDirectional.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
+          } (suggested first, then the addresses here nearest to it on streets of this name without it, ` +
+          "another street): check the town and ZIP code.",
+        suggestions: [...new Set([...there, ...suggestions])].slice(0, MAX_CANDIDATES)
+      }
+    }
     return {
       _tag: "Unknown",
       hint: unscoredHere && (otherType || suggestions.length === 0)
@@ -1882,8 +1971,12 @@ export class AddressIndex {
     // A directional given where the record has none is ignored only when no street of the name has one
     // (`West Broadway` is not `Broadway`), valued or not: `1 Sutton Place South`, a co-op not valued, found the
     // house at 1 Sutton Pl and valued it at $9.7M (an audit, 2026-11-25).
+    // Nor where a street of the name with the directional sent holds the number in another ZIP code of the state:
+    // `318 W 52nd St Apt 3C, Brooklyn, NY 11220` found and charged for 318 52nd St, Brooklyn, with W and the unit
+    // ignored, where Manhattan has 318 W 52nd St (an audit, 2026-11-28; without the ZIP code it was refused).
     const namesHaveDirectionals = streets.some((street) => street.parts.directional !== "") ||
-      (parsed.street.directional !== "" && this.unscoredDirectionalIn(parsed, name))
+      (parsed.street.directional !== "" &&
+        (this.unscoredDirectionalIn(parsed, name) || this.withDirectionalAnywhere(parsed, name).length > 0))
     // The streets of the name with a parcel in the place (read by the rarer readings below; found once).
     let streetsInPlace: Array<Street> | undefined
     const inPlace =

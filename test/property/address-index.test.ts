@@ -2051,3 +2051,60 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(AddressIndex.fromData(withShop.toData()).match("20 Norma Pl, Staten Island")._tag).toBe("Unknown")
   })
 })
+
+describe("wrong parcels an audit of the real files found on 2026-11-28 (each was answered and charged)", () => {
+  const ny = (city: string, zip: string, market: string) => ({ city, zip, state: "NY", market })
+  const ca = (city: string, zip: string) => ({ city, zip, state: "CA", market: "Sacramento" })
+  const files = new AddressIndex([
+    parcel("sac-rosemont", "3150 ROSEMONT DR", ca("SACRAMENTO", "95826")),
+    parcel("pollock-lupin", "5615 LUPIN LN", ca("POLLOCK PINES", "95726")),
+    parcel("w14-10a", "209 W 14TH ST", ny("NEW YORK", "10011", "Manhattan"), "10A"),
+    parcel("w14-11b", "209 W 14TH ST", ny("NEW YORK", "10011", "Manhattan"), "11B"),
+    parcel("bk-14th-209", "209 14TH ST", ny("BROOKLYN", "11215", "Brooklyn")),
+    parcel("mn-e92-134", "134 E 92ND ST", ny("NEW YORK", "10128", "Manhattan")),
+    parcel("bk-e92-134", "134 E 92ND ST", ny("BROOKLYN", "11212", "Brooklyn")),
+    parcel("bx-walton-2436", "2436 WALTON AVE", ny("BRONX", "10468", "Bronx")),
+    parcel("bk-n3rd-60", "60 N 3RD ST", ny("BROOKLYN", "11249", "Brooklyn")),
+    parcel("si-3rd-60", "60 3RD ST", ny("STATEN ISLAND", "10306", "Staten Island")),
+    parcel("si-3rd-70", "70 3RD ST", ny("STATEN ISLAND", "10306", "Staten Island"))
+  ])
+  const idIn = (address: string) => idOf(files.match(address))
+
+  it("Sacto is the city of Sacramento, never its market: a house of another town is refused, the town named", () => {
+    expect(idIn("3150 Rosemont Dr, Sacto CA")).toBe("sac-rosemont")
+    const lupin = files.match("5615 Lupin Ln, Sacto CA")
+    expect(lupin).toMatchObject({ _tag: "Unknown", suggestions: ["5615 LUPIN LN, POLLOCK PINES, CA 95726"] })
+    expect(idIn("5615 Lupin Ln, Pollock Pines CA")).toBe("pollock-lupin")
+  })
+
+  it("New York with another borough's ZIP code, where Manhattan has the address: never the borough's other house", () => {
+    // Manhattan's alone (the borough has 209 14th St, with no W and no unit): refused, Manhattan's flat suggested.
+    const flat = files.match("209 W 14th St Apt 10A, New York, NY 11215")
+    expect(flat).toMatchObject({ _tag: "Unknown", suggestions: ["209 W 14TH ST UNIT 10A, NEW YORK, NY 10011"] })
+    expect(flat._tag === "Unknown" && flat.hint).toContain("NEW YORK (Manhattan)")
+    // Both have it: either may be meant, as with `Manhattan` and that ZIP code.
+    for (const typed of ["134 E 92nd St, New York, NY 11212", "134 E 92nd St, Manhattan, NY 11212"]) {
+      expect(files.match(typed)).toMatchObject({
+        _tag: "Ambiguous",
+        reason: "place",
+        candidates: ["134 E 92ND ST, BROOKLYN, NY 11212", "134 E 92ND ST, NEW YORK, NY 10128"]
+      })
+    }
+    // Manhattan has no such street: the ZIP code's borough, as before.
+    expect(idIn("2436 Walton Ave, New York, NY 10468")).toBe("bx-walton-2436")
+    expect(idIn("134 E 92nd St, New York, NY 10128")).toBe("mn-e92-134")
+  })
+
+  it("a directional another place's street of the name holds the number with is never ignored: that address first", () => {
+    for (const typed of ["60 N 3rd St, Staten Island, NY 10306", "60 N 3rd St, New York, NY 10306"]) {
+      const match = files.match(typed)
+      expect(match._tag).toBe("Unknown")
+      expect(match._tag === "Unknown" && match.suggestions[0]).toBe("60 N 3RD ST, BROOKLYN, NY 11249")
+      expect(match._tag === "Unknown" && match.hint).toContain("directional N")
+    }
+    const flat = files.match("209 W 14th St Apt 10A, Brooklyn, NY 11215")
+    expect(flat._tag === "Unknown" && flat.suggestions[0]).toBe("209 W 14TH ST UNIT 10A, NEW YORK, NY 10011")
+    // The number nowhere on a street with the directional: ignored, as before (`West Broadway` aside).
+    expect(idIn("70 N 3rd St, Staten Island, NY 10306")).toBe("si-3rd-70")
+  })
+})
