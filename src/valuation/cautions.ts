@@ -189,17 +189,26 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   if (lift === undefined || inputs.distribution === undefined) return undefined
   const share = Math.exp(lift) - 1
   if (Math.abs(share) < 0.005) return undefined
-  // The sale named is the latest market sale where it is the one the premium keys on (3 to 12 months back; the
-  // premium also counts a sale fenced out of the market sales, which `ownLastSale` is not).
+  // The sale named is the one the premium keys on (3 to 12 months back): the latest market sale, or a sale of
+  // the property's recorded as arm's-length but not taken for a market one (its price beyond its
+  // neighbourhood's: `own-sale-not-counted`), which the premium counts too. Called a market sale beside that
+  // caution, it contradicted it (an investor audit, 2026-11-28: `27 Burroughs Rd, Balwyn`).
+  const monthsBack = (date: string) => Math.round(daysBetween(date, inputs.valuationDate) / 30.44)
+  const inWindow = (sale: { readonly date: string } | undefined) =>
+    sale !== undefined && monthsBack(sale.date) >= 3 && monthsBack(sale.date) <= 12
   const own = inputs.ownLastSale
-  const months = own === undefined ? undefined : Math.round(daysBetween(own.date, inputs.valuationDate) / 30.44)
+  const uncounted = inputs.ownUncountedSale
+  const which = inWindow(own)
+    ? `The property's own market sale on ${own!.date}, about ${monthsBack(own!.date)} months before the valuation date,`
+    : inWindow(uncounted)
+    ? `The property's own sale on ${uncounted!.date}, about ${
+      monthsBack(uncounted!.date)
+    } months before the valuation date (recorded as arm's-length, though its price was not taken for a market one),`
+    : "The property's own sale 3 to 12 months before the valuation date"
   return {
     code: "recent-resale-premium",
-    detail: `The property's own market sale ${
-      own === undefined || months === undefined || months < 3 || months > 12
-        ? "3 to 12 months before the valuation date"
-        : `on ${own.date}, about ${months} months before the valuation date,`
-    } marks it a likely renovation resale: properties resold that soon after a purchase sold on average ` +
+    detail:
+      `${which} marks it a likely renovation resale: properties resold that soon after a purchase sold on average ` +
       `${share > 0 ? "above" : "below"} what their comparable sales say, and the model's value carries that ` +
       `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))}. It is what such resales showed, not a fact ` +
       `about this property: if it has not been improved since that sale, the value is about that much too ${

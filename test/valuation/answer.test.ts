@@ -611,6 +611,22 @@ describe("the Scored answer", () => {
           "that much too high."
       )
       expect(withPremium(Math.log(0.98))).toMatch(/sold on average below .*: −2%\. .* about that much too low\.$/)
+      // The sale it keys on not taken for a market one (its price beyond its neighbourhood's): never called a
+      // market sale beside `own-sale-not-counted` (an investor audit, 2026-11-28).
+      const fenced = scoredAnswer({
+        ...outcome(undefined),
+        subject: {
+          ...outcome(undefined).subject,
+          uncountedSale: { date: "2019-07-29", price: 3_812_000, why: "fenced" }
+        },
+        model: { ...outcome(undefined).model, resalePremium: Math.log(1.011) }
+      }, { address: "x" })
+      expect(fenced.cautions?.map((c) => c.code)).toEqual(
+        expect.arrayContaining(["own-sale-not-counted", "recent-resale-premium"])
+      )
+      expect(fenced.cautions?.find((c) => c.code === "recent-resale-premium")?.detail).toMatch(
+        /^The property's own sale on 2019-07-29, about 4 months before the valuation date \(recorded as arm's-length, though its price was not taken for a market one\), marks it/
+      )
       // None, or under half a percent: nothing.
       expect(withPremium(undefined)).toBeUndefined()
       expect(withPremium(Math.log(1.004))).toBeUndefined()
