@@ -29,7 +29,32 @@ const squareFeet = (squareMetres: string | undefined) => {
   return metres === undefined ? "" : String(Math.round(metres * SQUARE_FEET_PER_SQUARE_METRE))
 }
 
-/** The propscore CSV rows of the Melbourne file's text. */
+/** A parcel's facts from one row of the file (empty where the row has none). */
+const factsOf = (row: Record<string, string>): Record<string, string> => {
+  const latitude = row["Lattitude"] ?? ""
+  const longitude = row["Longtitude"] ?? ""
+  const located = latitude !== "" && longitude !== ""
+  return {
+    property_type: types[row["Type"]!] ?? "",
+    bedrooms: positive(row["Bedroom2"])?.toString() ?? positive(row["Rooms"])?.toString() ?? "",
+    bathrooms: positive(row["Bathroom"])?.toString() ?? "",
+    living_area_square_feet: squareFeet(row["BuildingArea"]),
+    lot_size_square_feet: squareFeet(row["Landsize"]),
+    year_built: positive(row["YearBuilt"]) !== undefined && Number(row["YearBuilt"]) >= 1800
+      ? String(Math.round(Number(row["YearBuilt"])))
+      : "",
+    latitude: located ? latitude : "",
+    longitude: located ? longitude : ""
+  }
+}
+
+/**
+ * The propscore CSV rows of the Melbourne file's text. An address is one parcel however its letters are cased
+ * (`23a The Boulevard` and `23A The Boulevard` were two parcels, so the address could never be scored: an
+ * investor audit), and its facts are what its latest row says of each, as a record says what a property is
+ * now (a parcel once took its first row's, so a 139 m² house sold again at 203 m² was valued at 139, and a
+ * vendor's bid with no area left a house sold later with one unvaluable).
+ */
 export const convertMelbourne = (text: string): Converted => {
   const rows = parse(text, { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Array<
     Record<string, string>
@@ -37,18 +62,18 @@ export const convertMelbourne = (text: string): Converted => {
   const parcels: Array<Record<string, string>> = []
   const sales: Array<Record<string, string>> = []
   const ids = new Map<string, string>()
+  // Each parcel's facts, and the date of the row each was taken from.
+  const latest = new Map<string, { facts: Record<string, string>; dates: Map<string, string> }>()
   for (const row of rows) {
     // `1/45 Smith St`: unit 1 of number 45.
     const [, unit = "", line = row["Address"]!] = /^(?:([^/\s]+)\/)?(.*)$/.exec(row["Address"]!.trim()) ?? []
-    const key = `${row["Address"]}|${row["Suburb"]}|${row["Postcode"]}`
+    const key = `${row["Address"]!.trim().toUpperCase()}|${row["Suburb"]!.toUpperCase()}|${row["Postcode"]}`
     let id = ids.get(key)
+    const date = row["Date"] ? isoDate(row["Date"]) : ""
     if (id === undefined) {
       id = `mel-${String(ids.size + 1).padStart(5, "0")}`
       ids.set(key, id)
-      const latitude = row["Lattitude"] ?? ""
-      const longitude = row["Longtitude"] ?? ""
-      const located = latitude !== "" && longitude !== ""
-      parcels.push({
+      const parcel = {
         property_id: id,
         market: "Melbourne",
         address: line.trim(),
@@ -57,20 +82,21 @@ export const convertMelbourne = (text: string): Converted => {
         state: "VIC",
         zip_code: row["Postcode"]!.replace(/\.0$/, ""),
         neighborhood: row["Suburb"]!,
-        property_type: types[row["Type"]!] ?? "",
-        bedrooms: positive(row["Bedroom2"])?.toString() ?? positive(row["Rooms"])?.toString() ?? "",
-        bathrooms: positive(row["Bathroom"])?.toString() ?? "",
-        living_area_square_feet: squareFeet(row["BuildingArea"]),
-        lot_size_square_feet: squareFeet(row["Landsize"]),
-        year_built: positive(row["YearBuilt"]) !== undefined && Number(row["YearBuilt"]) >= 1800
-          ? String(Math.round(Number(row["YearBuilt"])))
-          : "",
-        latitude: located ? latitude : "",
-        longitude: located ? longitude : ""
-      })
+        ...factsOf(row)
+      }
+      parcels.push(parcel)
+      latest.set(id, { facts: parcel, dates: new Map(Object.keys(factsOf(row)).map((fact) => [fact, date])) })
+    } else {
+      // Each fact from the latest row that has it (rows of a day in the file's order).
+      const { dates, facts } = latest.get(id)!
+      for (const [fact, value] of Object.entries(factsOf(row))) {
+        if (value === "" || (facts[fact] !== "" && date < dates.get(fact)!)) continue
+        facts[fact] = value
+        dates.set(fact, date)
+      }
     }
-    if (sold.has(row["Method"]!) && positive(row["Price"]) !== undefined && row["Date"]) {
-      sales.push({ property_id: id, sale_date: isoDate(row["Date"]), price: row["Price"]!, document_type: "deed" })
+    if (sold.has(row["Method"]!) && positive(row["Price"]) !== undefined && date !== "") {
+      sales.push({ property_id: id, sale_date: date, price: row["Price"]!, document_type: "deed" })
     }
   }
   return { parcels, sales }
