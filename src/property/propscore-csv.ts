@@ -62,6 +62,8 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
   }
   const parcels: Array<ParcelRecord> = []
   const sales: Array<SaleRecord> = []
+  /** The sales whose arm's length the file leaves to the importer. */
+  const inferred = new Set<SaleRecord>()
   const listings: Array<ListingRecord> = []
   const permits: Array<PermitRecord> = []
   if (kind === undefined) {
@@ -167,7 +169,7 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
         continue
       }
       const documentType = (row["document_type"] ?? "").trim() || "deed"
-      sales.push({
+      const sale: SaleRecord = {
         parcelId,
         saleDate,
         price: price.value,
@@ -181,7 +183,9 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
           ? `nominal price (under $${NOMINAL_PRICE_LIMIT.toLocaleString("en-US")})`
           : undefined,
         sourceKey: `propscore-csv:${parcelId}:${saleDate}:${price.value}:${documentType}`
-      })
+      }
+      sales.push(sale)
+      if (stated === "") inferred.add(sale)
     } else if (kind === "listings") {
       const status = (row["status"] ?? "").trim() as ListingStatus
       if (!["active", "pending", "off_market", "unknown"].includes(status)) {
@@ -226,5 +230,41 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
       })
     }
   }
-  return { file, rowsRead: rows.length, parcels, sales, listings, permits, duplicateRows: 0, rejected }
+  return {
+    file,
+    rowsRead: rows.length,
+    parcels,
+    sales: withSeveralPricesOnADay(sales, inferred),
+    listings,
+    permits,
+    duplicateRows: 0,
+    rejected
+  }
+}
+
+/**
+ * A sale whose arm's length the file does not state is not one where the file records several prices for the
+ * parcel on its day (split deeds, partial interests), as the NYC importer rules: Sacramento's file holds two
+ * deeds of one house on 2008-05-19 at $155,435 and $155,500, both counted as market sales (an audit).
+ */
+const withSeveralPricesOnADay = (
+  sales: ReadonlyArray<SaleRecord>,
+  inferred: ReadonlySet<SaleRecord>
+): Array<SaleRecord> => {
+  const prices = new Map<string, Set<number>>()
+  for (const sale of sales) {
+    const key = `${sale.parcelId}|${sale.saleDate}`
+    const day = prices.get(key)
+    if (day) day.add(sale.price)
+    else prices.set(key, new Set([sale.price]))
+  }
+  return sales.map((sale) =>
+    inferred.has(sale) && sale.armsLength && (prices.get(`${sale.parcelId}|${sale.saleDate}`)?.size ?? 0) >= 2
+      ? {
+        ...sale,
+        armsLength: false,
+        notArmsLengthBecause: "several prices recorded for the parcel on one day (split deeds or partial interests)"
+      }
+      : sale
+  )
 }

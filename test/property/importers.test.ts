@@ -291,6 +291,38 @@ describe("generic CSV files", () => {
       ["sac-9", 99_000, true]
     ])
   })
+
+  it("sales: several prices of a parcel on one day are not arm's length where the file does not say (as NYC's)", () => {
+    const csv = [
+      "property_id,sale_date,price,arms_length",
+      "sac-393,2008-05-19,155435,",
+      "sac-393,2008-05-19,155500,",
+      "sac-393,2008-06-02,160000,",
+      // Stated by the file: kept as stated.
+      "sac-7,2008-05-19,90000,true",
+      "sac-7,2008-05-19,91000,true"
+    ].join("\n")
+    const parsed = parsePropscoreCsv("sales.csv", Buffer.from(csv))
+    expect(parsed.sales.map((sale) => [sale.parcelId, sale.price, sale.armsLength, sale.notArmsLengthBecause])).toEqual(
+      [
+        [
+          "sac-393",
+          155_435,
+          false,
+          "several prices recorded for the parcel on one day (split deeds or partial interests)"
+        ],
+        [
+          "sac-393",
+          155_500,
+          false,
+          "several prices recorded for the parcel on one day (split deeds or partial interests)"
+        ],
+        ["sac-393", 160_000, true, undefined],
+        ["sac-7", 90_000, true, undefined],
+        ["sac-7", 91_000, true, undefined]
+      ]
+    )
+  })
 })
 
 layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds" })(
