@@ -364,10 +364,12 @@ export const takeUnit = (
     }
     // `No` and `Lot` are also words of names: designators only when a number follows.
     if (value === undefined || ((word === "NO" || word === "LOT") && !/\d/.test(value))) continue
-    // A unit's letter written apart as the last word (`Apt 4 E`) is the unit's (`4E`), not a directional.
+    // A unit's letter written apart as the last word (`Apt 4 E`) is the unit's (`4E`), not a directional; so is
+    // the wing of a unit the records write apart (`UNIT 4A N`, `UNIT PH E`: the service's own suggestions, sent
+    // back, were refused as unit 4A, an agent looping on them: an audit, 2026-11-28).
     const letter = words[i + 2]
-    if (/^\d+$/.test(value) && letter !== undefined && /^[A-Z]$/.test(letter) && i + 2 === words.length - 1) {
-      return { words: words.slice(0, i), unit: `${value}${letter}` }
+    if (/^[A-Z0-9]+$/.test(value) && letter !== undefined && /^[A-Z]$/.test(letter) && i + 2 === words.length - 1) {
+      return { words: words.slice(0, i), unit: /^\d+$/.test(value) ? `${value}${letter}` : `${value} ${letter}` }
     }
     // A floor (`Fl 3`) is named as a unit is, and said to be one: a building's units on it may be `3A`, `3C`.
     return {

@@ -2108,3 +2108,19 @@ describe("wrong parcels an audit of the real files found on 2026-11-28 (each was
     expect(idIn("70 N 3rd St, Staten Island, NY 10306")).toBe("si-3rd-70")
   })
 })
+
+describe("units the records write in two parts (an agent's audit, 2026-11-28: its suggestions, sent back, were refused)", () => {
+  const ny = { city: "NEW YORK", zip: "10014", state: "NY", market: "Manhattan" }
+  const units = ["4A N", "4A S", "4B N", "PH E", "PH A", "G E", "12"]
+  const building = new AddressIndex(units.map((unit) => parcel(`leroy-${unit}`, "160 LEROY ST", ny, unit)))
+
+  it("each unit's address as the service writes it finds that unit, and no other", () => {
+    for (const unit of units) {
+      const written = `160 LEROY ST UNIT ${unit}, NEW YORK, NY 10014`
+      expect({ written, id: idOf(building.match(written)) }).toEqual({ written, id: `leroy-${unit}` })
+    }
+    expect(idOf(building.match("160 Leroy St Apt 4AN, New York, NY 10014"))).toBe("leroy-4A N")
+    // The unit without its wing names none of them.
+    expect(building.match("160 Leroy St Apt 4A, New York, NY 10014")._tag).toBe("Unknown")
+  })
+})
