@@ -181,7 +181,7 @@ describe("the ranges of each property group", () => {
   const random = seededRandom(11)
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
   const noisy = sales.map((sale) =>
-    sale.propertyType === "condo" ? { ...sale, price: Math.round(sale.price * Math.exp(0.5 * normal())) } : sale
+    sale.propertyType === "condo" ? { ...sale, price: Math.round(sale.price * Math.exp(0.8 * normal())) } : sale
   )
   const condo = noisy.findLast((sale) => sale.propertyType === "condo")!
   const house = noisy.findLast((sale) => sale.propertyType === "single_family")!
