@@ -63,6 +63,17 @@ const streetType = (parsedType: string, line: string) => {
 }
 
 const parseStreetLine = (line: string): { readonly street: string; readonly unit: string } => {
+  // A house number with its letter joined (`1E Black St`, `2B Creek Pde`): the parser splits the letter off as a
+  // directional or a street's name (stored as `1 E BLACK ST`, East Black St, and `2 B CRK`, neither found
+  // again as typed: an audit of the Melbourne file); read without it, and the letter kept on the number.
+  const lettered = /^(\d+)([A-Za-z])\s+(\S.*)$/.exec(line.trim())
+  if (lettered !== null) {
+    const inner = parseStreetLine(`${lettered[1]} ${lettered[3]}`)
+    const [number, ...words] = inner.street.split(" ")
+    if (number === lettered[1]) {
+      return { street: [`${number}${lettered[2]!.toUpperCase()}`, ...words].join(" "), unit: inner.unit }
+    }
+  }
   const parsed = parser.parseLocation(line) as Record<string, string | undefined> | null
   const inputWords = clean(line).split(" ").length
   if (parsed && parsed.number && parsed.street) {

@@ -79,6 +79,23 @@ describe("address normalisation", () => {
     expect(normalizeAddress("10 Avenue of the Americas").street).toBe("10 AVENUE OF THE AMERICAS")
     expect(normalizeAddress("4 Oak Ave NY 10312")).toEqual({ street: "4 OAK AVE", unit: "", state: "NY", zip: "10312" })
   })
+
+  it("keeps a house number's letter on the number, never a directional or a street's name (the Melbourne file)", () => {
+    expect(normalizeAddress("1E Black St").street).toBe("1E BLACK ST")
+    expect(normalizeAddress("2B Creek Pde").street).toBe("2B CREEK PDE")
+    expect(normalizeAddress("348A Decatur St, Brooklyn").street).toBe("348A DECATUR ST")
+    // Found again as typed, and its neighbours on the street with it (`28 Black St` was ambiguous for a
+    // directional, East Black St its one candidate: itself).
+    const reservoir = { market: "Melbourne", city: "RESERVOIR", state: "VIC", zipCode: "3073", synthetic: false }
+    const index = new AddressIndex([
+      { ...reservoir, id: "black-1e", street: normalizeAddress("1E Black St").street, unit: "", source: "t" },
+      { ...reservoir, id: "black-28", street: normalizeAddress("28 Black St").street, unit: "", source: "t" }
+    ])
+    for (const [typed, id] of [["1E Black St, Reservoir", "black-1e"], ["28 Black St, Reservoir VIC", "black-28"]]) {
+      const match = index.match(typed!)
+      expect({ typed, id: match._tag === "Found" ? match.parcel.id : match._tag }).toEqual({ typed, id })
+    }
+  })
 })
 
 describe("NYC DOF sales files", () => {
