@@ -871,7 +871,6 @@ export class AddressIndex {
     )
   }
 
-  /** Whether a street of the name with the directional sent is on record with properties not valued, in the place sent. */
   /**
    * The properties at the house number sent (in either Queens form) on the streets of the name with the
    * directional sent, anywhere in the state sent (any state where none is sent).
@@ -889,6 +888,7 @@ export class AddressIndex {
     )
   }
 
+  /** Whether a street of the name with the directional sent is on record with properties not valued, in the place sent. */
   private unscoredDirectionalIn(parsed: Parsed, name: string) {
     return placeKeys(parsed).some((area) =>
       this.unscoredDirectionals.has(`${area}|${name}|${parsed.street.directional}`)
@@ -1760,6 +1760,37 @@ export class AddressIndex {
         }
       }
     }
+    // The directional sent is on no street of the name here, and a street of the name with it holds the number
+    // in another place (`318 W 52nd St, Brooklyn, NY 11220`, Manhattan's 318 W 52nd St): that address first.
+    const { directional } = parsed.street
+    const withDirectional = directional !== "" &&
+        !(this.byName.get(parsed.street.name) ?? []).some((street) =>
+          street.parts.directional === directional && this.streetIn(street, parsed) &&
+          this.streetHasParcelIn(street, parsed, parsed.locality)
+        )
+      ? this.withDirectionalAnywhere(parsed, parsed.street.name)
+      : []
+    if (withDirectional.length > 0) {
+      // The unit sent where it is on record there, else the building or house (never another flat).
+      const wanted = unitKey(parsed.unit)
+      const named = withDirectional.filter((parcel) => parsed.unit !== "" && unitKey(parcel.unit) === wanted)
+      const there = [
+        ...new Set(
+          named.length > 0
+            ? named.map(parcelDisplayAddress)
+            : withDirectional.map((parcel) => parcelDisplayAddress({ ...parcel, unit: "" }))
+        )
+      ].sort(naturally)
+      return {
+        _tag: "Unknown",
+        hint: `No street of this name with the directional ${directional} is on record in the place sent; the street ` +
+          `address is on record in ${
+            [...new Set(withDirectional.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
+          } (suggested first, then the addresses here nearest to it on streets of this name without it, ` +
+          "another street): check the town and ZIP code.",
+        suggestions: [...new Set([...there, ...suggestions])].slice(0, MAX_CANDIDATES)
+      }
+    }
     // Within the town's numbers, the street address on record in another town is suggested too: a house here
     // that never sold may be the one meant, but so may that one (`602 Lexington Ave, New York, NY`: Manhattan's
     // Lexington Ave has houses from 90 to 993, and Brooklyn's 602 was never named; an investor audit), after the
@@ -1834,37 +1865,6 @@ export class AddressIndex {
         } of this name with another type (suggested first: confirm which is meant before sending it), then the ` +
           "addresses on the streets of this name nearest to the number.",
         suggestions: [...new Set([...sameNumber, ...suggestions])].slice(0, MAX_CANDIDATES)
-      }
-    }
-    // The directional sent is on no street of the name here, and a street of the name with it holds the number
-    // in another place (`318 W 52nd St, Brooklyn, NY 11220`, Manhattan's 318 W 52nd St): that address first.
-    const { directional } = parsed.street
-    const withDirectional = directional !== "" &&
-        !(this.byName.get(parsed.street.name) ?? []).some((street) =>
-          street.parts.directional === directional && this.streetIn(street, parsed) &&
-          this.streetHasParcelIn(street, parsed, parsed.locality)
-        )
-      ? this.withDirectionalAnywhere(parsed, parsed.street.name)
-      : []
-    if (withDirectional.length > 0) {
-      // The unit sent where it is on record there, else the building or house (never another flat).
-      const wanted = unitKey(parsed.unit)
-      const named = withDirectional.filter((parcel) => parsed.unit !== "" && unitKey(parcel.unit) === wanted)
-      const there = [
-        ...new Set(
-          named.length > 0
-            ? named.map(parcelDisplayAddress)
-            : withDirectional.map((parcel) => parcelDisplayAddress({ ...parcel, unit: "" }))
-        )
-      ].sort(naturally)
-      return {
-        _tag: "Unknown",
-        hint: `No street of this name with the directional ${directional} is on record in the place sent; the street ` +
-          `address is on record in ${
-            [...new Set(withDirectional.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
-          } (suggested first, then the addresses here nearest to it on streets of this name without it, ` +
-          "another street): check the town and ZIP code.",
-        suggestions: [...new Set([...there, ...suggestions])].slice(0, MAX_CANDIDATES)
       }
     }
     return {
