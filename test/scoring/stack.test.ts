@@ -133,6 +133,15 @@ describe("the stack's centre slope", () => {
   }, 60_000)
 })
 
+/** A served valuation as of a day past the demo county's data (a refusal fails the test). */
+const value = (stack: StackedModel, subject: (typeof sales)[number]) => {
+  const valuation = stack.value(subject, "2026-11-01")
+  if ("reason" in valuation) throw new Error(valuation.reason)
+  return valuation
+}
+/** The log width of a valuation's 0.1–0.9 range. */
+const width = (valuation: ReturnType<typeof value>) => Math.log(valuation.quantiles["0.9"] / valuation.quantiles["0.1"])
+
 describe("the ranges of properties of unusual size", () => {
   // The sales of the smallest and largest houses recorded at prices further from their values (the NYC
   // and Melbourne windows measured 1.15–1.41 times further), the rest as they are.
@@ -158,13 +167,6 @@ describe("the ranges of properties of unusual size", () => {
     // Served from the data another thread sends (the ranges of sizes travel with it), and with the factor at 1.
     const served = StackedModel.fromData(comps, data)
     const unwidened = StackedModel.fromData(comps, { ...data, blends: [[name, { ...blend, unusualSizeFactor: 1 }]] })
-    const value = (stack: StackedModel, subject: typeof unusual) => {
-      const valuation = stack.value(subject, "2026-11-01")
-      if ("reason" in valuation) throw new Error(valuation.reason)
-      return valuation
-    }
-    const width = (valuation: ReturnType<typeof value>) =>
-      Math.log(valuation.quantiles["0.9"] / valuation.quantiles["0.1"])
     expect(served.unusualSize(unusual)?.facts).toContain("living_area_square_feet")
     expect(served.unusualSize(unusual)?.factor).toBe(blend.unusualSizeFactor)
     expect(value(served, unusual).quantiles["0.5"]).toBeCloseTo(value(unwidened, unusual).quantiles["0.5"], 6)
@@ -196,13 +198,6 @@ describe("the ranges of each property group", () => {
       expect(blend.groupFactors.house).toBeLessThan(1.05)
       const served = StackedModel.fromData(comps, data)
       const unwidened = StackedModel.fromData(comps, { ...data, blends: [[name, { ...blend, groupFactors: {} }]] })
-      const value = (stack: StackedModel, subject: typeof condo) => {
-        const valuation = stack.value(subject, "2026-11-01")
-        if ("reason" in valuation) throw new Error(valuation.reason)
-        return valuation
-      }
-      const width = (valuation: ReturnType<typeof value>) =>
-        Math.log(valuation.quantiles["0.9"] / valuation.quantiles["0.1"])
       for (const subject of [condo, house]) {
         const factor = blend.groupFactors[subject.propertyType === "condo" ? "condo" : "house"]!
         expect(value(served, subject).quantiles["0.5"]).toBeCloseTo(value(unwidened, subject).quantiles["0.5"], 6)
