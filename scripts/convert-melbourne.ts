@@ -62,16 +62,21 @@ export const convertMelbourne = (text: string): Converted => {
   const parcels: Array<Record<string, string>> = []
   const sales: Array<Record<string, string>> = []
   const ids = new Map<string, string>()
+  // Ids are numbered as before the case of an address's letters was ignored (by the file's spellings as
+  // written), so that every other address keeps its id when the file is converted again and imported over an
+  // earlier conversion; a second spelling takes the first's id and leaves its own number unused.
+  const spellings = new Set<string>()
   // Each parcel's facts, and the date of the row each was taken from.
   const latest = new Map<string, { facts: Record<string, string>; dates: Map<string, string> }>()
   for (const row of rows) {
     // `1/45 Smith St`: unit 1 of number 45.
     const [, unit = "", line = row["Address"]!] = /^(?:([^/\s]+)\/)?(.*)$/.exec(row["Address"]!.trim()) ?? []
     const key = `${row["Address"]!.trim().toUpperCase()}|${row["Suburb"]!.toUpperCase()}|${row["Postcode"]}`
+    spellings.add(`${row["Address"]}|${row["Suburb"]}|${row["Postcode"]}`)
     let id = ids.get(key)
     const date = row["Date"] ? isoDate(row["Date"]) : ""
     if (id === undefined) {
-      id = `mel-${String(ids.size + 1).padStart(5, "0")}`
+      id = `mel-${String(spellings.size).padStart(5, "0")}`
       ids.set(key, id)
       const parcel = {
         property_id: id,

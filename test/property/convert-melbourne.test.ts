@@ -36,4 +36,19 @@ describe("the Melbourne converter", () => {
       ["mel-00001", "2016-03-04", "1500000"]
     ])
   })
+
+  it("numbers every other address as a conversion that told the spellings apart did (imported over it, none moves)", () => {
+    const { parcels } = convertMelbourne([
+      header,
+      row("23a The Boulevard", "VB", "27/11/16", "", "", "650"),
+      row("5 Other St", "S", "27/11/16", "900000", "120", "500"),
+      row("23A The Boulevard", "S", "10/12/17", "1920000", "203", "650"),
+      row("7 Other St", "S", "10/12/17", "950000", "130", "500")
+    ].join("\n"))
+    expect(parcels.map((parcel) => [parcel.property_id, parcel.address])).toEqual([
+      ["mel-00001", "23a The Boulevard"],
+      ["mel-00002", "5 Other St"],
+      ["mel-00004", "7 Other St"]
+    ])
+  })
 })
