@@ -197,7 +197,8 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   const inWindow = (sale: { readonly date: string } | undefined) =>
     sale !== undefined && monthsBack(sale.date) >= 3 && monthsBack(sale.date) <= 12
   const own = inputs.ownLastSale
-  const uncounted = inputs.ownUncountedSale
+  // (A package sale is not arm's-length: the premium never keys on one.)
+  const uncounted = inputs.ownUncountedSale?.why === "fenced" ? inputs.ownUncountedSale : undefined
   const which = inWindow(own)
     ? `The property's own market sale on ${own!.date}, about ${monthsBack(own!.date)} months before the valuation date,`
     : inWindow(uncounted)
