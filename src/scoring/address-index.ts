@@ -365,6 +365,8 @@ const NUMBER_SPAN_MARGIN = 100
 
 /** Designators that stand for a unit whatever follows them (`Apt C`), where `Fl`, `No` or `Lot` may not. */
 const LETTER_UNIT_DESIGNATORS = new Set(["APT", "APARTMENT", "UNIT", "#", "STE", "SUITE"])
+/** Words that name a unit only before its house number (`Flat 2, 12 Smith St`, `Villa 3, 72 Charles St`). */
+const LEADING_UNIT_WORDS = new Set(["FLAT", "VILLA", "TOWNHOUSE"])
 
 /** The lowest and highest house numbers on record of each street, found when first asked. */
 const numberRanges = new WeakMap<Street, { readonly low: number; readonly high: number }>()
@@ -1257,9 +1259,11 @@ export class AddressIndex {
       unitBefore = slashed[1]!
       unitSlashed = numericSlash && !usPlace
       streetWords = [slashed[2]!, ...streetWords.slice(1)]
-    } // A unit named before the number (`Unit 4, 98 Church Rd`, `Flat 2 12 Smith St`, `#7 765 Malvern Rd`).
+    } // A unit named before the number (`Unit 4, 98 Church Rd`, `Flat 2 12 Smith St`, `#7 765 Malvern Rd`; Australia's
+    // `Villa 3, 72 Charles St` and `Townhouse 3, …` too, which were told they have no house number: an audit).
     else if (
-      streetWords.length >= 4 && (LETTER_UNIT_DESIGNATORS.has(streetWords[0]!) || streetWords[0] === "FLAT") &&
+      streetWords.length >= 4 &&
+      (LETTER_UNIT_DESIGNATORS.has(streetWords[0]!) || LEADING_UNIT_WORDS.has(streetWords[0]!)) &&
       HOUSE_NUMBER.test(streetWords[2]!)
     ) {
       unitBefore = streetWords[1]!

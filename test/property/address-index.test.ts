@@ -914,6 +914,9 @@ describe("a unit written before its number, as Australians write it", () => {
     expect(idIn("Apt 12A, 72 Charles St, Abbotsford")).toBe("charles-12a")
     expect(idIn("#3 72 Charles St, Abbotsford")).toBe("charles-3")
     expect(idIn("Flat 4, 72 Charles St, Abbotsford")).toBe("charles-4")
+    // Australia's villa and townhouse units too (an audit, 2026-11-28: 'no house number').
+    expect(idIn("Villa 3, 72 Charles St, Abbotsford")).toBe("charles-3")
+    expect(idIn("Townhouse 4 72 Charles St Abbotsford VIC")).toBe("charles-4")
     expect(idIn("Unit 5, 72 Charles St, Abbotsford")).toBe("Unknown")
   })
 })
