@@ -365,6 +365,21 @@ const NUMBER_SPAN_MARGIN = 100
 
 /** Designators that stand for a unit whatever follows them (`Apt C`), where `Fl`, `No` or `Lot` may not. */
 const LETTER_UNIT_DESIGNATORS = new Set(["APT", "APARTMENT", "UNIT", "#", "STE", "SUITE"])
+/** Words that widen or narrow a place's name to an area of it (`Sacramento County`, `Melbourne CBD`). */
+const AREA_WORDS = new Set([
+  "COUNTY",
+  "CO",
+  "CBD",
+  "CITY",
+  "CENTRAL",
+  "DOWNTOWN",
+  "METRO",
+  "AREA",
+  "NORTH",
+  "SOUTH",
+  "EAST",
+  "WEST"
+])
 /** Words that name a unit only before its house number (`Flat 2, 12 Smith St`, `Villa 3, 72 Charles St`). */
 const LEADING_UNIT_WORDS = new Set(["FLAT", "VILLA", "TOWNHOUSE"])
 
@@ -1454,6 +1469,35 @@ export class AddressIndex {
   }
 
   /**
+   * A place not on record that is a covered town's or market's name with a word of a wider or narrower area
+   * (`Sacramento County`, `Melbourne CBD`, `Melbourne North`): `outside-coverage`, which tells a caller not to
+   * retry, was untrue (an audit, 2026-11-28). The street address is looked for in the place named, and
+   * suggested, never taken: the area may be another (Pollock Pines lies in El Dorado County). Any other place
+   * not on record is outside the coverage, as before.
+   */
+  private qualifiedPlace(parsed: Parsed): AddressMatch {
+    const words = (parsed.unknownLocality ?? "").split(" ")
+    const place = [words.slice(0, -1), words.slice(1)].map((kept) => kept.join(" ")).find((phrase, i) =>
+      words.length >= 2 && AREA_WORDS.has(i === 0 ? words.at(-1)! : words[0]!) && this.towns.has(phrase)
+    )
+    if (place === undefined) return { _tag: "OutsideCoverage" }
+    const inPlace = this.matchParsed({ ...parsed, unknownLocality: undefined, locality: place })
+    const suggestions = inPlace._tag === "Found" || inPlace._tag === "Ambiguous"
+      ? addressesOf(inPlace)
+      : inPlace._tag === "Unknown"
+      ? inPlace.suggestions
+      : []
+    return {
+      _tag: "Unknown",
+      hint: `${parsed.unknownLocality} is no place on record; ${place} is` +
+        (suggestions.length > 0
+          ? `, and the addresses suggested are there: send the town or ZIP code of the one meant.`
+          : ", but no property with this street address was found there: send the town or ZIP code."),
+      suggestions: suggestions.slice(0, MAX_CANDIDATES)
+    }
+  }
+
+  /**
    * `New York, NY` with another borough's ZIP code is read in that borough (`withBoroughOfZip`); but New York
    * is Manhattan's own town too, and where the address sent is on record there, either may be meant: both are
    * candidates (`209 W 14th St Apt 10A, New York, NY 11215` found and charged for Brooklyn's 209 14th St, its
@@ -1502,7 +1546,7 @@ export class AddressIndex {
     if (parsed.state !== undefined && this.states.size > 0 && !this.states.has(parsed.state)) {
       return { _tag: "OutsideCoverage" }
     }
-    if (parsed.unknownLocality !== undefined && parsed.zip === undefined) return { _tag: "OutsideCoverage" }
+    if (parsed.unknownLocality !== undefined && parsed.zip === undefined) return this.qualifiedPlace(parsed)
     const notes: Array<MatchNote> = [...parsed.notes]
     if (parsed.localityTypo !== undefined) {
       notes.push({ kind: "corrected", part: "town", sent: parsed.localityTypo, used: parsed.locality! })

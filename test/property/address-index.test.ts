@@ -2080,6 +2080,22 @@ describe("wrong parcels an audit of the real files found on 2026-11-28 (each was
     expect(idIn("5615 Lupin Ln, Pollock Pines CA")).toBe("pollock-lupin")
   })
 
+  it("a covered place's name with an area's word (Sacramento County) is no outside-coverage: suggested, never taken", () => {
+    for (const typed of ["5615 Lupin Ln, Sacramento County, CA", "5615 Lupin Ln, Sacramento North CA"]) {
+      expect(files.match(typed)).toMatchObject({
+        _tag: "Unknown",
+        suggestions: ["5615 LUPIN LN, POLLOCK PINES, CA 95726"]
+      })
+    }
+    expect(files.match("3150 Rosemont Dr, Sacramento County, CA")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["3150 ROSEMONT DR, SACRAMENTO, CA 95826"]
+    })
+    // Another place, or a covered name with no area's word: outside the coverage, as before.
+    expect(idIn("100 Main St, Los Angeles County, CA")).toBe("OutsideCoverage")
+    expect(idIn("5615 Lupin Ln, Sacramento Heights, CA")).toBe("OutsideCoverage")
+  })
+
   it("New York with another borough's ZIP code, where Manhattan has the address: never the borough's other house", () => {
     // Manhattan's alone (the borough has 209 14th St, with no W and no unit): refused, Manhattan's flat suggested.
     const flat = files.match("209 W 14th St Apt 10A, New York, NY 11215")
