@@ -5,6 +5,7 @@
  */
 import { AddressParser } from "@sroussey/parse-address"
 import type { NormalizedAddress } from "./address-format.js"
+import { STREET_TYPES } from "./street-address.js"
 
 const parser = new AddressParser()
 
@@ -76,6 +77,16 @@ const parseStreetLine = (line: string): { readonly street: string; readonly unit
   }
   const parsed = parser.parseLocation(line) as Record<string, string | undefined> | null
   const inputWords = clean(line).split(" ").length
+  // A street named by a directional word, its type the only other word (`11 South Tce`, `76 East Esplanade`):
+  // the parser reads a prefix and a street named by the type, stored `11 S TCE` (a street S of type Tce, never
+  // found as typed: an audit of the Melbourne file). The word is the name.
+  if (parsed && parsed.number && parsed.prefix && parsed.street && !parsed.type && !parsed.sec_unit_num) {
+    const word = Object.keys(directionals).find((name) => directionals[name] === clean(parsed.prefix!))
+    const typeWord = clean(parsed.street)
+    if (word !== undefined && STREET_TYPES.has(typeWord) && inputWords === 3) {
+      return { street: `${parsed.number} ${word} ${typeWord}`, unit: "" }
+    }
+  }
   if (parsed && parsed.number && parsed.street) {
     const parts = [
       parsed.number,

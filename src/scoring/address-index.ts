@@ -1339,8 +1339,12 @@ export class AddressIndex {
     // A misspelt street type (`Stret`): within one edit of exactly one type, and in its place.
     const typeAt = DIRECTIONALS.has(street.at(-1)!) && street.length >= 3 ? street.length - 2 : street.length - 1
     const typeWord = street[typeAt]!
-    // (An ordinal ending a name is the name's: `East One Hundred Eighty First` is not a misspelt Forest.)
-    if (typeAt >= 1 && !STREET_TYPES.has(typeWord) && !ORDINALS.has(typeWord) && /^[A-Z]{4,}$/.test(typeWord)) {
+    // (An ordinal ending a name is the name's: `East One Hundred Eighty First` is not a misspelt Forest; nor is
+    // the last word of a street on record as typed: `17 The Dell` was read as The Well, and never found.)
+    if (
+      typeAt >= 1 && !STREET_TYPES.has(typeWord) && !ORDINALS.has(typeWord) && /^[A-Z]{4,}$/.test(typeWord) &&
+      !this.byName.has(streetParts(street).name)
+    ) {
       // Compared with each type's usual spelling first (`STREET`), then with every spelling on the list
       // (which holds misspellings of its own, `STREME` for a stream).
       const typesWithin = (spellings: Iterable<readonly [string, string]>) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
+import { normalizeAddress } from "../../src/property/address.js"
 import type { ParcelRecord } from "../../src/property/records.js"
 import { AddressIndex, type AddressMatch } from "../../src/scoring/address-index.js"
 import { ambiguityDetail } from "../../src/scoring/engine.js"
@@ -2147,5 +2148,28 @@ describe("units the records write in two parts (an agent's audit, 2026-11-28: it
     expect(idOf(building.match("160 Leroy St Apt 4AN, New York, NY 10014"))).toBe("leroy-4A N")
     // The unit without its wing names none of them.
     expect(building.match("160 Leroy St Apt 4A, New York, NY 10014")._tag).toBe("Unknown")
+  })
+})
+
+describe("Melbourne's street names an audit of the real file found refused as not on record (2026-11-28)", () => {
+  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+  const streets = new AddressIndex([
+    parcel("dell-17", "17 THE DELL", vic("CROYDON NORTH", "3136")),
+    parcel("corso-63", "63 THE CORSO", vic("PARKDALE", "3195")),
+    parcel("south-11", normalizeAddress("11 South Tce").street, vic("AVONDALE HEIGHTS", "3034")),
+    parcel("east-76", normalizeAddress("76 East Esplanade").street, vic("ST ALBANS", "3021"))
+  ])
+
+  it("a name's last word is no misspelt type where the street is on record as typed; a directional word names a street", () => {
+    for (
+      const [typed, id] of [
+        ["17 The Dell, Croydon North", "dell-17"],
+        ["63 The Corso, Parkdale VIC", "corso-63"],
+        ["11 South Tce, Avondale Heights", "south-11"],
+        ["76 East Esplanade, St Albans VIC 3021", "east-76"]
+      ] as const
+    ) {
+      expect({ typed, id: idOf(streets.match(typed)) }).toEqual({ typed, id })
+    }
   })
 })
