@@ -1313,7 +1313,15 @@ export class AddressIndex {
       const lastWord = street.at(-1)!
       const commaBefore = commaAfter.has(streetWords.length - 2)
       if (commaBefore && /\d/.test(lastWord) && !HOUSE_NUMBER.test(street[0] ?? "")) {
-        unit = lastWord
+        // A postcode on record before its suburb, and the suburb's, is the postcode (`85 Turner St, 3067
+        // Abbotsford` was told "No unit 3067 is recorded": an audit of the Melbourne file). Another number is
+        // the unit, whatever town has it for a postcode (`350 E 57th St, 3105, New York`).
+        const townsOfLocality = locality === undefined ? undefined : this.towns.get(locality)
+        if (
+          zip === undefined && isZip(lastWord) &&
+          [...this.townsOfZip(lastWord)].some((town) => townsOfLocality?.has(town) === true)
+        ) zip = lastWord
+        else unit = lastWord
         street = street.slice(0, -1)
       }
     }

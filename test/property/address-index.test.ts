@@ -2157,8 +2157,16 @@ describe("Melbourne's street names an audit of the real file found refused as no
     parcel("dell-17", "17 THE DELL", vic("CROYDON NORTH", "3136")),
     parcel("corso-63", "63 THE CORSO", vic("PARKDALE", "3195")),
     parcel("south-11", normalizeAddress("11 South Tce").street, vic("AVONDALE HEIGHTS", "3034")),
-    parcel("east-76", normalizeAddress("76 East Esplanade").street, vic("ST ALBANS", "3021"))
+    parcel("east-76", normalizeAddress("76 East Esplanade").street, vic("ST ALBANS", "3021")),
+    parcel("turner-85", "85 TURNER ST", vic("ABBOTSFORD", "3067")),
+    parcel("turner-87-2", "87 TURNER ST", vic("ABBOTSFORD", "3067"), "2")
   ])
+
+  it("a postcode before its suburb is the postcode, never a unit; another number there is the unit", () => {
+    expect(idOf(streets.match("85 Turner St, 3067 Abbotsford"))).toBe("turner-85")
+    expect(idOf(streets.match("87 Turner St, 2, Abbotsford"))).toBe("turner-87-2")
+    expect(streets.match("85 Turner St, 3021 Abbotsford")._tag).toBe("Unknown")
+  })
 
   it("a name's last word is no misspelt type where the street is on record as typed; a directional word names a street", () => {
     for (
