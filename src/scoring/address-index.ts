@@ -1348,10 +1348,11 @@ export class AddressIndex {
     const typeAt = DIRECTIONALS.has(street.at(-1)!) && street.length >= 3 ? street.length - 2 : street.length - 1
     const typeWord = street[typeAt]!
     // (An ordinal ending a name is the name's: `East One Hundred Eighty First` is not a misspelt Forest; nor is
-    // the last word of a street on record as typed: `17 The Dell` was read as The Well, and never found.)
+    // the last word of a street on record as typed with the number: `17 The Dell` was read as The Well, and never
+    // found. Records misspell types too, `HAWTHORNE STRET`: with another house only, the type is corrected.)
     if (
       typeAt >= 1 && !STREET_TYPES.has(typeWord) && !ORDINALS.has(typeWord) && /^[A-Z]{4,}$/.test(typeWord) &&
-      !this.byName.has(streetParts(street).name)
+      !(this.byName.get(streetParts(street).name) ?? []).some((onRecord) => onRecord.numbers.has(number))
     ) {
       // Compared with each type's usual spelling first (`STREET`), then with every spelling on the list
       // (which holds misspellings of its own, `STREME` for a stream).

@@ -2159,7 +2159,10 @@ describe("Melbourne's street names an audit of the real file found refused as no
     parcel("south-11", normalizeAddress("11 South Tce").street, vic("AVONDALE HEIGHTS", "3034")),
     parcel("east-76", normalizeAddress("76 East Esplanade").street, vic("ST ALBANS", "3021")),
     parcel("turner-85", "85 TURNER ST", vic("ABBOTSFORD", "3067")),
-    parcel("turner-87-2", "87 TURNER ST", vic("ABBOTSFORD", "3067"), "2")
+    parcel("turner-87-2", "87 TURNER ST", vic("ABBOTSFORD", "3067"), "2"),
+    // A record that misspells its type, beside the street's other houses.
+    parcel("hawthorne-1500", "1500 HAWTHORNE STRET", { city: "BRONX", zip: "10469", state: "NY", market: "Bronx" }),
+    parcel("hawthorne-1506", "1506 HAWTHORNE ST", { city: "BRONX", zip: "10469", state: "NY", market: "Bronx" })
   ])
 
   it("a postcode before its suburb is the postcode, never a unit; another number there is the unit", () => {
@@ -2174,7 +2177,10 @@ describe("Melbourne's street names an audit of the real file found refused as no
         ["17 The Dell, Croydon North", "dell-17"],
         ["63 The Corso, Parkdale VIC", "corso-63"],
         ["11 South Tce, Avondale Heights", "south-11"],
-        ["76 East Esplanade, St Albans VIC 3021", "east-76"]
+        ["76 East Esplanade, St Albans VIC 3021", "east-76"],
+        // A misspelt type is still corrected where the street so spelt has another house only.
+        ["1506 Hawthorne Stret, Bronx", "hawthorne-1506"],
+        ["1500 Hawthorne Stret, Bronx", "hawthorne-1500"]
       ] as const
     ) {
       expect({ typed, id: idOf(streets.match(typed)) }).toEqual({ typed, id })
