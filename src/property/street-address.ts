@@ -324,10 +324,16 @@ export const parseStreetLine = (
   return { number, street: streetParts(words) }
 }
 
+/** The words of a penthouse, which name a unit with the value after them (`PH E`, `Penthouse 2`). */
+const PENTHOUSE: ReadonlySet<string> = new Set(["PH", "PENTHOUSE"])
+
 /** A unit's value in one spelling: `#5B`, `Apt 5B`, `5-B` → `5B`; leading zeros of a number dropped. */
 export const unitKey = (unit: string) =>
   tokenize(unit)
-    .filter((token) => !UNIT_DESIGNATORS.has(token) || VALUELESS_DESIGNATORS.has(token))
+    .filter((token) => !UNIT_DESIGNATORS.has(token) || VALUELESS_DESIGNATORS.has(token) || PENTHOUSE.has(token))
+    // A penthouse is part of its unit's name: `PH E` is not unit E (`93 Greene St Apt E` found and valued the
+    // penthouse, an exact match: an audit, 2026-11-28).
+    .map((token) => (PENTHOUSE.has(token) ? "PH" : token))
     .join("")
     .replace(/[-/]/g, "")
     .replace(/^0+(?=\d)/, "")
@@ -374,7 +380,7 @@ export const takeUnit = (
     // A floor (`Fl 3`) is named as a unit is, and said to be one: a building's units on it may be `3A`, `3C`.
     return {
       words: [...words.slice(0, i), ...words.slice(i + 2)],
-      unit: value,
+      unit: PENTHOUSE.has(word) ? `PH ${value}` : value,
       ...(FLOOR_DESIGNATORS.has(word) ? { floor: true as const } : {})
     }
   }

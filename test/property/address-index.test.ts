@@ -2148,6 +2148,11 @@ describe("units the records write in two parts (an agent's audit, 2026-11-28: it
     expect(idOf(building.match("160 Leroy St Apt 4AN, New York, NY 10014"))).toBe("leroy-4A N")
     // The unit without its wing names none of them.
     expect(building.match("160 Leroy St Apt 4A, New York, NY 10014")._tag).toBe("Unknown")
+    // Nor is a penthouse's letter alone the penthouse (`Apt E` found PH E, exactly); its other spellings are.
+    expect(building.match("160 Leroy St Apt E, New York, NY 10014")._tag).toBe("Unknown")
+    for (const typed of ["160 Leroy St Apt PHE", "160 Leroy St PH E", "160 Leroy St Penthouse E"]) {
+      expect({ typed, id: idOf(building.match(`${typed}, New York, NY 10014`)) }).toEqual({ typed, id: "leroy-PH E" })
+    }
   })
 })
 
