@@ -2056,7 +2056,7 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
   })
 })
 
-describe("wrong parcels an audit of the real files found on 2026-11-28 (each was answered and charged)", () => {
+describe("REQ-1 wrong parcels an audit of the real files found on 2026-11-28 (each was answered and charged)", () => {
   const ny = (city: string, zip: string, market: string) => ({ city, zip, state: "NY", market })
   const ca = (city: string, zip: string) => ({ city, zip, state: "CA", market: "Sacramento" })
   const files = new AddressIndex([
@@ -2135,7 +2135,7 @@ describe("wrong parcels an audit of the real files found on 2026-11-28 (each was
   })
 })
 
-describe("units the records write in two parts (an agent's audit, 2026-11-28: its suggestions, sent back, were refused)", () => {
+describe("REQ-1 units the records write in two parts (an agent's audit, 2026-11-28: its suggestions, sent back, were refused)", () => {
   const ny = { city: "NEW YORK", zip: "10014", state: "NY", market: "Manhattan" }
   const units = ["4A N", "4A S", "4B N", "PH E", "PH A", "G E", "12"]
   const building = new AddressIndex(units.map((unit) => parcel(`leroy-${unit}`, "160 LEROY ST", ny, unit)))
@@ -2156,7 +2156,7 @@ describe("units the records write in two parts (an agent's audit, 2026-11-28: it
   })
 })
 
-describe("Melbourne's street names an audit of the real file found refused as not on record (2026-11-28)", () => {
+describe("REQ-1 Melbourne's street names an audit of the real file found refused as not on record (2026-11-28)", () => {
   const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const streets = new AddressIndex([
     parcel("dell-17", "17 THE DELL", vic("CROYDON NORTH", "3136")),
