@@ -75,6 +75,7 @@ export const convertMelbourne = (text: string): Converted => {
     spellings.add(`${row["Address"]}|${row["Suburb"]}|${row["Postcode"]}`)
     let id = ids.get(key)
     const date = row["Date"] ? isoDate(row["Date"]) : ""
+    const facts = factsOf(row)
     if (id === undefined) {
       id = `mel-${String(spellings.size).padStart(5, "0")}`
       ids.set(key, id)
@@ -87,17 +88,17 @@ export const convertMelbourne = (text: string): Converted => {
         state: "VIC",
         zip_code: row["Postcode"]!.replace(/\.0$/, ""),
         neighborhood: row["Suburb"]!,
-        ...factsOf(row)
+        ...facts
       }
       parcels.push(parcel)
-      latest.set(id, { facts: parcel, dates: new Map(Object.keys(factsOf(row)).map((fact) => [fact, date])) })
+      latest.set(id, { facts: parcel, dates: new Map(Object.keys(facts).map((fact) => [fact, date])) })
     } else {
       // Each fact from the latest row that has it (rows of a day in the file's order).
-      const { dates, facts } = latest.get(id)!
-      for (const [fact, value] of Object.entries(factsOf(row))) {
-        if (value === "" || (facts[fact] !== "" && date < dates.get(fact)!)) continue
-        facts[fact] = value
-        dates.set(fact, date)
+      const kept = latest.get(id)!
+      for (const [fact, value] of Object.entries(facts)) {
+        if (value === "" || (kept.facts[fact] !== "" && date < kept.dates.get(fact)!)) continue
+        kept.facts[fact] = value
+        kept.dates.set(fact, date)
       }
     }
     if (sold.has(row["Method"]!) && positive(row["Price"]) !== undefined && date !== "") {

@@ -243,6 +243,10 @@ const notValuedFirst = (recorded: ReadonlyArray<UnscoredAt>, candidates: Readonl
 })
 
 /** The addresses a match names: the house found, or the candidates or suggestions. */
+/** The addresses of the properties a match found (found or ambiguous); none for a refusal's suggestions. */
+const foundAddressesOf = (match: AddressMatch | undefined): ReadonlyArray<string> =>
+  match?._tag === "Found" || match?._tag === "Ambiguous" ? addressesOf(match) : []
+
 const addressesOf = (match: AddressMatch | undefined): ReadonlyArray<string> =>
   match === undefined || match._tag === "OutsideCoverage"
     ? []
@@ -1495,11 +1499,7 @@ export class AddressIndex {
     )
     if (place === undefined) return { _tag: "OutsideCoverage" }
     const inPlace = this.matchParsed({ ...parsed, unknownLocality: undefined, locality: place })
-    const suggestions = inPlace._tag === "Found" || inPlace._tag === "Ambiguous"
-      ? addressesOf(inPlace)
-      : inPlace._tag === "Unknown"
-      ? inPlace.suggestions
-      : []
+    const suggestions = addressesOf(inPlace)
     return {
       _tag: "Unknown",
       hint: `${parsed.unknownLocality} is no place on record; ${place} is` +
@@ -1527,7 +1527,7 @@ export class AddressIndex {
       ? addressesOf(asSent)
       : []
     if (inTown.length === 0) return byZip
-    const inZip = byZip._tag === "Found" || byZip._tag === "Ambiguous" ? addressesOf(byZip) : []
+    const inZip = foundAddressesOf(byZip)
     if (inZip.length === 0) {
       return {
         _tag: "Unknown",
@@ -1681,7 +1681,7 @@ export class AddressIndex {
       const town = towns[0]!
       const wider = this.corrected(parsed, parsed.zip !== undefined ? area : `L:${town}`, town, notes).match
       // A close street's house or houses (a refusal of the wider attempt suggests nothing here).
-      const elsewhere = wider?._tag === "Found" || wider?._tag === "Ambiguous" ? addressesOf(wider) : []
+      const elsewhere = foundAddressesOf(wider)
       if (elsewhere.length > 0) {
         return {
           _tag: "Unknown",
@@ -1706,7 +1706,7 @@ export class AddressIndex {
         !this.townsOfZip(parsed.zip).has(parsed.locality)
       ? this.onStreet({ ...parsed, locality: undefined }, parsed.street.name, undefined, notes)
       : undefined
-    const inZip = byZip?._tag === "Found" || byZip?._tag === "Ambiguous" ? addressesOf(byZip) : []
+    const inZip = foundAddressesOf(byZip)
     // The house is on record on the street, in the town, under another ZIP code (a long street crosses
     // several): refused all the same (the ZIP code or the number may be the mistake), with that address first.
     if (parsed.zip !== undefined) {
@@ -1832,16 +1832,11 @@ export class AddressIndex {
       ? this.withDirectionalAnywhere(parsed, parsed.street.name)
       : []
     if (withDirectional.length > 0) {
-      // The unit sent where it is on record there, else the building or house (never another flat).
-      const wanted = unitKey(parsed.unit)
-      const named = withDirectional.filter((parcel) => parsed.unit !== "" && unitKey(parcel.unit) === wanted)
-      const there = [
-        ...new Set(
-          named.length > 0
-            ? named.map(parcelDisplayAddress)
-            : withDirectional.map((parcel) => parcelDisplayAddress({ ...parcel, unit: "" }))
-        )
-      ].sort(naturally)
+      // The unit sent where it is on record there, alone, else the building or house (never another flat).
+      const named = withDirectional.filter((parcel) =>
+        parsed.unit !== "" && unitKey(parcel.unit) === unitKey(parsed.unit)
+      )
+      const there = [...new Set((named.length > 0 ? named : withDirectional).map(unitAsSent))].sort(naturally)
       return {
         _tag: "Unknown",
         hint: `No street of this name with the directional ${directional} is on record in the place sent; the street ` +
