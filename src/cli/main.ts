@@ -593,7 +593,7 @@ const dataImport = Command.make(
   ({ files, format, json: asJson }) =>
     Effect.gen(function*() {
       const { importFiles } = yield* fileImporters
-      const reports = yield* importFiles(format, files)
+      const reports = yield* importFiles(format, files).pipe(Effect.catchTag("UnreadableFile", failWith(asJson)))
       yield* report(
         asJson,
         { reports },
@@ -655,10 +655,22 @@ const evaluateCommand = Command.make(
       if (!/^\d{4}-\d{2}-\d{2}$/.test(splitDate)) {
         return yield* failWith(asJson)({ _tag: "InvalidSplitDate", message: "--split-date must be YYYY-MM-DD" })
       }
-      const { parseFile } = yield* fileImporters
-      const parsed = files.map((file) => parseFile(format, file, fs.readFileSync(file)))
+      const { parseFile, readImportFile } = yield* fileImporters
+      const parsed = yield* Effect.forEach(files, (file) =>
+        readImportFile(file).pipe(Effect.map((content) => parseFile(format, file, content))))
+        .pipe(Effect.catchTag("UnreadableFile", failWith(asJson)))
       const { predictions: rows, report: evaluation } = evaluate(scratchStore(parsed), splitDate)
-      if (Option.isSome(predictions)) fs.writeFileSync(predictions.value, predictionsCsv(rows))
+      if (Option.isSome(predictions)) {
+        const file = predictions.value
+        yield* Effect.try({
+          try: () =>
+            fs.writeFileSync(file, predictionsCsv(rows)),
+          catch: (error) => ({
+            _tag: "UnwritableFile",
+            message: `--predictions ${file}: ${error instanceof Error ? error.message : String(error)}`
+          })
+        }).pipe(Effect.catchAll(failWith(asJson)))
+      }
       yield* report(asJson, evaluation, formatEvaluation(evaluation))
     })
 ).pipe(

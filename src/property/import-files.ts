@@ -3,7 +3,7 @@
  * import (`data import`, `evaluate`) when they run, not by every start: the importers' address normaliser
  * compiles its parser's patterns when it loads.
  */
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import * as fs from "node:fs"
 import { PropertyStore } from "../services/property-store.js"
 import { parseNycDofSales } from "./nyc-dof.js"
@@ -20,6 +20,33 @@ const inImportOrder = (format: ImportFormat, files: ReadonlyArray<string>) =>
     ? [...files].sort((a, b) => (order[csvKindOf(a) ?? "permits"] - order[csvKindOf(b) ?? "permits"]))
     : [...files].sort()
 
+/** A file named for import that cannot be read: said to the operator, never a stack trace. */
+export class UnreadableFile
+  extends Data.TaggedError("UnreadableFile")<{ readonly file: string; readonly message: string }>
+{}
+
+const reasonOf = (file: string, error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code
+  switch (code) {
+    case "ENOENT":
+      return `${file}: no such file`
+    case "EISDIR":
+      return `${file} is a directory: name the files in it (${file}/*.csv)`
+    case "EACCES":
+    case "EPERM":
+      return `${file}: permission denied`
+    default:
+      return `${file}: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+/** Reads a file named for import or evaluation; fails with what is wrong with it. */
+export const readImportFile = (file: string) =>
+  Effect.try({
+    try: () => fs.readFileSync(file),
+    catch: (error) => new UnreadableFile({ file, message: reasonOf(file, error) })
+  })
+
 export const parseFile = (format: ImportFormat, file: string, content: Buffer): ParsedFile =>
   format === "nyc-dof" ? parseNycDofSales(file, content) : parsePropscoreCsv(file, content)
 
@@ -28,7 +55,7 @@ export const importFiles = (format: ImportFormat, files: ReadonlyArray<string>) 
     const store = yield* PropertyStore
     return yield* Effect.forEach(inImportOrder(format, files), (file) =>
       Effect.gen(function*() {
-        const content = yield* Effect.try(() => fs.readFileSync(file)).pipe(Effect.orDie)
+        const content = yield* readImportFile(file)
         return yield* store.importParsed(parseFile(format, file, content), format)
       }))
   })

@@ -240,6 +240,24 @@ describe("propscore command line on the embedded database", () => {
     })
   }, 60_000)
 
+  it("a file that cannot be read is an operator error naming it, not a stack trace", async () => {
+    const missing = path.join(dataDir, "no-such-sales.csv")
+    const imported = await json(["data", "import", "--format", "propscore-csv", missing])
+    expect(imported.code).toBe(1)
+    expect(imported.value).toEqual({ error: { code: "UnreadableFile", message: `${missing}: no such file` } })
+    const directory = await json(["data", "import", "--format", "propscore-csv", dataDir])
+    expect(directory.code).toBe(1)
+    expect(directory.value.error.message).toBe(`${dataDir} is a directory: name the files in it (${dataDir}/*.csv)`)
+    const evaluated = await json(["evaluate", missing])
+    expect(evaluated.code).toBe(1)
+    expect(evaluated.value.error.code).toBe("UnreadableFile")
+    // Without --json: the one line the other operator errors print, no stack trace.
+    const human = await propscore(["data", "import", "--format", "nyc-dof", missing], env)
+    expect(human.code).toBe(1)
+    expect(`${human.stdout}${human.stderr}`).toContain(`error: ${missing}: no such file`)
+    expect(`${human.stdout}${human.stderr}`).not.toContain("UnknownException")
+  }, 60_000)
+
   it("REQ-1: score takes an address typed the messy way and says how it matched the recorded one", async () => {
     // Case, spacing, punctuation and the type spelt out are the record's usual spellings: exact, no note.
     const scored = await json(["score", "3 pine court.  riverton"])
