@@ -1077,7 +1077,11 @@ export class AddressIndex {
       if (token === ",") commaAfter.add(wordIndex)
       else wordIndex++
     }
-    const isZip = (word: string) => /^\d{5}(-?\d{4})?$/.test(word) || (/^\d{4}$/.test(word) && this.zips.has(word))
+    // (A postcode not on record is one all the same after an Australian state's code: `Geelong VIC 3220` was
+    // read as a street named so, and refused as an address to send with its town, an agent's audit found.)
+    const isZip = (word: string, before?: string) =>
+      /^\d{5}(-?\d{4})?$/.test(word) ||
+      (/^\d{4}$/.test(word) && (this.zips.has(word) || AUSTRALIAN_STATE_CODES.has(before ?? "")))
     let end = words.length
     // A unit written after the town (`…, Riverton ZZ 99103, Apt 2`): taken from the end first.
     let trailingUnit = ""
@@ -1130,7 +1134,7 @@ export class AddressIndex {
     }
     for (let pass = 0; pass < 2; pass++) {
       const last = words[end - 1]
-      if (zip === undefined && last !== undefined && end > 2 && isZip(last)) {
+      if (zip === undefined && last !== undefined && end > 2 && isZip(last, words[end - 2])) {
         zip = last.slice(0, last.length === 4 ? 4 : 5)
         end--
       }
@@ -1469,9 +1473,25 @@ export class AddressIndex {
     const found = this.matchParsed(read)
     if (found._tag !== "Unknown") return found
     let notValued: AddressMatch | undefined
+    let suggested: AddressMatch | undefined
     for (const again of [queensNumberWithSpace(read), unitWithoutDesignator(read)]) {
       if (again === undefined) continue
       const second = this.matchParsed(again.read)
+      // Read so, the address is refused with addresses to suggest where as read it had none (`209 W 14th St 10A,
+      // New York NY 10014`, a wrong ZIP code, was told only that no such street address is on record, where
+      // `… Apt 10A …` is told the ZIP code on record: an agent's audit, 2026-11-28): that refusal, saying how it
+      // read the address.
+      if (
+        second._tag === "Unknown" && found.suggestions.length === 0 && found.notValued === undefined &&
+        second.suggestions.some((address) =>
+          unitKey(/ UNIT (.+?),/.exec(address)?.[1] ?? "") === unitKey(again.read.unit)
+        )
+      ) {
+        suggested ??= {
+          ...second,
+          hint: `Read with ${again.said}: ${second.hint[0]!.toLowerCase()}${second.hint.slice(1)}`
+        }
+      }
       // Read so, the address is one on record as not valued (`5700 Arlington Ave 15T`, a co-op's apartment):
       // that is the answer, unless another reading finds a property.
       if (second._tag === "Unknown" && found.notValued === undefined) {
@@ -1482,7 +1502,7 @@ export class AddressIndex {
       const note = again.noteFor(second)
       if (note !== undefined) return { ...second, method: "normalized", notes: [note, ...second.notes] }
     }
-    return notValued ?? found
+    return notValued ?? suggested ?? found
   }
 
   /**
@@ -1497,7 +1517,7 @@ export class AddressIndex {
     const place = [words.slice(0, -1), words.slice(1)].map((kept) => kept.join(" ")).find((phrase, i) =>
       words.length >= 2 && AREA_WORDS.has(i === 0 ? words.at(-1)! : words[0]!) && this.towns.has(phrase)
     )
-    if (place === undefined) return { _tag: "OutsideCoverage" }
+    if (place === undefined) return this.soundAlikePlace(parsed) ?? { _tag: "OutsideCoverage" }
     const inPlace = this.matchParsed({ ...parsed, unknownLocality: undefined, locality: place })
     const suggestions = addressesOf(inPlace)
     return {
@@ -1507,6 +1527,39 @@ export class AddressIndex {
           ? `, and the addresses suggested are there: send the town or ZIP code of the one meant.`
           : ", but no property with this street address was found there: send the town or ZIP code."),
       suggestions: suggestions.slice(0, MAX_CANDIDATES)
+    }
+  }
+
+  /**
+   * A place not on record spelt like a covered one, beyond the one or two letters a typo is corrected by
+   * (`Bentley` for Bentleigh: `7 Gordon St Unit 2, Bentley` was `outside-coverage`, which tells a caller not to
+   * retry, where Bentleigh has that flat: an agent's audit, 2026-11-28), that holds the street address sent:
+   * refused with that address suggested, never taken (Bentley is a suburb of Perth too). The same first four
+   * letters and at most three edits apart.
+   */
+  private soundAlikePlace(parsed: Parsed): AddressMatch | undefined {
+    const typed = parsed.unknownLocality ?? ""
+    if (typed.length < 5) return undefined
+    const places: Array<string> = []
+    const suggestions: Array<string> = []
+    for (const phrase of this.towns.keys()) {
+      if (phrase.slice(0, 4) !== typed.slice(0, 4) || Math.abs(phrase.length - typed.length) > 3) continue
+      if (distance(phrase, typed) > 3) continue
+      const there = this.matchParsed({ ...parsed, unknownLocality: undefined, locality: phrase })
+      const addresses = there._tag === "Found" && there.method !== "corrected" ||
+          there._tag === "Ambiguous" && there.reason !== "spelling"
+        ? addressesOf(there)
+        : []
+      if (addresses.length === 0) continue
+      places.push(phrase)
+      for (const address of addresses) suggestions.push(address)
+    }
+    if (places.length === 0) return undefined
+    return {
+      _tag: "Unknown",
+      hint: `${typed} is no place on record; this street address is on record in ${places.sort().join(" and ")}: ` +
+        "check the town (that address is suggested; send the town or ZIP code of the one meant).",
+      suggestions: [...new Set(suggestions)].slice(0, MAX_CANDIDATES)
     }
   }
 
@@ -1723,10 +1776,7 @@ export class AddressIndex {
       )
       if (elsewhere.length > 0) {
         const zips = [...new Set(elsewhere.flatMap((parcel) => parcel.zipCode ?? []))].sort()
-        const wanted = unitKey(parsed.unit)
-        const addresses = elsewhere.map((parcel) =>
-          parcelDisplayAddress(parsed.unit !== "" && unitKey(parcel.unit) === wanted ? parcel : { ...parcel, unit: "" })
-        )
+        const addresses = buildingsWithUnitSent(elsewhere, parsed.unit)
         // And in the ZIP code's town too: the town names one property and the ZIP code another (an agent's
         // audit, 2026-11-25: `243 Robinson Ave, Bronx, NY 10312` suggested only the Bronx's house, `…, Staten
         // Island, NY 10465` only Staten Island's, and an agent confirms the one suggestion it is given). Both are
@@ -1792,10 +1842,7 @@ export class AddressIndex {
       [...placeStreets.values()].some((stretches) => numbersSpanAll(stretches, houseNumberValue(parsed.number)))
     // Another town's address is suggested without a unit other than the one sent (`481 Park Ave, New York` was
     // offered Brooklyn's 481 Park Ave Unit 4B and 6B: sent back, each values someone's flat; a review).
-    const unitAsSent = (parcel: ParcelRecord) =>
-      parcelDisplayAddress(
-        parsed.unit !== "" && unitKey(parcel.unit) === unitKey(parsed.unit) ? parcel : { ...parcel, unit: "" }
-      )
+    const unitAsSent = (parcels: ReadonlyArray<ParcelRecord>) => buildingsWithUnitSent(parcels, parsed.unit)
     // (In the place's own state: `1300 Park Ave, New York` is never offered another country's Park Ave.)
     const placeStates = parsed.locality === undefined ? undefined : this.localityStates.get(parsed.locality)
     const misplaced = parsed.locality === undefined ?
@@ -1816,7 +1863,7 @@ export class AddressIndex {
             suggestions.length > 0 ? ` first, then the numbers nearest to it in ${parsed.locality}` : ""
           }).`,
           suggestions: [
-            ...new Set([...[...misplaced.map(unitAsSent)].sort(naturally), ...suggestions])
+            ...new Set([...unitAsSent(misplaced).sort(naturally), ...suggestions])
           ].slice(0, MAX_CANDIDATES)
         }
       }
@@ -1836,7 +1883,7 @@ export class AddressIndex {
       const named = withDirectional.filter((parcel) =>
         parsed.unit !== "" && unitKey(parcel.unit) === unitKey(parsed.unit)
       )
-      const there = [...new Set((named.length > 0 ? named : withDirectional).map(unitAsSent))].sort(naturally)
+      const there = unitAsSent(named.length > 0 ? named : withDirectional).sort(naturally)
       return {
         _tag: "Unknown",
         hint: `No street of this name with the directional ${directional} is on record in the place sent; the street ` +
@@ -1856,7 +1903,7 @@ export class AddressIndex {
       ? misplaced.filter((parcel) => !this.parcelIn(parcel, parsed, parsed.locality))
       : []
     if (elsewhere.length > 0) {
-      const there = [...new Set(elsewhere.map(unitAsSent))].sort(naturally).slice(0, 2)
+      const there = unitAsSent(elsewhere).sort(naturally).slice(0, 2)
       const towns = [...new Set(elsewhere.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
       return {
         _tag: "Unknown",
@@ -1923,6 +1970,17 @@ export class AddressIndex {
         suggestions: [...new Set([...sameNumber, ...suggestions])].slice(0, MAX_CANDIDATES)
       }
     }
+    // The nearest numbers are the number sent itself in another town of the ZIP code or place sent (`3 Myrtle St,
+    // Williamstown VIC 3016`, a house of Williamstown North's, was told the number is not on the street: an
+    // agent's audit, 2026-11-28): said so, and suggested first.
+    const placeSent = parsed.locality ?? `ZIP code ${parsed.zip}`
+    const sameAddressElsewhere = parsed.locality === undefined && parsed.zip === undefined ? [] : suggestions.filter(
+      (address) => {
+        const line = parseStreetLine(address.split(", ")[0]!.replace(/ UNIT .*$/, ""))
+        return line !== undefined && line.number === parsed.number && line.street.name === parsed.street.name &&
+          (parsed.locality === undefined || displayTown(address) !== parsed.locality)
+      }
+    )
     return {
       _tag: "Unknown",
       hint: unscoredHere && (otherType || suggestions.length === 0)
@@ -1931,6 +1989,12 @@ export class AddressIndex {
         : attempt.known && suggestions.length > 0 && otherType
         ? `No street of this name with the type ${type} is on record here (a street of another type is another ` +
           "street); the addresses on the streets of this name nearest to the number are suggested."
+        : attempt.known && sameAddressElsewhere.length > 0
+        ? `This street address is not on record in ${placeSent}, but it is in ${
+          [...new Set(sameAddressElsewhere.map(displayTown))].sort().join(" or ")
+        }: check the town (that address is suggested${
+          sameAddressElsewhere.length < suggestions.length ? " first, then the numbers nearest to it" : ""
+        }).`
         : attempt.known && suggestions.length > 0
         ? "No property with this house number was found on this street; the numbers nearest to it are suggested."
         : attempt.known
@@ -1938,7 +2002,7 @@ export class AddressIndex {
         : parsed.locality === undefined && parsed.zip === undefined
         ? "No covered property has this street address; add the town or ZIP code if it is in a covered area."
         : "The address is in a covered area, but no property with this street address was found there.",
-      suggestions
+      suggestions: [...new Set([...sameAddressElsewhere, ...suggestions])].slice(0, MAX_CANDIDATES)
     }
   }
 
@@ -2296,11 +2360,11 @@ export class AddressIndex {
         const street = parseStreetLine(parcel.street)?.street
         return `${street?.type}|${street?.directional}`
       }))
-      if (towns.size > 1 && spellings.size === 1) return ambiguous(parcels, "town", otherTowns)
+      if (towns.size > 1 && spellings.size === 1) return ambiguous(parcels, "town", otherTowns, parsed.unit)
     }
-    if (directionalLeftOut) return ambiguous(parcels, "directional")
-    if (typeLeftOut) return ambiguous(parcels, "type")
-    if (otherTowns.length > 0) return ambiguous(parcels, "town", otherTowns)
+    if (directionalLeftOut) return ambiguous(parcels, "directional", undefined, parsed.unit)
+    if (typeLeftOut) return ambiguous(parcels, "type", undefined, parsed.unit)
+    if (otherTowns.length > 0) return ambiguous(parcels, "town", otherTowns, parsed.unit)
     // No town or ZIP code sent, and the properties at the address lie in several towns: the town is what is
     // missing, whatever units one of them has (`324 E 4th St`, a Manhattan building's flats and a Brooklyn house,
     // was told to send the unit: a review); each town's address once, without its units. (A unit sent that one
@@ -2360,7 +2424,7 @@ export class AddressIndex {
       return {
         _tag: "Unknown",
         hint: `No unit ${parsed.unit} is recorded at this address; the units that are are suggested.`,
-        suggestions: units.map(parcelDisplayAddress).sort(naturally).slice(0, MAX_CANDIDATES)
+        suggestions: nearestUnitsFirst(units, parsed.unit).map(parcelDisplayAddress).slice(0, MAX_CANDIDATES)
       }
     }
     // Without a unit, a lone record without one is the property only where no units are recorded: beside
@@ -2384,7 +2448,7 @@ export class AddressIndex {
       : []
   ): Array<string> {
     const numbers = [parsed.number, otherNumberForm(parsed.number)].filter((n): n is string => n !== undefined)
-    const found = new Set<string>()
+    const found: Array<ParcelRecord> = []
     for (const street of this.byName.get(parsed.street.name) ?? []) {
       if (street.parts.type === "" || street.parts.type === parsed.street.type) continue
       // (Only the type differs: `100 Main St` is not suggested 100 E Main Ave.)
@@ -2393,13 +2457,11 @@ export class AddressIndex {
       // (The number's other form only where the ZIP code numbers Queens-style: elsewhere 12-14 is two houses.)
       for (const number of this.hyphenatedZips.has(street.zip) ? numbers : [parsed.number]) {
         for (const parcel of street.numbers.get(number) ?? []) {
-          if (towns.some((town) => this.parcelIn(parcel, parsed, town))) {
-            found.add(parcelDisplayAddress({ ...parcel, unit: "" }))
-          }
+          if (towns.some((town) => this.parcelIn(parcel, parsed, town))) found.push(parcel)
         }
       }
     }
-    return [...found].sort(naturally)
+    return buildingsWithUnitSent(found, parsed.unit).sort(naturally)
   }
 
   /**
@@ -2463,12 +2525,64 @@ const firstParcelOf = (street: Street): ParcelRecord | undefined => {
 
 const naturally = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true })
 
+/**
+ * Units in the order of their nearness to the unit sent: that unit, then the others of its floor (its number
+ * with another letter), then by how far their numbers lie from its number, in natural order within each.
+ * Offered in sort order alone, `Apt 10C` of a 20-floor building was suggested units 2A to 4A, and a
+ * directional left out of `209 14th St Apt 10A` listed five other flats as its candidates, each of which, sent
+ * back, values someone else's home (an agent's audit, 2026-11-28).
+ */
+const nearestUnitsFirst = <A extends { readonly unit: string }>(items: ReadonlyArray<A>, sent: string) => {
+  const wanted = unitKey(sent)
+  const numberOf = (key: string) => /^\d+/.exec(key)?.[0]
+  const wantedNumber = numberOf(wanted)
+  const rank = (item: A): [number, number] => {
+    const key = unitKey(item.unit)
+    if (key === wanted) return [0, 0]
+    const number = numberOf(key)
+    if (number === undefined || wantedNumber === undefined) return [2, Number.POSITIVE_INFINITY]
+    if (number === wantedNumber) return [1, 0]
+    return [2, Math.abs(Number(number) - Number(wantedNumber))]
+  }
+  return [...items].map((item) => ({ item, rank: rank(item) })).sort((a, b) =>
+    a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || naturally(a.item.unit, b.item.unit)
+  ).map(({ item }) => item)
+}
+
+/**
+ * The addresses to suggest for properties at other street addresses than the one sent: each building once,
+ * as the unit sent where the building has it on record (sent back, it is found), else without a unit (another
+ * flat is not suggested for the one sent; the building alone answers with its units). A building suggested
+ * beside its own unit was suggested first and, sent back, refused as ambiguous (an agent's audit, 2026-11-28).
+ */
+const buildingsWithUnitSent = (parcels: ReadonlyArray<ParcelRecord>, unitSent: string): Array<string> => {
+  const wanted = unitKey(unitSent)
+  const withUnit = new Set(
+    parcels.filter((parcel) => unitSent !== "" && parcel.unit !== "" && unitKey(parcel.unit) === wanted)
+      .map((parcel) => parcelDisplayAddress({ ...parcel, unit: "" }))
+  )
+  return [
+    ...new Set(
+      parcels.map((parcel) => {
+        const building = parcelDisplayAddress({ ...parcel, unit: "" })
+        if (!withUnit.has(building)) return building
+        return unitKey(parcel.unit) === wanted && parcel.unit !== "" ? parcelDisplayAddress(parcel) : undefined
+      }).filter((address): address is string => address !== undefined)
+    )
+  ]
+}
+
 const ambiguous = (
   parcels: ReadonlyArray<ParcelRecord>,
   reason: AmbiguityReason,
-  otherTowns?: ReadonlyArray<string>
+  otherTowns?: ReadonlyArray<string>,
+  unitSent = ""
 ): AddressMatch => {
-  const candidates = [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally)
+  const sorted = [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally)
+  // (With a unit sent, the units nearest to it first: the building's first five flats are no candidates for it.)
+  const candidates = unitSent === "" ? sorted : [
+    ...new Set(nearestUnitsFirst(parcels, unitSent).map(parcelDisplayAddress))
+  ]
   const sameAddress = candidates.length === 1 && parcels.length > 1
   return {
     _tag: "Ambiguous",

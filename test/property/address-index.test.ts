@@ -2192,3 +2192,80 @@ describe("REQ-1 Melbourne's street names an audit of the real file found refused
     }
   })
 })
+
+describe("REQ-1 refusals an agent's audit of the MCP tools found misleading on 2026-11-28", () => {
+  const ny = { city: "NEW YORK", zip: "10011", state: "NY", market: "Manhattan" }
+  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+  const units = ["2A", "3A", "3B", "3C", "4A", "7", "9A", "9B", "10A", "10B", "12A"]
+  const files = new AddressIndex([
+    ...units.map((unit) => parcel(`w14-${unit}`, "209 W 14TH ST", ny, unit)),
+    parcel("w14-211", "211 W 14TH ST", ny),
+    parcel("w14-300", "300 W 14TH ST", { ...ny, zip: "10014" }),
+    parcel("gordon-7-2", "7 GORDON ST", vic("BENTLEIGH", "3204"), "2"),
+    parcel("myrtle-3", "3 MYRTLE ST", { ...vic("WILLIAMSTOWN NORTH", "3016"), hood: "Williamstown North" }),
+    parcel("ferry-9", "9 FERRY ST", { ...vic("WILLIAMSTOWN", "3016"), hood: "Williamstown" }),
+    parcel("malop-9", "9 MALOP ST", vic("BENTLEIGH", "3204"))
+  ])
+
+  it("the units suggested or offered as candidates are the ones nearest to the unit sent, that unit first", () => {
+    expect(files.match("209 W 14th St Apt 10C, New York NY")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["10A", "10B", "9A", "9B", "12A"].map((unit) => `209 W 14TH ST UNIT ${unit}, NEW YORK, NY 10011`)
+    })
+    // Without a unit, the building's units in their order, as before.
+    expect(files.match("209 W 14th St, New York NY")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "unit",
+      candidates: ["2A", "3A", "3B", "3C", "4A"].map((unit) => `209 W 14TH ST UNIT ${unit}, NEW YORK, NY 10011`)
+    })
+  })
+
+  it("a building is not suggested beside its own unit sent: the unit is, which sent back is found", () => {
+    const otherType = files.match("209 W 14th Ave Apt 10A, New York NY")
+    expect(otherType._tag).toBe("Unknown")
+    const suggested = otherType._tag === "Unknown" ? otherType.suggestions : []
+    expect(suggested[0]).toBe("209 W 14TH ST UNIT 10A, NEW YORK, NY 10011")
+    expect(suggested).not.toContain("209 W 14TH ST, NEW YORK, NY 10011")
+    expect(idOf(files.match(suggested[0]!))).toBe("w14-10A")
+    const otherZip = files.match("209 W 14th St Apt 10A, NY 10014")
+    expect(otherZip).toMatchObject({ _tag: "Unknown" })
+    expect(otherZip._tag === "Unknown" ? otherZip.suggestions.slice(0, 1) : []).toEqual([
+      "209 W 14TH ST UNIT 10A, NEW YORK, NY 10011"
+    ])
+  })
+
+  it("a unit with no word for it, with a wrong ZIP code, is told the ZIP code on record, read as the unit", () => {
+    const match = files.match("209 W 14th St 10A, New York NY 10014")
+    expect(match).toMatchObject({ _tag: "Unknown" })
+    if (match._tag !== "Unknown") return
+    expect(match.hint).toMatch(
+      /^Read with 10A as the unit: this house number is on record .* ZIP code 10011, not 10014/
+    )
+    expect(match.suggestions[0]).toBe("209 W 14TH ST UNIT 10A, NEW YORK, NY 10011")
+  })
+
+  it("a suburb and postcode not on record after an Australian state's code are outside the coverage", () => {
+    expect(files.match("1 George St, Sydney NSW 2000")._tag).toBe("OutsideCoverage")
+    expect(files.match("9 Malop St, Geelong VIC 3220")._tag).toBe("OutsideCoverage")
+    // A covered suburb with a postcode not on record is still told to check the postcode.
+    expect(files.match("3 Myrtle St, Williamstown North VIC 3999")._tag).toBe("Unknown")
+  })
+
+  it("a town spelt like a covered one that holds the street address is refused with it suggested, never taken", () => {
+    expect(files.match("7 Gordon St Unit 2, Bentley")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringContaining("BENTLEY is no place on record; this street address is on record in BENTLEIGH"),
+      suggestions: ["7 GORDON ST UNIT 2, BENTLEIGH, VIC 3204"]
+    })
+    // Where the look-alike town has no such street address, outside the coverage, as before.
+    expect(files.match("12 Gordon St, Bentley")._tag).toBe("OutsideCoverage")
+  })
+
+  it("the number sent, on record in another town of the postcode sent, is said to be there, not missing", () => {
+    expect(files.match("3 Myrtle St, Williamstown VIC 3016")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringContaining("not on record in WILLIAMSTOWN, but it is in WILLIAMSTOWN NORTH"),
+      suggestions: ["3 MYRTLE ST, WILLIAMSTOWN NORTH, VIC 3016"]
+    })
+  })
+})
