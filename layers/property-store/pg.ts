@@ -8,13 +8,14 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer } from "effect"
 import type { PropertyType } from "../../schema/overrides.js"
 import { DatabaseHealth } from "../../src/db/health.js"
-import type {
-  ListingRecord,
-  ListingStatus,
-  ParcelRecord,
-  PermitRecord,
-  SaleRecord,
-  UnscoredAddress
+import {
+  type ListingRecord,
+  type ListingStatus,
+  type ParcelRecord,
+  type PermitRecord,
+  type SaleRecord,
+  SNAPSHOT_FACTS,
+  type UnscoredAddress
 } from "../../src/property/records.js"
 import { type ImportReport, PropertyStore } from "../../src/services/property-store.js"
 
@@ -154,6 +155,11 @@ const parcelTypes: { readonly [Column in keyof ParcelRow]: string } = {
 
 const parcelColumns = Object.keys(parcelTypes).filter((column) => column !== "id")
 
+/** The columns of `SNAPSHOT_FACTS`. */
+const snapshotColumns: ReadonlySet<string> = new Set(
+  SNAPSHOT_FACTS.map((fact) => fact.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))
+)
+
 /** One stored row per address: its market, street line, town and ZIP code. */
 const unscoredKey = (address: UnscoredAddress) =>
   `${address.market}|${address.street}|${address.city ?? ""}|${address.zipCode ?? ""}`
@@ -199,12 +205,20 @@ export const PropertyStorePg = Layer.effect(
       ...new Map(records.map((record) => [key(record), record])).values()
     ]
 
-    const upsertParcels = (parcels: ReadonlyArray<ParcelRecord>) =>
+    // A file of snapshot facts (`ParsedFile.snapshotFacts`) keeps the sizes and year stored before where its
+    // row leaves them out, as `withSnapshotFacts` does in memory.
+    const upsertParcels = (parcels: ReadonlyArray<ParcelRecord>, snapshotFacts: boolean) =>
       bulkInsert(
         "parcels",
         parcelTypes,
         lastOf(parcels, (parcel) => parcel.id).map(parcelRow),
-        `ON CONFLICT (id) DO UPDATE SET ${parcelColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}`
+        `ON CONFLICT (id) DO UPDATE SET ${
+          parcelColumns.map((c) =>
+            snapshotFacts && snapshotColumns.has(c)
+              ? `${c} = COALESCE(EXCLUDED.${c}, parcels.${c})`
+              : `${c} = EXCLUDED.${c}`
+          ).join(", ")
+        }`
       )
 
     const insertSales = (sales: ReadonlyArray<SaleRecord>) =>
@@ -328,7 +342,7 @@ export const PropertyStorePg = Layer.effect(
       sql.withTransaction(Effect.gen(function*() {
         const rejected: Record<string, number> = { ...parsed.rejected }
         yield* removeReplaced(parsed.replaces ?? [])
-        yield* upsertParcels(parsed.parcels)
+        yield* upsertParcels(parsed.parcels, parsed.snapshotFacts === true)
         yield* insertUnscored(parsed.unscored ?? [])
         const dependent = [...parsed.sales, ...parsed.listings, ...parsed.permits]
         const known = yield* knownParcels(dependent.map((record) => record.parcelId))

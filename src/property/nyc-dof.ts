@@ -13,7 +13,8 @@ import {
   type ParcelRecord,
   type ParsedFile,
   type SaleRecord,
-  type UnscoredAddress
+  type UnscoredAddress,
+  withSnapshotFacts
 } from "./records.js"
 import { truncatedStreetType } from "./street-address.js"
 
@@ -158,6 +159,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     trim: false
   }) as Array<Record<string, string>>
   const parcels = new Map<string, ParcelRecord>()
+  const parcelDates = new Map<string, string>()
   const sales = new Map<string, SaleRecord>()
   const unscored = new Map<string, UnscoredAddress>()
   const rejected: Record<string, number> = {}
@@ -239,7 +241,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const bungalow = keys.parcel !== keys.lot
     // The lot as one parcel, as imports before 2026-11-24 wrote it: replaced by its houses.
     if (bungalow) replacedLots.add(`nyc-${keys.lot}`)
-    parcels.set(id, {
+    const record: ParcelRecord = {
       id,
       market: borough.market,
       street: address.street,
@@ -261,7 +263,17 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       yearBuilt: plausibleYear(parseAmount(row["YEAR BUILT"])),
       synthetic: false,
       source: "nyc-dof"
-    })
+    }
+    // The row of the latest sale is the parcel's record, with the sizes and year an earlier row recorded where
+    // it leaves them out (rows are not in date order).
+    const before = parcels.get(id)
+    const beforeDate = parcelDates.get(id)
+    if (before === undefined || beforeDate === undefined || saleDate >= beforeDate) {
+      parcels.set(id, withSnapshotFacts(before, record))
+      parcelDates.set(id, saleDate)
+    } else {
+      parcels.set(id, withSnapshotFacts(record, before))
+    }
     const sourceKey = `nyc-dof:${id}:${apartment}:${saleDate}:${price}`
     if (sales.has(sourceKey)) duplicateRows++
     // Arm's length: not nominal, not one deed over several parcels (a package price), and not one of
@@ -300,6 +312,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     duplicateRows,
     rejected,
     replaces: [...replacedLots],
-    unscored: [...unscored.values()]
+    unscored: [...unscored.values()],
+    snapshotFacts: true
   }
 }

@@ -112,6 +112,29 @@ export interface ParsedFile {
   readonly replaces?: ReadonlyArray<string>
   /** Addresses of the file's properties of kinds not valued (their rows are counted as rejected). */
   readonly unscored?: ReadonlyArray<UnscoredAddress>
+  /**
+   * The file's parcel facts are what each sale's row recorded (NYC's sales files), not a master record: a row
+   * without a size or year says nothing of it, and the value stored before is kept (`withSnapshotFacts`).
+   */
+  readonly snapshotFacts?: boolean
+}
+
+/** The facts a sales file records with each sale, which a later row may leave out. */
+export const SNAPSHOT_FACTS = ["livingAreaSquareFeet", "lotSizeSquareFeet", "yearBuilt"] as const
+
+/**
+ * A parcel as a later row records it, with each of the snapshot facts that row leaves out taken from the
+ * record before: NYC's 2019 rows record many condominium units with 0 square feet where their 2018 rows gave
+ * the area (`101 W 78th St Apt 6D`: 660 sq ft in 2018, 0 in 2019), and the unit was refused for a missing
+ * living area and left out of its neighbours' comparable sales (an investor's audit, 2026-11-28).
+ */
+export const withSnapshotFacts = (before: ParcelRecord | undefined, later: ParcelRecord): ParcelRecord => {
+  if (before === undefined) return later
+  let merged = later
+  for (const fact of SNAPSHOT_FACTS) {
+    if (later[fact] === undefined && before[fact] !== undefined) merged = { ...merged, [fact]: before[fact] }
+  }
+  return merged
 }
 
 /** A sale below this price is a nominal transfer, never arm's length. */

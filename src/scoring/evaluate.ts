@@ -4,7 +4,7 @@
  * sales), and reports per market MdAPE, PPE10, PPE20 and the 0.1–0.9 coverage, beside the neighbourhood
  * median price-per-square-foot baseline.
  */
-import type { ParcelRecord, ParsedFile, SaleRecord } from "../property/records.js"
+import { type ParcelRecord, type ParsedFile, type SaleRecord, withSnapshotFacts } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import { median } from "../valuation/weighted.js"
 import { recordedAddress, ScoringEngine } from "./engine.js"
@@ -18,7 +18,9 @@ export const scratchStore = (files: ReadonlyArray<ParsedFile>): PropertyData => 
   const parcels = new Map<string, ParcelRecord>()
   const sales = new Map<string, SaleRecord>()
   for (const file of files) {
-    for (const parcel of file.parcels) parcels.set(parcel.id, parcel)
+    for (const parcel of file.parcels) {
+      parcels.set(parcel.id, file.snapshotFacts ? withSnapshotFacts(parcels.get(parcel.id), parcel) : parcel)
+    }
     for (const sale of file.sales) sales.set(sale.sourceKey, sale)
   }
   return {

@@ -19,6 +19,7 @@ import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
 import { inStoreOrder } from "../../src/property/records.js"
 import { AddressIndex } from "../../src/scoring/address-index.js"
 import { modelSales, salesDigest } from "../../src/scoring/engine.js"
+import { scratchStore } from "../../src/scoring/evaluate.js"
 import { PropertyStore } from "../../src/services/property-store.js"
 import { TestDatabase } from "../harness/database.js"
 
@@ -208,6 +209,30 @@ const colony = nycFile(
   `2,THROGS NECK,01 ONE FAMILY DWELLINGS,1D,5506,1,,A8,"122 INDIAN TRAIL, 122",,10465,1,0,1,,,1921,1D,A8,"693,600",11/20/19`
 )
 
+describe("NYC facts a later row leaves out (an investor's audit: 101 W 78th St Apt 6D, 660 sq ft in 2018, 0 in 2019)", () => {
+  const unit6d = (area: string, price: string, date: string) =>
+    `1,UPPER WEST SIDE (59-79),13 CONDOS - ELEVATOR APARTMENTS,2,1148,1206,,R4,"101 WEST 78TH STREET, 6D",,10024,1,0,1,0,${area},1920,2,R4,"${price}",${date}`
+  const area = (file: string) =>
+    parseNycDofSales("f.csv", Buffer.from(file)).parcels.find((parcel) => parcel.id === "nyc-1-1148-1206")
+      ?.livingAreaSquareFeet
+
+  it("a row without the living area keeps the one an earlier row recorded, whatever the rows' order", () => {
+    expect(area(nycFile(unit6d("660", "681,000", "2/7/19"), unit6d("0", "700,000", "11/7/19")))).toBe(660)
+    expect(area(nycFile(unit6d("0", "700,000", "11/7/19"), unit6d("660", "681,000", "2/7/19")))).toBe(660)
+    // A later row that records the fact is the record.
+    expect(area(nycFile(unit6d("660", "681,000", "2/7/19"), unit6d("700", "700,000", "11/7/19")))).toBe(700)
+    expect(area(nycFile(unit6d("700", "700,000", "11/7/19"), unit6d("660", "681,000", "2/7/19")))).toBe(700)
+  })
+
+  it("so does a later file, in the scratch store evaluate and the benchmarks read", () => {
+    const data = scratchStore([
+      parseNycDofSales("2018.csv", Buffer.from(nycFile(unit6d("660", "681,000", "2/7/18")))),
+      parseNycDofSales("2019.csv", Buffer.from(nycFile(unit6d("0", "700,000", "11/7/19"))))
+    ])
+    expect(data.parcels.find((parcel) => parcel.id === "nyc-1-1148-1206")?.livingAreaSquareFeet).toBe(660)
+  })
+})
+
 describe("NYC bungalow colonies: many houses on one tax lot (a user's audit: one chain of title of 28 houses)", () => {
   it("each house of a building class A8 lot is its own parcel, without the house number repeated as a unit", () => {
     const parsed = parseNycDofSales("2019_bronx.csv", colony)
@@ -373,6 +398,22 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect((yield* store.loadAll).unscored).toEqual([expect.objectContaining({ recordedAs: undefined })])
         yield* importFiles("nyc-dof", files)
         expect((yield* store.loadAll).unscored).toEqual([shop])
+      }))
+
+    it.effect("an NYC file whose row leaves out a living area keeps the one stored before; a later row with one replaces it", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const row = (area: string, date: string) =>
+          `1,UPPER WEST SIDE (59-79),13 CONDOS - ELEVATOR APARTMENTS,2,1148,1206,,R4,"101 WEST 78TH STREET, 6D",,10024,1,0,1,0,${area},1920,2,R4,"681,000",${date}`
+        const stored = () =>
+          store.loadAll.pipe(
+            Effect.map(({ parcels }) => parcels.find((parcel) => parcel.id === "nyc-1-1148-1206")?.livingAreaSquareFeet)
+          )
+        yield* store.importParsed(parseNycDofSales("2018.csv", Buffer.from(nycFile(row("660", "2/7/18")))), "nyc-dof")
+        yield* store.importParsed(parseNycDofSales("2019.csv", Buffer.from(nycFile(row("0", "11/7/19")))), "nyc-dof")
+        expect(yield* stored()).toBe(660)
+        yield* store.importParsed(parseNycDofSales("2019.csv", Buffer.from(nycFile(row("700", "12/7/19")))), "nyc-dof")
+        expect(yield* stored()).toBe(700)
       }))
 
     it.effect("HIS-2: a sale's reason for not being arm's-length and a package's parcels are stored; importing the file again fills them in for sales stored before", () =>
