@@ -221,10 +221,12 @@ export const Caution = Schema.Struct({
     "wide-comp-band",
     "offer-above-own-sale",
     "own-sale-outside-range",
+    "value-far-from-own-sale",
     "own-sale-not-counted",
     "own-sale-in-package",
     "no-offer-clears-margin",
     "after-repair-value-below-model",
+    "comp-band-above-model",
     "after-repair-value-below-own-sale",
     "offer-rises-with-repairs",
     "past-valuation-date",
@@ -240,7 +242,9 @@ export const Caution = Schema.Struct({
       "so its middle (and the offer) is far less sure; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
       "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
       "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
-      "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `own-sale-not-counted`: its latest sale of " +
+      "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `value-far-from-own-sale`: that sale lies " +
+      "inside the range, but the value's median is at least 1.3 times it or it at least 1.3 times the median; " +
+      "`own-sale-not-counted`: its latest sale of " +
       "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
       "neighbourhood's range for its recorded facts), so `evidence.own_last_sale` does not show it; " +
       "`own-sale-in-package`: its latest sale of the last two years was one deed and price over it and other " +
@@ -250,6 +254,8 @@ export const Caution = Schema.Struct({
       "more than the after-repair value leaves, and the price is a floor, not an offer; " +
       "`after-repair-value-below-model`: `rehab_adjusted_arv` is below the 5% value of `value_distribution` " +
       "(the comparable sales put the repaired property lower than the model puts it as it stands); " +
+      "`comp-band-above-model`: `comp_band.middle` is above the 95% value of `value_distribution` (the comparable " +
+      "sales the offer is built on put the property higher than the model does); " +
       "`after-repair-value-below-own-sale`: `rehab_adjusted_arv` is more than 10% below the property's own " +
       "market sale of the last two years; `offer-rises-with-repairs`: the repairs lift `rehab_adjusted_arv` toward " +
       "the band's high by so much more than they cost that `max_allowable_offer` is above the offer for the " +

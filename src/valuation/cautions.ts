@@ -14,6 +14,7 @@ import {
   MIN_COMPS_FOR_BAND,
   OLD_COMPS_DAYS,
   OWN_SALE_CAUTION_DAYS,
+  VALUE_FAR_FROM_OWN_SALE,
   WIDE_BAND_RATIO,
   WITHHOLD_ABOVE_BAND,
   WITHHOLD_BELOW_BAND
@@ -244,12 +245,46 @@ const valueRange = (inputs: CautionInputs) => {
   return undefined
 }
 
+/**
+ * The value's median far from the property's own recent market sale, which lies inside the value's range
+ * (outside it, `own-sale-outside-range` says so): VALUE_FAR_FROM_OWN_SALE.
+ */
+const valueFarFromOwnSale = (
+  inputs: CautionInputs,
+  own: { readonly date: string; readonly price: number },
+  rangeName: string
+): Caution | undefined => {
+  const median = inputs.modelMedian
+  if (inputs.withheld) return undefined
+  if (median < own.price * VALUE_FAR_FROM_OWN_SALE && own.price < median * VALUE_FAR_FROM_OWN_SALE) return undefined
+  const dollars = amountIn(inputs.currency)
+  const above = median > own.price
+  const premium = inputs.resalePremium !== undefined && inputs.resalePremium > 0
+    ? ` (${percent(Math.exp(inputs.resalePremium) - 1)} of it the premium such recent resales showed: see ` +
+      "`recent-resale-premium`)"
+    : ""
+  return {
+    code: "value-far-from-own-sale",
+    detail: `The value's median (${dollars(median)}) is ${percent(Math.abs(median / own.price - 1))} ` +
+      `${above ? "above" : "below"} the price the property itself sold for on ${own.date} ` +
+      `(${dollars(own.price)}, recorded as a market sale)${premium}, though that price lies inside ${rangeName}. ` +
+      `The records do not say why: ${
+        above
+          ? "the market or the property may have changed since (work done), the price may have been below the market's " +
+            "(a sale between relatives, a distressed sale), or the comparable sales may overstate this property"
+          : "the price may have covered more than this property or been above the market's, the property may have " +
+            "changed since, or the comparable sales may understate it"
+      }. Check which before relying on the value.`
+  }
+}
+
 const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const dollars = amountIn(inputs.currency)
   const own = inputs.ownLastSale
   if (own === undefined || !recentEnough(own.date, inputs.valuationDate)) return undefined
   const range = valueRange(inputs)
-  if (range === undefined || (own.price >= range.low && own.price <= range.high)) return undefined
+  if (range === undefined) return undefined
+  if (own.price >= range.low && own.price <= range.high) return valueFarFromOwnSale(inputs, own, range.name)
   const above = own.price > range.high
   return {
     code: "own-sale-outside-range",
@@ -372,6 +407,26 @@ const afterRepairBelowModelCaution = (inputs: CautionInputs): Caution | undefine
 }
 
 /**
+ * The comp band's middle above the model's 95% value of the property as it stands: the offer rests on comparable
+ * sales the model puts well below (an investor's audit, 2026-11-28: `121 Richardson St, Albert Park`, a band
+ * of A$3,098,357–3,514,736 beside a model median of A$2,658,000 and 95% value of A$3,326,244, offered
+ * A$2,259,000 with no word; `after-repair-value-below-model` said only the other way).
+ */
+const bandAboveModelCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { band, distribution } = inputs
+  if (band === undefined || distribution === undefined || band.middle <= distribution["0.95"]) return undefined
+  const dollars = amountIn(inputs.currency)
+  return {
+    code: "comp-band-above-model",
+    detail: `The comp band's middle (${dollars(band.middle)}), which the after-repair value and the offer are ` +
+      `built on, is above the pricing model's 95% value of the property as it stands ` +
+      `(${dollars(distribution["0.95"])}; its median ${dollars(distribution["0.5"])}): the comparable sales put ` +
+      "it higher than the model does. An offer built on sales that may be larger, newer or better placed than this " +
+      "property overpays: check the listed comps (their size, type, condition and place) before relying on it."
+  }
+}
+
+/**
  * The after-repair value well below the property's own recent market sale, which lies inside or below the
  * value's range: a repaired house worth less than it sold for as it was needs a reason the records do not give (an
  * agent's audit, 2026-11-25: `1000 Woodycrest Ave, Bronx`, sold for $1,125,000 the day before the valuation
@@ -444,6 +499,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
     inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency)),
     noOfferCaution(inputs),
     afterRepairBelowModelCaution(inputs),
+    bandAboveModelCaution(inputs),
     afterRepairBelowOwnSaleCaution(inputs),
     offerRisesWithRepairsCaution(inputs),
     offerAboveOwnSaleCaution(inputs),

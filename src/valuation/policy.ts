@@ -96,6 +96,14 @@ export const OWN_SALE_CAUTION_DAYS = 730
 export const AFTER_REPAIR_BELOW_OWN_SALE = 0.9
 
 /**
+ * A value whose median is this many times the property's own market sale of the last OWN_SALE_CAUTION_DAYS, or
+ * that sale this many times the median, is cautioned even where the sale lies inside the value's 5–95% range:
+ * ranges of ±40–60% let values 32–49% above the property's own price of months before pass unsaid (an
+ * investor's audit, 2026-11-28: `924 East 15th St, Brooklyn`, sold for $980,000, valued at $1,460,000).
+ */
+export const VALUE_FAR_FROM_OWN_SALE = 1.3
+
+/**
  * A recorded living area below the market's usual range (the middle 95% of its recorded sales of the group)
  * divided by this, or above it times this, is cautioned as possibly wrong, with the override to send.
  */

@@ -432,6 +432,26 @@ describe("the Scored answer", () => {
       expect(scoredAnswer(outcome(undefined), { address: "x" })).not.toHaveProperty("cautions")
     })
 
+    it("ANS-11 cautions: a value 30% or more from the property's own recent price is said though the price lies inside the range (an investor's audit: 924 E 15th St)", () => {
+      const codesAt = (price: number, date = "2019-03-01") =>
+        scoredAnswer(outcome({ date, price }), { address: "x" }).cautions?.map((c) => c.code) ?? []
+      // The median $976,000: at least 1.3 times $720,000, inside the 5–95% range ($700,000 to $1,250,000).
+      const far = scoredAnswer(outcome({ date: "2019-03-01", price: 720_000 }), { address: "x" }).cautions
+      expect(far?.find((c) => c.code === "value-far-from-own-sale")?.detail).toBe(
+        "The value's median ($976,000) is 35.6% above the price the property itself sold for on 2019-03-01 " +
+          "($720,000, recorded as a market sale), though that price lies inside the 5–95% range of its value. " +
+          "The records do not say why: the market or the property may have changed since (work done), the price " +
+          "may have been below the market's (a sale between relatives, a distressed sale), or the comparable sales " +
+          "may overstate this property. Check which before relying on the value."
+      )
+      expect(codesAt(720_000)).not.toContain("own-sale-outside-range")
+      // Within 30%, more than two years before, or outside the range (said by own-sale-outside-range): not this one.
+      expect(codesAt(760_000)).not.toContain("value-far-from-own-sale")
+      expect(codesAt(720_000, "2017-11-30")).not.toContain("value-far-from-own-sale")
+      expect(codesAt(650_000)).toEqual(expect.arrayContaining(["own-sale-outside-range"]))
+      expect(codesAt(650_000)).not.toContain("value-far-from-own-sale")
+    })
+
     it("ANS-11 cautions: an offer above the property's own recent price is said, in the market's currency", () => {
       const cheap = { date: "2019-03-01", price: 400_000 }
       const answer = scoredAnswer(outcome(cheap), { address: "x" })
@@ -479,6 +499,36 @@ describe("the Scored answer", () => {
       expect(codesAt(Math.floor(arv / 0.9) - 1_000)).not.toContain("after-repair-value-below-own-sale")
       expect(codesAt(1_125_000, "2017-11-30")).not.toContain("after-repair-value-below-own-sale")
       expect(scoredAnswer(outcome(undefined), { address: "x" })).not.toHaveProperty("cautions")
+    })
+
+    it("ANS-11 cautions: a comp band's middle above the model's 95% value is said (an investor's audit: 121 Richardson St, Albert Park)", () => {
+      const base = outcome(undefined)
+      const band = scoredAnswer(base, { address: "x" }).comp_band!
+      const codesWith = (q95: number) =>
+        scoredAnswer({
+          ...base,
+          model: {
+            ...base.model,
+            quantiles: {
+              "0.05": 640_000,
+              "0.1": 670_000,
+              "0.25": 720_000,
+              "0.5": 780_000,
+              "0.75": 850_000,
+              "0.9": 900_000,
+              "0.95": q95
+            }
+          }
+        }, { address: "x" }).cautions ?? []
+      const below = codesWith(band.middle - 1).find((c) => c.code === "comp-band-above-model")
+      expect(below?.detail).toBe(
+        `The comp band's middle ($${band.middle.toLocaleString("en-US")}), which the after-repair value and the ` +
+          "offer are built on, is above the pricing model's 95% value of the property as it stands " +
+          `($${(band.middle - 1).toLocaleString("en-US")}; its median $780,000): the comparable sales put it higher ` +
+          "than the model does. An offer built on sales that may be larger, newer or better placed than this " +
+          "property overpays: check the listed comps (their size, type, condition and place) before relying on it."
+      )
+      expect(codesWith(band.middle).map((c) => c.code)).not.toContain("comp-band-above-model")
     })
 
     it("ANS-11 cautions: an after-repair value below the model's 5% value is said (an agent's audit: 7 Exon St, Hampton)", () => {
