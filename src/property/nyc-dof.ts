@@ -87,6 +87,31 @@ const buildingClassOf = (row: Record<string, string>) =>
   (row["BUILDING CLASS AT TIME OF SALE"] ?? column(row, "BUILDING CLASS AS OF") ?? "").trim()
 
 /** The tax lot's key (`borough-block-lot`) and the parcel a row's sale is of: the lot, or a colony's house. */
+/** A row's ZIP code, where it records one. */
+const zipOf = (row: Record<string, string>) => {
+  const zip = (row["ZIP CODE"] ?? "").trim()
+  return /^\d{5}$/.test(zip) && zip !== "00000" ? zip : ""
+}
+
+/**
+ * The parcels of one deed, among those a neighbourhood recorded at one price on one day: all of them, unless
+ * they lie on several blocks in several ZIP codes, where only those of the row's ZIP code are. Two houses of
+ * one neighbourhood sold the same day at a house's price, blocks and ZIP codes apart, are two sales that met,
+ * not one deed (an investor's audit, 2026-11-28: `113-02 203rd St` and `111-73 180th St`, Queens, 11412 and
+ * 11433, $510,000 each, were one $510,000 package and neither house's market sale; 153 such pairs on the 2018–2019
+ * files, against 1,975 packages on one block).
+ */
+const oneDeed = (
+  parcels: ReadonlyMap<string, { readonly zip: string; readonly block: string }> | undefined,
+  zip: string
+): ReadonlySet<string> | undefined => {
+  if (parcels === undefined) return undefined
+  const zips = new Set([...parcels.values()].map((parcel) => parcel.zip).filter((z) => z !== ""))
+  const blocks = new Set([...parcels.values()].map((parcel) => parcel.block))
+  if (zips.size < 2 || blocks.size < 2 || zip === "") return new Set(parcels.keys())
+  return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
+}
+
 const parcelKeysOf = (row: Record<string, string>) => {
   const number = (name: string) => Number((row[name] ?? "").trim())
   const lot = `${(row["BOROUGH"] ?? "").trim()}-${number("BLOCK")}-${number("LOT")}`
@@ -168,7 +193,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     rejected[reason] = (rejected[reason] ?? 0) + 1
   }
   // Every readable row, in scope or not, tells which deeds covered several parcels.
-  const parcelsPerDeed = new Map<string, Set<string>>()
+  const parcelsPerDeed = new Map<string, Map<string, { readonly zip: string; readonly block: string }>>()
   const replacedLots = new Set<string>()
   const pricesPerParcelDay = new Map<string, Set<number>>()
   const deedKey = (borough: string, neighborhood: string, date: string, price: number) =>
@@ -179,8 +204,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     if (price === undefined || saleDate === undefined || price < NOMINAL_PRICE_LIMIT) continue
     const { parcel } = parcelKeysOf(row)
     const deed = deedKey((row["BOROUGH"] ?? "").trim(), (row["NEIGHBORHOOD"] ?? "").trim(), saleDate, price)
-    const parcels = parcelsPerDeed.get(deed) ?? new Set<string>()
-    parcelsPerDeed.set(deed, parcels.add(parcel))
+    const parcels = parcelsPerDeed.get(deed) ?? new Map()
+    parcelsPerDeed.set(deed, parcels.set(parcel, { zip: zipOf(row), block: (row["BLOCK"] ?? "").trim() }))
     const day = `${parcel}|${(row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()}|${saleDate}`
     const prices = pricesPerParcelDay.get(day) ?? new Set<number>()
     pricesPerParcelDay.set(day, prices.add(price))
@@ -280,7 +305,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     // several prices recorded for the same parcel on the same day (split deeds, partial interests).
     const deedParcels = price < NOMINAL_PRICE_LIMIT
       ? undefined
-      : parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price))
+      : oneDeed(parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price)), zipOf(row))
     const packageParcelIds = deedParcels !== undefined && deedParcels.size >= 2
       ? [...deedParcels].map((parcel) => `nyc-${parcel}`).sort()
       : undefined

@@ -5,7 +5,7 @@
  */
 import type { HistoryAnswer } from "../../schema/history.js"
 import { formatAddress } from "../property/address-format.js"
-import type { ParcelRecord, SaleRecord } from "../property/records.js"
+import { NOMINAL_PRICE_LIMIT, type ParcelRecord, type SaleRecord } from "../property/records.js"
 import type { PropertyHistoryRecords } from "../services/property-store.js"
 import { currencyOfState } from "./currency.js"
 import { atLeastShareOf } from "./policy.js"
@@ -51,8 +51,12 @@ export const propertyHistory = (
   // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase),
   // and package sales what a buyer paid for the package: a flip is a market sale resold in a market sale, or a
   // package resold whole (a house and its side lot bought for $295,000 and sold for $550,000 five months later).
-  const priced = transfers.filter(({ market, sale }) => market || (sale.price > 0 && packageKey(sale) !== undefined))
-    .map(({ sale }) => sale)
+  // (A package at a nominal price a parcel is no purchase: `960 East 218th St, Bronx` and another house, $10,500
+  // for both, then $150,000 for both, was a flip with a gain of $139,500: an investor's audit, 2026-11-28.)
+  const priced = transfers.filter(({ market, sale }) =>
+    market ||
+    (packageKey(sale) !== undefined && sale.price / (sale.packageParcelIds?.length ?? 1) >= NOMINAL_PRICE_LIMIT)
+  ).map(({ sale }) => sale)
   const flips = priced.flatMap((bought, i) => {
     const sold = priced[i + 1]
     if (!sold || packageKey(bought) !== packageKey(sold)) return []

@@ -209,6 +209,24 @@ const colony = nycFile(
   `2,THROGS NECK,01 ONE FAMILY DWELLINGS,1D,5506,1,,A8,"122 INDIAN TRAIL, 122",,10465,1,0,1,,,1921,1D,A8,"693,600",11/20/19`
 )
 
+describe("NYC package sales", () => {
+  const house = (block: number, lot: number, street: string, zip: string) =>
+    `4,ST. ALBANS,01 ONE FAMILY DWELLINGS,1,${block},${lot},,A1,${street},,${zip},1,0,1,"2,000","1,551",1940,1,A1,"510,000",12/4/19`
+  const reasons = (...rows: Array<string>) =>
+    parseNycDofSales("f.csv", Buffer.from(nycFile(...rows))).sales.map((sale) => sale.notArmsLengthBecause ?? "market")
+
+  it("HIS-2: two houses of a neighbourhood at one price on one day, on other blocks in other ZIP codes, are two sales, not one deed (an investor's audit: 113-02 203rd St)", () => {
+    expect(reasons(house(11010, 1, "113-02 203RD STREET", "11412"), house(12480, 7, "111-73 180TH STREET", "11433")))
+      .toEqual(["market", "market"])
+    // On one block, or in one ZIP code, one deed over both, as before.
+    const package2 = "one deed and price over 2 parcels (a package sale)"
+    expect(reasons(house(11010, 1, "113-02 203RD STREET", "11412"), house(11010, 7, "113-10 203RD STREET", "11433")))
+      .toEqual([package2, package2])
+    expect(reasons(house(11010, 1, "113-02 203RD STREET", "11412"), house(11020, 7, "113-40 204TH STREET", "11412")))
+      .toEqual([package2, package2])
+  })
+})
+
 describe("NYC facts a later row leaves out (an investor's audit: 101 W 78th St Apt 6D, 660 sq ft in 2018, 0 in 2019)", () => {
   const unit6d = (area: string, price: string, date: string) =>
     `1,UPPER WEST SIDE (59-79),13 CONDOS - ELEVATOR APARTMENTS,2,1148,1206,,R4,"101 WEST 78TH STREET, 6D",,10024,1,0,1,0,${area},1920,2,R4,"${price}",${date}`

@@ -152,6 +152,8 @@ describe("history", () => {
       .toEqual([])
     expect(flipsOf([inPackage("2018-12-19", 295_000, sideLot), sale("2019-05-16", 550_000)])).toEqual([])
     expect(flipsOf([sale("2018-12-19", 295_000), inPackage("2019-05-16", 550_000, sideLot)])).toEqual([])
+    // A package at a nominal price a parcel is no purchase (960 E 218th St, Bronx: $10,500 for two houses).
+    expect(flipsOf([inPackage("2018-04-16", 10_500, sideLot), inPackage("2018-09-06", 150_000, sideLot)])).toEqual([])
     // A package between two market sales: the house changed hands in it, so they are no purchase and resale.
     expect(
       flipsOf([sale("2018-01-10", 200_000), inPackage("2018-05-01", 250_000, sideLot), sale("2018-09-20", 290_000)])
