@@ -239,6 +239,7 @@ const scoringLocal = (requested: "fit" | "background") =>
       const engine = Effect.map(SynchronizedRef.get(current), (state) => state.engine)
 
       return Scoring.of({
+        coverage: Effect.map(engine, (scoring) => scoring.coveredMarkets() || undefined),
         score: (address, overrides) =>
           Effect.gen(function*() {
             const scoring = yield* engine

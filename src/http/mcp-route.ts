@@ -19,6 +19,7 @@ import { mcpResourceMetadata, oauthEndpoints, rootResourceMetadata } from "../oa
 import type { Caller, Credentials } from "../services/credentials.js"
 import type { Ledger } from "../services/ledger.js"
 import type { RateLimits } from "../services/rate-limits.js"
+import { Scoring } from "../services/scoring.js"
 import { authenticateAndCount, bearerToken } from "./authenticate.js"
 import { mcpAllowlists, mcpRebindingRefusal } from "./cors.js"
 import { readJsonBody } from "./middleware.js"
@@ -27,6 +28,7 @@ import { CurrentTraceId } from "./trace.js"
 interface CallerInfo {
   readonly caller: Caller
   readonly traceId: string
+  readonly coverage: string | undefined
 }
 
 /** The id of a JSON-RPC `tools/call` request; undefined for any other message. */
@@ -53,12 +55,19 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
     const runtime = yield* Effect.runtime<ToolServices>()
     const run = Runtime.runPromise(runtime)
     const authentication = yield* Effect.context<Credentials | RateLimits | Ledger>()
+    const scoring = yield* Scoring
     const resource = oauthEndpoints(config.publicBaseUrl).resource
     const allowlists = mcpAllowlists(config.publicBaseUrl)
 
     const handler = createMcpHandler((context) => {
       const info = context.authInfo?.extra as unknown as CallerInfo
-      return mcpServerFor({ caller: info.caller, traceId: info.traceId, docsBaseUrl: config.docsBaseUrl, run })
+      return mcpServerFor({
+        caller: info.caller,
+        traceId: info.traceId,
+        coverage: info.coverage,
+        docsBaseUrl: config.docsBaseUrl,
+        run
+      })
     })
 
     yield* router.post(
@@ -101,7 +110,7 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
           }
           return yield* Effect.fail(refusal)
         }
-        const info: CallerInfo = { caller: authenticated.right, traceId }
+        const info: CallerInfo = { caller: authenticated.right, traceId, coverage: yield* scoring.coverage }
         // One message per request: a JSON-RPC batch (2025-03-26 allowed them) would run many paid tool
         // calls on one rate count and one trace id, so it is refused like any other bad body.
         const parsedBody = yield* readJsonBody(request)

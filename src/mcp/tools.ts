@@ -240,6 +240,8 @@ export interface ToolContext {
   /** The HTTP request's trace id: one tool call per request, so its Ledger entries and problems carry it. */
   readonly traceId: string
   readonly docsBaseUrl: string
+  /** The covered markets and how recent their records are (`Scoring.coverage`), said in `instructions`. */
+  readonly coverage?: string | undefined
   /** Runs an operation in the server's runtime. */
   readonly run: <A>(effect: Effect.Effect<A, never, ToolServices>) => Promise<A>
 }
@@ -294,6 +296,19 @@ async (args: Record<string, unknown>) => {
   )
 }
 
+/**
+ * The instructions, with the covered markets and the date each one's records run through where known: an
+ * agent learnt them only from an `outside-coverage` refusal, and that every value in a market whose records
+ * ended years ago is a value of then only after paying for one (an agent's audit, 2026-11-28).
+ */
+export const instructionsFor = (coverage: string | undefined) =>
+  coverage === undefined ? SERVER_INSTRUCTIONS : [
+    SERVER_INSTRUCTIONS,
+    `Covered markets (a property elsewhere is refused, free): ${coverage}. Where a market's records end before ` +
+    "the day of a call, its properties are valued as of that date (the answer's `valuation_date`, with a " +
+    "`past-valuation-date` caution), never carried forward."
+  ].join("\n\n")
+
 /** `validate_request` judges the key as the paid tools do, then the request without it. */
 const validateTool = (context: ToolContext) => async (args: Json) => {
   const { idempotency_key, ...body } = args
@@ -312,7 +327,7 @@ export const mcpServerFor = (context: ToolContext) => {
   // The tool list never changes while the server runs: no `notifications/tools/list_changed` is ever sent.
   const server = new McpServer({ name: "propscore", version: "1.0.0" }, {
     capabilities: { tools: { listChanged: false } },
-    instructions: SERVER_INSTRUCTIONS
+    instructions: instructionsFor(context.coverage)
   })
   const handlers = {
     score_property: meteredTool(context, predict),

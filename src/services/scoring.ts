@@ -33,4 +33,9 @@ export const SCORING_TIMEOUT_SECONDS = 10
 export class Scoring extends Context.Tag("propscore/Scoring")<Scoring, {
   readonly score: (address: string, overrides?: Overrides | undefined) => Effect.Effect<ScoringOutcome, ScoringError>
   readonly history: (query: HistoryQuery) => Effect.Effect<HistoryAnswer, HistoryError>
+  /**
+   * The covered markets, each with its state and the date its records run through (`Melbourne (VIC), records
+   * through 2018-03-17; …`), as the `outside-coverage` refusal names them; undefined where none is known.
+   */
+  readonly coverage: Effect.Effect<string | undefined>
 }>() {}

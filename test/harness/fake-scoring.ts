@@ -48,6 +48,7 @@ export const makeFakeScoring = (script: Record<string, ScriptEntry>, histories: 
       return entry?.gate === undefined ? delayed : Effect.zipRight(entry.gate, delayed)
     }
     const service = Scoring.of({
+      coverage: Effect.succeed("Demo County (synthetic) (ZZ), records through 2026-10-30"),
       score: (address, overrides) =>
         Effect.zipRight(Ref.update(calls, (all) => [...all, { address, overrides }]), answer(script[address])),
       history: (query: HistoryQuery): Effect.Effect<HistoryAnswer, HistoryError> => {

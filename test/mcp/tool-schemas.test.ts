@@ -155,6 +155,10 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           const client = yield* connect(generation, apiKey)
           expect(client.getInstructions()).toMatch(/idempotency_key/)
           expect(client.getInstructions()).toMatch(/validate_request` is free/)
+          // The covered markets and how recent their records are, before a paid call (an agent's audit).
+          expect(client.getInstructions()).toContain(
+            "Covered markets (a property elsewhere is refused, free): Demo County (synthetic) (ZZ), records through 2026-10-30."
+          )
           expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false)
           yield* Effect.promise(() => client.close())
         }))
