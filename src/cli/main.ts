@@ -16,6 +16,7 @@ import { Cause, Console, Duration, Effect, Either, Exit, Fiber, identity, Layer,
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
+import * as path from "node:path"
 import { stripVTControlCharacters } from "node:util"
 import { isNewEmbeddedDatabase } from "../../layers/database/embedded.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
@@ -84,9 +85,16 @@ const MAX_DATABASE_INTEGER = 2_147_483_647
 
 const tierOption = (what: string) => Options.choice("tier", ["public", "reseller"]).pipe(Options.withDescription(what))
 
-const failWith = (asJson: boolean) => (error: { readonly _tag: string; readonly message: string }) =>
+const failWith = (asJson: boolean) =>
+(
+  error: { readonly _tag: string; readonly message: string; readonly problem?: object | undefined }
+) =>
   Effect.zipRight(
-    report(asJson, { error: { code: error._tag, message: error.message } }, `error: ${error.message}`),
+    report(
+      asJson,
+      { error: { code: error._tag, message: error.message, ...(error.problem ? { problem: error.problem } : {}) } },
+      `error: ${error.message}`
+    ),
     Effect.fail(new CliFailure(error._tag, error.message))
   )
 
@@ -593,7 +601,9 @@ const dataImport = Command.make(
   ({ files, format, json: asJson }) =>
     Effect.gen(function*() {
       const { importFiles } = yield* fileImporters
-      const reports = yield* importFiles(format, files).pipe(Effect.catchTag("UnreadableFile", failWith(asJson)))
+      const reports = yield* importFiles(format, files).pipe(
+        Effect.catchTags({ UnreadableFile: failWith(asJson), UnparsableFile: failWith(asJson) })
+      )
       yield* report(
         asJson,
         { reports },
@@ -655,16 +665,33 @@ const evaluateCommand = Command.make(
       if (!/^\d{4}-\d{2}-\d{2}$/.test(splitDate)) {
         return yield* failWith(asJson)({ _tag: "InvalidSplitDate", message: "--split-date must be YYYY-MM-DD" })
       }
-      const { parseFile, readImportFile } = yield* fileImporters
-      const parsed = yield* Effect.forEach(files, (file) =>
-        readImportFile(file).pipe(Effect.map((content) => parseFile(format, file, content))))
-        .pipe(Effect.catchTag("UnreadableFile", failWith(asJson)))
+      // Where the predictions go is checked before the fit, which takes minutes on real files.
+      if (Option.isSome(predictions)) {
+        const directory = path.dirname(path.resolve(predictions.value))
+        const writable = yield* Effect.sync(() => {
+          try {
+            fs.accessSync(directory, fs.constants.W_OK)
+            return fs.statSync(directory).isDirectory()
+          } catch {
+            return false
+          }
+        })
+        if (!writable) {
+          return yield* failWith(asJson)({
+            _tag: "UnwritableFile",
+            message: `--predictions ${predictions.value}: ${directory} is no folder this process can write in`
+          })
+        }
+      }
+      const { readAndParse } = yield* fileImporters
+      const parsed = yield* Effect.forEach(files, (file) => readAndParse(format, file)).pipe(
+        Effect.catchTags({ UnreadableFile: failWith(asJson), UnparsableFile: failWith(asJson) })
+      )
       const { predictions: rows, report: evaluation } = evaluate(scratchStore(parsed), splitDate)
       if (Option.isSome(predictions)) {
         const file = predictions.value
         yield* Effect.try({
-          try: () =>
-            fs.writeFileSync(file, predictionsCsv(rows)),
+          try: () => fs.writeFileSync(file, predictionsCsv(rows)),
           catch: (error) => ({
             _tag: "UnwritableFile",
             message: `--predictions ${file}: ${error instanceof Error ? error.message : String(error)}`
@@ -707,12 +734,16 @@ const scoreCommand = Command.make(
       const answer = scoredAnswer(outcome, call)
       yield* Console.log(asJson ? JSON.stringify(answer) : JSON.stringify(answer, null, 2))
     }).pipe(
-      Effect.catchIf(isProblem, (problem) =>
-        failWith(asJson)({ _tag: problem._tag, message: problem.detail }).pipe(Effect.tap(() =>
-          asJson
-            ? Effect.void
-            : Console.error(JSON.stringify(problemBody(problem, { traceId: "", docsBaseUrl: "" }), null, 2))
-        ))),
+      // The Problem Detail in full (an ambiguous address's candidates, a refusal's suggestions): inside the
+      // error object with --json, on stderr before the error line without (it was chained after the failure
+      // and never printed: an operator's audit, 2026-11-28).
+      Effect.catchIf(isProblem, (problem) => {
+        const body = problemBody(problem, { traceId: "", docsBaseUrl: "" })
+        return Effect.zipRight(
+          asJson ? Effect.void : Console.error(JSON.stringify(body, null, 2)),
+          failWith(asJson)({ _tag: problem._tag, message: problem.detail, ...(asJson ? { problem: body } : {}) })
+        )
+      }),
       // The models the server keeps in DATA_DIR/kept are restored, not fitted again (and kept, if fitted).
       Effect.provide(ScoringLocal.pipe(Layer.provide(Layer.merge(PropertyStorePg, KeptModelsFromConfig))))
     )

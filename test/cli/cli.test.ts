@@ -240,7 +240,7 @@ describe("propscore command line on the embedded database", () => {
     })
   }, 60_000)
 
-  it("a file that cannot be read is an operator error naming it, not a stack trace", async () => {
+  it("a file that cannot be read or parsed is an operator error naming it, not a stack trace", async () => {
     const missing = path.join(dataDir, "no-such-sales.csv")
     const imported = await json(["data", "import", "--format", "propscore-csv", missing])
     expect(imported.code).toBe(1)
@@ -256,9 +256,39 @@ describe("propscore command line on the embedded database", () => {
     expect(human.code).toBe(1)
     expect(`${human.stdout}${human.stderr}`).toContain(`error: ${missing}: no such file`)
     expect(`${human.stdout}${human.stderr}`).not.toContain("UnknownException")
-  }, 60_000)
+    // A file of another format, a generic file not named by its kind, or CSV the parser cannot read: refused,
+    // naming the file and what to do, and nothing of any file named is imported.
+    const parcels = path.join(dataDir, "parcels.csv")
+    const sales = path.join(dataDir, "sales.csv")
+    fs.writeFileSync(parcels, "property_id,market,address,property_type\naudit-1,Audit,1 Audit Rd,single_family\n")
+    fs.writeFileSync(sales, "property_id,sale_date,price\naudit-1,2019-01-02,500000\naudit-1,2019-02-03\n\"open\n")
+    const broken = await json(["data", "import", "--format", "propscore-csv", parcels, sales])
+    expect(broken.code).toBe(1)
+    expect(broken.value.error.code).toBe("UnparsableFile")
+    expect(broken.value.error.message).toContain(`${sales}: `)
+    expect(broken.value.error.message).toContain("nothing was imported")
+    // (Not imported: its market is not covered. The refusal's Problem Detail is in the error object.)
+    const notFound = await json(["score", "1 Audit Rd, Audit"])
+    expect(notFound.value.error).toMatchObject({ code: "OutsideCoverage", problem: { status: 422 } })
+    const otherFormat = await json(["data", "import", "--format", "nyc-dof", parcels])
+    expect(otherFormat.value.error.message).toBe(
+      `${parcels}: no BOROUGH, SALE PRICE or SALE DATE column in its header, which a nyc-dof file has: is it ` +
+        "--format propscore-csv, or separated by something other than commas?"
+    )
+    const unnamed = path.join(dataDir, "mydata.csv")
+    fs.writeFileSync(unnamed, "property_id\n")
+    expect((await json(["data", "import", "--format", "propscore-csv", unnamed])).value.error.message).toMatch(
+      /name it parcels…, sales…, listings… or permits…/
+    )
+  }, 240_000)
 
   it("REQ-1: score takes an address typed the messy way and says how it matched the recorded one", async () => {
+    // A refusal's candidates reach the operator: in the error object with --json, on stderr without.
+    const ambiguous = await json(["score", "3 Pine"])
+    expect(ambiguous.code).toBe(1)
+    expect(ambiguous.value.error.problem.candidates.length).toBeGreaterThan(1)
+    const human = await propscore(["score", "3 Pine"], env)
+    expect(human.stderr).toContain(ambiguous.value.error.problem.candidates[0])
     // Case, spacing, punctuation and the type spelt out are the record's usual spellings: exact, no note.
     const scored = await json(["score", "3 pine court.  riverton"])
     expect(scored.code).toBe(0)
