@@ -15,6 +15,7 @@ import {
 import { Cause, Console, Duration, Effect, Either, Exit, Fiber, identity, Layer, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { stripVTControlCharacters } from "node:util"
@@ -303,12 +304,28 @@ const serveAsWorker = (config: AppConfigShape) =>
     yield* tellPrimaryReady
   }).pipe(Effect.annotateLogs("worker", String(process.pid)))
 
+/** Whether the port can be listened on (the HTTP server listens on every interface). */
+const portFree = (port: number) =>
+  Effect.async<boolean>((resume) => {
+    const probe = net.createServer()
+    probe.once("error", (error: NodeJS.ErrnoException) => resume(Effect.succeed(error.code !== "EADDRINUSE")))
+    probe.listen({ port, exclusive: true }, () => probe.close(() => resume(Effect.succeed(true))))
+  })
+
 const serve = Command.make(
   "serve",
   { json, workers: workersOption },
   ({ json: asJson, workers }) =>
     Effect.gen(function*() {
       const config = yield* AppConfig
+      // Before anything is made: a first start on a port another process holds created the demo account,
+      // failed with a stack trace, and the next start had no key to show (an operator's audit, 2026-11-28).
+      if (!isServeWorker() && !(yield* portFree(config.port))) {
+        return yield* failWith(asJson)({
+          _tag: "PortInUse",
+          message: `port ${config.port} is already in use (EADDRINUSE): stop what holds it, or set PORT to a free port`
+        })
+      }
       yield* isServeWorker()
         ? serveAsWorker(config)
         : workers === 1

@@ -25,8 +25,8 @@ describe("propscore command line on the embedded database", () => {
       body: JSON.stringify({ address: "1 Main St" })
     })
 
-  const json = async (args: ReadonlyArray<string>) => {
-    const result = await propscore([...args, "--json"], env)
+  const json = async (args: ReadonlyArray<string>, overrides: Record<string, string> = {}) => {
+    const result = await propscore([...args, "--json"], { ...env, ...overrides })
     const lines = result.stdout.trim().split("\n")
     expect(lines, `stdout of ${args.join(" ")}: ${result.stdout}\nstderr: ${result.stderr}`).toHaveLength(1)
     return { code: result.code, value: JSON.parse(lines[0]!), stderr: result.stderr }
@@ -239,6 +239,28 @@ describe("propscore command line on the embedded database", () => {
       }
     })
   }, 60_000)
+
+  it(
+    "serve on a port another process holds says so and makes nothing (the demo key is not spent on a failed start)",
+    async () => {
+      const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), "psc-port-"))
+      try {
+        const port = new URL(server.baseUrl).port
+        const taken = await json(["serve", "--workers", "1"], { DATA_DIR: otherDir, PORT: port })
+        expect(taken.code).toBe(1)
+        expect(taken.value).toEqual({
+          error: {
+            code: "PortInUse",
+            message: `port ${port} is already in use (EADDRINUSE): stop what holds it, or set PORT to a free port`
+          }
+        })
+        expect(fs.readdirSync(otherDir)).toEqual([])
+      } finally {
+        fs.rmSync(otherDir, { recursive: true, force: true })
+      }
+    },
+    120_000
+  )
 
   it("a file that cannot be read or parsed is an operator error naming it, not a stack trace", async () => {
     const missing = path.join(dataDir, "no-such-sales.csv")
