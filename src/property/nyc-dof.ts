@@ -99,16 +99,20 @@ const zipOf = (row: Record<string, string>) => {
  * one neighbourhood sold the same day at a house's price, blocks and ZIP codes apart, are two sales that met,
  * not one deed (an investor's audit, 2026-11-28: `113-02 203rd St` and `111-73 180th St`, Queens, 11412 and
  * 11433, $510,000 each, were one $510,000 package and neither house's market sale; 153 such pairs on the 2018–2019
- * files, against 1,975 packages on one block).
+ * files, against 1,975 packages on one block), or the same parcels are on another deed together.
  */
 const oneDeed = (
   parcels: ReadonlyMap<string, { readonly zip: string; readonly block: string }> | undefined,
-  zip: string
+  zip: string,
+  setsOfParcels: ReadonlyMap<string, number>
 ): ReadonlySet<string> | undefined => {
   if (parcels === undefined) return undefined
   const zips = new Set([...parcels.values()].map((parcel) => parcel.zip).filter((z) => z !== ""))
   const blocks = new Set([...parcels.values()].map((parcel) => parcel.block))
-  if (zips.size < 2 || blocks.size < 2 || zip === "") return new Set(parcels.keys())
+  // (Unless the same parcels change hands together on another day too: `960 E 218th St` and `959 E 223rd St`,
+  // Bronx, three deeds of the two on the same days, $60,000, $10,500 and $150,000.)
+  const together = (setsOfParcels.get([...parcels.keys()].sort().join(" ")) ?? 0) >= 2
+  if (zips.size < 2 || blocks.size < 2 || zip === "" || together) return new Set(parcels.keys())
   return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
 }
 
@@ -210,6 +214,14 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const prices = pricesPerParcelDay.get(day) ?? new Set<number>()
     pricesPerParcelDay.set(day, prices.add(price))
   }
+  // The same parcels together on several deeds (bought and sold together) are one holding, whatever lies between
+  // them: each of those deeds is one.
+  const setsOfParcels = new Map<string, number>()
+  for (const parcels of parcelsPerDeed.values()) {
+    if (parcels.size < 2) continue
+    const key = [...parcels.keys()].sort().join(" ")
+    setsOfParcels.set(key, (setsOfParcels.get(key) ?? 0) + 1)
+  }
   for (const row of rows) {
     const borough = boroughs[(row["BOROUGH"] ?? "").trim()]
     const block = Number((row["BLOCK"] ?? "").trim())
@@ -305,7 +317,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     // several prices recorded for the same parcel on the same day (split deeds, partial interests).
     const deedParcels = price < NOMINAL_PRICE_LIMIT
       ? undefined
-      : oneDeed(parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price)), zipOf(row))
+      : oneDeed(parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price)), zipOf(row), setsOfParcels)
     const packageParcelIds = deedParcels !== undefined && deedParcels.size >= 2
       ? [...deedParcels].map((parcel) => `nyc-${parcel}`).sort()
       : undefined

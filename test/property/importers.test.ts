@@ -224,6 +224,17 @@ describe("NYC package sales", () => {
       .toEqual([package2, package2])
     expect(reasons(house(11010, 1, "113-02 203RD STREET", "11412"), house(11020, 7, "113-40 204TH STREET", "11412")))
       .toEqual([package2, package2])
+    // The same two parcels together on another day's deed too: one holding, each deed a package (960 E 218th St
+    // and 959 E 223rd St, Bronx, $60,000, $10,500 and $150,000 on the same days).
+    const again = (row: string) => row.replace("\"510,000\",12/4/19", "\"150,000\",9/6/18")
+    expect(
+      reasons(
+        house(11010, 1, "113-02 203RD STREET", "11412"),
+        house(12480, 7, "111-73 180TH STREET", "11433"),
+        again(house(11010, 1, "113-02 203RD STREET", "11412")),
+        again(house(12480, 7, "111-73 180TH STREET", "11433"))
+      )
+    ).toEqual([package2, package2, package2, package2])
   })
 })
 
