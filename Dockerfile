@@ -1,9 +1,9 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci
 COPY . .
-RUN npm run build
+# npm ci runs the package's `prepare`, which builds dist/ (its sources must be there: with only the package
+# files copied first, scripts/build.mjs was missing and the install failed).
+RUN npm ci
 ENV PORT=8080
 EXPOSE 8080
 # node itself, not `npm start`: `docker stop` sends SIGTERM to the container's first process, and npm does
