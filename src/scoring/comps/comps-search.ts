@@ -91,6 +91,11 @@ export function estimateFromComps(
   const hedonic = state.regressions[basis].get(key)
   if (!hedonic) return { reason: `no market model for ${key}` }
   const condoPrice = group === "condo" && !useArea
+  // A condominium's own building first (its tax block's narrow kernel, its lots and unit line; its spot where
+  // the market has coordinates), on either basis: with a living area the block kernel was a house's, 80 blocks
+  // wide, and `209 W 14th St Apt 10A`'s five units of its size in its building and the next, sold at $3.40–3.54M,
+  // were outweighed by 140 sales of the neighbourhood (band middle $2.39M: an agent's audit, 2026-11-28).
+  const condoBuilding = group === "condo"
 
   const subjectCharacteristics = characteristics(hedonic, subject, useArea)
   const subjectMarketIndex = timeEffect(hedonic, monthIndex(asOf))
@@ -104,14 +109,14 @@ export function estimateFromComps(
   const subjectLogLot = subject.lotSize ? Math.log(subject.lotSize) : NaN
   const subjectType = TYPE_CODE[subject.propertyType]
   const subjectLot = subject.lot ?? Number(subject.parcelKey.split("-").pop())
-  const unit = condoPrice ? parseUnit(subject.unit) : undefined
+  const unit = condoBuilding ? parseUnit(subject.unit) : undefined
   const subjectLine = unit
     ? state.index.unitLineIds.get(`${subject.market}|${subject.block}|${unit.line}`) ?? -2
     : -2
   // Ids, never found among the sales when the index does not know the subject's (an id is never negative).
   const subjectParcel = state.index.parcelIds.get(subject.parcelKey) ?? -1
   const subjectClass = subject.buildingClass ? state.index.buildingClassIds.get(subject.buildingClass) ?? -1 : -1
-  const blockBandwidth = condoPrice ? options.condoBlockBandwidth : options.blockBandwidth
+  const blockBandwidth = condoBuilding ? options.condoBlockBandwidth : options.blockBandwidth
   const records = bucket.candidates
   const characteristicsField = useArea ? CHARACTERISTICS_SQFT : CHARACTERISTICS_PRICE
   const marketIndexField = useArea ? MARKET_INDEX_SQFT : MARKET_INDEX_PRICE
@@ -129,8 +134,11 @@ export function estimateFromComps(
     // kernel weight: where the comp is (location, neighbourhood, ZIP; a condo's building and unit line), what
     // it is (its likeness: type, class, size, lot, age) and when it sold
     let where = locationWeight
-    if (condoPrice && sameSpot) {
-      where *= Math.exp(-Math.abs(records[r + LOT] - subjectLot) / options.condoLotBandwidth)
+    if (condoBuilding && sameSpot) {
+      // (Lot numbers only where the market records them: a Melbourne id's number is no lot.)
+      if (subject.lot !== undefined && records[r + LOT] > 0) {
+        where *= Math.exp(-Math.abs(records[r + LOT] - subjectLot) / options.condoLotBandwidth)
+      }
       if (records[r + UNIT_LINE] === subjectLine) where *= 1 + options.condoSameLineBonus
     }
     const neighborhood = records[r + NEIGHBORHOOD]
