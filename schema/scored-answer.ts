@@ -214,6 +214,7 @@ export type Currency = typeof Currency.Type
 export const Caution = Schema.Struct({
   code: Schema.Literal(
     "living-area-doubtful",
+    "lot-size-not-used",
     "old-comparable-sales",
     "estimate-withheld",
     "no-comp-band",
@@ -234,7 +235,9 @@ export const Caution = Schema.Struct({
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
-      "if it is wrong, send the right one in `overrides`; `old-comparable-sales`: the newest comparable sale is " +
+      "if it is wrong, send the right one in `overrides`; `lot-size-not-used`: the `lot_size_square_feet` sent " +
+      "for a house moves nothing, since no recorded sale of its market has a lot size (a house there needs one " +
+      "to be valued all the same); `old-comparable-sales`: the newest comparable sale is " +
       "more than 180 days before `valuation_date`, so the value is in effect of that time (the market index is " +
       "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
       "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +

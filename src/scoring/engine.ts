@@ -388,6 +388,7 @@ export class ScoringEngine {
   }
 
   private coverage: string | undefined
+  private withoutLots: ReadonlySet<string> | undefined
   private ownSalesByParcel: Map<string, ReadonlyArray<OwnSale>> | undefined
 
   /**
@@ -443,16 +444,11 @@ export class ScoringEngine {
    * had no way to learn what is covered): each market with its states, how far its records run, and whether
    * its houses' records lack the lot size the valuation needs.
    */
-  coveredMarkets(): string {
-    if (this.coverage === undefined) {
-      const states = new Map<string, Set<string>>()
-      // Markets with houses whose records carry no lot size at all (Sacramento's file): every house there needs
-      // the override, which an agent could not learn before its first refusal (a user audit).
+  /** The markets with houses whose records carry no lot size at all (Sacramento's file). */
+  marketsWithoutLots(): ReadonlySet<string> {
+    if (this.withoutLots === undefined) {
       const housesWithLot = new Map<string, boolean>()
       for (const parcel of this.parcels.values()) {
-        const set = states.get(parcel.market) ?? new Set<string>()
-        if (parcel.state) set.add(parcel.state.toUpperCase())
-        states.set(parcel.market, set)
         if (parcel.propertyType !== undefined && parcel.propertyType !== "condo") {
           housesWithLot.set(
             parcel.market,
@@ -460,15 +456,28 @@ export class ScoringEngine {
           )
         }
       }
+      this.withoutLots = new Set([...housesWithLot].filter(([, withLot]) => !withLot).map(([market]) => market))
+    }
+    return this.withoutLots
+  }
+
+  coveredMarkets(): string {
+    if (this.coverage === undefined) {
+      const states = new Map<string, Set<string>>()
+      for (const parcel of this.parcels.values()) {
+        const set = states.get(parcel.market) ?? new Set<string>()
+        if (parcel.state) set.add(parcel.state.toUpperCase())
+        states.set(parcel.market, set)
+      }
       const markets = [...states].sort(([a], [b]) => a.localeCompare(b)).map(([market, inStates]) => {
         const through = this.marketDataThrough.get(market)
         return `${market}${inStates.size > 0 ? ` (${[...inStates].sort().join(", ")})` : ""}${
           through === undefined ? "" : `, records through ${through}`
         }${
-          housesWithLot.get(market) === false
+          // (Every house there needs the override, which an agent could not learn before its first refusal.)
+          this.marketsWithoutLots().has(market)
             ? ", no lot sizes on record (a house there needs the lot_size_square_feet override)"
-            : ""
-        }`
+            : ""}`
       })
       this.coverage = markets.length > MAX_MARKETS_LISTED
         ? `${markets.slice(0, MAX_MARKETS_LISTED).join("; ")}; and ${markets.length - MAX_MARKETS_LISTED} more`
@@ -599,6 +608,12 @@ export class ScoringEngine {
     const lastSale = this.ownLastSale(parcel.id, asOf)
     const uncountedSale = this.ownUncountedSale(parcel.id, asOf)
     const usualLivingArea = this.stack.usualLivingArea(subject)
+    // A lot size sent for a house in a market whose records carry none: required by the contract, read by
+    // nothing (no comparable sale or training sale has one to set it beside).
+    const lotSizeUnused = overrides?.lot_size_square_feet !== undefined && subject.propertyType !== "condo" &&
+        this.marketsWithoutLots().has(parcel.market)
+      ? overrides.lot_size_square_feet
+      : undefined
     return Either.right({
       subject: {
         propertyId: parcel.id,
@@ -608,7 +623,8 @@ export class ScoringEngine {
         ...(match === undefined ? {} : { match }),
         ...(lastSale === undefined ? {} : { lastSale }),
         ...(uncountedSale === undefined ? {} : { uncountedSale }),
-        ...(usualLivingArea === undefined ? {} : { usualLivingArea })
+        ...(usualLivingArea === undefined ? {} : { usualLivingArea }),
+        ...(lotSizeUnused === undefined ? {} : { lotSizeUnused })
       },
       model: {
         quantiles: valuation.quantiles,

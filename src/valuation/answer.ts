@@ -42,6 +42,8 @@ export interface ScoringOutcome {
     readonly uncountedSale?: UncountedSale | undefined
     /** The living areas of the middle 95% of its market's recorded sales of its group (houses or condos). */
     readonly usualLivingArea?: readonly [number, number] | undefined
+    /** The lot size the call sent for a house where no recorded sale of its market has one: read by nothing. */
+    readonly lotSizeUnused?: number | undefined
   }
   /** The model's distribution for the subject's effective facts. */
   readonly model: ModelEstimate
@@ -132,6 +134,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     currency: outcome.subject.currency,
     livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
     usualLivingArea: outcome.subject.usualLivingArea,
+    lotSizeUnused: outcome.subject.lotSizeUnused,
     newestComparableSale: evidence.newest_comparable_sale,
     valuationDate: outcome.dates.valuationDate,
     callDate: outcome.dates.callDate,

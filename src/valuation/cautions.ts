@@ -78,6 +78,8 @@ export interface CautionInputs {
   readonly dataThrough?: string | undefined
   /** The recent-resale premium (log) in the model's value, where there is one (`ModelEstimate.resalePremium`). */
   readonly resalePremium?: number | undefined
+  /** The lot size the call sent for a house where no recorded sale of its market has one (read by nothing). */
+  readonly lotSizeUnused?: number | undefined
   /** The offer at the same margin for the property as it stands (no repairs, no lift), where repairs are priced. */
   readonly offerWithoutRepairs?: { readonly price: number; readonly clamped: boolean } | undefined
 }
@@ -277,6 +279,20 @@ const valueFarFromOwnSale = (
       }. Check which before relying on the value.`
   }
 }
+
+/**
+ * A lot size sent that nothing reads: the contract needs one for a house, and a market whose records carry none
+ * (Sacramento's) refuses every house without it, but no comparable or training sale has one to set it beside,
+ * so the answer is the same whatever is sent (an investor's and an agent's audits, 2026-11-28: 600, 6,000 and
+ * 60,000 square feet gave the same value, band and offer, the lot listed as a fact the caller stated).
+ */
+const lotSizeUnusedCaution = (inputs: CautionInputs): Caution | undefined =>
+  inputs.lotSizeUnused === undefined ? undefined : {
+    code: "lot-size-not-used",
+    detail: `The lot size sent (${inputs.lotSizeUnused.toLocaleString("en-US")} sq ft) does not move the value, ` +
+      "the comp band or the offer: no recorded sale of this market has a lot size to compare it with. A house " +
+      "needs one to be valued at all (the interface's rule), but the answer is the same whatever figure is sent."
+  }
 
 const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const dollars = amountIn(inputs.currency)
@@ -487,6 +503,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
     pastValuationDateCaution(inputs),
     doubtfulAreaCaution(inputs),
+    lotSizeUnusedCaution(inputs),
     resalePremiumCaution(inputs),
     oldCompsCaution(inputs),
     inputs.withheld && inputs.band !== undefined

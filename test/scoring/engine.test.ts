@@ -295,8 +295,17 @@ describe("the local scoring engine on a generated county", () => {
       expect(median).toBeLessThan(answer.comp_band!.high * 1.15)
       return median
     })
-    // No lot on record to read one from: the stated lot moves nothing (and the record's value is the same).
+    // No lot on record to read one from: the stated lot moves nothing (and the record's value is the same),
+    // and the answer says so (an investor's and an agent's audits); where lots are recorded it says nothing.
     expect(new Set(values).size).toBe(1)
+    const cautionsAt = (lot: number, scoring: ScoringEngine) =>
+      scoredAnswer(right(scoring.score(address, { lot_size_square_feet: lot }, asOf)), { address }).cautions ?? []
+    expect(cautionsAt(600, noLots).find((c) => c.code === "lot-size-not-used")?.detail).toBe(
+      "The lot size sent (600 sq ft) does not move the value, the comp band or the offer: no recorded sale of " +
+        "this market has a lot size to compare it with. A house needs one to be valued at all (the interface's " +
+        "rule), but the answer is the same whatever figure is sent."
+    )
+    expect(cautionsAt(600, engine).map((c) => c.code)).not.toContain("lot-size-not-used")
     const withRecordLot = right(engine.score(address, undefined, asOf)).model.quantiles["0.5"]
     expect(values[0]! / withRecordLot).toBeGreaterThan(0.7)
     expect(values[0]! / withRecordLot).toBeLessThan(1.4)
