@@ -215,7 +215,13 @@ export const openEmbeddedDatabase = (
     }
     yield* Effect.try({
       try: () => fs.mkdirSync(dataDir, { recursive: true }),
-      catch: (cause) => new EmbeddedDatabaseError({ message: `Could not create ${dataDir}`, cause })
+      // (Why, and what to do: "Could not create" alone left an operator guessing.)
+      catch: (cause) =>
+        new EmbeddedDatabaseError({
+          message: `Could not create DATA_DIR ${dataDir} (${(cause as NodeJS.ErrnoException).code ?? cause}): ` +
+            "set DATA_DIR to a folder this process can write in",
+          cause
+        })
     })
     // Another process may be starting the database right now: give it a moment to start answering.
     for (let attempt = 0; attempt < 300; attempt++) {

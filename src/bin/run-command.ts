@@ -27,11 +27,37 @@ const unreachable = (cause: Cause.Cause<unknown>) =>
     defect._tag === "Some" && defect.value instanceof DatabaseUnreachable ? defect.value.message : undefined
   )
 
+/** What failed, in one line: a failure's own message (a configuration error names its variable). */
+const oneLine = (cause: Cause.Cause<unknown>): string => {
+  const squashed = Cause.squash(cause)
+  const text = squashed instanceof Error ? squashed.message : String(squashed)
+  return text.replace(/^\((.*)\)$/s, "$1").replace(/\s+/g, " ").trim()
+}
+
+const asJson = process.argv.includes("--json")
+
+/** A defect that is the operator's to fix and says so (an embedded database that cannot be made): no stack. */
+const operatorDefect = (cause: Cause.Cause<unknown>) =>
+  Cause.dieOption(cause).pipe((defect) =>
+    defect._tag === "Some" && (defect.value as { _tag?: unknown } | null)?._tag === "EmbeddedDatabaseError"
+  )
+
 cli(process.argv).pipe(
   Effect.tapErrorCause((cause) => {
     if (reported(cause)) return Effect.void
     const database = unreachable(cause)
-    return Console.error(database !== undefined ? `propscore: ${database}` : Cause.pretty(cause))
+    // A failure before or outside the command's own reporting (a configuration value, a database that cannot
+    // be opened, a DATA_DIR that cannot be made): one line on stderr, and with --json the one JSON object on
+    // stdout too (it printed a stack on stderr and nothing on stdout: an operator's audit, 2026-11-28). A
+    // defect (a bug) keeps its whole cause on stderr after that line.
+    const line = database ?? oneLine(cause)
+    return Effect.all([
+      Console.error(`propscore: ${line}`),
+      asJson ? Console.log(JSON.stringify({ error: { code: "failed", message: line } })) : Effect.void,
+      database === undefined && Cause.isDie(cause) && !operatorDefect(cause)
+        ? Console.error(Cause.pretty(cause))
+        : Effect.void
+    ], { discard: true })
   }),
   Effect.provide(NodeContext.layer),
   Effect.provide(StderrLogger),

@@ -91,11 +91,13 @@ const failWith = (asJson: boolean) =>
   error: { readonly _tag: string; readonly message: string; readonly problem?: object | undefined }
 ) =>
   Effect.zipRight(
-    report(
-      asJson,
-      { error: { code: error._tag, message: error.message, ...(error.problem ? { problem: error.problem } : {}) } },
-      `error: ${error.message}`
-    ),
+    // With --json the one JSON object on stdout; without, the error line on stderr, where a shell's `2>` and a
+    // script reading stdout expect it (it was printed on stdout: an operator's audit, 2026-11-28).
+    asJson
+      ? report(true, {
+        error: { code: error._tag, message: error.message, ...(error.problem ? { problem: error.problem } : {}) }
+      }, "")
+      : Console.error(`error: ${error.message}`),
     Effect.fail(new CliFailure(error._tag, error.message))
   )
 

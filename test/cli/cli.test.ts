@@ -241,6 +241,27 @@ describe("propscore command line on the embedded database", () => {
   }, 60_000)
 
   it(
+    "a failure before the command runs (a configuration value, a DATA_DIR that cannot be made) is one line, and one JSON object with --json",
+    async () => {
+      const port = await json(["accounts", "show", "acct_x"], { PORT: "abc" })
+      expect(port.code).toBe(1)
+      expect(port.value.error.code).toBe("failed")
+      expect(port.value.error.message).toMatch(/PORT/)
+      expect(port.stderr).toMatch(/^propscore: .*PORT/m)
+      const file = path.join(dataDir, "a-file")
+      fs.writeFileSync(file, "")
+      const human = await propscore(["accounts", "show", "acct_x"], { ...env, DATA_DIR: path.join(file, "sub") })
+      expect(human.code).toBe(1)
+      expect(human.stdout).toBe("")
+      expect(human.stderr.trim()).toBe(
+        `propscore: Could not create DATA_DIR ${path.join(file, "sub")} (ENOTDIR): set DATA_DIR to a folder this ` +
+          "process can write in"
+      )
+    },
+    120_000
+  )
+
+  it(
     "serve on a port another process holds says so and makes nothing (the demo key is not spent on a failed start)",
     async () => {
       const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), "psc-port-"))
@@ -276,7 +297,8 @@ describe("propscore command line on the embedded database", () => {
     // Without --json: the one line the other operator errors print, no stack trace.
     const human = await propscore(["data", "import", "--format", "nyc-dof", missing], env)
     expect(human.code).toBe(1)
-    expect(`${human.stdout}${human.stderr}`).toContain(`error: ${missing}: no such file`)
+    expect(human.stderr).toContain(`error: ${missing}: no such file`)
+    expect(human.stdout).toBe("")
     expect(`${human.stdout}${human.stderr}`).not.toContain("UnknownException")
     // A file of another format, a generic file not named by its kind, or CSV the parser cannot read: refused,
     // naming the file and what to do, and nothing of any file named is imported.
