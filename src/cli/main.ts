@@ -52,6 +52,7 @@ import { fitDemoCountyCompsOnWorker } from "../scoring/learner-thread.js"
 import { Accounts, type AccountView } from "../services/accounts.js"
 import { KeptModels } from "../services/kept-models.js"
 import { PropertyStore } from "../services/property-store.js"
+import { TIER_LIMITS } from "../services/rate-limits.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
 import { dismissEarlyWorker, MAX_WORKERS } from "./serve-early.js"
@@ -106,7 +107,10 @@ const describeAccount = (account: AccountView) =>
     `account ${account.account_id} (${account.name})`,
     `  tier: ${account.tier}`,
     `  balance: ${account.balance} Credits`,
-    `  rate limit: ${account.rate_limit_per_minute ?? "tier default"} per minute`,
+    // (The tier's own number where the account has none of its own: "tier default" alone hid it.)
+    `  rate limit: ${account.rate_limit_per_minute ?? TIER_LIMITS[account.tier]} per minute${
+      account.rate_limit_per_minute === null ? " (the tier's default)" : ""
+    }`,
     `  daily spend cap: ${account.daily_spend_cap ?? "none"}`,
     `  terms: ${
       account.terms.current_version === null

@@ -497,7 +497,11 @@ export class ScoringEngine {
       case "OutsideCoverage":
         return Either.left(
           new OutsideCoverage({
-            detail: `The address lies outside every covered area. Covered markets: ${this.coveredMarkets()}.`
+            // (No data at all is no coverage to name: "Covered markets: ." told an operator nothing.)
+            detail: this.coveredMarkets() === ""
+              ? "No property data is loaded, so no address can be valued yet: the operator loads it with " +
+                "`propscore data demo` or `propscore data import`."
+              : `The address lies outside every covered area. Covered markets: ${this.coveredMarkets()}.`
           })
         )
       case "Unknown":

@@ -240,6 +240,12 @@ describe("propscore command line on the embedded database", () => {
     })
   }, 60_000)
 
+  it("accounts show gives the tier's rate limit as a number where the account has none of its own", async () => {
+    const shown = await propscore(["accounts", "show", demoAccountId], env)
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toMatch(/rate limit: \d+ per minute \(the tier's default\)/)
+  }, 60_000)
+
   it(
     "a failure before the command runs (a configuration value, a DATA_DIR that cannot be made) is one line, and one JSON object with --json",
     async () => {

@@ -216,6 +216,15 @@ describe("the local scoring engine on a generated county", () => {
       }.`
     )
     expect(left(engine.score("99999 Nowhere Rd, Riverton, ZZ 99103", undefined, asOf))._tag).toBe("UnscorableAddress")
+    // With no data at all, the operator's next step, not an empty list of markets.
+    expect(
+      (left(ScoringEngine.build({ parcels: [], sales: [] }).score("1 Main St, Springfield, IL", undefined, asOf)) as {
+        detail: string
+      }).detail
+    ).toBe(
+      "No property data is loaded, so no address can be valued yet: the operator loads it with " +
+        "`propscore data demo` or `propscore data import`."
+    )
     // A market whose houses' records carry no lot size (Sacramento's file) says that each needs the override.
     const noLots = ScoringEngine.build({
       parcels: county.parcels.map((parcel) => ({ ...parcel, lotSizeSquareFeet: undefined })),
