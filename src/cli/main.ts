@@ -12,7 +12,7 @@ import {
   Options,
   ValidationError
 } from "@effect/cli"
-import { Cause, Console, Duration, Effect, Either, Exit, Fiber, identity, Layer, Option, Schema } from "effect"
+import { Cause, Console, Duration, Effect, Either, Exit, Fiber, HashMap, identity, Layer, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -741,15 +741,31 @@ const scoreCommand = Command.make(
     targetMargin: Options.float("target-margin").pipe(
       Options.optional,
       Options.withDescription("The margin the offer is solved at, a fraction (default 0.2)")
+    ),
+    // The request's `overrides` (a Sacramento house needs its lot size: without this the command line could
+    // not value one, an operator's audit found).
+    overrides: Options.keyValueMap("override").pipe(
+      Options.optional,
+      Options.withDescription(
+        "A fact to use instead of the record's, FACT=VALUE, repeatable: living_area_square_feet, " +
+          "lot_size_square_feet, year_built, bedrooms, bathrooms, property_type"
+      )
     )
   },
-  ({ address, condition, json: asJson, rehabBudget, targetMargin }) =>
+  ({ address, condition, json: asJson, overrides, rehabBudget, targetMargin }) =>
     Effect.gen(function*() {
+      const facts = Option.map(overrides, (map) =>
+        Object.fromEntries(
+          [...HashMap.entries(map)].map((
+            [fact, value]
+          ) => [fact, /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value])
+        ))
       const body = {
         address,
         ...(Option.isSome(condition) ? { condition: condition.value } : {}),
         ...(Option.isSome(rehabBudget) ? { rehab_budget: rehabBudget.value } : {}),
-        ...(Option.isSome(targetMargin) ? { target_margin: targetMargin.value } : {})
+        ...(Option.isSome(targetMargin) ? { target_margin: targetMargin.value } : {}),
+        ...(Option.isSome(facts) ? { overrides: facts.value } : {})
       }
       const call = yield* acceptScoredCall(body)
       const scoring = yield* Scoring

@@ -333,6 +333,20 @@ describe("propscore command line on the embedded database", () => {
   }, 240_000)
 
   it("REQ-1: score takes an address typed the messy way and says how it matched the recorded one", async () => {
+    // OVR-1: the request's overrides, FACT=VALUE (a Sacramento house needs its lot size to be valued at all).
+    const overridden = await json([
+      "score",
+      "3 Pine Ct, Riverton",
+      "--override",
+      "living_area_square_feet=2000",
+      "--override",
+      "year_built=1990"
+    ])
+    expect(overridden.value.subject_property.facts.living_area_square_feet).toEqual({
+      value: 2000,
+      origin: "caller-stated"
+    })
+    expect(overridden.value.subject_property.facts.year_built.origin).toBe("caller-stated")
     // A refusal's candidates reach the operator: in the error object with --json, on stderr without.
     const ambiguous = await json(["score", "3 Pine"])
     expect(ambiguous.code).toBe(1)
