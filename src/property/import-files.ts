@@ -57,8 +57,8 @@ export class UnparsableFile
 {}
 
 /** The columns each format's files cannot do without, read from the header before any row. */
-const neededColumns = (format: ImportFormat, file: string): ReadonlyArray<string> =>
-  format === "nyc-dof" ? ["BOROUGH", "SALE PRICE", "SALE DATE"] : csvKindOf(file) === undefined ? [] : ["property_id"]
+const neededColumns = (format: ImportFormat): ReadonlyArray<string> =>
+  format === "nyc-dof" ? ["BOROUGH", "SALE PRICE", "SALE DATE"] : ["property_id"]
 
 const otherFormat = (format: ImportFormat) => (format === "nyc-dof" ? "propscore-csv" : "nyc-dof")
 
@@ -88,7 +88,7 @@ export const readAndParse = (format: ImportFormat, file: string) =>
       try: () => headerOf(content),
       catch: (error) => new UnparsableFile({ file, message: `${file}: ${messageOf(error)}` })
     })
-    const wanted = neededColumns(format, file)
+    const wanted = neededColumns(format)
     const present = new Set(header.map((cell) => (format === "nyc-dof" ? cell.toUpperCase() : cell.toLowerCase())))
     const missing = wanted.filter((column) => !present.has(column))
     if (content.length > 0 && missing.length > 0) {

@@ -254,7 +254,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     // A half number written joined (`531/2 HIGHVIEW AVENUE`, 53½): as the file writes it elsewhere, `53 1/2`
     // (it was stored as 531 2 HIGHVIEW AVE, which no typing finds).
     const address = normalizeAddress(withTypeCompleted(rawAddress.replace(/^(\d+)-?1\/2(?=\s)/, "$1 1/2")))
-    const zip = (row["ZIP CODE"] ?? "").trim()
+    const zip = zipOf(row)
     const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     if (propertyType === undefined) {
       reject("building class is not a scored property type")
@@ -264,7 +264,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
         street: address.street,
         city: borough.city,
         state: "NY",
-        zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,
+        zipCode: zip || undefined,
         neighborhood: neighborhood || undefined,
         recordedAs: describeBuildingClass(buildingClass)
       }
@@ -289,7 +289,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       unit: propertyType === "condo" ? address.unit || apartment : "",
       city: borough.city,
       state: "NY",
-      zipCode: /^\d{5}$/.test(zip) && zip !== "00000" ? zip : undefined,
+      zipCode: zip || undefined,
       neighborhood: neighborhood || undefined,
       block,
       lot,
@@ -317,7 +317,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     // several prices recorded for the same parcel on the same day (split deeds, partial interests).
     const deedParcels = price < NOMINAL_PRICE_LIMIT
       ? undefined
-      : oneDeed(parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price)), zipOf(row), setsOfParcels)
+      : oneDeed(parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price)), zip, setsOfParcels)
     const packageParcelIds = deedParcels !== undefined && deedParcels.size >= 2
       ? [...deedParcels].map((parcel) => `nyc-${parcel}`).sort()
       : undefined

@@ -234,7 +234,8 @@ const displayState = (address: string) => /, ([A-Z]{2})(?: \d{5})?$/.exec(addres
 /** A display address's town: the part before its state and ZIP code (`…, NEW YORK, NY 10003`). */
 const displayTown = (address: string) => address.split(", ").at(-2) ?? address
 /** A display address's street, read as a street line (its unit left out). */
-const displayStreet = (address: string) => parseStreetLine(address.split(", ")[0]!.replace(/ UNIT .*$/, ""))?.street
+const displayStreetLine = (address: string) => parseStreetLine(address.split(", ")[0]!.replace(/ UNIT .*$/, ""))
+const displayStreet = (address: string) => displayStreetLine(address)?.street
 
 /** An ambiguity's candidates with the properties not valued among them first, and those named as not valued. */
 const notValuedFirst = (recorded: ReadonlyArray<UnscoredAt>, candidates: ReadonlyArray<string>) => ({
@@ -1976,7 +1977,7 @@ export class AddressIndex {
     const placeSent = parsed.locality ?? `ZIP code ${parsed.zip}`
     const sameAddressElsewhere = parsed.locality === undefined && parsed.zip === undefined ? [] : suggestions.filter(
       (address) => {
-        const line = parseStreetLine(address.split(", ")[0]!.replace(/ UNIT .*$/, ""))
+        const line = displayStreetLine(address)
         return line !== undefined && line.number === parsed.number && line.street.name === parsed.street.name &&
           (parsed.locality === undefined || displayTown(address) !== parsed.locality)
       }
