@@ -220,6 +220,7 @@ export const Caution = Schema.Struct({
     "no-comp-band",
     "thin-comp-band",
     "wide-comp-band",
+    "unalike-comp-band",
     "offer-above-own-sale",
     "own-sale-outside-range",
     "value-far-from-own-sale",
@@ -242,7 +243,9 @@ export const Caution = Schema.Struct({
       "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
       "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
       "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
-      "so its middle (and the offer) is far less sure; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
+      "so its middle (and the offer) is far less sure; `unalike-comp-band`: the band's sales are, weighted as in " +
+      "the band, little like the property (their `similarity` averages under 0.1: other kinds, sizes or ages), so " +
+      "its middle (and the offer) is less sure; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
       "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
       "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
       "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `value-far-from-own-sale`: that sale lies " +

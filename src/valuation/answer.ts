@@ -126,6 +126,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     distribution: withheld ? undefined : distribution,
     band,
     noBand: bandOutcome.reason,
+    bandLikeness: bandOutcome.likeness,
     livingArea,
     ownLastSale: outcome.subject.lastSale,
     ownUncountedSale: outcome.subject.uncountedSale,

@@ -14,6 +14,7 @@ import {
   MIN_COMPS_FOR_BAND,
   OLD_COMPS_DAYS,
   OWN_SALE_CAUTION_DAYS,
+  UNALIKE_BAND_LIKENESS,
   VALUE_FAR_FROM_OWN_SALE,
   WIDE_BAND_RATIO,
   WITHHOLD_ABOVE_BAND,
@@ -52,6 +53,8 @@ export interface CautionInputs {
   readonly band?: CompBand | undefined
   /** Why there is no band, when there is none. */
   readonly noBand?: NoBandReason | undefined
+  /** How alike the band's sales are to the property, weighted as in the band (`CompBandOutcome.likeness`). */
+  readonly bandLikeness?: number | undefined
   readonly livingArea?: number | undefined
   readonly ownLastSale?: { readonly date: string; readonly price: number } | undefined
   /** Its latest sale, when not taken for a market sale and later than `ownLastSale`. */
@@ -136,6 +139,26 @@ const wideBandCaution = (band: CompBand, dollars: (amount: number) => string): C
       "is worth, and its middle, the after-repair value and the offer rest on where between them it lies. Out " +
       "of time, the middles of bands this wide were about twice as far from the sale price as the middles of all " +
       "bands: check the listed comps and the property's condition before relying on them."
+  }
+}
+
+/**
+ * A band from sales little like the property (their similarity, weighted as in the band, under
+ * UNALIKE_BAND_LIKENESS): where no alike sale is near, the nearest sales of other kinds or ages set its middle,
+ * the after-repair value and the offer, and the listed similarities show it only to a reader who looks.
+ */
+const unalikeBandCaution = (inputs: CautionInputs): Caution | undefined => {
+  const likeness = inputs.bandLikeness
+  if (inputs.band === undefined || likeness === undefined || likeness >= UNALIKE_BAND_LIKENESS) return undefined
+  return {
+    code: "unalike-comp-band",
+    detail: `The comp band rests on sales little like this property: weighted as in the band, their similarity ` +
+      `averages ${likeness < 0.001 ? "under 0.001" : likeness.toFixed(3)} (1 is a sale of the same type, class, ` +
+      "size, lot and age; each difference lowers it), so they are other kinds of property, or of other sizes or " +
+      "ages, and its middle, the after-repair value and the offer rest on how far such sales carry. Out of time, " +
+      "the middles of bands this unalike were about 1.4 to 1.8 times further from the sale price than those of " +
+      "other bands: set the band beside the model's value (where it is given) and check the listed comps' facts " +
+      "before relying on it."
   }
 }
 
@@ -514,6 +537,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
       : undefined,
     inputs.band === undefined ? undefined : thinBandCaution(inputs.band),
     inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency)),
+    unalikeBandCaution(inputs),
     noOfferCaution(inputs),
     afterRepairBelowModelCaution(inputs),
     bandAboveModelCaution(inputs),

@@ -116,8 +116,16 @@ export const agreementRange = (band: { readonly low: number; readonly high: numb
 export type NoBandReason = "too-few-priced-comps" | "too-few-of-similar-size"
 
 export type CompBandOutcome =
-  | { readonly band: CompBand; readonly reason?: undefined }
-  | { readonly band?: undefined; readonly reason: NoBandReason }
+  | {
+    readonly band: CompBand
+    /**
+     * How alike the band's sales are to the property: their similarities (0 … 1) averaged with their weights
+     * in the band (the capped weights its percentiles use). Not on the wire: it decides `unalike-comp-band`.
+     */
+    readonly likeness: number
+    readonly reason?: undefined
+  }
+  | { readonly band?: undefined; readonly likeness?: undefined; readonly reason: NoBandReason }
 
 /**
  * The comp band (ANS-7): weighted 25th/50th/75th percentiles of the comps' time-adjusted prices,
@@ -157,7 +165,14 @@ export const compBandOf = (
   const middle = weightedQuantile(pairs, 0.5)
   const high = weightedQuantile(pairs, 0.75)
   if (low === undefined || middle === undefined || high === undefined) return { reason: tooFew }
+  let totalWeight = 0
+  let weightedLikeness = 0
+  used.forEach((comp, i) => {
+    totalWeight += weights[i]!
+    weightedLikeness += weights[i]! * comp.similarity
+  })
   return {
+    likeness: weightedLikeness / totalWeight,
     band: {
       low: Math.round(low),
       middle: Math.round(middle),

@@ -62,6 +62,16 @@ export const MIN_COMPS_FOR_BAND = 3
 export const WIDE_BAND_RATIO = 2
 
 /**
+ * A comp band whose sales are, weighted as in the band, less alike to the property than this on average (their
+ * similarity: 1 for a sale of the same type, class, size, lot and age, falling with each difference) is
+ * cautioned as resting on unalike sales: other kinds of property, or built generations apart (an investor's
+ * audit, 2026-11-28: `15 Eunice Pl, Staten Island`, a 1910 detached house, given a band of townhouses at
+ * similarities of 0.002–0.012). Out of time such bands' middles were further from the prices (docs/decisions.md,
+ * "Cautions").
+ */
+export const UNALIKE_BAND_LIKENESS = 0.1
+
+/**
  * No one comparable sale carries more than this share of the comp band's weight (or 1/n of it when there
  * are fewer than 1/share comps): the weight above it is spread over the others in proportion.
  */

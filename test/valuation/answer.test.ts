@@ -610,6 +610,39 @@ describe("the Scored answer", () => {
       expect(wideOf(comps.map((comp) => comp.salePrice))).toBeUndefined()
     })
 
+    it("ANS-7 cautions: a band of sales little like the property (their similarity, weighted as in the band, under 0.1) is said, with the figure; an alike band is not (an investor's audit: 15 Eunice Pl)", () => {
+      // The same four comps, as alike as the audit's townhouses were to a 1910 detached house, or as the default's.
+      const alike = (similarity: number): ScoringOutcome => ({
+        ...outcome(undefined),
+        comps: comps.map((comp) => ({ ...comp, similarity }))
+      })
+      const unalikeOf = (from: ScoringOutcome) =>
+        scoredAnswer(from, { address: "x" }).cautions?.find((c) => c.code === "unalike-comp-band")
+      expect(unalikeOf(alike(0.012))?.detail).toMatch(
+        /^The comp band rests on sales little like this property: weighted as in the band, their similarity averages 0\.012 \(/
+      )
+      expect(unalikeOf(alike(0.0004))?.detail).toContain("averages under 0.001 (")
+      expect(unalikeOf(alike(0.1))).toBeUndefined()
+      expect(unalikeOf(outcome(undefined))).toBeUndefined()
+      // One alike sale among unalike ones counts for its capped weight only: four at 0.01 and one at 1 with all
+      // the weight (capped at a fifth) average (4 × 0.01 + 1) / 5 = 0.208.
+      const oneAlike: ScoringOutcome = {
+        ...outcome(undefined),
+        comps: [
+          ...comps.map((comp) => ({ ...comp, similarity: 0.01 })),
+          { ...comps[0]!, propertyId: "c-alike", similarity: 1, weight: 1_000 }
+        ]
+      }
+      expect(unalikeOf(oneAlike)).toBeUndefined()
+      // With no band there is nothing to caution.
+      const noBand: ScoringOutcome = {
+        ...alike(0.01),
+        comps: comps.slice(0, 2).map((c) => ({ ...c, similarity: 0.01 }))
+      }
+      expect(scoredAnswer(noBand, { address: "x" }).comp_band).toBeUndefined()
+      expect(unalikeOf(noBand)).toBeUndefined()
+    })
+
     it("ANS-9 cautions: repairs that lift the after-repair value so far that the offer rises with them are said, with both offers (an investor audit: 96 Bank St)", () => {
       // Six comps of 2,000 sq ft at $300,000 to $1,100,000: the band's high far above its middle.
       const wide: ScoringOutcome = {

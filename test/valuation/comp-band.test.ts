@@ -35,6 +35,20 @@ const comps = fc.array(
 ).map((rows) => rows.map((row, i) => sale(i, row.price, row.weight)))
 
 describe("the comp band", () => {
+  it("ANS-7: the band's likeness is its sales' similarity averaged with their capped weights, one sale per parcel", () => {
+    const withSimilarity = (comp: ComparableSale, similarity: number): ComparableSale => ({ ...comp, similarity })
+    const five = [1, 2, 3, 4, 5].map((i) => withSimilarity(sale(i, 500_000 + i * 1_000, 1), 0.2))
+    // A sixth sale with a hundred times the weight is capped at a fifth of the total: weights 1, 1, 1, 1, 1 and
+    // 1.25 (t = 0.2 × (5 + t)); likeness (5 × 0.2 + 1.25 × 1) / 6.25 = 0.36.
+    const heavy = withSimilarity(sale(6, 510_000, 100), 1)
+    expect(compBandOf([...five, heavy], 1_500).likeness).toBeCloseTo(0.36, 10)
+    // The same parcel's earlier sale (a duplicate) changes nothing.
+    expect(compBandOf([...five, heavy, { ...heavy, saleDate: "2025-01-01" }], 1_500).likeness).toBeCloseTo(0.36, 10)
+    expect(compBandOf(five, 1_500).likeness).toBeCloseTo(0.2, 10)
+    // No band, no likeness.
+    expect(compBandOf(five.slice(0, 2), 1_500).likeness).toBeUndefined()
+  })
+
   it("ANS-7: no weight above the share once capped (or all equal when there are too few), order kept", () => {
     fc.assert(
       fc.property(
