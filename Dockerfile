@@ -6,7 +6,7 @@ COPY . .
 RUN npm ci
 ENV PORT=8080
 EXPOSE 8080
-# node itself, not `npm start`: `docker stop` sends SIGTERM to the container's first process, and npm does
-# not pass it on (the server, left running, was killed ten seconds later without finishing its settles and
-# refunds: an operator's audit). The flags are `npm start`'s.
+# node itself, not `npm start`: `docker stop` sends SIGTERM to the container's first process, which should be
+# the server (npm's shell once kept it from the server, left running and killed ten seconds later without
+# finishing its settles and refunds: an operator's audit; `npm start` now execs node). The flags are its.
 CMD ["node", "--enable-source-maps", "--max-semi-space-size=64", "dist/propscore.mjs", "serve"]
