@@ -32,13 +32,47 @@ export const isLoopbackUrl = (url: string) => LOOPBACK_HOSTNAMES.has(new URL(url
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
+/** Whether `text` parses as a URL whose scheme is one of `schemes` (with the colon: `"https:"`). */
+const isUrlOf = (text: string, schemes: ReadonlyArray<string>) => {
+  try {
+    return schemes.includes(new URL(text).protocol)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A setting that must be a URL of one of `schemes`: refused at the start, naming the variable, where a
+ * `DATABASE_URL=notaurl` was tried for a minute as if its server were starting (an operator's audit) and a
+ * `PUBLIC_BASE_URL` that is no URL failed the start with a stack.
+ */
+const urlSetting = (name: string, schemes: ReadonlyArray<string>, example: string, orSocketPath = false) =>
+  Config.redacted(Config.nonEmptyString(name)).pipe(
+    // Validated as a secret (a URL may carry a password): the message names the variable, never its value.
+    Config.validate({
+      message: `${name} must be a URL beginning ${schemes.map((s) => `${s}//`).join(" or ")} (e.g. ${example})${
+        orSocketPath ? ", or a socket directory's path" : ""
+      }`,
+      validation: (secret) => {
+        const text = Redacted.value(secret)
+        return isUrlOf(text, schemes) || (orSocketPath && text.startsWith("/"))
+      }
+    })
+  )
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
-  publicBaseUrl: Config.option(Config.nonEmptyString("PUBLIC_BASE_URL")),
-  docsBaseUrl: Config.option(Config.nonEmptyString("DOCS_BASE_URL")),
-  databaseUrl: Config.option(Config.redacted(Config.nonEmptyString("DATABASE_URL"))),
+  publicBaseUrl: Config.option(
+    urlSetting("PUBLIC_BASE_URL", ["https:", "http:"], "https://api.example.com").pipe(Config.map(Redacted.value))
+  ),
+  docsBaseUrl: Config.option(
+    urlSetting("DOCS_BASE_URL", ["https:", "http:"], "https://api.example.com/docs").pipe(Config.map(Redacted.value))
+  ),
+  databaseUrl: Config.option(
+    urlSetting("DATABASE_URL", ["postgres:", "postgresql:"], "postgres://user@db.example.com:5432/propscore", true)
+  ),
   dataDir: Config.nonEmptyString("DATA_DIR").pipe(Config.withDefault("./.propscore")),
-  redisUrl: Config.option(Config.redacted(Config.nonEmptyString("REDIS_URL"))),
+  redisUrl: Config.option(urlSetting("REDIS_URL", ["redis:", "rediss:"], "redis://127.0.0.1:6379")),
   claimDeadlineSeconds: Config.integer("CLAIM_DEADLINE_SECONDS").pipe(
     Config.validate({ message: "CLAIM_DEADLINE_SECONDS must be at least 1", validation: (n) => n >= 1 }),
     Config.withDefault(60)

@@ -31,7 +31,10 @@ const unreachable = (cause: Cause.Cause<unknown>) =>
 const oneLine = (cause: Cause.Cause<unknown>): string => {
   const squashed = Cause.squash(cause)
   const text = squashed instanceof Error ? squashed.message : String(squashed)
-  return text.replace(/^\((.*)\)$/s, "$1").replace(/\s+/g, " ").trim()
+  return text.replace(/^\((.*)\)$/s, "$1")
+    // A setting refused by its own rule (`urlSetting` in src/config.ts) names itself: the path Config adds is empty.
+    .replace(/^Invalid data at : "(.*)"$/s, "$1")
+    .replace(/\s+/g, " ").trim()
 }
 
 const asJson = process.argv.includes("--json")

@@ -254,6 +254,20 @@ describe("propscore command line on the embedded database", () => {
       expect(port.value.error.code).toBe("failed")
       expect(port.value.error.message).toMatch(/PORT/)
       expect(port.stderr).toMatch(/^propscore: .*PORT/m)
+      // A URL setting that is no URL of its kind is refused at once, naming the variable and never its value (a
+      // DATABASE_URL may carry a password): DATABASE_URL=notaurl was tried for a minute as a server starting.
+      for (
+        const [name, value, scheme] of [
+          ["DATABASE_URL", "notaurl-secret", "postgres://"],
+          ["REDIS_URL", "localhost:6379", "redis://"],
+          ["PUBLIC_BASE_URL", "propscore-host.test", "https://"]
+        ] as const
+      ) {
+        const refused = await json(["accounts", "show", "acct_x"], { [name]: value })
+        expect(refused.code).toBe(1)
+        expect(refused.value.error.message).toMatch(new RegExp(`^${name} must be a URL beginning ${scheme}`))
+        expect(refused.stderr).not.toContain(value)
+      }
       const file = path.join(dataDir, "a-file")
       fs.writeFileSync(file, "")
       const human = await propscore(["accounts", "show", "acct_x"], { ...env, DATA_DIR: path.join(file, "sub") })
