@@ -53,12 +53,12 @@ export const AccountsPg = Layer.effect(
     /** A step of the store under the storage deadlines, its database failures `StorageUnavailable`. */
     const store = (yield* DatabaseHealth).guard("Accounts")
 
+    const accountColumns = sql`
+      a.id, a.name, a.tier, a.balance, a.rate_limit_per_minute, a.daily_spend_cap, a.accepted_terms_version,
+      a.created_at, (SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1) AS current_terms_version`
+
     const findAccount = (accountId: string) =>
-      sql<AccountRow>`
-        SELECT a.id, a.name, a.tier, a.balance, a.rate_limit_per_minute, a.daily_spend_cap,
-               a.accepted_terms_version, a.created_at,
-               (SELECT version FROM terms_versions ORDER BY seq DESC LIMIT 1) AS current_terms_version
-        FROM accounts a WHERE a.id = ${accountId}`.pipe(
+      sql<AccountRow>`SELECT ${accountColumns} FROM accounts a WHERE a.id = ${accountId}`.pipe(
         store,
         Effect.flatMap((rows) =>
           rows[0] ? Effect.succeed(toView(rows[0])) : Effect.fail(new AccountNotFound({ accountId }))
@@ -132,6 +132,11 @@ export const AccountsPg = Layer.effect(
         ),
 
       show: findAccount,
+
+      list: sql<AccountRow>`SELECT ${accountColumns} FROM accounts a ORDER BY a.created_at, a.id`.pipe(
+        store,
+        Effect.map((rows) => rows.map(toView))
+      ),
 
       // The keys' version bump carries the change to every node's credential snapshot.
       update: (accountId, input) =>

@@ -405,6 +405,25 @@ const accountsShow = Command.make(
     })
 ).pipe(Command.withDescription("Show an account: balance, tier, rate limit, daily spend cap, terms"))
 
+const accountsList = Command.make(
+  "list",
+  { json },
+  ({ json: asJson }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Effect.flatMap(Accounts, (accounts) => accounts.list).pipe(
+        Effect.catchAll(failWith(asJson))
+      )
+      const human = accounts.length === 0
+        ? "No accounts."
+        : accounts.map((account) =>
+          `${account.account_id}  ${account.name}  ${account.tier}  ${account.balance} Credits  created ${account.created_at}${
+            account.terms.accepted ? "" : "  (terms NOT ACCEPTED)"
+          }`
+        ).join("\n")
+      yield* report(asJson, { accounts }, human)
+    })
+).pipe(Command.withDescription("List every account, oldest first: id, name, tier, balance, when created"))
+
 const accountsUpdate = Command.make(
   "update",
   {
@@ -466,11 +485,11 @@ const accountsSetLogin = Command.make(
   Command.withDescription("Set the email and password the account holder signs in with (assistant sign-in, the Portal)")
 )
 
-const accountsSubcommands = [accountsCreate, accountsShow, accountsUpdate, accountsSetLogin] as const
+const accountsSubcommands = [accountsCreate, accountsList, accountsShow, accountsUpdate, accountsSetLogin] as const
 
 const accountsCommand = Command.make("accounts").pipe(
   Command.withSubcommands(accountsSubcommands),
-  Command.withDescription("Create, show and change accounts")
+  Command.withDescription("Create, list, show and change accounts")
 )
 
 const keysIssue = Command.make(
@@ -501,11 +520,39 @@ const keysRevoke = Command.make(
     })
 ).pipe(Command.withDescription("Revoke an API key; running servers refuse it within about a second"))
 
-const keysSubcommands = [keysIssue, keysRevoke] as const
+const keysList = Command.make(
+  "list",
+  { json, accountId: accountArgument },
+  ({ accountId, json: asJson }) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      // An id no account has is said (an empty list would read as an account without keys).
+      yield* accounts.show(accountId).pipe(Effect.catchAll(failWith(asJson)))
+      const keys = yield* accounts.listKeys(accountId).pipe(Effect.catchAll(failWith(asJson)))
+      const human = keys.length === 0
+        ? `${accountId} has no API keys.`
+        : keys.map((key) =>
+          [
+            key.key_id,
+            key.name ?? "(no name)",
+            `created ${key.created_at}`,
+            key.last_used_at === null ? "never used" : `last used ${key.last_used_at}`,
+            key.revoked_at === null ? "active" : `REVOKED ${key.revoked_at}`
+          ].join("  ")
+        ).join("\n")
+      yield* report(asJson, { account_id: accountId, keys }, human)
+    })
+).pipe(
+  Command.withDescription(
+    "List an account's API keys, newest first: id, name, created, last used, revoked (never the key itself)"
+  )
+)
+
+const keysSubcommands = [keysIssue, keysList, keysRevoke] as const
 
 const keysCommand = Command.make("keys").pipe(
   Command.withSubcommands(keysSubcommands),
-  Command.withDescription("Issue and revoke API keys")
+  Command.withDescription("Issue, list and revoke API keys")
 )
 
 const connectionsList = Command.make(

@@ -120,6 +120,8 @@ export interface TermsVersion {
 export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   readonly create: (input: CreateAccountInput) => Effect.Effect<AccountView, StorageUnavailable>
   readonly show: (accountId: string) => Effect.Effect<AccountView, AccountNotFound | StorageUnavailable>
+  /** Every Account, oldest first (the operator's `accounts list`). */
+  readonly list: Effect.Effect<ReadonlyArray<AccountView>, StorageUnavailable>
   readonly issueKey: (
     accountId: string,
     name?: string

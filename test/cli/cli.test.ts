@@ -150,8 +150,40 @@ describe("propscore command line on the embedded database", () => {
         status = (await validate(issued.value.api_key)).status
       }
       expect(status).toBe(401)
+
+      // The operator lists what they made: the accounts oldest first, an account's keys (revoked said, never a
+      // secret); an account id that no account has is said, not listed as having no keys.
+      const shownAfter = await json(["accounts", "show", accountId])
+      const listed = await json(["accounts", "list"])
+      const ids = listed.value.accounts.map((account: { account_id: string }) => account.account_id)
+      expect(ids).toEqual(expect.arrayContaining([demoAccountId, accountId, signedOffline.value.account_id]))
+      expect(ids.indexOf(accountId)).toBeLessThan(ids.indexOf(selfServe.value.account_id))
+      expect(listed.value.accounts.find((a: { account_id: string }) => a.account_id === accountId)).toMatchObject({
+        name: "Acme Flips",
+        tier: "reseller",
+        balance: shownAfter.value.balance
+      })
+      const listedHuman = await propscore(["accounts", "list"], env)
+      expect(listedHuman.stdout).toContain(`${selfServe.value.account_id}  Self serve  public  0 Credits  created `)
+      expect(listedHuman.stdout).toMatch(/Self serve .*\(terms NOT ACCEPTED\)/)
+      const second = await json(["keys", "issue", "--account", accountId, "--name", "ci"])
+      const keys = await json(["keys", "list", accountId])
+      expect(keys.value.account_id).toBe(accountId)
+      expect(keys.value.keys.map((key: { key_id: string }) => key.key_id)).toEqual([
+        second.value.key_id,
+        issued.value.key_id
+      ])
+      expect(keys.value.keys[0]).toMatchObject({ name: "ci", revoked_at: null })
+      expect(keys.value.keys[1].revoked_at).toBe(revoked.value.revoked_at)
+      expect(JSON.stringify(keys.value)).not.toContain(issued.value.api_key)
+      const keysHuman = await propscore(["keys", "list", accountId], env)
+      expect(keysHuman.stdout).toContain(`${issued.value.key_id}  (no name)  created `)
+      expect(keysHuman.stdout).toContain(`REVOKED ${revoked.value.revoked_at}`)
+      const unknown = await propscore(["keys", "list", "acct_missing", "--json"], env)
+      expect(unknown.code).toBe(1)
+      expect(JSON.parse(unknown.stdout).error.message).toBe("No account has the id acct_missing")
     },
-    120_000
+    180_000
   )
 
   it(
