@@ -172,13 +172,20 @@ export const AccountsPg = Layer.effect(
         ),
 
       revokeKey: (keyId, accountId) =>
-        sql<{ id: string; revoked_at: Date }>`
-          UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()), version = nextval('credential_versions')
-          WHERE id = ${keyId} AND account_id = ${accountId ?? sql`account_id`} RETURNING id, revoked_at`.pipe(
+        // The row as it was (FROM the same table, read before the update) says whether it was revoked already.
+        sql<{ id: string; revoked_at: Date; already_revoked: boolean }>`
+          UPDATE api_keys k SET revoked_at = COALESCE(k.revoked_at, now()), version = nextval('credential_versions')
+          FROM api_keys before
+          WHERE k.id = ${keyId} AND before.id = k.id AND k.account_id = ${accountId ?? sql`k.account_id`}
+          RETURNING k.id, k.revoked_at, before.revoked_at IS NOT NULL AS already_revoked`.pipe(
           store,
           Effect.flatMap((rows) =>
             rows[0]
-              ? Effect.succeed({ key_id: rows[0].id, revoked_at: rows[0].revoked_at.toISOString() })
+              ? Effect.succeed({
+                key_id: rows[0].id,
+                revoked_at: rows[0].revoked_at.toISOString(),
+                already_revoked: rows[0].already_revoked
+              })
               : Effect.fail(new KeyNotFound({ keyId }))
           )
         ),

@@ -38,6 +38,7 @@ import { shareLearners } from "../cluster/learners.js"
 import { AppConfig, type AppConfigShape } from "../config.js"
 import { DatabaseClientLive, openEmbeddedForServe } from "../db/database.js"
 import { migrate } from "../db/migrations.js"
+import { parseApiKey } from "../domain/api-key.js"
 import { hashPassword } from "../domain/password.js"
 import { HttpServerLive } from "../http/server.js"
 import { acceptScoredCall } from "../operations/accept.js"
@@ -511,12 +512,25 @@ const keysIssue = Command.make(
 
 const keysRevoke = Command.make(
   "revoke",
-  { json, keyId: Args.text({ name: "KEY_ID" }).pipe(Args.withDescription("The key's id (as keys issue printed it)")) },
+  {
+    json,
+    keyId: Args.text({ name: "KEY_ID" }).pipe(
+      Args.withDescription("The key's id (as keys issue and keys list print it), or the whole key")
+    )
+  },
   ({ json: asJson, keyId }) =>
     Effect.gen(function*() {
       const accounts = yield* Accounts
-      const revoked = yield* accounts.revokeKey(keyId).pipe(Effect.catchAll(failWith(asJson)))
-      yield* report(asJson, revoked, `Revoked key ${revoked.key_id} at ${revoked.revoked_at}.`)
+      // The whole key (ps_<id>_<secret>) names its id too: an operator revoking a leaked key has the key.
+      const id = parseApiKey(keyId.trim())?.keyId ?? keyId.trim()
+      const revoked = yield* accounts.revokeKey(id).pipe(Effect.catchAll(failWith(asJson)))
+      yield* report(
+        asJson,
+        revoked,
+        revoked.already_revoked
+          ? `Key ${revoked.key_id} was already revoked, at ${revoked.revoked_at}; nothing changed.`
+          : `Revoked key ${revoked.key_id} at ${revoked.revoked_at}.`
+      )
     })
 ).pipe(Command.withDescription("Revoke an API key; running servers refuse it within about a second"))
 

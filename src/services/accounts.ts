@@ -135,7 +135,16 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   readonly revokeKey: (
     keyId: string,
     accountId?: string
-  ) => Effect.Effect<{ readonly key_id: string; readonly revoked_at: string }, KeyNotFound | StorageUnavailable>
+  ) => Effect.Effect<
+    {
+      readonly key_id: string
+      /** When it was revoked: the first time, when it already was. */
+      readonly revoked_at: string
+      /** It was revoked before this call. */
+      readonly already_revoked: boolean
+    },
+    KeyNotFound | StorageUnavailable
+  >
   readonly grantCredits: (
     accountId: string,
     amount: number

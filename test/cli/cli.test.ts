@@ -142,7 +142,18 @@ describe("propscore command line on the embedded database", () => {
       expect(selfServe.value.terms).toEqual({ current_version: "2026-11", accepted_version: null, accepted: false })
 
       const revoked = await json(["keys", "revoke", issued.value.key_id])
-      expect(revoked.value).toMatchObject({ key_id: issued.value.key_id, revoked_at: expect.any(String) })
+      expect(revoked.value).toMatchObject({
+        key_id: issued.value.key_id,
+        revoked_at: expect.any(String),
+        already_revoked: false
+      })
+      // Again, by the whole key (what an operator holding a leaked key has): said to be revoked already, the
+      // first time kept (it said "Revoked" again: an operator's audit).
+      const again = await json(["keys", "revoke", issued.value.api_key])
+      expect(again.value).toEqual({ ...revoked.value, already_revoked: true })
+      expect((await propscore(["keys", "revoke", issued.value.key_id], env)).stdout.trim()).toBe(
+        `Key ${issued.value.key_id} was already revoked, at ${revoked.value.revoked_at}; nothing changed.`
+      )
       // The running server picks the revocation up within its refresh interval (about a second).
       let status = 200
       for (let attempt = 0; attempt < 30 && status !== 401; attempt++) {
