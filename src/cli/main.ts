@@ -56,6 +56,7 @@ import { PropertyStore } from "../services/property-store.js"
 import { TIER_LIMITS } from "../services/rate-limits.js"
 import { Scoring } from "../services/scoring.js"
 import { scoredAnswer } from "../valuation/answer.js"
+import { isIsoDate } from "../valuation/dates.js"
 import { dismissEarlyWorker, MAX_WORKERS } from "./serve-early.js"
 import { type CommandNode, group, leaf, plainText, stopsAtGroup, UsageError, usageMessage } from "./usage.js"
 import { awaitStartPrepared, isServeWorker, runWorkers, stopWithPrimary, tellPrimaryReady } from "./workers.js"
@@ -65,7 +66,7 @@ const json = Options.boolean("json").pipe(
 )
 
 const accountArgument = Args.text({ name: "ACCOUNT_ID" }).pipe(Args.withDescription("The account's id (acct_…)"))
-const accountOption = (what: string) => Options.text("account").pipe(Options.withDescription(what))
+const accountOption = (what: string) => someText("account").pipe(Options.withDescription(what))
 
 /** A command's result: the JSON object, or a human line. */
 const report = (asJson: boolean, value: object, human: string) => Console.log(asJson ? JSON.stringify(value) : human)
@@ -81,6 +82,15 @@ export class CliFailure extends Error {
 const atLeast = (name: string, min: number) =>
   Options.integer(name).pipe(Options.withSchema(Schema.Int.pipe(Schema.between(min, MAX_DATABASE_INTEGER, {
     message: () => `--${name} must be a whole number from ${min} to ${MAX_DATABASE_INTEGER}`
+  }))))
+
+/**
+ * A text option that must hold something besides spaces: `accounts create --name ""` made a nameless account and
+ * `terms publish --version ""` a nameless version (an operator's audit). A usage error, exit 2.
+ */
+const someText = (name: string) =>
+  Options.text(name).pipe(Options.withSchema(Schema.String.pipe(Schema.filter((text) => text.trim() !== "", {
+    message: () => `--${name} must not be empty`
   }))))
 
 /** The largest value the database's integer columns hold. */
@@ -366,7 +376,7 @@ const accountsCreate = Command.make(
   "create",
   {
     json,
-    name: Options.text("name").pipe(Options.withDescription("The account holder's name (a person or a company)")),
+    name: someText("name").pipe(Options.withDescription("The account holder's name (a person or a company)")),
     tier: tierOption("The price tier: its default rate limit is 60 (public) or 300 (reseller) requests a minute"),
     credits: atLeast("credits", 0).pipe(Options.optional, Options.withDescription("Credits granted at once")),
     rateLimit: atLeast("rate-limit", 1).pipe(
@@ -443,6 +453,18 @@ const accountsUpdate = Command.make(
   },
   ({ accountId, json: asJson, noSpendCap, rateLimit, spendCap, tier, tierRateLimit }) =>
     Effect.gen(function*() {
+      // Two options that ask for opposite things: neither wins silently (--tier-rate-limit did: an operator's audit).
+      const contradiction = Option.isSome(rateLimit) && tierRateLimit
+        ? "--rate-limit and --tier-rate-limit"
+        : Option.isSome(spendCap) && noSpendCap
+        ? "--daily-spend-cap and --no-daily-spend-cap"
+        : undefined
+      if (contradiction !== undefined) {
+        return yield* usageFailure(
+          asJson,
+          `propscore accounts update: ${contradiction} contradict each other: give one. Run propscore accounts update --help.`
+        )
+      }
       const accounts = yield* Accounts
       const account = yield* accounts.update(accountId, {
         tier: Option.getOrUndefined(tier),
@@ -465,7 +487,7 @@ const accountsSetLogin = Command.make(
   {
     json,
     accountId: accountArgument,
-    email: Options.text("email").pipe(Options.withDescription("The email the holder signs in with")),
+    email: someText("email").pipe(Options.withDescription("The email the holder signs in with")),
     passwordStdin: Options.boolean("password-stdin").pipe(
       Options.withDescription("Read the password from standard input")
     )
@@ -498,7 +520,7 @@ const keysIssue = Command.make(
   {
     json,
     accountId: accountOption("The account the key is for"),
-    name: Options.text("name").pipe(Options.optional, Options.withDescription("A label for the key"))
+    name: someText("name").pipe(Options.optional, Options.withDescription("A label for the key"))
   },
   ({ accountId, json: asJson, name }) =>
     Effect.gen(function*() {
@@ -633,7 +655,7 @@ const creditsCommand = Command.make("credits").pipe(
 
 const termsPublish = Command.make("publish", {
   json,
-  version: Options.text("terms-version").pipe(
+  version: someText("terms-version").pipe(
     Options.withDescription(
       "The new version's name, e.g. 2026-11. Written --version V as well: under terms publish, --version is " +
         "this option, not the program's version"
@@ -746,8 +768,12 @@ const evaluateCommand = Command.make(
   },
   ({ files, format, json: asJson, predictions, splitDate }) =>
     Effect.gen(function*() {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(splitDate)) {
-        return yield* failWith(asJson)({ _tag: "InvalidSplitDate", message: "--split-date must be YYYY-MM-DD" })
+      // A calendar date: 2019-13-45 was taken (and split nothing as the operator meant; an operator's audit).
+      if (!isIsoDate(splitDate)) {
+        return yield* failWith(asJson)({
+          _tag: "InvalidSplitDate",
+          message: `--split-date must be a calendar date, YYYY-MM-DD (not ${JSON.stringify(splitDate)})`
+        })
       }
       // Where the predictions go is checked before the fit, which takes minutes on real files.
       if (Option.isSome(predictions)) {

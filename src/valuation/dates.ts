@@ -13,6 +13,11 @@ const dayNumber = (isoDate: string) => Math.floor(Date.parse(`${isoDate}T00:00:0
 export const addDays = (isoDate: string, days: number) =>
   new Date((dayNumber(isoDate) + days) * DAY_MILLIS).toISOString().slice(0, 10)
 
+/** True when `text` is a calendar date written YYYY-MM-DD (`2019-13-45` and `2019-02-30` are not). */
+export const isIsoDate = (text: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(text) && Number.isFinite(dayNumber(text)) &&
+  new Date(dayNumber(text) * DAY_MILLIS).toISOString().slice(0, 10) === text
+
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
 export const daysBetween = (from: string, to: string) => dayNumber(to) - dayNumber(from)
 

@@ -58,6 +58,30 @@ describe("the propscore bin", () => {
     })
   }, 60_000)
 
+  it(
+    "an empty name, version or email and two options that contradict each other are usage errors, exit 2",
+    async () => {
+      const nameless = await run(["accounts", "create", "--name", "  ", "--tier", "public", "--json"])
+      expect(nameless.code).toBe(2)
+      expect(JSON.parse(nameless.stdout).error).toEqual({
+        code: "usage",
+        message: "propscore accounts create: --name must not be empty. Run propscore accounts create --help."
+      })
+      const versionless = await run(["terms", "publish", "--version", ""])
+      expect(versionless.code).toBe(2)
+      expect(versionless.stderr.trim()).toBe(
+        "propscore terms publish: --terms-version must not be empty. Run propscore terms publish --help."
+      )
+      const both = await run(["accounts", "update", "acct_x", "--rate-limit", "5", "--tier-rate-limit", "--json"])
+      expect(both.code).toBe(2)
+      expect(JSON.parse(both.stdout).error.message).toBe(
+        "propscore accounts update: --rate-limit and --tier-rate-limit contradict each other: give one. Run " +
+          "propscore accounts update --help."
+      )
+    },
+    120_000
+  )
+
   it("help on a pipe, or with NO_COLOR, has no ANSI escape sequences", async () => {
     for (const env of [{}, { NO_COLOR: "1" }]) {
       const help = await run(["terms", "publish", "--help"], env)

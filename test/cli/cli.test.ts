@@ -357,6 +357,15 @@ describe("propscore command line on the embedded database", () => {
     const evaluated = await json(["evaluate", missing])
     expect(evaluated.code).toBe(1)
     expect(evaluated.value.error.code).toBe("UnreadableFile")
+    // A split date that is no calendar date is refused before any file is read (2019-13-45 was taken).
+    for (const date of ["2019-13-45", "2019-02-30", "2019-1-1"]) {
+      const split = await json(["evaluate", "--split-date", date, missing])
+      expect(split.code).toBe(1)
+      expect(split.value.error).toEqual({
+        code: "InvalidSplitDate",
+        message: `--split-date must be a calendar date, YYYY-MM-DD (not "${date}")`
+      })
+    }
     // Without --json: the one line the other operator errors print, no stack trace.
     const human = await propscore(["data", "import", "--format", "nyc-dof", missing], env)
     expect(human.code).toBe(1)

@@ -14,7 +14,7 @@ import { ScoringEngine } from "../../src/scoring/engine.js"
 import type { PropertyData } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { scoredAnswer, scoredEntry } from "../../src/valuation/answer.js"
-import { addDays, daysBetween, isCurrent, valuationDateFor } from "../../src/valuation/dates.js"
+import { addDays, daysBetween, isCurrent, isIsoDate, valuationDateFor } from "../../src/valuation/dates.js"
 import { CURRENT_DATA_DAYS } from "../../src/valuation/policy.js"
 import { dataStore } from "../harness/demo-county.js"
 
@@ -33,6 +33,17 @@ const right = <A, E>(either: Either.Either<A, E>): A => {
 }
 
 describe("the valuation-date rule", () => {
+  it("a calendar date is YYYY-MM-DD of a day that exists: every day from 1900 to 2100 is, no other form is", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 73_000 }), (days) => {
+      const date = addDays("1900-01-01", days)
+      expect(isIsoDate(date)).toBe(true)
+    }))
+    for (const text of ["2019-13-45", "2019-02-29", "2019-1-1", "2019-01-01T00:00:00Z", "", "20190101", "2019-00-10"]) {
+      expect(isIsoDate(text), text).toBe(false)
+    }
+    expect(isIsoDate("2020-02-29")).toBe(true)
+  })
+
   it("VER-2: data at most 31 days old is current and the call is valued as of its own date; older data as of its last day", () => {
     expect(CURRENT_DATA_DAYS).toBe(31)
     expect(valuationDateFor("2020-01-31", "2019-12-31")).toBe("2020-01-31")
