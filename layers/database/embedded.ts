@@ -44,6 +44,14 @@ const socketAnswers = (socketPath: string) =>
     socket.once("error", () => done(false))
   })
 
+/**
+ * Whether another process serves the embedded database in `dataDir` now (its socket answers): a server, or a
+ * command run while none was. What `serve` checks before it starts (a second server joined the first's socket
+ * and served on, unhealthy, after the first stopped: an operator's audit).
+ */
+export const embeddedDatabaseServed = (dataDir: string): Effect.Effect<boolean> =>
+  socketAnswers(path.join(path.resolve(dataDir), `.s.PGSQL.${SOCKET_PORT}`))
+
 const pidAlive = (pid: number) => {
   try {
     process.kill(pid, 0)

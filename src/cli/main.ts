@@ -19,7 +19,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { stripVTControlCharacters } from "node:util"
-import { isNewEmbeddedDatabase } from "../../layers/database/embedded.js"
+import { embeddedDatabaseServed, isNewEmbeddedDatabase } from "../../layers/database/embedded.js"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { answerRateCounts } from "../../layers/rate-limits/cluster.js"
 import { EngineHeadStart, headStartFromKept, ScoringLocal } from "../../layers/scoring/local.js"
@@ -341,6 +341,18 @@ const serve = Command.make(
         return yield* failWith(asJson)({
           _tag: "PortInUse",
           message: `port ${config.port} is already in use (EADDRINUSE): stop what holds it, or set PORT to a free port`
+        })
+      }
+      // One server a DATA_DIR: the embedded database lets commands share it through its socket, but a second
+      // server joined the first's and served on, unhealthy, once the first stopped (an operator's audit).
+      if (!isServeWorker() && Option.isNone(config.databaseUrl) && (yield* embeddedDatabaseServed(config.dataDir))) {
+        return yield* failWith(asJson)({
+          _tag: "DataDirInUse",
+          message:
+            `DATA_DIR ${
+              path.resolve(config.dataDir)
+            } is in use: another propscore process serves its embedded database (a server, or a command run while ` +
+            "none was). Stop that server first, or give this one another DATA_DIR (or a DATABASE_URL)"
         })
       }
       yield* isServeWorker()

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { propscore, type RunningServer, startServer } from "../harness/process.js"
+import { freePort, propscore, type RunningServer, startServer } from "../harness/process.js"
 
 /**
  * The operator's command line, run as separate processes against a server on the embedded database, the
@@ -342,6 +342,13 @@ describe("propscore command line on the embedded database", () => {
       } finally {
         fs.rmSync(otherDir, { recursive: true, force: true })
       }
+      // A second server on the running one's DATA_DIR, on a free port: refused at once (it joined the first's
+      // database and served on, unhealthy, once the first stopped); the first serves on.
+      const second = await json(["serve", "--workers", "1"], { PORT: String(await freePort()) })
+      expect(second.code).toBe(1)
+      expect(second.value.error.code).toBe("DataDirInUse")
+      expect(second.value.error.message).toContain(`DATA_DIR ${path.resolve(dataDir)} is in use: `)
+      expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200)
     },
     120_000
   )
