@@ -10,9 +10,24 @@ import {
   CommandDescriptor as Descriptor,
   HelpDoc,
   Options,
+  Prompt,
   ValidationError
 } from "@effect/cli"
-import { Cause, Console, Duration, Effect, Either, Exit, Fiber, HashMap, identity, Layer, Option, Schema } from "effect"
+import {
+  Cause,
+  Console,
+  Duration,
+  Effect,
+  Either,
+  Exit,
+  Fiber,
+  HashMap,
+  identity,
+  Layer,
+  Option,
+  Redacted,
+  Schema
+} from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -501,7 +516,9 @@ const accountsSetLogin = Command.make(
     accountId: accountArgument,
     email: someText("email").pipe(Options.withDescription("The email the holder signs in with")),
     passwordStdin: Options.boolean("password-stdin").pipe(
-      Options.withDescription("Read the password from standard input")
+      Options.withDescription(
+        "Read the password from standard input: its first line when piped, asked for without echo on a terminal"
+      )
     )
   },
   ({ accountId, email, json: asJson, passwordStdin }) =>
@@ -512,7 +529,11 @@ const accountsSetLogin = Command.make(
           message: "Pass the password on standard input with --password-stdin."
         })
       }
-      const password = yield* readStdinLine
+      // On a terminal, asked for without echo (it was echoed and waited for Ctrl-D: an operator's audit); piped
+      // in, its first line.
+      const password = process.stdin.isTTY
+        ? Redacted.value(yield* Prompt.password({ message: `Password for ${email}` }))
+        : yield* readStdinLine
       const login = yield* setLogin(accountId, email, password).pipe(Effect.catchAll(failWith(asJson)))
       yield* report(asJson, login, `${login.account_id} now signs in as ${login.email}.`)
     })
