@@ -76,10 +76,16 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         // The SDK gets the body already parsed (below), so its Request carries the headers only.
         const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`${config.publicBaseUrl}/mcp`))
-        const web = new Request(url, {
-          method: "POST",
-          headers: new Headers(request.headers as Record<string, string>)
-        })
+        const headers = new Headers(request.headers as Record<string, string>)
+        // `Accept: */*` (or none) accepts both of the answers the transport requires a client to list; the SDK
+        // answered such a client 406 (a 2025-era client in an agent's audit). Any other Accept is the SDK's to judge.
+        const accept = headers.get("accept")?.trim() ?? ""
+        if (accept === "" || accept.split(",").some((range) => range.split(";")[0]!.trim() === "*/*")) {
+          if (!/application\/json/i.test(accept) || !/text\/event-stream/i.test(accept)) {
+            headers.set("accept", "application/json, text/event-stream")
+          }
+        }
+        const web = new Request(url, { method: "POST", headers })
         // DNS rebinding: a page on another site must not reach this server through a name it controls.
         // The SDK's own checks answer 403 with a JSON-RPC error, before anything else is looked at.
         const rejected = mcpRebindingRefusal(url, request.headers, allowlists)

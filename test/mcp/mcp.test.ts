@@ -237,6 +237,23 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
         expect(allowed.headers.get("ratelimit-policy")).toBe(`"account";q=1000000;w=60`)
       }))
 
+    it.effect("MCP-6: an Accept of */* (or none; fetch sends */*) is answered, as it accepts both types the transport lists; a narrower one the SDK judges", () =>
+      Effect.gen(function*() {
+        const { apiKey } = yield* newAccount()
+        for (const accept of ["*/*", "application/json;q=0.9, */*;q=0.8", undefined]) {
+          const response = yield* request("/mcp", {
+            key: apiKey,
+            body: initialize,
+            headers: accept === undefined ? {} : { accept }
+          })
+          expect(response.status, String(accept)).toBe(200)
+          expect(response.text).toContain(`"serverInfo"`)
+        }
+        // Only HTML: not an MCP client; the SDK's 406 stands.
+        const html = yield* request("/mcp", { key: apiKey, body: initialize, headers: { accept: "text/html" } })
+        expect(html.status).toBe(406)
+      }))
+
     it.effect("LIM-1 MCP-8: a JSON-RPC batch is refused with 400 before any tool runs: one request, one count, one call at most", () =>
       Effect.gen(function*() {
         const { accountId, apiKey } = yield* newAccount({ credits: 5 })
