@@ -11,6 +11,7 @@
  */
 import { Context, Effect, FiberRef } from "effect"
 import { CallNotStarted, InvalidKey, type RateLimited } from "../../schema/problems.js"
+import { parseApiKey } from "../domain/api-key.js"
 import { isAccessToken } from "../domain/oauth-token.js"
 import { verifyAccessToken } from "../oauth/tokens.js"
 import { type Caller, Credentials } from "../services/credentials.js"
@@ -74,6 +75,16 @@ const notAcceptedOnMcp = new InvalidKey({
 })
 
 /**
+ * An API key refused on `/mcp`: what was wrong with it (unknown, revoked) and both ways on. "Sign in again"
+ * alone misled an agent holding a revoked key (an agent's audit, 2026-11-28).
+ */
+const keyNotAcceptedOnMcp = (refusal: InvalidKey) =>
+  new InvalidKey({
+    detail: `${refusal.detail} Send a current API key (an account holder issues one in the Portal), or sign in: ` +
+      "the `WWW-Authenticate` header's `resource_metadata` leads an MCP client to this server's account sign-in."
+  })
+
+/**
  * The caller of a bearer token ("" when none was sent), counted. `resource` is the protected resource the
  * request is for, when it accepts connected apps' access tokens (`/mcp`); undefined elsewhere.
  */
@@ -109,7 +120,12 @@ export const authenticateAndCountWith =
       ? connectedApp(token, resource).pipe(Effect.provideService(Ledger, Context.get(services, Ledger)))
       : resource === undefined
       ? credentials.authenticate(token)
-      : credentials.authenticate(token).pipe(Effect.catchTag("InvalidKey", () => Effect.fail(notAcceptedOnMcp)))
+      : credentials.authenticate(token).pipe(
+        Effect.catchTag(
+          "InvalidKey",
+          (refusal) => Effect.fail(parseApiKey(token) === undefined ? notAcceptedOnMcp : keyNotAcceptedOnMcp(refusal))
+        )
+      )
     return caller.pipe(
       Effect.tap((caller) => counted(limits, subjectOf(caller))),
       Effect.tapErrorTag("InvalidKey", () => counted(limits, { _tag: "Unauthenticated" }))

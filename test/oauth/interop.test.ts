@@ -261,6 +261,14 @@ layer(TestServer, { timeout: "120 seconds", excludeTestServices: true })("sign-i
         expect(refused.body.detail).toMatch(/token/)
         expect(refused.body.detail).not.toMatch(/API key is|not a propscore API key/)
       }
+      // A token in an API key's form is an API key refused: said so, with both ways on ("Sign in again" alone
+      // misled an agent holding a revoked key).
+      const unknownKey = yield* validateOnMcp(`ps_${"a".repeat(12)}_${"b".repeat(40)}`)
+      expect(unknownKey.status).toBe(401)
+      expect(unknownKey.body.detail).toBe(
+        "The API key is not known. Send a current API key (an account holder issues one in the Portal), or sign " +
+          "in: the `WWW-Authenticate` header's `resource_metadata` leads an MCP client to this server's account sign-in."
+      )
 
       const none = yield* validateOnMcp(undefined)
       expect(none.status).toBe(401)
