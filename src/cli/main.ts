@@ -847,6 +847,15 @@ const evaluateCommand = Command.make(
   Command.withDescription("Fit on sales before the split date, value the sales after it, report accuracy per market")
 )
 
+/** The `score` option (or argument) a request member's JSON pointer came from. */
+const optionOfPointer = (pointer: string): string => {
+  const [member, fact] = pointer.split("/").slice(1)
+  if (member === "overrides" && fact !== undefined) return `--override ${fact}=…:`
+  if (member === "address") return "ADDRESS:"
+  if (member === "overrides") return "--override:"
+  return member === undefined || member === "" ? "the request:" : `--${member.replaceAll("_", "-")}:`
+}
+
 const scoreCommand = Command.make(
   "score",
   {
@@ -887,7 +896,16 @@ const scoreCommand = Command.make(
         ...(Option.isSome(targetMargin) ? { target_margin: targetMargin.value } : {}),
         ...(Option.isSome(facts) ? { overrides: facts.value } : {})
       }
-      const call = yield* acceptScoredCall(body)
+      // A bad value is the command line's own mistake: a usage error naming the option, exit 2 (it was exit 1
+      // with the request's JSON pointers: an operator's audit).
+      const call = yield* acceptScoredCall(body).pipe(
+        Effect.catchTag("InvalidRequest", (invalid) => {
+          const problems = (invalid.errors ?? [{ pointer: "", detail: invalid.detail }]).map(({ detail, pointer }) =>
+            `${optionOfPointer(pointer)} ${detail}`
+          )
+          return usageFailure(asJson, `propscore score: ${problems.join("; ")}. Run propscore score --help.`)
+        })
+      )
       const scoring = yield* Scoring
       const outcome = yield* scoring.score(call.address, call.overrides)
       const answer = scoredAnswer(outcome, call)
@@ -896,7 +914,8 @@ const scoreCommand = Command.make(
       // The Problem Detail in full (an ambiguous address's candidates, a refusal's suggestions): inside the
       // error object with --json, on stderr before the error line without (it was chained after the failure
       // and never printed: an operator's audit, 2026-11-28).
-      Effect.catchIf(isProblem, (problem) => {
+      Effect.catchIf((error) => !(error instanceof UsageError) && isProblem(error), (refusal) => {
+        const problem = refusal as Exclude<typeof refusal, UsageError>
         const body = problemBody(problem, { traceId: "", docsBaseUrl: "" })
         return Effect.zipRight(
           asJson ? Effect.void : Console.error(JSON.stringify(body, null, 2)),

@@ -420,6 +420,13 @@ describe("propscore command line on the embedded database", () => {
       origin: "caller-stated"
     })
     expect(overridden.value.subject_property.facts.year_built.origin).toBe("caller-stated")
+    // A bad value is a usage error naming the option, exit 2 (it was exit 1 with the request's JSON pointers).
+    const bad = await json(["score", "3 Pine Ct, Riverton", "--rehab-budget", "-5", "--override", "colour=red"])
+    expect(bad.code).toBe(2)
+    expect(bad.value.error.code).toBe("usage")
+    expect(bad.value.error.message).toMatch(
+      /^propscore score: --rehab-budget: must be a whole number of dollars .*; --override colour=…: is not an overridable fact/
+    )
     // A refusal's candidates reach the operator: in the error object with --json, on stderr without.
     const ambiguous = await json(["score", "3 Pine"])
     expect(ambiguous.code).toBe(1)
