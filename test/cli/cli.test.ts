@@ -492,11 +492,17 @@ describe("propscore command line on the embedded database", () => {
         predict("2 Fault Drill Way, Cedar Grove").catch((error: unknown) => error),
         predict("2 Fault Drill Way, Cedar Grove", null).catch((error: unknown) => error)
       ]
-      // Both paid for (and still running): then the server dies. A slow machine gets a few more looks.
-      let paid = await balance()
-      for (let attempt = 0; attempt < 5 && paid !== before - 2; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 250))
-        paid = await balance()
+      // Both paid for (and still running): then the server dies. Watched through the API, not a command: a
+      // command opens the database, seconds on a busy machine, and the stalled requests give up at 16 s (the
+      // suite once saw one answer 504 before the crash while the looks ran).
+      const apiBalance = async () => {
+        const account = await fetch(`${server.baseUrl}/v1/account`, { headers: { authorization: `Bearer ${demoKey}` } })
+        return ((await account.json()) as { balance: number }).balance
+      }
+      let paid = await apiBalance()
+      for (let attempt = 0; attempt < 40 && paid !== before - 2; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        paid = await apiBalance()
       }
       // On a failure, say what became of the requests and what the server logged.
       const settled = await Promise.race([
