@@ -1009,6 +1009,14 @@ export const cli = (argv: ReadonlyArray<string>, options: { readonly color?: boo
   const words = args.slice(2)
   const asJson = words.includes("--json")
   return Effect.gen(function*() {
+    // @effect/cli's --wizard asks its questions on a terminal; without one it waited forever (an operator's audit).
+    if (words.includes("--wizard") && process.stdin.isTTY !== true) {
+      return yield* usageFailure(
+        asJson,
+        "propscore: --wizard asks its questions on a terminal, and standard input is none: give the command's " +
+          "options instead. Run propscore --help."
+      )
+    }
     const parsed = yield* Effect.either(
       Descriptor.parse(adminCommands.descriptor, [commandTree.name, ...words], CliConfig.defaultConfig)
     )

@@ -72,6 +72,10 @@ describe("the propscore bin", () => {
       expect(versionless.stderr.trim()).toBe(
         "propscore terms publish: --terms-version must not be empty. Run propscore terms publish --help."
       )
+      // --wizard without a terminal (the test's standard input is none): said, where it waited forever.
+      const wizard = await run(["accounts", "create", "--wizard"])
+      expect(wizard.code).toBe(2)
+      expect(wizard.stderr).toContain("--wizard asks its questions on a terminal")
       const both = await run(["accounts", "update", "acct_x", "--rate-limit", "5", "--tier-rate-limit", "--json"])
       expect(both.code).toBe(2)
       expect(JSON.parse(both.stdout).error.message).toBe(
