@@ -108,6 +108,9 @@ const someText = (name: string) =>
     message: () => `--${name} must not be empty`
   }))))
 
+/** `1 row`, `2 rows`. */
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`
+
 /** The largest value the database's integer columns hold. */
 const MAX_DATABASE_INTEGER = 2_147_483_647
 
@@ -748,7 +751,10 @@ const dataImport = Command.make(
         { reports },
         reports.map((r) =>
           [
-            `${r.file} (${r.format}): ${r.rows_read} rows read, ${r.accepted} accepted, ${r.duplicates} already stored`,
+            // "accepted" counts every row not rejected, those already stored among them (it read as if they were
+            // not: an operator's audit). A parcel's row is stored or updated: never counted as already stored.
+            `${r.file} (${r.format}): ${plural(r.rows_read, "row")} read; ${r.accepted} accepted, ${r.duplicates} ` +
+            `of them already stored or repeated in the file; ${r.rows_read - r.accepted} rejected`,
             ...Object.entries(r.rejected).map(([reason, count]) => `  rejected ${count}: ${reason}`)
           ].join("\n")
         ).join("\n")

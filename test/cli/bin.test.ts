@@ -59,7 +59,7 @@ describe("the propscore bin", () => {
   }, 60_000)
 
   it(
-    "an empty name, version or email and two options that contradict each other are usage errors, exit 2",
+    "an empty name, version or email, two options that contradict each other, and --wizard without a terminal are usage errors, exit 2",
     async () => {
       const nameless = await run(["accounts", "create", "--name", "  ", "--tier", "public", "--json"])
       expect(nameless.code).toBe(2)
@@ -85,6 +85,28 @@ describe("the propscore bin", () => {
     },
     120_000
   )
+
+  it("data import's report says how many accepted rows were already stored, and how many were rejected", async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "psc-import-"))
+    const parcels = path.join(folder, "parcels.csv")
+    const sales = path.join(folder, "sales.csv")
+    fs.writeFileSync(parcels, "property_id,market,address,property_type\na-1,Audit,1 Audit Rd,single_family\n")
+    fs.writeFileSync(
+      sales,
+      "property_id,sale_date,price\na-1,2019-01-02,500000\na-1,2019-01-02,500000\nzz,2019-01-02,1\n"
+    )
+    const env = { DATA_DIR: path.join(folder, "data") }
+    const first = await run(["data", "import", "--format", "propscore-csv", parcels, sales], env)
+    expect(first.code).toBe(0)
+    expect(first.stdout).toContain(`${parcels} (propscore-csv): 1 row read; 1 accepted, 0 of them already stored`)
+    expect(first.stdout).toContain(
+      `${sales} (propscore-csv): 3 rows read; 2 accepted, 1 of them already stored or repeated in the file; 1 rejected`
+    )
+    const again = await run(["data", "import", "--format", "propscore-csv", sales], env)
+    expect(again.stdout).toContain(
+      "3 rows read; 2 accepted, 2 of them already stored or repeated in the file; 1 rejected"
+    )
+  }, 120_000)
 
   it("help on a pipe, or with NO_COLOR, has no ANSI escape sequences", async () => {
     for (const env of [{}, { NO_COLOR: "1" }]) {
