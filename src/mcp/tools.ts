@@ -324,9 +324,10 @@ const validateTool = (context: ToolContext) => async (args: Json) => {
 
 /** A server with the four tools, for one request of one caller. */
 export const mcpServerFor = (context: ToolContext) => {
-  // The tool list never changes while the server runs: no `notifications/tools/list_changed` is ever sent.
+  // The tool list never changes while the server runs: no `notifications/tools/list_changed` is ever sent. Nor
+  // does the resource list (the one Account resource): it was advertised as changing (an agent's audit).
   const server = new McpServer({ name: "propscore", version: "1.0.0" }, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     instructions: instructionsFor(context.coverage)
   })
   const handlers = {

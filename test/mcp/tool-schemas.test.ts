@@ -149,7 +149,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           yield* Effect.promise(() => client.close())
         }))
 
-      it.effect("MCP-2: initialize carries instructions, and the tool list is declared as never changing", () =>
+      it.effect("MCP-2: initialize carries instructions, and the tool and resource lists are declared as never changing", () =>
         Effect.gen(function*() {
           const { apiKey } = yield* newAccount()
           const client = yield* connect(generation, apiKey)
@@ -160,6 +160,8 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             "Covered markets (a property elsewhere is refused, free): Demo County (synthetic) (ZZ), records through 2026-10-30."
           )
           expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false)
+          // Nor the resources (it said true, and no list_changed notification is ever sent).
+          expect(client.getServerCapabilities()?.resources?.listChanged).toBe(false)
           yield* Effect.promise(() => client.close())
         }))
 
