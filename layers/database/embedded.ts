@@ -50,7 +50,10 @@ const socketAnswers = (socketPath: string) =>
  * and served on, unhealthy, after the first stopped: an operator's audit).
  */
 export const embeddedDatabaseServed = (dataDir: string): Effect.Effect<boolean> =>
-  socketAnswers(path.join(path.resolve(dataDir), `.s.PGSQL.${SOCKET_PORT}`))
+  socketAnswers(socketPathOf(path.resolve(dataDir)))
+
+/** The socket the embedded database in `dataDir` (resolved) is served on, named as PostgreSQL names its own. */
+const socketPathOf = (dataDir: string) => path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`)
 
 const pidAlive = (pid: number) => {
   try {
@@ -214,7 +217,7 @@ export const openEmbeddedDatabase = (
 ): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
     const dataDir = path.resolve(dataDirInput)
-    const socketPath = path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`)
+    const socketPath = socketPathOf(dataDir)
     const lockPath = path.join(dataDir, "propscore.lock")
     if (socketPath.length > MAX_SOCKET_PATH) {
       return yield* new EmbeddedDatabaseError({

@@ -494,16 +494,18 @@ export class ScoringEngine {
         return Either.right({ parcel: match.parcel, match: addressMatch(address, match) })
       case "Ambiguous":
         return Either.left(new AmbiguousAddress({ detail: ambiguityDetail(match), candidates: match.candidates }))
-      case "OutsideCoverage":
+      case "OutsideCoverage": {
+        const covered = this.coveredMarkets()
         return Either.left(
           new OutsideCoverage({
             // (No data at all is no coverage to name: "Covered markets: ." told an operator nothing.)
-            detail: this.coveredMarkets() === ""
+            detail: covered === ""
               ? "No property data is loaded, so no address can be valued yet: the operator loads it with " +
                 "`propscore data demo` or `propscore data import`."
-              : `The address lies outside every covered area. Covered markets: ${this.coveredMarkets()}.`
+              : `The address lies outside every covered area. Covered markets: ${covered}.`
           })
         )
+      }
       case "Unknown":
         return Either.left(
           new UnscorableAddress({
