@@ -121,7 +121,7 @@ export const examples = {
           "comps_used": 10,
           "comps_listed": 10,
           "description":
-            "Recorded sale price per square foot of living area of the 10 listed comparable sales that carry both; as recorded, not time-adjusted."
+            "Recorded sale price per square foot of living area of the 10 comparable sales, among those a single call lists in `comps`, that carry both; as recorded, not time-adjusted."
         }
       },
       "comps": [
@@ -792,7 +792,7 @@ export const examples = {
               "comps_used": 10,
               "comps_listed": 10,
               "description":
-                "Recorded sale price per square foot of living area of the 10 listed comparable sales that carry both; as recorded, not time-adjusted."
+                "Recorded sale price per square foot of living area of the 10 comparable sales, among those a single call lists in `comps`, that carry both; as recorded, not time-adjusted."
             }
           }
         },

@@ -72,14 +72,16 @@ export const operations = {
       "when the property cannot be found or scored.\n\nReading it: `rehab_adjusted_arv` is the repaired value " +
       "(ARV) the offer is built on; `pricing_model_arv_estimate` is the model's value of the property as " +
       "recorded, blind to `condition` and the repair budget (not an after-repair value), with its range in " +
-      "`value_distribution` (`0.1` to `0.9`: eight times in ten). `effective_sample_size` is how many equally " +
+      "`value_distribution` (`0.1` to `0.9`: measured out of time, about eight sales in ten across a market, fewer " +
+      "where `effective_sample_size` is under 2: four to seven in ten on the New York files). " +
+      "`effective_sample_size` is how many equally " +
       "weighted sales the evidence amounts to, often far fewer than `comp_band.comp_count` (a few close sales " +
       "carry most weight); a handful means thin evidence. A comp's `similarity` (0 to 1) covers type, class, " +
       "size, lot and age only: where and when it sold are `distance_miles` and `sale_date`. " +
       "`max_allowable_offer.clamped: true` means no offer clears the margin: its `price` is a $1,000 floor, " +
       "not an offer. `valuation_date` and `evidence` say how current the value is; `currency` what the amounts " +
       "are in. Read `cautions` (when present) before relying on the figures: each says in words what is doubtful " +
-      "here (an estimate withheld, no offer and why, a thin band, an offer above the property's own recent " +
+      "here (an estimate withheld, no offer and why, a thin band, comparable sales far away, an offer above the property's own recent " +
       "price, its own sale outside the value's range or not counted, an after-repair value below the model's " +
       "range or the property's own recent price, an offer that rises with the repairs, a value as of a date " +
       "before the call's or carrying a premium for a recent resale).",

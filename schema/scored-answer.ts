@@ -123,13 +123,16 @@ export const AsIsSimilarBand = Schema.Struct({
   high_per_square_foot: Schema.Number.annotations({ description: "The highest price per square foot, dollars." }),
   basis: Schema.Struct({
     comps_used: Schema.Int.annotations({ description: "Comparable sales with a price and a living area." }),
-    comps_listed: Schema.Int.annotations({ description: "Comparable sales listed in `comps`." }),
+    comps_listed: Schema.Int.annotations({
+      description: "Comparable sales listed in `comps` (a batch entry, which leaves `comps` out, counts those a " +
+        "single call would list)."
+    }),
     description: Schema.String.annotations({ description: "Which sales the band covers, in words." })
   }).annotations({ description: "Which sales the band covers." })
 }).annotations({
   identifier: "AsIsSimilarBand",
-  description: "The price per square foot of the listed comparable sales as they sold, for reference; it feeds " +
-    "nothing else."
+  description: "The price per square foot of the listed comparable sales (`comps`; in a batch entry, those a single " +
+    "call would list) as they sold, for reference; it feeds nothing else."
 })
 export type AsIsSimilarBand = typeof AsIsSimilarBand.Type
 
@@ -221,6 +224,7 @@ export const Caution = Schema.Struct({
     "thin-comp-band",
     "wide-comp-band",
     "unalike-comp-band",
+    "distant-comparable-sales",
     "offer-above-own-sale",
     "own-sale-outside-range",
     "value-far-from-own-sale",
@@ -245,7 +249,9 @@ export const Caution = Schema.Struct({
       "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
       "so its middle (and the offer) is far less sure; `unalike-comp-band`: the band's sales are, weighted as in " +
       "the band, little like the property (their `similarity` averages under 0.1: other kinds, sizes or ages), so " +
-      "its middle (and the offer) is less sure; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
+      "its middle (and the offer) is less sure; `distant-comparable-sales`: the comparable sales lie, weighted " +
+      "as in the band, 5 miles or more from the property on average (markets with coordinates), so the value, " +
+      "its range, the band and the offer are less sure than they look; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
       "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
       "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
       "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `value-far-from-own-sale`: that sale lies " +

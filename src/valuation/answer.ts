@@ -13,7 +13,14 @@ import {
 } from "../../schema/scored-answer.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { cautionsFor, type UncountedSale } from "./cautions.js"
-import { agreementRange, asIsSimilarBand, type ComparableSale, compBandOf, type ModelEstimate } from "./comps.js"
+import {
+  agreementRange,
+  asIsSimilarBand,
+  type ComparableSale,
+  compBandOf,
+  type ModelEstimate,
+  weightedCompDistance
+} from "./comps.js"
 import type { Currency } from "./currency.js"
 import type { ValuationDates } from "./dates.js"
 import { type CountyFacts, effectiveFacts, recordFacts, subjectPropertyOf } from "./facts.js"
@@ -127,6 +134,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     band,
     noBand: bandOutcome.reason,
     bandLikeness: bandOutcome.likeness,
+    compsDistanceMiles: weightedCompDistance(outcome.comps),
     livingArea,
     ownLastSale: outcome.subject.lastSale,
     ownUncountedSale: outcome.subject.uncountedSale,

@@ -104,6 +104,25 @@ export const cappedWeights = (weights: ReadonlyArray<number>, maxShare: number):
 }
 
 /**
+ * How far the comparable sales lie from the property, in miles: their distances averaged with the weights the
+ * band gives them (one sale a parcel, its latest; no sale above MAX_COMP_WEIGHT_SHARE of the weight).
+ * Undefined where a sale with weight has no distance (a market without coordinates) or there is none. It
+ * decides `distant-comparable-sales`.
+ */
+export const weightedCompDistance = (comps: ReadonlyArray<ComparableSale>): number | undefined => {
+  const weighed = latestSalePerParcel(comps).filter((comp) => comp.weight > 0)
+  if (weighed.length === 0 || weighed.some((comp) => comp.distanceMiles === undefined)) return undefined
+  const weights = cappedWeights(weighed.map((comp) => comp.weight), MAX_COMP_WEIGHT_SHARE)
+  let total = 0
+  let distance = 0
+  weighed.forEach((comp, i) => {
+    total += weights[i]!
+    distance += weights[i]! * comp.distanceMiles!
+  })
+  return total > 0 ? distance / total : undefined
+}
+
+/**
  * The range a model's median must lie in to be published beside a comp band (the withheld rule):
  * [band.low × WITHHOLD_BELOW_BAND, band.high × WITHHOLD_ABOVE_BAND].
  */
@@ -207,8 +226,11 @@ export const asIsSimilarBand = (listed: ReadonlyArray<ComparableSale>): AsIsSimi
     basis: {
       comps_used: perSquareFoot.length,
       comps_listed: listed.length,
-      description: `Recorded sale price per square foot of living area of the ${perSquareFoot.length} listed ` +
-        `comparable sale${perSquareFoot.length === 1 ? "" : "s"} that carry both; as recorded, not time-adjusted.`
+      // A batch entry carries this band but not `comps` (an investor audit read "listed" there as a list it
+      // could not find), so the words say which sales these are either way.
+      description: `Recorded sale price per square foot of living area of the ${perSquareFoot.length} ` +
+        `comparable sale${perSquareFoot.length === 1 ? "" : "s"}, among those a single call lists in \`comps\`, ` +
+        `that carry both; as recorded, not time-adjusted.`
     }
   }
 }

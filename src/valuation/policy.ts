@@ -72,6 +72,15 @@ export const WIDE_BAND_RATIO = 2
 export const UNALIKE_BAND_LIKENESS = 0.1
 
 /**
+ * Comparable sales whose distance from the property, weighted as the band weighs them (capped weights, one sale
+ * a parcel), averages this many miles or more are cautioned as distant evidence (an investor's audit,
+ * 2026-11-29: `15A Westmount Rd, Healesville`, its ten comps 8–15 miles away in other towns, an effective
+ * sample size of 1.1, and a range as narrow as a suburb house's with 29). Out of time such answers' values,
+ * ranges and bands were far less sure (docs/decisions.md, "Cautions"). Only where the market has coordinates.
+ */
+export const DISTANT_COMPS_MILES = 5
+
+/**
  * No one comparable sale carries more than this share of the comp band's weight (or 1/n of it when there
  * are fewer than 1/share comps): the weight above it is spread over the others in proportion.
  */

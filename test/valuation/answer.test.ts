@@ -643,6 +643,26 @@ describe("the Scored answer", () => {
       expect(unalikeOf(noBand)).toBeUndefined()
     })
 
+    it("ANS-7 cautions: comparable sales a weighted 5 miles or more away are said, with the distance; nearer ones, or none with a distance, are not (an investor's audit: 15A Westmount Rd, Healesville)", () => {
+      const away = (miles: ReadonlyArray<number | undefined>): ScoringOutcome => ({
+        ...outcome(undefined),
+        comps: comps.map((comp, i) => ({ ...comp, distanceMiles: miles[i % miles.length] }))
+      })
+      const distantOf = (from: ScoringOutcome) =>
+        scoredAnswer(from, { address: "x" }).cautions?.find((c) => c.code === "distant-comparable-sales")
+      expect(distantOf(away([8.35, 14.7]))?.detail).toMatch(
+        /^The comparable sales lie \d+\.\d miles from this property on average \(weighted as in the band\)/
+      )
+      expect(distantOf(away([5]))?.detail).toContain("lie 5.0 miles")
+      expect(distantOf(away([4.9]))).toBeUndefined()
+      expect(distantOf(away([undefined]))).toBeUndefined()
+      expect(distantOf(outcome(undefined))).toBeUndefined()
+      // Said whether or not there is a band: the value rests on the same sales.
+      const noBand: ScoringOutcome = { ...away([9]), comps: away([9]).comps.slice(0, 2) }
+      expect(scoredAnswer(noBand, { address: "x" }).comp_band).toBeUndefined()
+      expect(distantOf(noBand)?.detail).toContain("lie 9.0 miles")
+    })
+
     it("ANS-9 cautions: repairs that lift the after-repair value so far that the offer rises with them are said, with both offers (an investor audit: 96 Bank St)", () => {
       // Six comps of 2,000 sq ft at $300,000 to $1,100,000: the band's high far above its middle.
       const wide: ScoringOutcome = {

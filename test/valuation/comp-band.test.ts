@@ -11,7 +11,8 @@ import {
   type ComparableSale,
   compBand,
   compBandOf,
-  latestSalePerParcel
+  latestSalePerParcel,
+  weightedCompDistance
 } from "../../src/valuation/comps.js"
 import { MAX_COMP_WEIGHT_SHARE } from "../../src/valuation/policy.js"
 
@@ -47,6 +48,21 @@ describe("the comp band", () => {
     expect(compBandOf(five, 1_500).likeness).toBeCloseTo(0.2, 10)
     // No band, no likeness.
     expect(compBandOf(five.slice(0, 2), 1_500).likeness).toBeUndefined()
+  })
+
+  it("ANS-7: the comps' distance is averaged with the band's capped weights, one sale per parcel; none without distances", () => {
+    const at = (comp: ComparableSale, distanceMiles: number | undefined): ComparableSale => ({ ...comp, distanceMiles })
+    const five = [1, 2, 3, 4, 5].map((i) => at(sale(i, 500_000, 1), 2))
+    // As for the likeness: a sixth sale with a hundred times the weight is capped at 1.25 of 6.25; its 12 miles
+    // count for a fifth: (5 × 2 + 1.25 × 12) / 6.25 = 4.
+    const heavy = at(sale(6, 510_000, 100), 12)
+    expect(weightedCompDistance([...five, heavy])).toBeCloseTo(4, 10)
+    // The same parcel's earlier sale changes nothing, nor does a sale with no weight.
+    expect(weightedCompDistance([...five, heavy, { ...heavy, saleDate: "2025-01-01" }])).toBeCloseTo(4, 10)
+    expect(weightedCompDistance([...five, heavy, at(sale(7, 1, 0), 90)])).toBeCloseTo(4, 10)
+    // A market without coordinates (a sale without a distance), or no comps: no distance.
+    expect(weightedCompDistance([...five, at(sale(8, 500_000, 1), undefined)])).toBeUndefined()
+    expect(weightedCompDistance([])).toBeUndefined()
   })
 
   it("ANS-7: no weight above the share once capped (or all equal when there are too few), order kept", () => {
