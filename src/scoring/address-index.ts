@@ -203,7 +203,8 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
     new Map([
       ["STATEN ISLAND", ["SI"]],
       ["BROOKLYN", ["BKLYN", "BKLN"]],
-      ["BRONX", ["BX"]],
+      // `The Bronx`, as the borough is spoken of (refused as no place: an address audit, 2026-11-29).
+      ["BRONX", ["BX", "THE BRONX"]],
       ["LONG ISLAND CITY", ["LIC"]],
       ["BEDFORD STUYVESANT", ["BED STUY"]]
     ])
@@ -1260,6 +1261,15 @@ export class AddressIndex {
     // a US place (a state, a ZIP code, a town of US states only) `71/2` is 7½ and `2042/2044` two houses (an
     // audit: both found another house, No. 2 and No. 2044); with no place, a number before the slash is read
     // as the unit only if the house found is not in the US (`match`).
+    // A unit word before it says what the slash says already (`Unit 3/46 Fewster Rd`, `Flat 3/46 …`: told they had
+    // no house number, an address audit of 2026-11-29).
+    if (
+      streetWords.length >= 3 &&
+      (LETTER_UNIT_DESIGNATORS.has(streetWords[0]!) || LEADING_UNIT_WORDS.has(streetWords[0]!)) &&
+      /^[A-Z0-9][A-Z0-9-]*\/\d/.test(streetWords[1]!)
+    ) {
+      streetWords = streetWords.slice(1)
+    }
     const slashed = streetWords.length >= 2
       ? /^([A-Z0-9][A-Z0-9-]*)\/(\d+[A-Z]?(?:-\d+[A-Z]?)?)$/.exec(streetWords[0]!)
       : null
@@ -1726,6 +1736,7 @@ export class AddressIndex {
       : "*"
     const attempt = this.corrected(parsed, area, parsed.locality, notes)
     if (attempt.match !== undefined) return attempt.match
+    if (attempt.namedElsewhere === true) return this.namedElsewhereRefusal(parsed, attempt.close)
     // A street name the neighbourhood sent does not have, close to a street elsewhere in its town: suggested,
     // never valued. Both the place and the name would be changed, and the name is often a real street the
     // records hold no house of (an audit: `30 Brienna Ct, Charleston` valued Rosebank's 30 Vienna Ct, and
@@ -2037,17 +2048,31 @@ export class AddressIndex {
     readonly match: AddressMatch | undefined
     readonly known: boolean
     readonly close: ReadonlyArray<{ name: string; edits: number }>
+    /** The name is on record elsewhere in the state only (not here, nor with this number): never corrected. */
+    readonly namedElsewhere?: boolean
   } {
     // A street that exists is never exchanged for a neighbour: its missing house number is the answer. So is
     // one of the town typed, where the ZIP code is another's (`16 Francis Pl, Staten Island, NY 10308`). And a
     // name on record elsewhere in the state with this house number is that street, misplaced, not a misspelling
     // of one here: `7 Wilson St, E Brighton` was 7 Billson St in Brighton East, meant for Brighton's Wilson St
-    // (an audit, 2026-11-24); refused, that address suggested.
+    // (an audit, 2026-11-24); refused, that address suggested. Nor a name on record anywhere in the place's state,
+    // whatever its numbers: a record holds the houses that sold, not every house of a street, and `24 Rose St,
+    // Alphington` (Rose St on record in Ivanhoe, a kilometre away) was answered, and charged, as 24 Ross St in
+    // Alphington (an address audit, 2026-11-29: 15 such Melbourne streets, none a misspelling).
     const isStreetOf = (key: string) => this.names.get(key)?.get(parsed.street.name.length)?.has(parsed.street.name)
     const known = isStreetOf(area) === true || (locality !== undefined && isStreetOf(`L:${locality}`) === true) ||
       this.unscoredStreetOf(area, parsed.street.name) ||
       (locality !== undefined && this.unscoredStreetOf(`L:${locality}`, parsed.street.name)) ||
       this.inState(parsed).length > 0
+    if (!known && this.nameInStateOf(parsed, locality)) {
+      // The close names are only suggested (`correctedRefusal`).
+      return {
+        match: undefined,
+        known: true,
+        close: this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name)),
+        namedElsewhere: true
+      }
+    }
     const close = known ? [] : this.closeNames(area, parsed.street.name, allowedEdits(parsed.street.name))
     // A street of properties not valued as close as the closest valued one (`Normma Pl` for Norma Pl, not
     // Norman Pl; an audit found 50 such typings valued as the other street): not corrected.
@@ -2278,6 +2303,73 @@ export class AddressIndex {
       )
       return parcels.length > 0 ? [{ street, parcels }] : []
     })
+  }
+
+  /**
+   * A street name on record elsewhere in the state, but not in the place sent nor anywhere with this house number
+   * (`24 Rose St, Alphington`: Rose St is Ivanhoe's): where it is, and the streets of a close name here that have
+   * the number, suggested as other streets, never taken.
+   */
+  private namedElsewhereRefusal(parsed: Parsed, close: ReadonlyArray<{ name: string }>): AddressMatch {
+    const named = this.placesOfNameInState(parsed, parsed.locality)
+    const where = named.length > 3
+      ? `${named.slice(0, 3).join(", ")} and ${named.length - 3} more places`
+      : named.join(" and ")
+    const suggestions = [...new Set(close.flatMap(({ name }) => this.nearNumbers(parsed, name)))].slice(
+      0,
+      MAX_CANDIDATES
+    )
+    const place = parsed.locality ?? (parsed.zip !== undefined ? `ZIP code ${parsed.zip}` : "the place sent")
+    return {
+      _tag: "Unknown",
+      hint: `No street of this name is on record in ${place}; it is on record in ${where}, without this house ` +
+        "number. A street the records do not hold may still be the one meant, so no other street is taken for it" +
+        (suggestions.length > 0
+          ? `: the addresses suggested are on streets of a close name in ${place}, other streets than the one sent.`
+          : ".") +
+        " Check the street and the town.",
+      suggestions
+    }
+  }
+
+  /**
+   * Whether a street of the name sent is on record anywhere in the state of the place typed (the state sent,
+   * else the states the locality lies in), with any house number: then the name is a street's, not a typo.
+   */
+  private nameInStateOf(parsed: Parsed, locality: string | undefined): boolean {
+    const states = this.statesOf(parsed, locality)
+    if (states === undefined) return false
+    // A street's parcels share a ZIP code, so a state: its first parcel says.
+    return (this.byName.get(parsed.street.name) ?? []).some((street) => {
+      for (const atNumber of street.numbers.values()) {
+        for (const parcel of atNumber) return states.has(parcel.state?.toUpperCase() ?? "")
+      }
+      return false
+    })
+  }
+
+  /** The state sent, else the states the locality lies in. */
+  private statesOf(parsed: Parsed, locality: string | undefined): ReadonlySet<string> | undefined {
+    return parsed.state !== undefined
+      ? new Set([parsed.state])
+      : locality === undefined
+      ? undefined
+      : this.localityStates.get(locality)
+  }
+
+  /** The places (towns, else markets) of the state of the place typed where a street of the name sent is on record. */
+  private placesOfNameInState(parsed: Parsed, locality: string | undefined): Array<string> {
+    const states = this.statesOf(parsed, locality)
+    if (states === undefined) return []
+    const places = new Set<string>()
+    for (const street of this.byName.get(parsed.street.name) ?? []) {
+      for (const atNumber of street.numbers.values()) {
+        for (const parcel of atNumber) {
+          if (states.has(parcel.state?.toUpperCase() ?? "")) places.add(parcel.city ?? parcel.market)
+        }
+      }
+    }
+    return [...places].sort()
   }
 
   /** Whether any parcel of the street lies in the place the address names. */

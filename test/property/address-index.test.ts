@@ -1586,9 +1586,49 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     expect(idOf(brighton.match("7 Wilson St, Brighton"))).toBe("wilson-7")
     expect(idOf(brighton.match("7 Willson St, Brighton East"))).toBe("billson-7")
   })
+
+  it("a street name on record anywhere in the state, whatever its numbers, is never corrected to another street here; the close streets are suggested as other streets (an address audit: 24 Rose St, Alphington)", () => {
+    const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+    const melbourne = new AddressIndex([
+      parcel("ross-24", "24 ROSS ST", vic("ALPHINGTON", "3078")),
+      parcel("rose-3a", "3A ROSE ST", vic("IVANHOE", "3079"))
+    ])
+    // Rose St is Ivanhoe's (no 24 on record there): 24 Rose St in Alphington may be a house that never sold.
+    expect(melbourne.match("24 Rose St, Alphington")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(
+        /^No street of this name is on record in ALPHINGTON; it is on record in IVANHOE, without this house number\..*other streets than the one sent/
+      ),
+      suggestions: ["24 ROSS ST, ALPHINGTON, VIC 3078"]
+    })
+    expect(melbourne.match("24 Rose St, Alphington VIC 3078")._tag).toBe("Unknown")
+    // A name on record nowhere in the state is a misspelling, corrected as before; and the street itself is found.
+    expect(idOf(melbourne.match("24 Rosss St, Alphington"))).toBe("ross-24")
+    expect(idOf(melbourne.match("24 Ross St, Alphington"))).toBe("ross-24")
+    // Only the place's state counts: a Rose St in California leaves Alphington's Rose St a misspelling of Ross St.
+    const twoStates = new AddressIndex([
+      parcel("ross-24", "24 ROSS ST", vic("ALPHINGTON", "3078")),
+      parcel("rose-ca", "30 ROSE ST", { city: "SACRAMENTO", zip: "95820", state: "CA", market: "Sacramento" })
+    ])
+    expect(idOf(twoStates.match("24 Rose St, Alphington"))).toBe("ross-24")
+  })
 })
 
 describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbourne, Sacramento)", () => {
+  it("`The Bronx` is the Bronx, and a unit word before Australia's slashed unit is the unit's (`Unit 3/46 Fewster Rd`): an address audit's refusals", () => {
+    const both = new AddressIndex([
+      parcel("park-4090", "4090 PARK AVE", { city: "BRONX", zip: "10457", state: "NY", market: "Bronx" }),
+      parcel("fewster-3", "46 FEWSTER RD", { city: "HAMPTON", zip: "3188", state: "VIC", market: "Melbourne" }, "3")
+    ])
+    expect(idOf(both.match("4090 Park Avenue, The Bronx, NY 10457"))).toBe("park-4090")
+    expect(idOf(both.match("4090 Park Ave, The Bronx, NY"))).toBe("park-4090")
+    expect(idOf(both.match("3/46 Fewster Rd, Hampton VIC 3188"))).toBe("fewster-3")
+    expect(idOf(both.match("Unit 3/46 Fewster Rd, Hampton VIC 3188"))).toBe("fewster-3")
+    expect(idOf(both.match("Flat 3/46 Fewster Rd Hampton"))).toBe("fewster-3")
+    // Another unit stays another: no unit 4 is on record.
+    expect(both.match("Unit 4/46 Fewster Rd, Hampton")._tag).not.toBe("Found")
+  })
+
   it("a slash between numbers is a unit before its number only in Australia: in a US place a half (7½) or two houses", () => {
     const bk = { city: "BROOKLYN", zip: "11229", state: "NY", market: "Brooklyn" }
     const kew = { city: "KEW", zip: "3101", state: "VIC", market: "Melbourne" }
