@@ -2065,7 +2065,7 @@ export class AddressIndex {
       (locality !== undefined && this.unscoredStreetOf(`L:${locality}`, parsed.street.name)) ||
       this.inState(parsed).length > 0
     if (!known && this.nameInStateOf(parsed, locality)) {
-      // The close names are only suggested (`correctedRefusal`).
+      // The close names are only suggested (`namedElsewhereRefusal`).
       return {
         match: undefined,
         known: true,

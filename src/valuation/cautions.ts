@@ -178,9 +178,9 @@ const distantCompsCaution = (inputs: CautionInputs): Caution | undefined => {
     detail: `The comparable sales lie ${miles.toFixed(1)} miles from this property on average (weighted as ` +
       "in the band), in other places whose prices may not be this one's. Out of time (Melbourne's sales, fitted " +
       "before 2017-07-01 and valued after), where they averaged 5 to 8 miles away the values were a median " +
-      "16% from the sale price and the band middles 20%, and from 8 miles 46% and 24%, against 8–12% and 11–15% " +
-      "for nearer sales; the 0.1–0.9 range held fewer of the prices. Read the value, its range, the band and " +
-      "the offer as less sure than they look, and check the listed comps' places."
+      "18% from the sale price and the band middles 20%, and from 8 miles 37% and 24%, against 8–11% and 11–15% " +
+      "for nearer sales, and the 0.1–0.9 range held 57% and 36% of the prices against 75–85%. Read the value, " +
+      "its range, the band and the offer as less sure than they look, and check the listed comps' places."
   }
 }
 
