@@ -32,7 +32,12 @@ export const STREET_TYPES: ReadonlyMap<string, string> = (() => {
     WY: "WAY",
     CONCOURSE: "CNCS",
     RISE: "RISE",
-    AV: "AVE"
+    AV: "AVE",
+    // Australia's short forms of two types (`3 Lilac Mw`, `5 Barmah Gra` in the Melbourne file): typed in full,
+    // `Lilac Mews` and `Barmah Grange` were refused (an address audit, 2026-11-29).
+    MW: "MEWS",
+    GRANGE: "GRA",
+    GRA: "GRA"
   }
   for (const [spelling, abbreviation] of Object.entries(more)) types.set(spelling, abbreviation)
   return types

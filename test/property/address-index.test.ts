@@ -1615,11 +1615,19 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
 })
 
 describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbourne, Sacramento)", () => {
-  it("`The Bronx` is the Bronx, and a unit word before Australia's slashed unit is the unit's (`Unit 3/46 Fewster Rd`): an address audit's refusals", () => {
+  it("`The Bronx` is the Bronx, a unit word before Australia's slashed unit is the unit's (`Unit 3/46 Fewster Rd`), and Mews and Grange are Australia's Mw and Gra: an address audit's refusals", () => {
+    const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
     const both = new AddressIndex([
       parcel("park-4090", "4090 PARK AVE", { city: "BRONX", zip: "10457", state: "NY", market: "Bronx" }),
-      parcel("fewster-3", "46 FEWSTER RD", { city: "HAMPTON", zip: "3188", state: "VIC", market: "Melbourne" }, "3")
+      parcel("fewster-3", "46 FEWSTER RD", vic("HAMPTON", "3188"), "3"),
+      parcel("lilac-3", "3 LILAC MW", vic("GOWANBRAE", "3043")),
+      parcel("barmah-5", "5 BARMAH GRA", vic("GREENVALE", "3059"))
     ])
+    for (const typed of ["3 Lilac Mews, Gowanbrae", "3 Lilac Mw, Gowanbrae", "3 Lilac Mews Gowanbrae VIC 3043"]) {
+      expect(idOf(both.match(typed))).toBe("lilac-3")
+    }
+    expect(idOf(both.match("5 Barmah Grange, Greenvale"))).toBe("barmah-5")
+    expect(idOf(both.match("5 Barmah Gra, Greenvale"))).toBe("barmah-5")
     expect(idOf(both.match("4090 Park Avenue, The Bronx, NY 10457"))).toBe("park-4090")
     expect(idOf(both.match("4090 Park Ave, The Bronx, NY"))).toBe("park-4090")
     expect(idOf(both.match("3/46 Fewster Rd, Hampton VIC 3188"))).toBe("fewster-3")
