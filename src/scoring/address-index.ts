@@ -1045,8 +1045,12 @@ export class AddressIndex {
     // New York City as a place: the state of its five boroughs (`NY` in its place unless the state follows).
     for (let i = 2; i < tokens.length; i++) {
       const n = tokens[i] === "NYC" ? 1 : tokens.slice(i, i + 3).join(" ") === "NEW YORK CITY" ? 3 : 0
-      if (n === 0 || tokens[i - 1] !== ",") continue
+      if (n === 0) continue
       const after = tokens.slice(i + n).filter((token) => token !== ",")
+      // After a comma, or last (before a state or ZIP code at most): `77 Park Ave Apt 9F NYC` was told to add
+      // the town (an address audit, 2026-11-29).
+      const last = after.length <= 2 && after.every((token) => token === "NY" || /^\d{5}(?:-\d{4})?$/.test(token))
+      if (tokens[i - 1] !== "," && !last) continue
       const stateFollows = after[0] === "NY" || (after[0] === "NEW" && after[1] === "YORK")
       tokens.splice(i, n, ...(stateFollows ? [] : ["NY"]))
       if (tokens[i] === ",") tokens.splice(i, 1)
