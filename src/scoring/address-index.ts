@@ -1266,11 +1266,12 @@ export class AddressIndex {
     // audit: both found another house, No. 2 and No. 2044); with no place, a number before the slash is read
     // as the unit only if the house found is not in the US (`match`).
     // A unit word before it says what the slash says already (`Unit 3/46 Fewster Rd`, `Flat 3/46 …`: told they had
-    // no house number, an address audit of 2026-11-29).
+    // no house number, an address audit of 2026-11-29). Not where a house number follows (`Apt 5A/5C, 77 Reade
+    // St`: the unit is `5A/5C`, named before the number, below).
     if (
       streetWords.length >= 3 &&
       (LETTER_UNIT_DESIGNATORS.has(streetWords[0]!) || LEADING_UNIT_WORDS.has(streetWords[0]!)) &&
-      /^[A-Z0-9][A-Z0-9-]*\/\d/.test(streetWords[1]!)
+      /^[A-Z0-9][A-Z0-9-]*\/\d/.test(streetWords[1]!) && !HOUSE_NUMBER.test(streetWords[2]!)
     ) {
       streetWords = streetWords.slice(1)
     }

@@ -1640,6 +1640,16 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(idOf(both.match("3/46 Fewster Rd, Hampton VIC 3188"))).toBe("fewster-3")
     expect(idOf(both.match("Unit 3/46 Fewster Rd, Hampton VIC 3188"))).toBe("fewster-3")
     expect(idOf(both.match("Flat 3/46 Fewster Rd Hampton"))).toBe("fewster-3")
+    // A unit with a slash in it, named before the number, stays that unit (the bench's `Apt 5A/5C, 77 Reade St`).
+    const reade = new AddressIndex([
+      parcel(
+        "reade-77",
+        "77 READE STREET",
+        { city: "NEW YORK", zip: "10007", state: "NY", market: "Manhattan" },
+        "5A/5C"
+      )
+    ])
+    expect(idOf(reade.match("Apt 5A/5C, 77 Reade Street, New York, NY 10007"))).toBe("reade-77")
     // Another unit stays another: no unit 4 is on record.
     expect(both.match("Unit 4/46 Fewster Rd, Hampton")._tag).not.toBe("Found")
   })
