@@ -1185,6 +1185,16 @@ export class AddressIndex {
       localityStart = start
       localityAbbreviated = typedPhrase(start, end)
     }
+    // `NY, NY` (or `NY NY`): the town New York, then its state (`77 Park Ave NY NY` was answered outside coverage,
+    // and `77 Park Ave Apt 9F NY NY 10016` read NY into the street: an address audit, 2026-11-29). A lone `NY` stays
+    // the state, which names no one borough.
+    if (
+      locality === undefined && state === "NY" && end >= 3 && words[end - 1] === "NY" && this.phrases.has("NEW YORK")
+    ) {
+      locality = "NEW YORK"
+      localityStart = end - 1
+      localityAbbreviated = "NY"
+    }
     // A neighbourhood before its town, each after its comma (`92nd St, Howard Beach, Queens`): the narrower
     // place is the locality (its streets are the town's too).
     if (locality !== undefined && commaAfter.has(localityStart - 1)) {

@@ -1615,7 +1615,7 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
 })
 
 describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbourne, Sacramento)", () => {
-  it("`The Bronx` is the Bronx, a unit word before Australia's slashed unit is the unit's (`Unit 3/46 Fewster Rd`), Mews and Grange are Australia's Mw and Gra, and `NYC` needs no comma: an address audit's refusals", () => {
+  it("`The Bronx` is the Bronx, a unit word before Australia's slashed unit is the unit's (`Unit 3/46 Fewster Rd`), Mews and Grange are Australia's Mw and Gra, `NYC` needs no comma, and `NY NY` is New York: an address audit's refusals", () => {
     const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
     const both = new AddressIndex([
       parcel("park-4090", "4090 PARK AVE", { city: "BRONX", zip: "10457", state: "NY", market: "Bronx" }),
@@ -1634,6 +1634,19 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     for (const typed of ["77 Park Ave Apt 9F, NYC", "77 Park Ave Apt 9F NYC", "77 Park Ave Apt 9F NYC 10016"]) {
       expect(idOf(nyc.match(typed))).toBe("park-77-9f")
     }
+    // `NY NY` is New York, NY, with commas or without; a lone `NY` is the state, no one borough.
+    const twoBoroughs = new AddressIndex([
+      parcel("park-77-9f", "77 PARK AVE", { city: "NEW YORK", zip: "10016", state: "NY", market: "Manhattan" }, "9F"),
+      parcel("park-77-bx", "77 PARK AVE", { city: "BRONX", zip: "10451", state: "NY", market: "Bronx" })
+    ])
+    for (
+      const typed of ["77 Park Ave Apt 9F NY NY 10016", "77 Park Ave Apt 9F, NY, NY 10016", "77 Park Ave Apt 9F NY NY"]
+    ) {
+      expect(idOf(twoBoroughs.match(typed))).toBe("park-77-9f")
+    }
+    expect(twoBoroughs.match("77 Park Ave NY NY")).toMatchObject({ _tag: "Ambiguous" })
+    expect(JSON.stringify(twoBoroughs.match("77 Park Ave NY NY"))).not.toContain("park-77-bx")
+    expect(twoBoroughs.match("77 Park Ave, NY")._tag).not.toBe("Found")
     expect(idOf(both.match("5 Barmah Gra, Greenvale"))).toBe("barmah-5")
     expect(idOf(both.match("4090 Park Avenue, The Bronx, NY 10457"))).toBe("park-4090")
     expect(idOf(both.match("4090 Park Ave, The Bronx, NY"))).toBe("park-4090")
