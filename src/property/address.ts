@@ -43,7 +43,13 @@ const directionals: Record<string, string> = {
   SOUTHWEST: "SW"
 }
 
-const unitDesignators = /^(?:APT|APARTMENT|UNIT|STE|SUITE|FL|FLOOR|RM|ROOM|PH|#)\s*#?\s*(\S+)$/
+const unitDesignators = /^(?:APT|APARTMENT|UNIT|STE|SUITE|FL|FLOOR|RM|ROOM|#)\s*#?\s*(\S+)$/
+/**
+ * A penthouse is part of its unit's name (`PH1E` beside `1E` in one building), never a designator dropped
+ * before it: `250 WEST 90TH STREET, PH1E` was stored as unit 1E, and `250 W 90th St Apt 1E` found and valued
+ * the penthouse (an address audit, 2026-11-29). The typed address keeps it too (`street-address.ts`).
+ */
+const penthouse = /^(?:PH|PENTHOUSE)(?=$|[\s#-]|\d|[A-Z]{1,2}$)\s*#?\s*(\S*)$/
 
 const clean = (text: string) =>
   text.toUpperCase().replace(/[.'’]/g, "").replace(/[^A-Z0-9#\-/ ]+/g, " ").replace(/\s+/g, " ").trim()
@@ -125,6 +131,11 @@ export const normalizeAddress = (raw: string): NormalizedAddress => {
   for (const segment of rest) {
     const text = clean(segment)
     const designated = unitDesignators.exec(text)
+    const inPenthouse = penthouse.exec(text)
+    if (unit === "" && inPenthouse) {
+      unit = `PH${inPenthouse[1]!}`
+      continue
+    }
     if (unit === "" && (designated || (/\d/.test(text) && !/\s/.test(text) && !zipPattern.test(text)))) {
       unit = designated ? designated[1]! : text.replace(/^#/, "")
       continue

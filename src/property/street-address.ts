@@ -356,6 +356,13 @@ export const takeUnit = (
 ): { readonly words: Array<string>; readonly unit: string; readonly floor?: true } => {
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!
+    // A penthouse written joined, last (`20 West St PHF`, `PH1E`, `PH-F`): its unit, as the records write it
+    // (read as part of the street, the house was not found: an address audit, 2026-11-29).
+    if (i >= 2 && i === words.length - 1 && /^PH-?(?:\d[A-Z0-9]*|[A-Z]{1,2})$/.test(word)) {
+      return { words: words.slice(0, i), unit: word }
+    }
+    // A building's one penthouse (`Apt PH`), named alone last: `PH`.
+    if (i >= 2 && i === words.length - 1 && PENTHOUSE.has(word)) return { words: words.slice(0, i), unit: "PH" }
     if (!UNIT_DESIGNATORS.has(word)) continue
     // A floor written as people say it, its ordinal before the word (`2nd Fl`, `Second Floor`): floor 2, as
     // `Fl 2` (it was read as part of the street, and the house not found). Not the street's own words.

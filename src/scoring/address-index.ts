@@ -49,7 +49,7 @@ export type MatchNote =
     readonly sent: string
     readonly used: string
   }
-  | { readonly kind: "ignored"; readonly part: "unit" | "directional" | "town"; readonly sent: string }
+  | { readonly kind: "ignored"; readonly part: "unit" | "directional" | "town" | "street_type"; readonly sent: string }
   | {
     readonly kind: "normalized"
     readonly part: "street_type" | "directional" | "town" | "zip_code" | "house_number" | "unit"
@@ -2170,12 +2170,8 @@ export class AddressIndex {
         )
       if (variants.size === 1 && type !== "" && sameDirectional[0]!.parts.type === "" && !typedElsewhere) {
         chosen = sameDirectional
-        notes.push({
-          kind: "corrected",
-          part: "street_type",
-          sent: type,
-          used: "none"
-        })
+        // The record has no type: the one sent is a part the property's record does not have, not a misspelling.
+        notes.push({ kind: "ignored", part: "street_type", sent: type })
       }
     }
     const number = this.numberAsRecorded(chosen, parsed, locality)
@@ -2198,7 +2194,9 @@ export class AddressIndex {
       if (found.length > 0) {
         parcels = found
         chosen = typeless
-        notes.push({ kind: "corrected", part: "street_type", sent: parsed.street.type, used: "none" })
+        // The same street, its type left out of this record: the address sent was right (an investor audit,
+        // 2026-11-29: `3324 Gunther Avenue, Bronx`, recorded `3324 GUNTHER` by its latest deed, was said corrected).
+        notes.push({ kind: "normalized", part: "street_type", sent: parsed.street.type, used: "none" })
       }
     }
     // Typed without a directional, where only a street of the name that has none holds the number: that

@@ -494,7 +494,8 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
       _tag: "Unknown",
       hint: expect.stringMatching(/on record in RIVERTON, but not in ZIP code 99105: check the ZIP code/)
     })
-    // A record that left its type out, typed with the one type the name has in the place: the same street.
+    // A record that left its type out, typed with the one type the name has in the place: the same street, the
+    // address sent right (normalized, not corrected: an investor audit, 2026-11-29, `3324 Gunther Avenue`).
     const bathgate = new AddressIndex([
       parcel("bathgate-2123", "2123 BATHGATE", nyc("BRONX", "BATHGATE", "10457")),
       parcel("bathgate-ave-2200", "2200 BATHGATE AVE", nyc("BRONX", "BATHGATE", "10457"))
@@ -502,16 +503,17 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     expect(bathgate.match("2123 Bathgate Ave, Bronx")).toMatchObject({
       _tag: "Found",
       parcel: { id: "bathgate-2123" },
-      notes: [{ kind: "corrected", part: "street_type", sent: "AVE", used: "none" }]
+      method: "normalized",
+      notes: [{ kind: "normalized", part: "street_type", sent: "AVE", used: "none" }]
     })
     expect(bathgate.match("2123 Bathgate Pl, Bronx")._tag).not.toBe("Found")
+    // A type sent where no street of the name has one: a part the record does not have, ignored.
     const broadway = pines.match("9 Broadway Ave, Riverton")
-    expect(broadway).toMatchObject({ _tag: "Found", parcel: { id: "broadway-9" } })
+    expect(broadway).toMatchObject({ _tag: "Found", parcel: { id: "broadway-9" }, method: "normalized" })
     expect(broadway._tag === "Found" && broadway.notes).toContainEqual({
-      kind: "corrected",
+      kind: "ignored",
       part: "street_type",
-      sent: "AVE",
-      used: "none"
+      sent: "AVE"
     })
   })
 
@@ -2231,6 +2233,28 @@ describe("REQ-1 units the records write in two parts (an agent's audit, 2026-11-
     for (const typed of ["160 Leroy St Apt PHE", "160 Leroy St PH E", "160 Leroy St Penthouse E"]) {
       expect({ typed, id: idOf(building.match(`${typed}, New York, NY 10014`)) }).toEqual({ typed, id: "leroy-PH E" })
     }
+  })
+})
+
+describe("REQ-1 a penthouse typed joined (an address audit, 2026-11-29: `20 West St PHF` was refused as no such street address)", () => {
+  const ny = { city: "NEW YORK", zip: "10282", state: "NY", market: "Manhattan" }
+  const building = new AddressIndex([
+    parcel("west-PH-F", "20 WEST ST", ny, normalizeAddress("20 WEST STREET, PH-F").unit),
+    parcel("west-4F", "20 WEST ST", ny, "4F"),
+    parcel("west-PH", "20 WEST ST", ny, normalizeAddress("20 WEST STREET, PH").unit)
+  ])
+
+  it("PHF, PH-F and PH F name the penthouse F, before or after a comma; PH or Penthouse alone the building's PH; F alone none", () => {
+    for (
+      const typed of ["20 West St PHF", "20 West St, PHF", "20 West St PH-F", "20 West St, PH F", "20 West St Apt PHF"]
+    ) {
+      expect({ typed, id: idOf(building.match(`${typed}, New York, NY 10282`)) }).toEqual({ typed, id: "west-PH-F" })
+    }
+    for (const typed of ["20 West St PH", "20 West St Penthouse", "20 West St Apt PH"]) {
+      expect({ typed, id: idOf(building.match(`${typed}, New York, NY 10282`)) }).toEqual({ typed, id: "west-PH" })
+    }
+    expect(idOf(building.match("20 West St 4F, New York, NY 10282"))).toBe("west-4F")
+    expect(building.match("20 West St Apt F, New York, NY 10282")._tag).toBe("Unknown")
   })
 })
 

@@ -197,6 +197,29 @@ describe("NYC DOF sales files", () => {
   })
 })
 
+describe("NYC penthouses written into the address (an address audit, 2026-11-29: `250 W 90th St Apt 1E` was valued and charged as the penthouse PH1E)", () => {
+  it("REQ-1: PH stays part of the unit's name, so the penthouse and the unit of the same number are two properties, each found as typed", () => {
+    expect(normalizeAddress("250 WEST 90TH STREET, PH1E")).toMatchObject({ street: "250 W 90TH ST", unit: "PH1E" })
+    expect(normalizeAddress("310 WEST 52ND STREET, PHC").unit).toBe("PHC")
+    expect(normalizeAddress("20 WEST STREET, PH-F").unit).toBe("PH-F")
+    expect(normalizeAddress("250 WEST 90TH STREET, PH").unit).toBe("PH")
+    expect(normalizeAddress("250 WEST 90TH STREET, APT 4B").unit).toBe("4B")
+    const parsed = parseNycDofSales(
+      "2019_penthouse.csv",
+      Buffer.from(nycFile(
+        `1,UPPER WEST SIDE (79-96),13 CONDOS - ELEVATOR APARTMENTS,2,1237,1168,,R4,"250 WEST 90TH STREET, PH1E",PH1E,10024,1,0,1,,"1,454",1985,2,R4,"1,875,000",3/10/19`,
+        `1,UPPER WEST SIDE (79-96),13 CONDOS - ELEVATOR APARTMENTS,2,1237,1124,,R4,"250 WEST 90TH STREET, 1D",1D,10024,1,0,1,,630,1985,2,R4,"855,000",3/11/19`
+      ))
+    )
+    expect(parsed.parcels.find((parcel) => parcel.id === "nyc-1-1237-1168")?.unit).toBe("PH1E")
+    const index = new AddressIndex(parsed.parcels)
+    const penthouse = index.match("250 W 90th St Apt PH1E, New York, NY 10024")
+    expect(penthouse._tag === "Found" && penthouse.parcel.id).toBe("nyc-1-1237-1168")
+    // No unit 1E is on record: refused (free), never the penthouse.
+    expect(index.match("250 W 90th St Apt 1E, New York, NY 10024")._tag).not.toBe("Found")
+  })
+})
+
 /** A 2019-format NYC file of the given data rows (the fixture's header). */
 const nycFile = (...rows: Array<string>) =>
   [read("nyc-dof", "2019_fixture.csv").toString("utf8").split("\n").slice(0, 20).join("\n"), ...rows].join("\n")
