@@ -236,7 +236,8 @@ export const Caution = Schema.Struct({
     "after-repair-value-below-own-sale",
     "offer-rises-with-repairs",
     "past-valuation-date",
-    "recent-resale-premium"
+    "recent-resale-premium",
+    "pricing-model-incomplete"
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
@@ -276,7 +277,10 @@ export const Caution = Schema.Struct({
       "earlier, and the value is not carried past them): every figure is of that date; `recent-resale-premium`: " +
       "the property's own market sale 3 to 12 months before `valuation_date` marks it a likely renovation resale, " +
       "and the model's value carries what such resales sold at over their comparable sales (the detail gives the " +
-      "share): if it was not improved since, the value is that much too high. New codes " +
+      "share): if it was not improved since, the value is that much too high; `pricing-model-incomplete`: the " +
+      "value and its range are the comparable-sales model's alone, the pricing model's learner for the market " +
+      "still being fitted (for a minute or so after the service starts on new data or its data changes): the " +
+      "same call a few minutes later may give another value; the comp band and offer are the same either way. New codes " +
       "may be added: read an unknown code's `detail`."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })

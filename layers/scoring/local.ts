@@ -15,7 +15,7 @@
  * models and data while its primary prepares the start), it is the engine, if the store's version is still
  * the one its data was read at; else the engine is built as usual.
  */
-import { Clock, Config, Context, Duration, Effect, Layer, Option, Schedule, SynchronizedRef } from "effect"
+import { Clock, Config, Context, Duration, Effect, Layer, Option, Ref, Schedule, SynchronizedRef } from "effect"
 import { UpstreamTimeout, UpstreamUnavailable } from "../../schema/problems.js"
 import { FAULT_DRILL_SOURCE } from "../../src/property/demo-county.js"
 import type { AddressIndexData } from "../../src/scoring/address-index.js"
@@ -219,9 +219,18 @@ const scoringLocal = (requested: "fit" | "background") =>
         } satisfies Built
       })
       const current = yield* SynchronizedRef.make<Built>(yield* build)
+      // The engine whose learners a worker is fitting, until they are joined in or the fit fails.
+      const fitting = yield* Ref.make<ScoringEngine | undefined>(undefined)
       const withLearners = (built: Built) =>
         learners === "background" && !built.learnersJoined
-          ? Effect.forkScoped(fitLearnersInBackground(current, built, kept))
+          ? Effect.zipRight(
+            Ref.set(fitting, built.engine),
+            Effect.forkScoped(
+              fitLearnersInBackground(current, built, kept).pipe(
+                Effect.ensuring(Ref.update(fitting, (engine) => engine === built.engine ? undefined : engine))
+              )
+            )
+          )
           : Effect.void
       yield* withLearners(yield* SynchronizedRef.get(current))
       yield* SynchronizedRef.updateEffect(
@@ -237,6 +246,11 @@ const scoringLocal = (requested: "fit" | "background") =>
         Effect.forkScoped
       )
       const engine = Effect.map(SynchronizedRef.get(current), (state) => state.engine)
+      // Serving on the comps model alone while a worker fits the learners: the answers of a market that will have
+      // one say so (`pricing-model-incomplete`); with LEARNERS=off, or once a fit failed, the comps model is all
+      // there is.
+      const learnersPending = (engine: ScoringEngine, market: string) =>
+        Effect.map(Ref.get(fitting), (fitted) => fitted === engine && engine.learnerExpected(market))
 
       return Scoring.of({
         coverage: Effect.map(engine, (scoring) => scoring.coveredMarkets() || undefined),
@@ -250,7 +264,10 @@ const scoringLocal = (requested: "fit" | "background") =>
               return yield* Effect.die(new Error("fault drill: scoring failed on purpose"))
             }
             const today = isoDay(yield* Clock.currentTimeMillis)
-            return yield* scoring.valueForCall(located, overrides, today)
+            const outcome = yield* scoring.valueForCall(located, overrides, today)
+            return (yield* learnersPending(scoring, located.parcel.market))
+              ? { ...outcome, learnersPending: true }
+              : outcome
           }),
         history: (query) =>
           Effect.gen(function*() {

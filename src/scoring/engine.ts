@@ -43,7 +43,13 @@ import {
   type Sale as ModelSale,
   type Subject
 } from "./model.js"
-import { defaultStackOptions, type StackData, StackedModel, type StackOptions } from "./stack.js"
+import {
+  defaultStackOptions,
+  marketsExpectingLearners,
+  type StackData,
+  StackedModel,
+  type StackOptions
+} from "./stack.js"
 
 export const countyFactsOf = (parcel: ParcelRecord): CountyFacts => ({
   bedrooms: parcel.bedrooms,
@@ -389,6 +395,7 @@ export class ScoringEngine {
 
   private coverage: string | undefined
   private withoutLots: ReadonlySet<string> | undefined
+  private learnerMarkets: ReadonlySet<string> | undefined
   private ownSalesByParcel: Map<string, ReadonlyArray<OwnSale>> | undefined
 
   /**
@@ -439,11 +446,6 @@ export class ScoringEngine {
       : { date: last.date, price: last.price, why: "package", parcels: last.packageParcels }
   }
 
-  /**
-   * The markets covered, for a refusal as outside coverage (an agent told only "outside every covered area"
-   * had no way to learn what is covered): each market with its states, how far its records run, and whether
-   * its houses' records lack the lot size the valuation needs.
-   */
   /** The markets with houses whose records carry no lot size at all (Sacramento's file). */
   marketsWithoutLots(): ReadonlySet<string> {
     if (this.withoutLots === undefined) {
@@ -461,6 +463,20 @@ export class ScoringEngine {
     return this.withoutLots
   }
 
+  /**
+   * Whether the stack fits a learner for the market (`marketsExpectingLearners`). An engine serving on the comps model alone while its learners are fitted
+   * says so in such a market's answers (`ScoringOutcome.learnersPending`).
+   */
+  learnerExpected(market: string): boolean {
+    this.learnerMarkets ??= marketsExpectingLearners(this.sales)
+    return this.learnerMarkets.has(market)
+  }
+
+  /**
+   * The markets covered, for a refusal as outside coverage (an agent told only "outside every covered area"
+   * had no way to learn what is covered): each market with its states, how far its records run, and whether
+   * its houses' records lack the lot size the valuation needs.
+   */
   coveredMarkets(): string {
     if (this.coverage === undefined) {
       const states = new Map<string, Set<string>>()

@@ -247,6 +247,36 @@ const groupBy = <A>(items: ReadonlyArray<A>, key: (item: A) => string) => {
   return groups
 }
 
+/**
+ * The markets `StackedModel.fit` fits a learner for, judged before anything is fitted from how many market
+ * sales each has (`minLearnerSales`, before its window too) and its calibration window holds, or the window of
+ * every market pooled (`minWindowSales`). The counts are of the sales, not of those the window's comps model
+ * values or of those its fences keep: a market near the bounds may be named and get no learner.
+ */
+export const marketsExpectingLearners = (
+  sales: ReadonlyArray<Sale>,
+  options: StackOptions = defaultStackOptions
+): ReadonlySet<string> => {
+  const windows = new Map<string, number>()
+  for (
+    const [market, marketSales] of groupBy(
+      sales.filter((sale) => sale.armsLength && sale.price > 0),
+      (sale) => sale.market
+    )
+  ) {
+    if (marketSales.length < options.minLearnerSales) continue
+    const windowStart = monthRange(marketSales).last - options.windowMonths + 1
+    const inWindow = marketSales.filter((sale) => monthNumber(sale.date) >= windowStart).length
+    windows.set(market, marketSales.length - inWindow >= options.minLearnerSales ? inWindow : 0)
+  }
+  let pooled = 0
+  for (const inWindow of windows.values()) pooled += inWindow
+  return new Set(
+    [...windows].filter(([, inWindow]) => inWindow >= options.minWindowSales || pooled >= options.minWindowSales)
+      .map(([market]) => market)
+  )
+}
+
 interface WindowValuation {
   readonly market: string
   readonly logPrice: number

@@ -58,6 +58,11 @@ export interface ScoringOutcome {
   readonly comps: ReadonlyArray<ComparableSale>
   /** The date the value applies to and how old the evidence is. */
   readonly dates: ValuationDates
+  /**
+   * The value is the comps model's alone because the market's learners were still being fitted (after a start
+   * or a change of the data) when it was made: the same call once they are joined in may differ.
+   */
+  readonly learnersPending?: boolean | undefined
 }
 
 /** The model's quantiles in whole dollars, made non-decreasing. */
@@ -149,6 +154,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     callDate: outcome.dates.callDate,
     resalePremium: outcome.model.resalePremium,
     dataThrough: outcome.dates.dataThrough,
+    learnersPending: outcome.learnersPending,
     offerWithoutRepairs: offer === undefined || band === undefined || rehabBudget === 0
       ? undefined
       : maximumAllowableOffer(band.middle, 0, targetMargin)

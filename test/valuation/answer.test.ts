@@ -735,6 +735,20 @@ describe("the Scored answer", () => {
       expect(withPremium(Math.log(1.004))).toBeUndefined()
     })
 
+    it("ANS-7 cautions: a value made while the market's learners were still being fitted says it is the comparable-sales model's alone; the band and offer do not change with it (an investor audit, 2026-11-29)", () => {
+      const pending = scoredAnswer({ ...outcome(undefined), learnersPending: true }, { address: "x" })
+      const ready = scoredAnswer(outcome(undefined), { address: "x" })
+      expect(pending.cautions?.find((c) => c.code === "pricing-model-incomplete")?.detail).toMatch(
+        /^The value and its range are the comparable-sales model's alone: .* was still being fitted when this call was made .* may give another value and range\.$/
+      )
+      expect(ready.cautions?.map((c) => c.code) ?? []).not.toContain("pricing-model-incomplete")
+      expect(scoredAnswer({ ...outcome(undefined), learnersPending: false }, { address: "x" }).cautions)
+        .toEqual(ready.cautions)
+      // Only the caution differs.
+      expect({ ...pending, cautions: pending.cautions?.filter((c) => c.code !== "pricing-model-incomplete") })
+        .toEqual({ ...ready, cautions: ready.cautions ?? [] })
+    })
+
     it("cautions: a valuation date before the day of the call is said, with how long before (an agent's audit)", () => {
       const dated = (callDate: string, valuationDate: string): ScoringOutcome => ({
         ...outcome(undefined),
