@@ -237,7 +237,8 @@ export const Caution = Schema.Struct({
     "offer-rises-with-repairs",
     "past-valuation-date",
     "recent-resale-premium",
-    "pricing-model-incomplete"
+    "pricing-model-incomplete",
+    "no-sales-of-type"
   ).annotations({
     description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
       "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
@@ -280,7 +281,9 @@ export const Caution = Schema.Struct({
       "share): if it was not improved since, the value is that much too high; `pricing-model-incomplete`: the " +
       "value and its range are the comparable-sales model's alone, the pricing model's learner for the market " +
       "still being fitted (for a minute or so after the service starts on new data or its data changes): the " +
-      "same call a few minutes later may give another value; the comp band and offer are the same either way. New codes " +
+      "same call a few minutes later may give another value; the comp band and offer are the same either way; " +
+      "`no-sales-of-type`: no recorded market sale of the property's market is of its `property_type` (recorded, " +
+      "or sent in `overrides`), so every figure comes from sales of other types. New codes " +
       "may be added: read an unknown code's `detail`."
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })

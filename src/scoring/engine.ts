@@ -40,6 +40,7 @@ import {
   type FittedComps,
   Model,
   type ModelOptions,
+  type PropertyType,
   type Sale as ModelSale,
   type Subject
 } from "./model.js"
@@ -396,6 +397,7 @@ export class ScoringEngine {
   private coverage: string | undefined
   private withoutLots: ReadonlySet<string> | undefined
   private learnerMarkets: ReadonlySet<string> | undefined
+  private typesSold: ReadonlyMap<string, ReadonlySet<PropertyType>> | undefined
   private ownSalesByParcel: Map<string, ReadonlyArray<OwnSale>> | undefined
 
   /**
@@ -444,6 +446,21 @@ export class ScoringEngine {
     return last.packageParcels === undefined
       ? { date: last.date, price: last.price, why: "fenced" }
       : { date: last.date, price: last.price, why: "package", parcels: last.packageParcels }
+  }
+
+  /** The property types of the market's recorded market sales (arm's-length, with a price). */
+  typesSoldIn(market: string): ReadonlySet<PropertyType> {
+    if (this.typesSold === undefined) {
+      const types = new Map<string, Set<PropertyType>>()
+      for (const sale of this.sales) {
+        if (!sale.armsLength || !(sale.price > 0)) continue
+        const set = types.get(sale.market) ?? new Set<PropertyType>()
+        set.add(sale.propertyType)
+        types.set(sale.market, set)
+      }
+      this.typesSold = types
+    }
+    return this.typesSold.get(market) ?? new Set()
   }
 
   /** The markets with houses whose records carry no lot size at all (Sacramento's file). */
@@ -630,6 +647,11 @@ export class ScoringEngine {
     const lastSale = this.ownLastSale(parcel.id, asOf)
     const uncountedSale = this.ownUncountedSale(parcel.id, asOf)
     const usualLivingArea = this.stack.usualLivingArea(subject)
+    // A type no recorded sale of the market has (a what-if `manufactured` in Melbourne): every comparable and
+    // training sale is of another type.
+    const typeWithoutSales = this.typesSoldIn(parcel.market).has(subject.propertyType)
+      ? undefined
+      : subject.propertyType
     // A lot size sent for a house in a market whose records carry none: required by the contract, read by
     // nothing (no comparable sale or training sale has one to set it beside).
     const lotSizeUnused = overrides?.lot_size_square_feet !== undefined && subject.propertyType !== "condo" &&
@@ -646,7 +668,8 @@ export class ScoringEngine {
         ...(lastSale === undefined ? {} : { lastSale }),
         ...(uncountedSale === undefined ? {} : { uncountedSale }),
         ...(usualLivingArea === undefined ? {} : { usualLivingArea }),
-        ...(lotSizeUnused === undefined ? {} : { lotSizeUnused })
+        ...(lotSizeUnused === undefined ? {} : { lotSizeUnused }),
+        ...(typeWithoutSales === undefined ? {} : { typeWithoutSales })
       },
       model: {
         quantiles: valuation.quantiles,

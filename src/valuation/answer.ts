@@ -51,6 +51,8 @@ export interface ScoringOutcome {
     readonly usualLivingArea?: readonly [number, number] | undefined
     /** The lot size the call sent for a house where no recorded sale of its market has one: read by nothing. */
     readonly lotSizeUnused?: number | undefined
+    /** Its property type (recorded or sent), where no recorded market sale of its market is of that type. */
+    readonly typeWithoutSales?: string | undefined
   }
   /** The model's distribution for the subject's effective facts. */
   readonly model: ModelEstimate
@@ -149,6 +151,10 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
     usualLivingArea: outcome.subject.usualLivingArea,
     lotSizeUnused: outcome.subject.lotSizeUnused,
+    typeWithoutSales: outcome.subject.typeWithoutSales === undefined ? undefined : {
+      type: outcome.subject.typeWithoutSales,
+      sent: call.overrides?.property_type !== undefined
+    },
     newestComparableSale: evidence.newest_comparable_sale,
     valuationDate: outcome.dates.valuationDate,
     callDate: outcome.dates.callDate,

@@ -84,6 +84,8 @@ export interface CautionInputs {
   readonly dataThrough?: string | undefined
   /** The recent-resale premium (log) in the model's value, where there is one (`ModelEstimate.resalePremium`). */
   readonly resalePremium?: number | undefined
+  /** The property's type, where no recorded market sale of its market is of it, and whether the call sent it. */
+  readonly typeWithoutSales?: { readonly type: string; readonly sent: boolean } | undefined
   /** The value is the comps model's alone, the market's learners still being fitted (`ScoringOutcome`). */
   readonly learnersPending?: boolean | undefined
   /** The lot size the call sent for a house where no recorded sale of its market has one (read by nothing). */
@@ -247,6 +249,26 @@ const learnersPendingCaution = (inputs: CautionInputs): Caution | undefined =>
         "comparable sales either way; the same call made again in a few minutes may give another value and range."
     }
     : undefined
+
+/**
+ * No recorded market sale of the market is of the property's type: the value, its range, the band and the offer
+ * all come from sales of other types. Nothing said it (an investor audit, 2026-11-29: `101 The Fairway, Kingsbury`
+ * sent as `manufactured` was valued, banded and offered as the houses around it, A$512,000, the same offer).
+ */
+const typeWithoutSalesCaution = (inputs: CautionInputs): Caution | undefined => {
+  const unsold = inputs.typeWithoutSales
+  if (unsold === undefined) return undefined
+  const type = unsold.type.replace(/_/g, " ")
+  return {
+    code: "no-sales-of-type",
+    detail:
+      `No recorded market sale in this property's market is of its type (${type}${
+        unsold.sent ? ", as sent in `overrides`" : ""
+      }): the value, its range, the comp band and the offer all come from sales of other types (each listed comp's ` +
+      "`facts.property_type` says which), and a property of this type may sell well above or below them. The " +
+      "figures are those of a property of the other types with these facts, not evidence of this type's price."
+  }
+}
 
 /**
  * The model's value carries the recent-resale premium: the property's own market sale 3 to 12 months before the
@@ -571,6 +593,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
     pastValuationDateCaution(inputs),
     learnersPendingCaution(inputs),
+    typeWithoutSalesCaution(inputs),
     doubtfulAreaCaution(inputs),
     lotSizeUnusedCaution(inputs),
     resalePremiumCaution(inputs),

@@ -321,6 +321,38 @@ describe("the local scoring engine on a generated county", () => {
   })
 })
 
+describe("a property type no sale of the market has (an investor audit, 2026-11-29: a Melbourne house sent as manufactured was priced as its houses, nothing said)", () => {
+  it("ANS-7 cautions: no-sales-of-type names the type, and says it was sent; a type the market's sales have says nothing", () => {
+    const manufactured = new Set(county.parcels.filter((p) => p.propertyType === "manufactured").map((p) => p.id))
+    expect(manufactured.size).toBeGreaterThan(0)
+    // The market without a sale of a manufactured home.
+    const withoutThem = ScoringEngine.build({
+      parcels: county.parcels,
+      sales: county.sales.filter((sale) => !manufactured.has(sale.parcelId))
+    }, { learners: "later" })
+    const address = parcelDisplayAddress(house)
+    const cautionsOf = (scoring: ScoringEngine, overrides?: { property_type: "manufactured" }) =>
+      scoredAnswer(right(scoring.score(address, overrides, asOf)), { address, ...(overrides ? { overrides } : {}) })
+        .cautions ?? []
+    const sent = { property_type: "manufactured" } as const
+    expect(cautionsOf(withoutThem, sent).find((c) => c.code === "no-sales-of-type")?.detail).toMatch(
+      /^No recorded market sale in this property's market is of its type \(manufactured, as sent in `overrides`\): the value, its range, the comp band and the offer all come from sales of other types/
+    )
+    expect(cautionsOf(withoutThem).map((c) => c.code)).not.toContain("no-sales-of-type")
+    expect(cautionsOf(engine, sent).map((c) => c.code)).not.toContain("no-sales-of-type")
+    // A recorded type none of whose sales is on record: said, without `overrides`.
+    const recorded = county.parcels.find((p) =>
+      manufactured.has(p.id) && !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet && p.unit === "" &&
+      Either.isRight(withoutThem.score(parcelDisplayAddress(p), undefined, asOf))
+    )!
+    const ownAddress = parcelDisplayAddress(recorded)
+    expect(
+      scoredAnswer(right(withoutThem.score(ownAddress, undefined, asOf)), { address: ownAddress }).cautions
+        ?.find((c) => c.code === "no-sales-of-type")?.detail
+    ).toMatch(/^No recorded market sale in this property's market is of its type \(manufactured\): /)
+  })
+})
+
 describe("the local Scoring layer", () => {
   // A parcel with a sale on record, whose history is read.
   const sold = data.sales.find((sale) => sale.parcelId !== house.id)!.parcelId
