@@ -1285,11 +1285,24 @@ export class AddressIndex {
     ) {
       streetWords = streetWords.slice(1)
     }
+    const usPlace = (zip !== undefined && /^\d{5}/.test(zip)) || (state !== undefined && US_STATE_CODES.has(state)) ||
+      (locality !== undefined && [...(this.localityStates.get(locality) ?? [])].every((s) => US_STATE_CODES.has(s)))
+    // Australia's `U` for a unit, joined to its number or apart (`U1/1 Danae St`, `U1 1 Danae St`, `U 1 1 Danae
+    // St`, `U607 2 McGoun St`: told they had no house number, or no unit U1: an address audit, 2026-11-29), read as
+    // `Unit`. Not in a US place.
+    if (!usPlace && streetWords.length >= 3) {
+      const joined = /^U(\d+[A-Z]?)(\/\d\S*)?$/.exec(streetWords[0]!)
+      if (streetWords[0] === "U" && /^\d+[A-Z]?$/.test(streetWords[1]!) && HOUSE_NUMBER.test(streetWords[2]!)) {
+        streetWords = ["UNIT", ...streetWords.slice(1)]
+      } else if (joined !== null && joined[2] !== undefined) {
+        streetWords = [`${joined[1]}${joined[2]}`, ...streetWords.slice(1)]
+      } else if (joined !== null && HOUSE_NUMBER.test(streetWords[1]!)) {
+        streetWords = ["UNIT", joined[1]!, ...streetWords.slice(1)]
+      }
+    }
     const slashed = streetWords.length >= 2
       ? /^([A-Z0-9][A-Z0-9-]*)\/(\d+[A-Z]?(?:-\d+[A-Z]?)?)$/.exec(streetWords[0]!)
       : null
-    const usPlace = (zip !== undefined && /^\d{5}/.test(zip)) || (state !== undefined && US_STATE_CODES.has(state)) ||
-      (locality !== undefined && [...(this.localityStates.get(locality) ?? [])].every((s) => US_STATE_CODES.has(s)))
     let unitBefore = ""
     let unitSlashed = false
     // A unit with a letter (`4B/300 Main St`) is no half and no second house.

@@ -2258,6 +2258,24 @@ describe("REQ-1 a penthouse typed joined (an address audit, 2026-11-29: `20 West
   })
 })
 
+describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
+  const glenroy = { city: "GLENROY", zip: "3046", state: "VIC", market: "Melbourne" }
+  const units = new AddressIndex([
+    parcel("danae-1-1", "1 DANAE ST", glenroy, "1"),
+    parcel("danae-1-2", "1 DANAE ST", glenroy, "2"),
+    parcel("danae-7-G1", "7 DANAE ST", glenroy, "G1")
+  ])
+
+  it("U joined to the unit or apart, with a slash or without, is Unit; a unit's own letters stay its", () => {
+    for (const typed of ["U1/1 Danae St, Glenroy VIC 3046", "U1 1 Danae St Glenroy 3046", "U 1 1 Danae St, Glenroy"]) {
+      expect({ typed, id: idOf(units.match(typed)) }).toEqual({ typed, id: "danae-1-1" })
+    }
+    expect(idOf(units.match("U2/1 Danae St, Glenroy"))).toBe("danae-1-2")
+    expect(idOf(units.match("G1/7 Danae St, Glenroy"))).toBe("danae-7-G1")
+    expect(units.match("U3/1 Danae St, Glenroy")._tag).toBe("Unknown")
+  })
+})
+
 describe("REQ-1 Melbourne's street names an audit of the real file found refused as not on record (2026-11-28)", () => {
   const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const streets = new AddressIndex([
