@@ -22,6 +22,7 @@
 import { stateCodesMap } from "@sroussey/parse-address/dist/maps/us/states.js"
 import { distance } from "fastest-levenshtein"
 import { formatAddress } from "../property/address-format.js"
+import { milesBetween } from "../property/miles.js"
 import type { ParcelRecord, UnscoredAddress } from "../property/records.js"
 import {
   DIRECTIONALS,
@@ -388,6 +389,8 @@ const AREA_WORDS = new Set([
 ])
 /** Words that name a unit only before its house number (`Flat 2, 12 Smith St`, `Villa 3, 72 Charles St`). */
 const LEADING_UNIT_WORDS = new Set(["FLAT", "VILLA", "TOWNHOUSE"])
+/** How near another town's house must lie to the street's houses here to be on the same street, run on. */
+const STREET_RUNS_ON_MILES = 1
 
 /** The lowest and highest house numbers on record of each street, found when first asked. */
 const numberRanges = new WeakMap<Street, { readonly low: number; readonly high: number }>()
@@ -1939,8 +1942,38 @@ export class AddressIndex {
     // Lexington Ave has houses from 90 to 993, and Brooklyn's 602 was never named; an investor audit), after the
     // town's nearest numbers (`New York` too, which many people write for every borough: the house in the town
     // sent stays the likelier reading of what was sent).
-    const elsewhere = placeSpans && parsed.zip === undefined && parsed.locality !== undefined
-      ? misplaced.filter((parcel) => !this.parcelIn(parcel, parsed, parsed.locality))
+    // With a ZIP code sent the place is the ZIP code's, and another town's address is suggested only where the
+    // street runs on into it: the records' coordinates put it within a mile of the street's houses here
+    // (`233 Balwyn Rd, Balwyn VIC 3103`, Balwyn North's, was offered only Balwyn's numbers: an address audit,
+    // 2026-11-29). A street of the name in another borough (`1300 Park Ave, New York, NY 10029`) is another street.
+    const placeHouses = parsed.zip === undefined ?
+      [] :
+      [...placeStreets.values()].flatMap((stretches) =>
+        stretches.flatMap((street) =>
+          [...street.numbers.values()].flatMap((parcels) =>
+            parcels.filter((parcel) =>
+              parcel.latitude !== undefined && parcel.longitude !== undefined &&
+              this.parcelIn(parcel, parsed, parsed.locality)
+            )
+          )
+        )
+      )
+    const runsOnInto = (parcel: ParcelRecord) =>
+      parsed.zip === undefined ||
+      (parcel.latitude !== undefined && parcel.longitude !== undefined &&
+        placeHouses.some((house) =>
+          milesBetween(
+            { latitude: house.latitude!, longitude: house.longitude! },
+            { latitude: parcel.latitude!, longitude: parcel.longitude! }
+          ) <= STREET_RUNS_ON_MILES
+        ))
+    const elsewhere = placeSpans && parsed.locality !== undefined
+      ? misplaced.filter((parcel) =>
+        (!this.parcelIn(parcel, parsed, parsed.locality) ||
+          // (`Balwyn` names Balwyn North too, but not with Balwyn's ZIP code.)
+          (parsed.zip !== undefined && parcel.zipCode !== parsed.zip && this.townOf(parcel) !== parsed.locality)) &&
+        runsOnInto(parcel)
+      )
       : []
     if (elsewhere.length > 0) {
       const there = unitAsSent(elsewhere).sort(naturally).slice(0, 2)

@@ -18,6 +18,7 @@ import {
   UnscorableAddress
 } from "../../schema/problems.js"
 import { formatAddress } from "../property/address-format.js"
+import { milesBetween } from "../property/miles.js"
 import type { ParcelRecord, SaleRecord } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
@@ -91,14 +92,6 @@ export const modelSale = (parcel: ParcelRecord, sale: SaleRecord): ModelSale | u
     armsLength: sale.armsLength,
     ...(sale.packageParcelIds === undefined ? {} : { packageParcels: sale.packageParcelIds.length })
   }
-}
-
-const milesBetween = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
-  const rad = Math.PI / 180
-  const dLat = (b.latitude - a.latitude) * rad
-  const dLon = (b.longitude - a.longitude) * rad
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2
-  return 2 * 3958.8 * Math.asin(Math.sqrt(h))
 }
 
 /** A parcel found for a call, with how its address matched (none when it was named by its id). */

@@ -2258,6 +2258,36 @@ describe("REQ-1 a penthouse typed joined (an address audit, 2026-11-29: `20 West
   })
 })
 
+describe("REQ-1 a street that runs on into the next town, typed with the wrong town and its ZIP code (an address audit, 2026-11-29: `233 Balwyn Rd, Balwyn VIC 3103`, Balwyn North's, was offered only Balwyn's numbers)", () => {
+  const at = (record: ParcelRecord, latitude: number, longitude: number): ParcelRecord => ({
+    ...record,
+    latitude,
+    longitude
+  })
+  const balwyn = { city: "BALWYN", zip: "3103", state: "VIC", market: "Melbourne" }
+  const north = { city: "BALWYN NORTH", zip: "3104", state: "VIC", market: "Melbourne" }
+  const far = { city: "FRANKSTON", zip: "3199", state: "VIC", market: "Melbourne" }
+  const road = new AddressIndex([
+    at(parcel("balwyn-150", "150 BALWYN RD", balwyn), -37.8068, 145.0827),
+    at(parcel("balwyn-165", "165 BALWYN RD", balwyn), -37.8050, 145.0830),
+    at(parcel("north-233", "233 BALWYN RD", north), -37.7982, 145.0839),
+    // A road of the name 30 miles away: another road.
+    at(parcel("far-180", "180 BALWYN RD", far), -38.1440, 145.1260)
+  ])
+
+  it("the address in the next town is suggested after the town's nearest numbers, never taken; a far street of the name is not", () => {
+    const next = road.match("233 Balwyn Rd, Balwyn VIC 3103")
+    expect(next).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/on record in BALWYN NORTH \(suggested after the numbers nearest to it in BALWYN\)/)
+    })
+    expect(next._tag === "Unknown" && next.suggestions).toContain("233 BALWYN RD, BALWYN NORTH, VIC 3104")
+    const distant = road.match("180 Balwyn Rd, Balwyn VIC 3103")
+    expect(distant._tag === "Unknown" && distant.suggestions.filter((s) => s.includes("FRANKSTON"))).toEqual([])
+    expect(idOf(road.match("233 Balwyn Rd, Balwyn North VIC 3104"))).toBe("north-233")
+  })
+})
+
 describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
   const glenroy = { city: "GLENROY", zip: "3046", state: "VIC", market: "Melbourne" }
   const units = new AddressIndex([
