@@ -137,8 +137,14 @@ const STREET_FIELD_WIDTH = 20
 export const withTypeCompleted = (address: string): string => {
   const [line = "", ...rest] = address.split(",")
   const parts = /^(\S*\d\S*)\s+(.+?)\s*$/.exec(line)
-  if (parts === null || parts[2]!.length < STREET_FIELD_WIDTH) return address
+  if (parts === null) return address
   const words = parts[2]!.split(/\s+/)
+  // The files' `BL` is a boulevard (`FREDRICK DOUGLASS BL`, `FATHER CAPODANNO BL`: 58 rows), which the USPS
+  // spellings read as a bluff (`2131 FREDRICK DOUGLASS BLF`, shown so in answers: an address audit, 2026-11-29).
+  if (words.length >= 2 && words.at(-1) === "BL") {
+    return [`${parts[1]} ${[...words.slice(0, -1), "BLVD"].join(" ")}`, ...rest].join(",")
+  }
+  if (parts[2]!.length < STREET_FIELD_WIDTH) return address
   const type = truncatedStreetType(words.at(-1)!)
   if (type === undefined) return address
   return [`${parts[1]} ${[...words.slice(0, -1), type].join(" ")}`, ...rest].join(",")

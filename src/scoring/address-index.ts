@@ -53,7 +53,7 @@ export type MatchNote =
   | { readonly kind: "ignored"; readonly part: "unit" | "directional" | "town" | "street_type"; readonly sent: string }
   | {
     readonly kind: "normalized"
-    readonly part: "street_type" | "directional" | "town" | "zip_code" | "house_number" | "unit"
+    readonly part: "street_name" | "street_type" | "directional" | "town" | "zip_code" | "house_number" | "unit"
     readonly sent: string
     readonly used: string
   }
@@ -485,6 +485,60 @@ const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
         ? undefined
         : { kind: "normalized", part: "unit", sent: unit, used: found.parcel.unit }
   }
+}
+
+/**
+ * Manhattan's avenues of two names, each name on record (one building's units under both: `655 6th Ave Apt 5H`
+ * is recorded as `655 AVENUE OF THE AMER`, and was refused, as was `380 Lenox Ave Apt 7B`, recorded on Malcolm
+ * X Blvd: an address audit, 2026-11-29), with the files' spellings of each (cut at their field width too). 7th
+ * and 8th Avenues carry the Harlem names only north of Central Park, where their numbers pass 1,700 (below it
+ * they run under 1,000): a lower number is never read on the other name.
+ */
+const CO_NAMED_AVENUES: ReadonlyArray<{ readonly names: ReadonlyArray<StreetParts>; readonly fromNumber: number }> = [
+  { names: ["6TH AVE", "AVENUE OF THE AMERICAS", "AVENUE OF THE AMERIC", "AVENUE OF THE AMER"], fromNumber: 0 },
+  { names: ["LENOX AVE", "MALCOLM X BLVD", "MALCOLM X"], fromNumber: 0 },
+  {
+    names: [
+      "7TH AVE",
+      "ADAM CLAYTON POWELL JR BLVD",
+      "ADAM CLAYTON POWELL BLVD",
+      "ADAM C POWELL BLVD",
+      "ADAM CLAYTON POWELL"
+    ],
+    fromNumber: 1_700
+  },
+  {
+    names: [
+      "8TH AVE",
+      "FREDERICK DOUGLASS BLVD",
+      "FREDRICK DOUGLASS BLVD",
+      "FREDERICK DOUGLAS BLVD",
+      "FREDERICK DOUGLASS B"
+    ],
+    fromNumber: 1_700
+  }
+].map(({ fromNumber, names }) => ({ names: names.map((name) => streetParts(tokenize(name))), fromNumber }))
+
+const sameStreetParts = (a: StreetParts, b: StreetParts) =>
+  a.name === b.name && a.type === b.type && a.directional === b.directional
+
+/** The address read with the avenue's other names (`CO_NAMED_AVENUES`), where it names one; a Manhattan house only. */
+const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
+  const avenue = CO_NAMED_AVENUES.find(({ names }) => names.some((name) => sameStreetParts(name, read.street)))
+  if (avenue === undefined || houseNumberValue(read.number) < avenue.fromNumber) return []
+  return avenue.names.filter((name) => !sameStreetParts(name, read.street)).map((name) => ({
+    read: { ...read, street: name, streetWords: [...name.name.split(" "), ...(name.type === "" ? [] : [name.type])] },
+    said: `the avenue's other name, ${[name.name, name.type].filter((part) => part !== "").join(" ")}`,
+    noteFor: (found) =>
+      found.parcel.state?.toUpperCase() === "NY" && found.parcel.city?.toUpperCase() === "NEW YORK"
+        ? {
+          kind: "normalized",
+          part: "street_name",
+          sent: [read.street.name, read.street.type].filter((part) => part !== "").join(" "),
+          used: [name.name, name.type].filter((part) => part !== "").join(" ")
+        }
+        : undefined
+  }))
 }
 
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
@@ -1516,7 +1570,7 @@ export class AddressIndex {
     if (found._tag !== "Unknown") return found
     let notValued: AddressMatch | undefined
     let suggested: AddressMatch | undefined
-    for (const again of [queensNumberWithSpace(read), unitWithoutDesignator(read)]) {
+    for (const again of [queensNumberWithSpace(read), unitWithoutDesignator(read), ...coNamedAvenues(read)]) {
       if (again === undefined) continue
       const second = this.matchParsed(again.read)
       // Read so, the address is refused with addresses to suggest where as read it had none (`209 W 14th St 10A,

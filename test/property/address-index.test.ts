@@ -2288,6 +2288,45 @@ describe("REQ-1 a street that runs on into the next town, typed with the wrong t
   })
 })
 
+describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: `655 6th Ave Apt 5H`, recorded on Avenue of the Americas, was refused)", () => {
+  const ny = { city: "NEW YORK", zip: "10010", state: "NY", market: "Manhattan" }
+  const harlem = { city: "NEW YORK", zip: "10030", state: "NY", market: "Manhattan" }
+  const avenues = new AddressIndex([
+    parcel("aoa-655-5H", normalizeAddress("655 AVENUE OF THE AMER").street, ny, "5H"),
+    parcel("sixth-655-5D", "655 6TH AVE", ny, "5D"),
+    parcel("malcolm-380-7B", normalizeAddress("380 MALCOLM X").street, harlem, "7B"),
+    parcel("lenox-380-7J", "380 LENOX AVE", harlem, "7J"),
+    parcel("acp-2351-310", normalizeAddress("2351 ADAM CLAYTON POWELL").street, harlem, "310"),
+    parcel("seventh-232", "232 7TH AVE", ny)
+  ])
+
+  it("either name finds the unit recorded under the other, said in a note; exactly as recorded, no note", () => {
+    for (
+      const [typed, id] of [
+        ["655 6th Ave Apt 5H, New York, NY 10010", "aoa-655-5H"],
+        ["655 Sixth Avenue #5H, New York, NY", "aoa-655-5H"],
+        ["655 Avenue of the Americas Apt 5D, New York, NY 10010", "sixth-655-5D"],
+        ["380 Lenox Ave Apt 7B, New York, NY", "malcolm-380-7B"],
+        ["380 Malcolm X Blvd Apt 7J, New York, NY", "lenox-380-7J"],
+        ["2351 7th Ave Apt 310, New York, NY", "acp-2351-310"],
+        ["2351 Adam Clayton Powell Jr Blvd Apt 310, New York, NY", "acp-2351-310"]
+      ] as const
+    ) {
+      expect({ typed, id: idOf(avenues.match(typed)) }).toEqual({ typed, id })
+    }
+    expect(avenues.match("655 6th Ave Apt 5H, New York, NY 10010")).toMatchObject({
+      method: "normalized",
+      notes: [{ kind: "normalized", part: "street_name", sent: "6 AVE" }]
+    })
+    expect(avenues.match("655 6th Ave Apt 5D, New York, NY 10010")).toMatchObject({ method: "exact", notes: [] })
+  })
+
+  it("7th and 8th Avenues are the Harlem boulevards only north of Central Park: a midtown number is never read on the other name", () => {
+    expect(avenues.match("232 Adam Clayton Powell Jr Blvd, New York, NY")._tag).toBe("Unknown")
+    expect(idOf(avenues.match("232 7th Ave, New York, NY"))).toBe("seventh-232")
+  })
+})
+
 describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
   const glenroy = { city: "GLENROY", zip: "3046", state: "VIC", market: "Melbourne" }
   const units = new AddressIndex([

@@ -312,11 +312,14 @@ describe("NYC streets cut at the files' field width", () => {
         `3,BOROUGH PARK,01 ONE FAMILY DWELLINGS,1,5600,12,,A1,4701 FORT HAMILTON PARKWA,,11219,1,0,1,"2,000","1,800",1920,1,A1,"950,000",5/1/19`,
         `4,SPRINGFIELD GARDENS,01 ONE FAMILY DWELLINGS,1,12500,7,,A1,122-30 SPRINGFIELD BOULEVAR,,11413,1,0,1,"3,000","1,500",1950,1,A1,"600,000",6/1/19`,
         // Shorter than the field: as the address normalisation reads it (STR, a USPS spelling of ST).
-        `4,JAMAICA,01 ONE FAMILY DWELLINGS,1,9700,3,,A1,97-11 129TH STR,,11419,1,0,1,"2,000","1,300",1930,1,A1,"500,000",7/1/19`
+        `4,JAMAICA,01 ONE FAMILY DWELLINGS,1,9700,3,,A1,97-11 129TH STR,,11419,1,0,1,"2,000","1,300",1930,1,A1,"500,000",7/1/19`,
+        // The files' BL, a boulevard, not a bluff (BLF: an address audit, 2026-11-29).
+        `5,GRANT CITY,01 ONE FAMILY DWELLINGS,1,3600,9,,A1,1501 FATHER CAPODANNO BL,,10306,1,0,1,"2,000","1,300",1930,1,A1,"500,000",7/1/19`
       )
     )
     expect(parsed.parcels.map((parcel) => [parcel.street, parcel.recordedAddress]).sort()).toEqual([
       ["122-30 SPRINGFIELD BLVD", "122-30 SPRINGFIELD BOULEVAR"],
+      ["1501 FATHER CAPODANNO BLVD", "1501 FATHER CAPODANNO BL"],
       ["4701 FORT HAMILTON PKWY", "4701 FORT HAMILTON PARKWA"],
       ["97-11 129TH ST", "97-11 129TH STR"]
     ])
