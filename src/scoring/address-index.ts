@@ -497,6 +497,9 @@ const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
 const CO_NAMED_AVENUES: ReadonlyArray<{ readonly names: ReadonlyArray<StreetParts>; readonly fromNumber: number }> = [
   { names: ["6TH AVE", "AVENUE OF THE AMERICAS", "AVENUE OF THE AMERIC", "AVENUE OF THE AMER"], fromNumber: 0 },
   { names: ["LENOX AVE", "MALCOLM X BLVD", "MALCOLM X"], fromNumber: 0 },
+  // And Central Park West and South as people write them.
+  { names: ["CENTRAL PARK W", "CPW"], fromNumber: 0 },
+  { names: ["CENTRAL PARK S", "CPS"], fromNumber: 0 },
   {
     names: [
       "7TH AVE",
@@ -526,17 +529,14 @@ const sameStreetParts = (a: StreetParts, b: StreetParts) =>
 const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
   const avenue = CO_NAMED_AVENUES.find(({ names }) => names.some((name) => sameStreetParts(name, read.street)))
   if (avenue === undefined || houseNumberValue(read.number) < avenue.fromNumber) return []
+  const spelled = (parts: StreetParts) =>
+    [parts.name, parts.type, parts.directional].filter((part) => part !== "").join(" ")
   return avenue.names.filter((name) => !sameStreetParts(name, read.street)).map((name) => ({
-    read: { ...read, street: name, streetWords: [...name.name.split(" "), ...(name.type === "" ? [] : [name.type])] },
-    said: `the avenue's other name, ${[name.name, name.type].filter((part) => part !== "").join(" ")}`,
+    read: { ...read, street: name, streetWords: spelled(name).split(" ") },
+    said: `the avenue's other name, ${spelled(name)}`,
     noteFor: (found) =>
       found.parcel.state?.toUpperCase() === "NY" && found.parcel.city?.toUpperCase() === "NEW YORK"
-        ? {
-          kind: "normalized",
-          part: "street_name",
-          sent: [read.street.name, read.street.type].filter((part) => part !== "").join(" "),
-          used: [name.name, name.type].filter((part) => part !== "").join(" ")
-        }
+        ? { kind: "normalized", part: "street_name", sent: spelled(read.street), used: spelled(name) }
         : undefined
   }))
 }

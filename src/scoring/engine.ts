@@ -136,8 +136,16 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
     case "unit":
       return "The address names a building with units; send the unit (the candidates list the units on record)."
     case "directional":
-      return "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
-        "(the candidates are the properties on record at this number)." + notValuedAmong(match)
+      // One candidate: the one property on record at the number, while another street of the name has houses
+      // around it that never sold (`613 77th St, Brooklyn`, where E 77th St runs through the 600s: told to send a
+      // direction, its one candidate the street typed; an address audit, 2026-11-29).
+      return match.candidates.length === 1
+        ? "The address leaves out a direction (such as E or W) that tells streets of this name apart: one of them " +
+          "has the one property on record at this number (the candidate), and another has houses around it that " +
+          "may be the one meant though it never sold. Send the candidate's address as it is given (with its ZIP " +
+          "code) if it is the one meant, else the direction." + notValuedAmong(match)
+        : "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
+          "(the candidates are the properties on record at this number)." + notValuedAmong(match)
     case "type":
       return "The address leaves out the street type (such as St, Ave or Ct) that tells streets of this name apart: " +
         `another street of the name has ${

@@ -2297,7 +2297,8 @@ describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: 
     parcel("malcolm-380-7B", normalizeAddress("380 MALCOLM X").street, harlem, "7B"),
     parcel("lenox-380-7J", "380 LENOX AVE", harlem, "7J"),
     parcel("acp-2351-310", normalizeAddress("2351 ADAM CLAYTON POWELL").street, harlem, "310"),
-    parcel("seventh-232", "232 7TH AVE", ny)
+    parcel("seventh-232", "232 7TH AVE", ny),
+    parcel("cpw-25-11K", normalizeAddress("25 CENTRAL PARK WEST").street, ny, "11K")
   ])
 
   it("either name finds the unit recorded under the other, said in a note; exactly as recorded, no note", () => {
@@ -2309,7 +2310,8 @@ describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: 
         ["380 Lenox Ave Apt 7B, New York, NY", "malcolm-380-7B"],
         ["380 Malcolm X Blvd Apt 7J, New York, NY", "lenox-380-7J"],
         ["2351 7th Ave Apt 310, New York, NY", "acp-2351-310"],
-        ["2351 Adam Clayton Powell Jr Blvd Apt 310, New York, NY", "acp-2351-310"]
+        ["2351 Adam Clayton Powell Jr Blvd Apt 310, New York, NY", "acp-2351-310"],
+        ["25 CPW Apt 11K, New York NY", "cpw-25-11K"]
       ] as const
     ) {
       expect({ typed, id: idOf(avenues.match(typed)) }).toEqual({ typed, id })

@@ -242,6 +242,19 @@ describe("the local scoring engine on a generated county", () => {
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "directional", candidates: one })).toMatch(
       /leaves out a direction/
     )
+    // One candidate: it is named as the one property at the number, and how to take it (an address audit,
+    // 2026-11-29: `613 77th St, Brooklyn` was told to send a direction, its one candidate the street typed).
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "directional", candidates: one })).toMatch(
+      /the one property on record at this number \(the candidate\).*Send the candidate's address as it is given \(with its ZIP code\) if it is the one meant/
+    )
+    expect(
+      ambiguityDetail({
+        _tag: "Ambiguous",
+        reason: "directional",
+        candidates: [...one, "12 DRUMGOOLE RD W, STATEN ISLAND, NY 10309"]
+      })
+    )
+      .toMatch(/send it \(the candidates are the properties on record at this number\)/)
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).toMatch(/send the unit/)
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: one })).toMatch(/street name/)
     // A misspelt name as close to several streets, of which one has the number: the detail says so.
