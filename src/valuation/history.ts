@@ -12,6 +12,12 @@ import { atLeastShareOf } from "./policy.js"
 
 export const FLIP_WINDOW_DAYS = 365
 export const FLIP_MIN_GAIN = 0.1
+/**
+ * A market sale at the price of the parcel's market sale at most this many days before it is that sale
+ * recorded again, not a second sale (Melbourne's file lists a sale scraped twice a week apart, and the NYC
+ * files a deed recorded again: 16 of each).
+ */
+export const REPEAT_RECORD_DAYS = 31
 
 const days = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
@@ -46,8 +52,24 @@ export const propertyHistory = (
   marketSale: (sale: SaleRecord) => boolean = (sale) => sale.armsLength && sale.price > 0,
   recordsFrom?: string
 ): HistoryAnswer => {
-  const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate))
-    .map((sale) => ({ sale, market: marketSale(sale) }))
+  // A repeat record of a market sale is no second sale (`79 New Rd, Oak Park`: two market sales at A$1,071,888
+  // a week apart, one sale listed twice; an investor audit, 2026-11-29): not counted, with why.
+  let lastMarket: SaleRecord | undefined
+  const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate)).map((sale) => {
+    const repeatOf = marketSale(sale) ? lastMarket : undefined
+    const repeat = repeatOf !== undefined && repeatOf.price === sale.price &&
+      days(repeatOf.saleDate, sale.saleDate) <= REPEAT_RECORD_DAYS
+    if (marketSale(sale) && !repeat) lastMarket = sale
+    return repeat
+      ? {
+        sale,
+        market: false,
+        reason: `the price of the market sale of ${repeatOf.saleDate}, recorded again ${
+          days(repeatOf.saleDate, sale.saleDate)
+        } days later: a repeat record of that sale, not a second one`
+      }
+      : { sale, market: marketSale(sale), reason: undefined }
+  })
   // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase),
   // and package sales what a buyer paid for the package: a flip is a market sale resold in a market sale, or a
   // package resold whole (a house and its side lot bought for $295,000 and sold for $550,000 five months later).
@@ -75,12 +97,12 @@ export const propertyHistory = (
   return {
     property_id: records.parcel.id,
     address: parcelAddress(records.parcel),
-    chain_of_title: transfers.map(({ market, sale }) => ({
+    chain_of_title: transfers.map(({ market, reason, sale }) => ({
       recorded_date: sale.saleDate,
       document_type: sale.documentType,
       price: sale.price,
       arms_length: market,
-      ...(market ? {} : { not_arms_length_reason: notMarketReason(sale) }),
+      ...(market ? {} : { not_arms_length_reason: reason ?? notMarketReason(sale) }),
       ...(sale.packageParcelIds === undefined ? {} : { package_property_ids: [...sale.packageParcelIds] }),
       ...(sale.grantor ? { grantor: sale.grantor } : {}),
       ...(sale.grantee ? { grantee: sale.grantee } : {})

@@ -25,6 +25,33 @@ const sale = (saleDate: string, price: number, armsLength = true, documentType =
 })
 
 describe("history", () => {
+  it("HIS-2: a market sale at the price of one at most 31 days before is that sale recorded again, not a second sale (an investor audit, 2026-11-29: 79 New Rd, Oak Park)", () => {
+    const answer = propertyHistory({
+      parcel,
+      sales: [
+        sale("2017-06-17", 1_071_888),
+        sale("2017-06-24", 1_071_888),
+        // Another price, or the same price more than 31 days on, is another sale.
+        sale("2017-07-01", 1_080_000),
+        sale("2017-09-01", 1_080_000)
+      ],
+      listing: undefined,
+      permits: []
+    })
+    expect(answer.chain_of_title.map((t) => [t.recorded_date, t.arms_length, t.not_arms_length_reason])).toEqual([
+      ["2017-06-17", true, undefined],
+      [
+        "2017-06-24",
+        false,
+        "the price of the market sale of 2017-06-17, recorded again 7 days later: a repeat record of that sale, not a second one"
+      ],
+      ["2017-07-01", true, undefined],
+      ["2017-09-01", true, undefined]
+    ])
+    // A repeat is no resale: no flip from it, and a later sale is a resale of the first.
+    expect(answer.flips).toEqual([])
+  })
+
   it("HIS-2: the chain of title lists every recorded transfer in date order, nominal ones included", () => {
     const answer = propertyHistory({
       parcel,
