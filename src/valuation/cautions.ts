@@ -337,6 +337,9 @@ const valueRange = (inputs: CautionInputs) => {
   return undefined
 }
 
+/** A sale this few days before the valuation date is of the same time: nothing can have changed since. */
+const SAME_TIME_DAYS = 31
+
 /**
  * The value's median far from the property's own recent market sale, which lies inside the value's range
  * (outside it, `own-sale-outside-range` says so): VALUE_FAR_FROM_OWN_SALE.
@@ -361,12 +364,19 @@ const valueFarFromOwnSale = (
       `${above ? "above" : "below"} the price the property itself sold for on ${own.date} ` +
       `(${dollars(own.price)}, recorded as a market sale)${premium}, though that price lies inside ${rangeName}. ` +
       `The records do not say why: ${
-        above
+        // A sale within a month of the valuation date leaves no time for a change (a Sacramento house sold on
+        // the day its market's records end was told it may have had work done since: an investor audit).
+        daysBetween(own.date, inputs.valuationDate) <= SAME_TIME_DAYS
+          ? above
+            ? "the price may have been below the market's (a sale between relatives, a distressed sale), or the " +
+              "comparable sales may overstate this property"
+            : "the price may have covered more than this property or been above the market's, or the comparable " +
+              "sales may understate it"
+          : above
           ? "the market or the property may have changed since (work done), the price may have been below the market's " +
             "(a sale between relatives, a distressed sale), or the comparable sales may overstate this property"
           : "the price may have covered more than this property or been above the market's, the property may have " +
-            "changed since, or the comparable sales may understate it"
-      }. Check which before relying on the value.`
+            "changed since, or the comparable sales may understate it"}. Check which before relying on the value.`
   }
 }
 

@@ -445,6 +445,12 @@ describe("the Scored answer", () => {
           "may overstate this property. Check which before relying on the value."
       )
       expect(codesAt(720_000)).not.toContain("own-sale-outside-range")
+      // A sale within a month of the valuation date: no time for a change since (an investor audit, 2026-11-29:
+      // a Sacramento house sold on its valuation date was told it may have had work done since).
+      const sameTime = scoredAnswer(outcome({ date: "2019-11-20", price: 720_000 }), { address: "x" }).cautions
+      expect(sameTime?.find((c) => c.code === "value-far-from-own-sale")?.detail).toMatch(
+        /The records do not say why: the price may have been below the market's \(a sale between relatives, a distressed sale\), or the comparable sales may overstate this property\./
+      )
       // Within 30%, more than two years before, or outside the range (said by own-sale-outside-range): not this one.
       expect(codesAt(760_000)).not.toContain("value-far-from-own-sale")
       expect(codesAt(720_000, "2017-11-30")).not.toContain("value-far-from-own-sale")
