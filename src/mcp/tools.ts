@@ -40,12 +40,16 @@ import type { Scoring } from "../services/scoring.js"
 
 type Json = Record<string, unknown>
 
-const IdempotencyKeyArgument = Schema.optional(Schema.String.annotations({
-  description: "Makes retrying safe, like the REST `Idempotency-Key` header: up to 255 characters, unique per " +
-    "intended call (a UUID). The same key with the same arguments within 24 hours returns the stored answer, " +
-    "not charged again; with other arguments it is refused (`idempotency-key-conflict`).",
-  examples: ["6f1c2d9e-5b7a-4e0f-9a44-1d2b3c4d5e6f"]
-}))
+// Its length in the schema too, for a host that checks arguments before sending them (an agent's audit,
+// 2026-11-29: the limit was in the description only); the operation judges it either way (IDEM-10).
+const IdempotencyKeyArgument = Schema.optional(
+  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)).annotations({
+    description: "Makes retrying safe, like the REST `Idempotency-Key` header: up to 255 characters, unique per " +
+      "intended call (a UUID). The same key with the same arguments within 24 hours returns the stored answer, " +
+      "not charged again; with other arguments it is refused (`idempotency-key-conflict`).",
+    examples: ["6f1c2d9e-5b7a-4e0f-9a44-1d2b3c4d5e6f"]
+  })
+)
 
 /**
  * A JSON Schema for the SDK, with a validation that accepts any object: the operation decides, so MCP and

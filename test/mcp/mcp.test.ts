@@ -44,6 +44,10 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           expect(Object.keys(score.inputSchema.properties)).toEqual(
             expect.arrayContaining(["address", "condition", "overrides", "idempotency_key"])
           )
+          // IDEM-10: the key's length is in the schema, not only in its description (an agent's audit, 2026-11-29).
+          for (const tool of tools.filter((t) => t.name !== "validate_request")) {
+            expect(tool.inputSchema.properties?.["idempotency_key"]).toMatchObject({ minLength: 1, maxLength: 255 })
+          }
           yield* Effect.promise(() => client.close())
         }))
 
