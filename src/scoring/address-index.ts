@@ -1654,7 +1654,9 @@ export class AddressIndex {
     return {
       _tag: "Unknown",
       hint: `${typed} is no place on record; this street address is on record in ${places.sort().join(" and ")}: ` +
-        "check the town (that address is suggested; send the town or ZIP code of the one meant).",
+        `check the town (${
+          new Set(suggestions).size === 1 ? "that address is" : "those addresses are"
+        } suggested; send the town or ZIP code of the one meant).`,
       suggestions: [...new Set(suggestions)].slice(0, MAX_CANDIDATES)
     }
   }
@@ -1956,9 +1958,9 @@ export class AddressIndex {
           _tag: "Unknown",
           hint: `This street address is on record in ${
             [...new Set(misplaced.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
-          }, not in ${parsed.locality}: check the town (that address is suggested${
-            suggestions.length > 0 ? ` first, then the numbers nearest to it in ${parsed.locality}` : ""
-          }).`,
+          }, not in ${parsed.locality}: check the town (${
+            new Set(unitAsSent(misplaced)).size === 1 ? "that address is" : "those addresses are"
+          } suggested${suggestions.length > 0 ? ` first, then the numbers nearest to it in ${parsed.locality}` : ""}).`,
           suggestions: [
             ...new Set([...unitAsSent(misplaced).sort(naturally), ...suggestions])
           ].slice(0, MAX_CANDIDATES)
@@ -2119,7 +2121,7 @@ export class AddressIndex {
         : attempt.known && sameAddressElsewhere.length > 0
         ? `This street address is not on record in ${placeSent}, but it is in ${
           [...new Set(sameAddressElsewhere.map(displayTown))].sort().join(" or ")
-        }: check the town (that address is suggested${
+        }: check the town (${sameAddressElsewhere.length === 1 ? "that address is" : "those addresses are"} suggested${
           sameAddressElsewhere.length < suggestions.length ? " first, then the numbers nearest to it" : ""
         }).`
         : attempt.known && suggestions.length > 0
