@@ -2054,12 +2054,13 @@ export class AddressIndex {
           : []
       )
       if (inPlace.length > 0) {
+        const addresses = [...new Set(inPlace.map(parcelDisplayAddress))].sort(naturally)
         return {
           _tag: "Unknown",
           hint: `This street address is not on record in the town of ${locality}, but it is in ${
             [...new Set(inPlace.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
-          }: name the town (those addresses are suggested).`,
-          suggestions: [...new Set(inPlace.map(parcelDisplayAddress))].sort(naturally).slice(0, MAX_CANDIDATES)
+          }: name the town (${addresses.length === 1 ? "that address is" : "those addresses are"} suggested).`,
+          suggestions: addresses.slice(0, MAX_CANDIDATES)
         }
       }
     }
