@@ -402,15 +402,30 @@ const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   if (range === undefined) return undefined
   if (own.price >= range.low && own.price <= range.high) return valueFarFromOwnSale(inputs, own, range.name)
   const above = own.price > range.high
+  // Above the range, this caution says what `after-repair-value-below-own-sale` would (that one is not given
+  // beside it): the after-repair value and the offer too, where they lie that far below the sale (an agent's
+  // audit, 2026-11-29: `240-25 Memphis Ave, Queens`, sold for $610,000 22 days before, its after-repair value
+  // $395,022 and offer $235,000, was told only of the value's range).
+  const afterRepair = inputs.afterRepair
+  const afterRepairBelow = above && afterRepair !== undefined &&
+    !atLeastShareOf(afterRepair.value, own.price, AFTER_REPAIR_BELOW_OWN_SALE)
   return {
     code: "own-sale-outside-range",
     detail: `The property itself sold on ${own.date} for ${dollars(own.price)}, ${above ? "above" : "below"} ` +
-      `${range.name} (${dollars(range.low)} to ${dollars(range.high)}). The records do not say why: its facts ` +
+      `${range.name} (${dollars(range.low)} to ${dollars(range.high)})${
+        afterRepairBelow
+          ? `, and the after-repair value the offer is built on (${dollars(afterRepair.value)}) is ${
+            percent(1 - afterRepair.value / own.price)
+          } below that price`
+          : ""
+      }. The records do not say why: its facts ` +
       "may not describe it as it was sold (a renovation, an extension, a change since), the price may not have " +
       `been a market one${
         above ? " or may have covered more than this property" : " (a sale between relatives, a " +
           "distressed sale)"
-      }, or the value may be wrong here. Check the property before relying on the value.`
+      }, or the value may be wrong here. Check the property before relying on the value${
+        afterRepairBelow ? " and the offer" : ""
+      }.`
   }
 }
 

@@ -501,6 +501,15 @@ describe("the Scored answer", () => {
       // (Inside the model's range, so this is the only word of it; above the range, that caution says it.)
       expect(codesAt(1_125_000)).toEqual(["after-repair-value-below-own-sale"])
       expect(codesAt(1_650_000)).toEqual(["own-sale-outside-range"])
+      // And that caution then names the after-repair value and the offer too (an agent's audit, 2026-11-29:
+      // `240-25 Memphis Ave`, its after-repair value 35% below its sale 22 days before, was told of the range only).
+      const above = scoredAnswer(outcome({ date: "2019-09-01", price: 1_650_000 }), { address: "x" })
+      expect(above.cautions?.[0]?.detail).toContain(
+        `, and the after-repair value the offer is built on ($${
+          above.rehab_adjusted_arv!.toLocaleString("en-US")
+        }) is ${Number(((1 - above.rehab_adjusted_arv! / 1_650_000) * 100).toFixed(1))}% below that price.`
+      )
+      expect(above.cautions?.[0]?.detail).toMatch(/Check the property before relying on the value and the offer\.$/)
       // Within 10%, more than two years before, or no sale: nothing.
       expect(codesAt(Math.floor(arv / 0.9) - 1_000)).not.toContain("after-repair-value-below-own-sale")
       expect(codesAt(1_125_000, "2017-11-30")).not.toContain("after-repair-value-below-own-sale")
