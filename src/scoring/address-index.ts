@@ -2632,7 +2632,7 @@ export class AddressIndex {
       if (named.length > 1) return ambiguous(named, "several")
       return {
         _tag: "Unknown",
-        hint: `No unit ${parsed.unit} is recorded at this address; the units that are are suggested.`,
+        hint: `No unit ${parsed.unit} is recorded at this address; the units on record there are suggested.`,
         suggestions: nearestUnitsFirst(units, parsed.unit).map(parcelDisplayAddress).slice(0, MAX_CANDIDATES)
       }
     }

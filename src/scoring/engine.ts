@@ -144,8 +144,9 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
           "has the one property on record at this number (the candidate), and another has houses around it that " +
           "may be the one meant though it never sold. Send the candidate's address as it is given (with its ZIP " +
           "code) if it is the one meant, else the direction." + notValuedAmong(match)
-        : "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it " +
-          "(the candidates are the properties on record at this number)." + notValuedAmong(match)
+        : "The address leaves out a direction (such as E or W) that tells streets of this name apart; send it, " +
+          "or a candidate's address as it is given (with its ZIP code) if the one meant is on the street without " +
+          "one (the candidates are the properties on record at this number)." + notValuedAmong(match)
     case "type":
       return "The address leaves out the street type (such as St, Ave or Ct) that tells streets of this name apart: " +
         `another street of the name has ${
@@ -158,18 +159,20 @@ export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }
         : "The street name is not on record and is as close to several streets that are; send the one meant " +
           "(the candidates are the properties on record at this number)."
     case "town": {
+      // New York City's towns are its boroughs: `60 W 9th St, NYC` was told it named no town (an address audit).
+      const placeWord = match.candidates.every((candidate) => /, NY \d{5}$/.test(candidate)) ? "borough" : "town"
       // The candidates' towns too, where they are several (`1126 Forest Ave, NY`, on record at the number in the
       // Bronx and Staten Island, named only Queens, whose Forest Ave has houses around it: an agent's audit).
       const towns = match.candidateTowns ?? []
       if ((match.otherTowns ?? []).length === 0 && towns.length > 1) {
-        return `The address names no town or ZIP code, and the street address is on record in ${
+        return `The address names no ${placeWord} or ZIP code, and the street address is on record in ${
           listed(towns)
-        }: send the town or ZIP code (the candidates are the properties on record at this number).` +
+        }: send the ${placeWord} or ZIP code (the candidates are the properties on record at this number).` +
           notValuedAmong(match)
       }
-      return `The address names no town or ZIP code, and a street of this name is on record in ${
+      return `The address names no ${placeWord} or ZIP code, and a street of this name is on record in ${
         (match.otherTowns ?? []).join(", ") || "another covered town"
-      } too, with houses around this number that may be the one meant: send the town or ZIP code (the ` +
+      } too, with houses around this number that may be the one meant: send the ${placeWord} or ZIP code (the ` +
         `${match.candidates.length === 1 ? "candidate is the property" : "candidates are the properties"} on record ` +
         `at this number${towns.length > 1 ? `, in ${listed(towns)}` : ""}).` + notValuedAmong(match)
     }

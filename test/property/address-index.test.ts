@@ -1065,8 +1065,8 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     const result = forest.match("1126 Forest Ave, NY")
     expect(result).toMatchObject({ _tag: "Ambiguous", reason: "town" })
     expect(ambiguityDetail(result as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toBe(
-      "The address names no town or ZIP code, and a street of this name is on record in QUEENS too, with houses " +
-        "around this number that may be the one meant: send the town or ZIP code (the candidates are the properties " +
+      "The address names no borough or ZIP code, and a street of this name is on record in QUEENS too, with " +
+        "houses around this number that may be the one meant: send the borough or ZIP code (the candidates are the properties " +
         "on record at this number, in BRONX and STATEN ISLAND)."
     )
   })
@@ -1098,8 +1098,8 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
         }
       })
       expect(ambiguityDetail(result as Extract<AddressMatch, { _tag: "Ambiguous" }>)).toBe(
-        "The address names no town or ZIP code, and the street address is on record in BROOKLYN and NEW YORK: send " +
-          "the town or ZIP code (the candidates are the properties on record at this number). Of them, 735 E 9TH " +
+        "The address names no borough or ZIP code, and the street address is on record in BROOKLYN and NEW YORK: " +
+          "send the borough or ZIP code (the candidates are the properties on record at this number). Of them, 735 E 9TH " +
           "ST, NEW YORK, NY 10009, a co-op apartment building (building class D0) is a property this service does " +
           "not value: sent, it is refused."
       )
@@ -1172,8 +1172,8 @@ describe("no town or ZIP code sent, for a street of several towns (a user's audi
     }
     const result = park.match("193 Park Ave") as Extract<AddressMatch, { _tag: "Ambiguous" }>
     expect(ambiguityDetail(result)).toBe(
-      "The address names no town or ZIP code, and the street address is on record in BROOKLYN and STATEN ISLAND: " +
-        "send the town or ZIP code (the candidates are the properties on record at this number)."
+      "The address names no borough or ZIP code, and the street address is on record in BROOKLYN and STATEN " +
+        "ISLAND: send the borough or ZIP code (the candidates are the properties on record at this number)."
     )
     // The town sent settles it; the directional is still asked for where the town's own streets differ by it.
     expect(idOf(park.match("193 Park Ave, Staten Island"))).toBe("si-park-193")

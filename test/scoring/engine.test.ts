@@ -254,7 +254,9 @@ describe("the local scoring engine on a generated county", () => {
         candidates: [...one, "12 DRUMGOOLE RD W, STATEN ISLAND, NY 10309"]
       })
     )
-      .toMatch(/send it \(the candidates are the properties on record at this number\)/)
+      .toMatch(
+        /send it, or a candidate.s address as it is given \(with its ZIP code\) if the one meant is on the street without one \(the candidates are/
+      )
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).toMatch(/send the unit/)
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: one })).toMatch(/street name/)
     // A misspelt name as close to several streets, of which one has the number: the detail says so.
