@@ -106,7 +106,9 @@ export const Flip = Schema.Struct({
 
 export const Listing = Schema.Struct({
   status: Schema.Literal("active", "pending", "off_market", "unknown").annotations({
-    description: "`active`, `pending`, `off_market`, or `unknown` when no listing is on record."
+    description: "`active`, `pending`, `off_market`, or `unknown` when no listing is on record, also where the " +
+      "market's listings have not been loaded (sales files such as the NYC, Melbourne and Sacramento ones carry " +
+      "none): `unknown` is no sign that the property is or is not for sale."
   }),
   list_price: Schema.optionalWith(dollars("The asking price"), { exact: true }),
   listed_date: Schema.optionalWith(date("When it was listed"), { exact: true })
