@@ -260,7 +260,8 @@ export const Caution = Schema.Struct({
       "inside the range, but the value's median is at least 1.3 times it or it at least 1.3 times the median; " +
       "`own-sale-not-counted`: its latest sale of " +
       "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
-      "neighbourhood's range for its recorded facts), so `evidence.own_last_sale` does not show it; " +
+      "neighbourhood's range for its recorded facts), or was recorded with several prices that day (split deeds " +
+      "or partial interests: the detail lists them), so `evidence.own_last_sale` does not show it; " +
       "`own-sale-in-package`: its latest sale of the last two years was one deed and price over it and other " +
       "parcels (a package sale), so the price is not its own and `evidence.own_last_sale` does not show it " +
       "(the detail names the price, how many parcels it covered, and whether the offer is above it); " +

@@ -13,6 +13,7 @@ import {
   type ParcelRecord,
   type ParsedFile,
   type SaleRecord,
+  SPLIT_DEEDS_REASON,
   type UnscoredAddress,
   withSnapshotFacts
 } from "./records.js"
@@ -332,7 +333,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       : packageParcelIds !== undefined
       ? `one deed and price over ${packageParcelIds.length} parcels (a package sale)`
       : (pricesPerParcelDay.get(`${keys.parcel}|${apartment}|${saleDate}`)?.size ?? 0) >= 2
-      ? "several prices recorded for the parcel on one day (split deeds or partial interests)"
+      ? SPLIT_DEEDS_REASON
       : undefined
     sales.set(sourceKey, {
       parcelId: id,

@@ -15,7 +15,8 @@ import {
   type ParcelRecord,
   type ParsedFile,
   type PermitRecord,
-  type SaleRecord
+  type SaleRecord,
+  SPLIT_DEEDS_REASON
 } from "./records.js"
 
 export type CsvKind = "parcels" | "sales" | "listings" | "permits"
@@ -263,7 +264,7 @@ const withSeveralPricesOnADay = (
       ? {
         ...sale,
         armsLength: false,
-        notArmsLengthBecause: "several prices recorded for the parcel on one day (split deeds or partial interests)"
+        notArmsLengthBecause: SPLIT_DEEDS_REASON
       }
       : sale
   )

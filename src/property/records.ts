@@ -137,6 +137,12 @@ export const withSnapshotFacts = (before: ParcelRecord | undefined, later: Parce
   return merged
 }
 
+/**
+ * Why a sale is not arm's-length where several prices are recorded for one parcel on one day: the importers'
+ * words, and how the engine knows such a sale (the answer says the property sold that day: `own-sale-not-counted`).
+ */
+export const SPLIT_DEEDS_REASON = "several prices recorded for the parcel on one day (split deeds or partial interests)"
+
 /** A sale below this price is a nominal transfer, never arm's length. */
 export const NOMINAL_PRICE_LIMIT = 10_000
 

@@ -19,7 +19,7 @@ import {
 } from "../../schema/problems.js"
 import { formatAddress } from "../property/address-format.js"
 import { milesBetween } from "../property/miles.js"
-import type { ParcelRecord, SaleRecord } from "../property/records.js"
+import { type ParcelRecord, type SaleRecord, SPLIT_DEEDS_REASON } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
 import type { UncountedSale } from "../valuation/cautions.js"
@@ -90,7 +90,8 @@ export const modelSale = (parcel: ParcelRecord, sale: SaleRecord): ModelSale | u
     price: sale.price,
     date: sale.saleDate,
     armsLength: sale.armsLength,
-    ...(sale.packageParcelIds === undefined ? {} : { packageParcels: sale.packageParcelIds.length })
+    ...(sale.packageParcelIds === undefined ? {} : { packageParcels: sale.packageParcelIds.length }),
+    ...(sale.notArmsLengthBecause === SPLIT_DEEDS_REASON ? { splitDeeds: true as const } : {})
   }
 }
 
@@ -294,6 +295,8 @@ interface OwnSale {
   readonly market: boolean
   /** For a package sale, how many parcels its deed and price covered. */
   readonly packageParcels?: number | undefined
+  /** One of several prices recorded for the parcel that day (split deeds or partial interests). */
+  readonly splitDeeds?: true | undefined
 }
 
 export class ScoringEngine {
@@ -412,10 +415,12 @@ export class ScoringEngine {
     if (this.ownSalesByParcel === undefined) {
       const byParcel = new Map<string, Array<OwnSale>>()
       for (const sale of this.sales) {
-        if (!(sale.price > 0) || (!sale.armsLength && sale.packageParcels === undefined)) continue
+        if (!(sale.price > 0) || (!sale.armsLength && sale.packageParcels === undefined && !sale.splitDeeds)) continue
         const own: OwnSale = sale.armsLength
           ? { date: sale.date, price: sale.price, market: !this.model.isOutlier(sale) }
-          : { date: sale.date, price: sale.price, market: false, packageParcels: sale.packageParcels }
+          : sale.packageParcels !== undefined
+          ? { date: sale.date, price: sale.price, market: false, packageParcels: sale.packageParcels }
+          : { date: sale.date, price: sale.price, market: false, splitDeeds: true }
         const list = byParcel.get(sale.parcelKey)
         if (list) list.push(own)
         else byParcel.set(sale.parcelKey, [own])
@@ -445,8 +450,16 @@ export class ScoringEngine {
    * at $425,000 with nothing said).
    */
   ownUncountedSale(parcelId: string, asOf: string): UncountedSale | undefined {
-    const last = this.ownSales(parcelId).findLast((sale) => sale.date <= asOf)
+    const own = this.ownSales(parcelId)
+    const last = own.findLast((sale) => sale.date <= asOf)
     if (last === undefined || last.market) return undefined
+    if (last.splitDeeds) {
+      // Every price of that day (`1223 Lamberton Cir, Sacramento`: $155,435 and $155,500 two days before its
+      // valuation date, and nothing said: an agent's audit, 2026-11-29).
+      const prices = own.filter((sale) => sale.splitDeeds && sale.date === last.date).map((sale) => sale.price)
+        .sort((a, b) => a - b)
+      return { date: last.date, price: last.price, why: "split", prices }
+    }
     return last.packageParcels === undefined
       ? { date: last.date, price: last.price, why: "fenced" }
       : { date: last.date, price: last.price, why: "package", parcels: last.packageParcels }

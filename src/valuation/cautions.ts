@@ -43,6 +43,12 @@ export type UncountedSale = {
   /** `package`: one deed and price over `parcels` parcels, this one among them. */
   readonly why: "package"
   readonly parcels: number
+} | {
+  readonly date: string
+  readonly price: number
+  /** `split`: several prices recorded for it that day (split deeds or partial interests), `prices`. */
+  readonly why: "split"
+  readonly prices: ReadonlyArray<number>
 }
 
 export interface CautionInputs {
@@ -446,6 +452,17 @@ const uncountedSaleCaution = (inputs: CautionInputs): Caution | undefined => {
             : ""
         }. Its history lists the deed and the other parcels; check what was sold (a side lot, a garage, ` +
         "another house) before relying on the value."
+    }
+  }
+  if (sale.why === "split") {
+    return {
+      code: "own-sale-not-counted",
+      detail:
+        `The property itself sold on ${sale.date}, with ${sale.prices.length} prices recorded that day (${
+          sale.prices.map(dollars).join(", ")
+        }): split deeds or partial interests, so none is taken for a market sale (nor is any ` +
+        "`evidence.own_last_sale`). What the whole property sold for is not on record: check the deeds (its " +
+        "history lists them) before relying on the value."
     }
   }
   return {

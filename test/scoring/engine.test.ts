@@ -3,7 +3,7 @@ import { Context, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { scoreAddress } from "../../src/operations/upstream.js"
 import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
-import type { ParcelRecord } from "../../src/property/records.js"
+import { type ParcelRecord, SPLIT_DEEDS_REASON } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
 import { ambiguityDetail, missingFactsDetail, modelSale, ScoringEngine } from "../../src/scoring/engine.js"
 import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
@@ -90,6 +90,33 @@ describe("market sales (the history's arms_length and flips)", () => {
     expect((answerOf(cheap, "2026-09-30").cautions ?? []).map((c) => c.code)).not.toContain("own-sale-in-package")
     expect((answer.cautions ?? []).map((c) => c.code)).not.toContain("own-sale-not-counted")
     expect((answerOf(engine, "2026-11-01").cautions ?? []).map((c) => c.code)).not.toContain("own-sale-in-package")
+  })
+
+  it("ANS-11 cautions: the property's own latest sale recorded with several prices that day (split deeds) is said, with every price (an agent's audit, 2026-11-29: 1223 Lamberton Cir, Sacramento)", () => {
+    const own = county.sales.find((s) => s.parcelId === house.id && s.armsLength && s.price > 0)!
+    const address = parcelDisplayAddress(house)
+    const split = ScoringEngine.build({
+      parcels: county.parcels,
+      sales: [
+        ...county.sales,
+        ...[155_500, 155_435].map((price, i) => ({
+          ...own,
+          saleDate: "2026-10-01",
+          price,
+          armsLength: false,
+          notArmsLengthBecause: SPLIT_DEEDS_REASON,
+          sourceKey: `split-deed-${i}`
+        }))
+      ]
+    })
+    const cautionsAt = (asOf: string) =>
+      scoredAnswer(right(split.score(address, undefined, asOf)), { address }).cautions ?? []
+    expect(cautionsAt("2026-11-01").find((c) => c.code === "own-sale-not-counted")?.detail).toMatch(
+      /^The property itself sold on 2026-10-01, with 2 prices recorded that day \(\$155,435, \$155,500\): split deeds or partial interests, so none is taken for a market sale/
+    )
+    // Its last market sale is still its own; before that day nothing is said.
+    expect(split.ownLastSale(house.id, "2026-11-01")).toEqual(engine.ownLastSale(house.id, "2026-11-01"))
+    expect(cautionsAt("2026-09-30").map((c) => c.code)).not.toContain("own-sale-not-counted")
   })
 })
 

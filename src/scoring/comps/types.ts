@@ -30,6 +30,8 @@ export type Sale = {
   armsLength: boolean
   /** For a package sale (one deed and price over several parcels), how many parcels the price covered. */
   packageParcels?: number | undefined
+  /** One of several prices recorded for the parcel on its day (not arm's-length: `SPLIT_DEEDS_REASON`). */
+  splitDeeds?: true | undefined
 }
 
 export type Subject = {
