@@ -541,6 +541,32 @@ const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
   }))
 }
 
+/**
+ * A street named by its type with `The` left off (`67 Parade, Ascot Vale` for 67 The Parade, `88 Esplanade,
+ * Maribyrnong`, `21 Boulevard, Ivanhoe`), or its directional put first (`281 East Esplanade` for Esplanade East):
+ * refused until 2026-11-29, `88 Esplanade` told that no street of the name is in Maribyrnong (an address audit).
+ */
+const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
+  const { directional, name, type } = read.street
+  const readings: Array<StreetParts> = []
+  if (type === "" && directional === "" && !name.includes(" ")) {
+    const withThe = streetParts(["THE", name])
+    if (withThe.name === "THE" && withThe.type !== "") readings.push(withThe)
+  }
+  const [first, ...rest] = read.streetWords
+  if (type !== "" && directional === "" && first !== undefined && DIRECTIONALS.has(first) && rest.length === 1) {
+    const after = streetParts([...rest, first])
+    if (after.directional !== "" && after.type === "") readings.push(after)
+  }
+  const spelled = (parts: StreetParts) =>
+    [parts.name, parts.type, parts.directional].filter((part) => part !== "").join(" ")
+  return readings.map((street) => ({
+    read: { ...read, street, streetWords: spelled(street).split(" ") },
+    said: `the street as ${spelled(street)}`,
+    noteFor: () => ({ kind: "normalized", part: "street_name", sent: spelled(read.street), used: spelled(street) })
+  }))
+}
+
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
 const HYPHENATED = /^(\d{1,3})-(\d{2})$/
 
@@ -1570,7 +1596,14 @@ export class AddressIndex {
     if (found._tag !== "Unknown") return found
     let notValued: AddressMatch | undefined
     let suggested: AddressMatch | undefined
-    for (const again of [queensNumberWithSpace(read), unitWithoutDesignator(read), ...coNamedAvenues(read)]) {
+    for (
+      const again of [
+        queensNumberWithSpace(read),
+        unitWithoutDesignator(read),
+        ...coNamedAvenues(read),
+        ...streetNamedByItsType(read)
+      ]
+    ) {
       if (again === undefined) continue
       const second = this.matchParsed(again.read)
       // Read so, the address is refused with addresses to suggest where as read it had none (`209 W 14th St 10A,

@@ -2329,6 +2329,36 @@ describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: 
   })
 })
 
+describe("REQ-1 a street named by its type, typed without its The or with its directional first (an address audit, 2026-11-29: `88 Esplanade, Maribyrnong` was told no street of the name is there)", () => {
+  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+  const streets = new AddressIndex([
+    parcel("esplanade-88", normalizeAddress("88 The Esplanade").street, vic("MARIBYRNONG", "3032")),
+    parcel("parade-67", normalizeAddress("67 The Parade").street, vic("ASCOT VALE", "3032")),
+    parcel("esplanade-e-281", normalizeAddress("281 Esplanade East").street, vic("PORT MELBOURNE", "3207")),
+    parcel("esplanade-other-5", normalizeAddress("5 Esplanade").street, vic("ST KILDA", "3182"))
+  ])
+
+  it("The is read where the place has the street only with it; the directional after the name where it is recorded so", () => {
+    for (
+      const [typed, id] of [
+        ["88 Esplanade, Maribyrnong 3032", "esplanade-88"],
+        ["88 The Esplanade, Maribyrnong", "esplanade-88"],
+        ["67 Parade, Ascot Vale VIC 3032", "parade-67"],
+        ["281 East Esplanade, Port Melbourne", "esplanade-e-281"],
+        ["5 Esplanade, St Kilda", "esplanade-other-5"]
+      ] as const
+    ) {
+      expect({ typed, id: idOf(streets.match(typed)) }).toEqual({ typed, id })
+    }
+    expect(streets.match("88 Esplanade, Maribyrnong 3032")).toMatchObject({
+      method: "normalized",
+      notes: [{ kind: "normalized", part: "street_name", sent: "ESPLANADE", used: "THE ESP" }]
+    })
+    // Not a number the street does not have.
+    expect(streets.match("90 Esplanade, Maribyrnong 3032")._tag).toBe("Unknown")
+  })
+})
+
 describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
   const glenroy = { city: "GLENROY", zip: "3046", state: "VIC", market: "Melbourne" }
   const units = new AddressIndex([
