@@ -389,6 +389,16 @@ export const takeUnit = (
     if (/^[A-Z0-9]+$/.test(value) && letter !== undefined && /^[A-Z]$/.test(letter) && i + 2 === words.length - 1) {
       return { words: words.slice(0, i), unit: /^\d+$/.test(value) ? `${value}${letter}` : `${value} ${letter}` }
     }
+    // A floor and then the flat's letter on it (`Fl 11 Apt D`, `Floor 3 Unit K`): the unit `11D` (read as floor
+    // 11, its letter left in the street, the house was not found: an address audit, 2026-11-29).
+    const flat = words[i + 3]
+    if (
+      FLOOR_DESIGNATORS.has(word) && /^\d{1,3}$/.test(value) && flat !== undefined && /^[A-Z]{1,2}$/.test(flat) &&
+      UNIT_DESIGNATORS.has(words[i + 2]!) && !FLOOR_DESIGNATORS.has(words[i + 2]!) &&
+      !VALUELESS_DESIGNATORS.has(words[i + 2]!)
+    ) {
+      return { words: [...words.slice(0, i), ...words.slice(i + 4)], unit: `${value}${flat}` }
+    }
     // A floor (`Fl 3`) is named as a unit is, and said to be one: a building's units on it may be `3A`, `3C`.
     return {
       words: [...words.slice(0, i), ...words.slice(i + 2)],

@@ -2359,6 +2359,22 @@ describe("REQ-1 a street named by its type, typed without its The or with its di
   })
 })
 
+describe("REQ-1 a floor and the flat's letter on it (an address audit, 2026-11-29: `301 E 45th St Fl 11 Apt D` was told no such street address)", () => {
+  const ny = { city: "NEW YORK", zip: "10017", state: "NY", market: "Manhattan" }
+  const tower = new AddressIndex([
+    parcel("tower-11D", "301 E 45TH ST", ny, "11D"),
+    parcel("tower-11C", "301 E 45TH ST", ny, "11C"),
+    parcel("tower-D", "301 E 45TH ST", ny, "D")
+  ])
+
+  it("Fl 11 Apt D and Floor 11 Unit D are unit 11D, never unit D nor another flat of the floor", () => {
+    for (const typed of ["301 E 45th St Fl 11 Apt D", "301 E 45th St Floor 11 Unit D", "301 E 45th St, Fl 11, Apt D"]) {
+      expect({ typed, id: idOf(tower.match(`${typed}, New York, NY 10017`)) }).toEqual({ typed, id: "tower-11D" })
+    }
+    expect(tower.match("301 E 45th St Fl 11 Apt E, New York, NY 10017")._tag).toBe("Unknown")
+  })
+})
+
 describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
   const glenroy = { city: "GLENROY", zip: "3046", state: "VIC", market: "Melbourne" }
   const units = new AddressIndex([
