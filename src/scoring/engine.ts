@@ -25,8 +25,10 @@ import type { ScoringOutcome } from "../valuation/answer.js"
 import type { UncountedSale } from "../valuation/cautions.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { currencyOfState } from "../valuation/currency.js"
-import { addDays, valuationDateFor } from "../valuation/dates.js"
+import { addDays, daysBetween, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts, subjectPropertyOf } from "../valuation/facts.js"
+import { FLIP_MIN_GAIN, FLIP_WINDOW_DAYS } from "../valuation/history.js"
+import { atLeastShareOf } from "../valuation/policy.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import {
   AddressIndex,
@@ -442,6 +444,19 @@ export class ScoringEngine {
   }
 
   /**
+   * Where the property's own latest market sale was itself a flip's resale (`history.ts`'s rule: a market sale at
+   * least 10% above a market purchase at most 365 days before it), that purchase.
+   */
+  ownSaleFlippedFrom(parcelId: string, asOf: string): { readonly date: string; readonly price: number } | undefined {
+    const market = this.ownSales(parcelId).filter((sale) => sale.market && sale.date <= asOf)
+    const [bought, sold] = market.slice(-2)
+    if (bought === undefined || sold === undefined) return undefined
+    const flipped = daysBetween(bought.date, sold.date) <= FLIP_WINDOW_DAYS &&
+      atLeastShareOf(sold.price, bought.price, 1 + FLIP_MIN_GAIN)
+    return flipped ? { date: bought.date, price: bought.price } : undefined
+  }
+
+  /**
    * The property's latest sale on or before `asOf`, when it is later than its latest market sale and not
    * taken for one: recorded as arm's-length but with its price beyond its neighbourhood's fences for its
    * recorded facts, or a package sale (one deed and price over it and other parcels). The answer says so,
@@ -662,6 +677,7 @@ export class ScoringEngine {
       }
     }))
     const lastSale = this.ownLastSale(parcel.id, asOf)
+    const flippedFrom = this.ownSaleFlippedFrom(parcel.id, asOf)
     const uncountedSale = this.ownUncountedSale(parcel.id, asOf)
     const usualLivingArea = this.stack.usualLivingArea(subject)
     // A type no recorded sale of the market has (a what-if `manufactured` in Melbourne): every comparable and
@@ -683,6 +699,7 @@ export class ScoringEngine {
         currency: currencyOfState(parcel.state),
         ...(match === undefined ? {} : { match }),
         ...(lastSale === undefined ? {} : { lastSale }),
+        ...(flippedFrom === undefined ? {} : { lastSaleFlippedFrom: flippedFrom }),
         ...(uncountedSale === undefined ? {} : { uncountedSale }),
         ...(usualLivingArea === undefined ? {} : { usualLivingArea }),
         ...(lotSizeUnused === undefined ? {} : { lotSizeUnused }),

@@ -41,6 +41,8 @@ export interface ScoringOutcome {
     readonly currency?: Currency | undefined
     /** Its own latest market sale on record by the valuation date (never a comparable). */
     readonly lastSale?: { readonly date: string; readonly price: number } | undefined
+    /** Where that sale was itself a flip's resale, the market purchase it resold (the history's flip rule). */
+    readonly lastSaleFlippedFrom?: { readonly date: string; readonly price: number } | undefined
     /**
      * Its latest sale by the valuation date, when that sale was not taken for a market sale and is later than
      * `lastSale`: recorded as arm's-length but with its price beyond its neighbourhood's range for its recorded
@@ -144,6 +146,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     compsDistanceMiles: weightedCompDistance(outcome.comps),
     livingArea,
     ownLastSale: outcome.subject.lastSale,
+    ownSaleFlippedFrom: outcome.subject.lastSaleFlippedFrom,
     ownUncountedSale: outcome.subject.uncountedSale,
     offer,
     afterRepair: offer === undefined ? undefined : { value: offer.arv, rehabBudget, targetMargin },

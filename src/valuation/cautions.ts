@@ -66,6 +66,8 @@ export interface CautionInputs {
   readonly compsDistanceMiles?: number | undefined
   readonly livingArea?: number | undefined
   readonly ownLastSale?: { readonly date: string; readonly price: number } | undefined
+  /** Where `ownLastSale` was itself a flip's resale, the purchase it resold. */
+  readonly ownSaleFlippedFrom?: { readonly date: string; readonly price: number } | undefined
   /** Its latest sale, when not taken for a market sale and later than `ownLastSale`. */
   readonly ownUncountedSale?: UncountedSale | undefined
   readonly valuationDate: string
@@ -305,6 +307,11 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
       monthsBack(uncounted!.date)
     } months before the valuation date (recorded as arm's-length, though its price was not taken for a market one),`
     : "The property's own sale 3 to 12 months before the valuation date"
+  // That sale itself a flip's resale (its history lists the flip): the premium is kept, as measured, and said so
+  // (an agent's audit, 2026-11-29: `116-46 227th St, Queens`, bought for $315,000 and resold for $560,000 140
+  // days later, was told its value carried the premium of a likely renovation resale, and nothing of the flip).
+  const flippedFrom = inWindow(own) ? inputs.ownSaleFlippedFrom : undefined
+  const dollars = amountIn(inputs.currency)
   return {
     code: "recent-resale-premium",
     detail:
@@ -313,7 +320,14 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
       `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))}. It is what such resales showed, not a fact ` +
       `about this property: if it has not been improved since that sale, the value is about that much too ${
         share > 0 ? "high" : "low"
-      }.`
+      }.${
+        flippedFrom === undefined ?
+          "" :
+          ` That sale was itself a flip's resale, of a purchase on ${flippedFrom.date} ` +
+          `for ${dollars(flippedFrom.price)} (its history lists it): houses resold again that soon after a resale ` +
+          "still sold above their comparable sales on average, so the premium is kept, but whatever work the flip " +
+          "paid for is in that sale's price already."
+      }`
   }
 }
 

@@ -114,6 +114,17 @@ describe("market sales (the history's arms_length and flips)", () => {
     expect(cautionsAt("2026-11-01").find((c) => c.code === "own-sale-not-counted")?.detail).toMatch(
       /^The property itself sold on 2026-10-01, with 2 prices recorded that day \(\$155,435, \$155,500\): split deeds or partial interests, so none is taken for a market sale/
     )
+    // (A resale at least 10% above a market purchase within 365 days: the purchase it flipped, as the history's rule.)
+    const resold = ScoringEngine.build({
+      parcels: county.parcels,
+      sales: [
+        ...county.sales,
+        { ...own, saleDate: "2026-03-01", price: 300_000, sourceKey: "flip-bought" },
+        { ...own, saleDate: "2026-08-01", price: 420_000, sourceKey: "flip-sold" }
+      ]
+    })
+    expect(resold.ownSaleFlippedFrom(house.id, "2026-11-01")).toEqual({ date: "2026-03-01", price: 300_000 })
+    expect(resold.ownSaleFlippedFrom(house.id, "2026-07-01")).toBeUndefined()
     // Its last market sale is still its own; before that day nothing is said.
     expect(split.ownLastSale(house.id, "2026-11-01")).toEqual(engine.ownLastSale(house.id, "2026-11-01"))
     expect(cautionsAt("2026-09-30").map((c) => c.code)).not.toContain("own-sale-not-counted")

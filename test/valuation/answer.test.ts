@@ -745,6 +745,20 @@ describe("the Scored answer", () => {
       expect(fenced.cautions?.find((c) => c.code === "recent-resale-premium")?.detail).toMatch(
         /^The property's own sale on 2019-07-29, about 4 months before the valuation date \(recorded as arm's-length, though its price was not taken for a market one\), marks it/
       )
+      // That sale itself a flip's resale: said, with the purchase, and the premium kept (an agent's audit,
+      // 2026-11-29: `116-46 227th St`, whose history listed the flip its score never named).
+      const flipExit = scoredAnswer({
+        ...outcome({ date: "2019-06-01", price: 700_000 }),
+        subject: {
+          ...outcome({ date: "2019-06-01", price: 700_000 }).subject,
+          lastSaleFlippedFrom: { date: "2019-01-15", price: 400_000 }
+        },
+        model: { ...outcome({ date: "2019-06-01", price: 700_000 }).model, resalePremium: Math.log(1.1) }
+      }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
+      expect(flipExit).toMatch(
+        /That sale was itself a flip's resale, of a purchase on 2019-01-15 for \$400,000 \(its history lists it\): .*so the premium is kept/
+      )
+      expect(withPremium(Math.log(1.147))).not.toMatch(/flip's resale/)
       // None, or under half a percent: nothing.
       expect(withPremium(undefined)).toBeUndefined()
       expect(withPremium(Math.log(1.004))).toBeUndefined()
