@@ -450,10 +450,12 @@ interface ReadAgain {
 }
 
 /** `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). */
-const queensNumberWithSpace = (read: Parsed): ReadAgain | undefined => {
+const queensNumberWithSpace = (read: Parsed, hyphenatedPlace = false): ReadAgain | undefined => {
   const [second, next] = read.streetWords
   if (!/^\d{1,3}$/.test(read.number) || second === undefined || !/^\d{2}$/.test(second)) return undefined
-  if (next === undefined || !/^\d/.test(next)) return undefined
+  // A numbered street after it; or any street where the ZIP code sent is one of Queens-style numbers
+  // (`205 27 Murdock Ave, Queens, NY 11412`: refused until 2026-11-29, an address audit).
+  if (next === undefined || (!/^\d/.test(next) && !hyphenatedPlace)) return undefined
   const words = read.streetWords.slice(1)
   return {
     read: { ...read, number: `${read.number}-${second}`, streetWords: words, street: streetParts(words) },
@@ -1598,7 +1600,7 @@ export class AddressIndex {
     let suggested: AddressMatch | undefined
     for (
       const again of [
-        queensNumberWithSpace(read),
+        queensNumberWithSpace(read, read.zip !== undefined && this.hyphenatedZips.has(read.zip)),
         unitWithoutDesignator(read),
         ...coNamedAvenues(read),
         ...streetNamedByItsType(read)

@@ -2375,6 +2375,24 @@ describe("REQ-1 a floor and the flat's letter on it (an address audit, 2026-11-2
   })
 })
 
+describe("REQ-1 a Queens number with a space for its hyphen on a named street (an address audit, 2026-11-29: `205 27 Murdock Ave, Queens, NY 11412` was refused)", () => {
+  const queens = { city: "QUEENS", zip: "11412", state: "NY", market: "Queens" }
+  const murdock = new AddressIndex([
+    parcel("murdock-205-27", "205-27 MURDOCK AVE", queens),
+    parcel("murdock-205-11", "205-11 MURDOCK AVE", queens),
+    parcel("hollis-200-10", "200-10 HOLLIS AVE", queens)
+  ])
+
+  it("is read so with a ZIP code of Queens-style numbers, with a note; without one, only before a numbered street", () => {
+    expect(murdock.match("205 27 Murdock Ave, Queens, NY 11412")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "murdock-205-27" },
+      notes: [{ kind: "normalized", part: "house_number", sent: "205 27", used: "205-27" }]
+    })
+    expect(murdock.match("205 27 Murdock Ave, Queens, NY")._tag).toBe("Unknown")
+  })
+})
+
 describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
   const glenroy = { city: "GLENROY", zip: "3046", state: "VIC", market: "Melbourne" }
   const units = new AddressIndex([
