@@ -2622,8 +2622,61 @@ export class AddressIndex {
     }
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)
+    if (chosen._tag === "Unknown" && parsed.unit !== "" && parcels.some((parcel) => parcel.unit !== "")) {
+      const sibling = this.unitUnderAnotherSpelling(parcels, parsed)
+      if (sibling !== undefined) {
+        return found(sibling.parcel, parsed, [...all, sibling.note], this.parcels.get(sibling.parcel)!)
+      }
+    }
     if (chosen._tag !== "Found") return chosen
     return found(chosen.parcel, parsed, all, this.parcels.get(chosen.parcel)!)
+  }
+
+  private compactNames: Map<string, Array<string>> | undefined
+
+  /**
+   * The unit sent where its building is on record under another spelling of its street too, and the unit only
+   * under that one: the name written apart or joined (`1920 MC GRAW AVENUE` and `1920 MCGRAW AVENUE`), or with
+   * its type left out (`1555 ODELL` beside `1555 ODELL ST`, `540 WEST 49` beside `540 W 49TH ST`). The same
+   * house number, directional and ZIP code, and one such unit only (an address audit, 2026-11-29:
+   * `1920 McGraw Ave Apt 6A, Bronx` was told no unit 6A is recorded, 6A being recorded under `MC GRAW`).
+   */
+  private unitUnderAnotherSpelling(
+    building: ReadonlyArray<ParcelRecord>,
+    parsed: Parsed
+  ): { readonly parcel: ParcelRecord; readonly note: MatchNote } | undefined {
+    if (this.compactNames === undefined) {
+      this.compactNames = new Map()
+      for (const name of this.byName.keys()) {
+        const key = name.replace(/ /g, "")
+        this.compactNames.set(key, [...(this.compactNames.get(key) ?? []), name])
+      }
+    }
+    const zips = new Set(building.map((parcel) => parcel.zipCode ?? ""))
+    const wanted = unitKey(parsed.unit)
+    const { directional, type } = parsed.street
+    const found = (this.compactNames.get(parsed.street.name.replace(/ /g, "")) ?? []).flatMap((name) =>
+      (this.byName.get(name) ?? []).flatMap((street) =>
+        street.parts.directional === directional &&
+          (street.parts.type === type || street.parts.type === "" || type === "") && zips.has(street.zip)
+          ? (street.numbers.get(building[0]!.street.split(" ")[0]!) ?? []).filter((parcel) =>
+            !building.includes(parcel) && unitKey(parcel.unit) === wanted &&
+            this.parcelIn(parcel, parsed, parsed.locality)
+          )
+          : []
+      )
+    )
+    if (found.length !== 1) return undefined
+    const parcel = found[0]!
+    return {
+      parcel,
+      note: {
+        kind: "normalized",
+        part: "street_name",
+        sent: parsed.streetWords.join(" "),
+        used: parcel.street.replace(/^\S+\s+/, "")
+      }
+    }
   }
 
   /** Which of the parcels at one street address the unit names. */

@@ -2393,6 +2393,36 @@ describe("REQ-1 a Queens number with a space for its hyphen on a named street (a
   })
 })
 
+describe("REQ-1 a building on record under two spellings of its street (an address audit, 2026-11-29: `1920 McGraw Ave Apt 6A` was told no unit 6A is recorded, 6A being under `MC GRAW`)", () => {
+  const bronx = { city: "BRONX", zip: "10462", state: "NY", market: "Bronx" }
+  const buildings = new AddressIndex([
+    parcel("mcgraw-7A", "1920 MCGRAW AVE", bronx, "7A"),
+    parcel("mc-graw-6A", "1920 MC GRAW AVE", bronx, "6A"),
+    parcel("odell-st-2B", "1555 ODELL ST", bronx, "2B"),
+    parcel("odell-1A", "1555 ODELL", bronx, "1A"),
+    // Another building's unit 6A, at another number: never taken.
+    parcel("mcgraw-1930-6B", "1930 MCGRAW AVE", bronx, "6B")
+  ])
+
+  it("the unit is found under the other spelling, with a note; a unit under neither is refused as before", () => {
+    for (
+      const [typed, id] of [
+        ["1920 McGraw Ave Apt 6A, Bronx, NY", "mc-graw-6A"],
+        ["1920 Mc Graw Ave Apt 7A, Bronx, NY", "mcgraw-7A"],
+        ["1555 Odell St Apt 1A, Bronx, NY", "odell-1A"],
+        ["1555 Odell St Apt 2B, Bronx, NY", "odell-st-2B"]
+      ] as const
+    ) {
+      expect({ typed, id: idOf(buildings.match(typed)) }).toEqual({ typed, id })
+    }
+    expect(buildings.match("1920 McGraw Ave Apt 6A, Bronx, NY")).toMatchObject({
+      method: "normalized",
+      notes: [{ kind: "normalized", part: "street_name", sent: "MCGRAW AVE", used: "MC GRAW AVE" }]
+    })
+    expect(buildings.match("1920 McGraw Ave Apt 6B, Bronx, NY")._tag).toBe("Unknown")
+  })
+})
+
 describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
   const glenroy = { city: "GLENROY", zip: "3046", state: "VIC", market: "Melbourne" }
   const units = new AddressIndex([
