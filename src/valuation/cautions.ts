@@ -123,8 +123,12 @@ const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Ca
       `(${squareFeet(Math.ceil(livingArea / MAX_BAND_SIZE_RATIO))} to ` +
       `${squareFeet(Math.floor(livingArea * MAX_BAND_SIZE_RATIO))}), and a price per square foot does ` +
       "not carry across sizes. The model's value, where given, is from the sales of every size."
-    : "No comp band, after-repair value or offer: fewer than 3 comparable sales with a usable price (one sale a " +
-      "property, its latest)."
+    // (Sales with no weight, too unlike the property to count, are none: a living area or lot far beyond its
+    // neighbours', sent or recorded, leaves few alike; an agent's audit, 2026-11-29, sent 100,000 sq ft in
+    // Melbourne and was told only of usable prices.)
+    : "No comp band, after-repair value or offer: fewer than 3 comparable sales both have a usable price and are " +
+      "alike enough to this property to count (one sale a property, its latest); a living area or lot size far " +
+      "beyond its neighbours' leaves few alike."
 })
 
 /**

@@ -376,6 +376,15 @@ describe("the Scored answer", () => {
       code: "no-comp-band",
       detail: expect.stringContaining("within 1.5 times this property's 6,000 square feet (4,000 to 9,000)")
     }])
+    // Comps too unlike it to carry weight are none: said so, not only "a usable price" (an agent's audit,
+    // 2026-11-29: 100,000 sq ft sent in Melbourne).
+    const weightless = scoredAnswer(
+      { ...base, comps: base.comps.map((comp, i) => i === 0 ? comp : { ...comp, weight: 0 }) },
+      { address: "x" }
+    )
+    expect(weightless.cautions?.find((c) => c.code === "no-comp-band")?.detail).toMatch(
+      /fewer than 3 comparable sales both have a usable price and are alike enough to this property to count/
+    )
   })
 
   describe("the property's own recent sale beside its value", () => {
