@@ -180,7 +180,12 @@ const PLACE_WORDS: ReadonlyMap<string, string> = new Map([
   ["HLS", "HILLS"],
   ["MT", "MOUNT"],
   ["FT", "FORT"],
-  ["PT", "POINT"],
+  // `Pt` is Port or Point (`83 Evans St, Pt Melbourne` was refused: an address audit, 2026-11-29): the three
+  // are one word in a place's name (a Port and a Point of one name would be one place, its addresses told apart
+  // by their streets, or refused as ambiguous).
+  ["PT", "PT"],
+  ["PORT", "PT"],
+  ["POINT", "PT"],
   ["STH", "SOUTH"],
   ["NTH", "NORTH"],
   // A directional's letter in a place's name of several words (`W Sacramento`, `N Highlands`, `E Elmhurst`):

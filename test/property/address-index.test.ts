@@ -2356,6 +2356,8 @@ describe("REQ-1 a street named by its type, typed without its The or with its di
     })
     // Not a number the street does not have.
     expect(streets.match("90 Esplanade, Maribyrnong 3032")._tag).toBe("Unknown")
+    // `Pt` is Port (or Point): `281 Esplanade East, Pt Melbourne` was refused (the same audit).
+    expect(idOf(streets.match("281 Esplanade East, Pt Melbourne 3207"))).toBe("esplanade-e-281")
   })
 })
 
