@@ -25,10 +25,9 @@ import type { ScoringOutcome } from "../valuation/answer.js"
 import type { UncountedSale } from "../valuation/cautions.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { currencyOfState } from "../valuation/currency.js"
-import { addDays, daysBetween, valuationDateFor } from "../valuation/dates.js"
+import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts, subjectPropertyOf } from "../valuation/facts.js"
-import { FLIP_MIN_GAIN, FLIP_WINDOW_DAYS } from "../valuation/history.js"
-import { atLeastShareOf } from "../valuation/policy.js"
+import { isFlip } from "../valuation/history.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import {
   AddressIndex,
@@ -450,10 +449,9 @@ export class ScoringEngine {
   ownSaleFlippedFrom(parcelId: string, asOf: string): { readonly date: string; readonly price: number } | undefined {
     const market = this.ownSales(parcelId).filter((sale) => sale.market && sale.date <= asOf)
     const [bought, sold] = market.slice(-2)
-    if (bought === undefined || sold === undefined) return undefined
-    const flipped = daysBetween(bought.date, sold.date) <= FLIP_WINDOW_DAYS &&
-      atLeastShareOf(sold.price, bought.price, 1 + FLIP_MIN_GAIN)
-    return flipped ? { date: bought.date, price: bought.price } : undefined
+    return bought !== undefined && sold !== undefined && isFlip(bought, sold)
+      ? { date: bought.date, price: bought.price }
+      : undefined
   }
 
   /**

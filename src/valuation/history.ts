@@ -8,6 +8,7 @@ import { formatAddress } from "../property/address-format.js"
 import { NOMINAL_PRICE_LIMIT, type ParcelRecord, type SaleRecord } from "../property/records.js"
 import type { PropertyHistoryRecords } from "../services/property-store.js"
 import { currencyOfState } from "./currency.js"
+import { daysBetween } from "./dates.js"
 import { atLeastShareOf } from "./policy.js"
 
 export const FLIP_WINDOW_DAYS = 365
@@ -19,8 +20,12 @@ export const FLIP_MIN_GAIN = 0.1
  */
 export const REPEAT_RECORD_DAYS = 31
 
-const days = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
+/** A resale within FLIP_WINDOW_DAYS of a purchase at FLIP_MIN_GAIN or more above its price (the history's flips). */
+export const isFlip = (
+  bought: { readonly date: string; readonly price: number },
+  sold: { readonly date: string; readonly price: number }
+) =>
+  daysBetween(bought.date, sold.date) <= FLIP_WINDOW_DAYS && atLeastShareOf(sold.price, bought.price, 1 + FLIP_MIN_GAIN)
 
 export const parcelAddress = (parcel: ParcelRecord) =>
   formatAddress({
@@ -56,19 +61,19 @@ export const propertyHistory = (
   // a week apart, one sale listed twice; an investor audit, 2026-11-29): not counted, with why.
   let lastMarket: SaleRecord | undefined
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate)).map((sale) => {
-    const repeatOf = marketSale(sale) ? lastMarket : undefined
-    const repeat = repeatOf !== undefined && repeatOf.price === sale.price &&
-      days(repeatOf.saleDate, sale.saleDate) <= REPEAT_RECORD_DAYS
-    if (marketSale(sale) && !repeat) lastMarket = sale
-    return repeat
-      ? {
+    const market = marketSale(sale)
+    const repeatOf = market ? lastMarket : undefined
+    const apart = repeatOf === undefined ? undefined : daysBetween(repeatOf.saleDate, sale.saleDate)
+    if (repeatOf !== undefined && apart !== undefined && repeatOf.price === sale.price && apart <= REPEAT_RECORD_DAYS) {
+      return {
         sale,
         market: false,
-        reason: `the price of the market sale of ${repeatOf.saleDate}, recorded again ${
-          days(repeatOf.saleDate, sale.saleDate)
-        } days later: a repeat record of that sale, not a second one`
+        reason: `the price of the market sale of ${repeatOf.saleDate}, recorded again ${apart} days later: a ` +
+          "repeat record of that sale, not a second one"
       }
-      : { sale, market: marketSale(sale), reason: undefined }
+    }
+    if (market) lastMarket = sale
+    return { sale, market, reason: undefined }
   })
   // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase),
   // and package sales what a buyer paid for the package: a flip is a market sale resold in a market sale, or a
@@ -82,13 +87,11 @@ export const propertyHistory = (
   const flips = priced.flatMap((bought, i) => {
     const sold = priced[i + 1]
     if (!sold || packageKey(bought) !== packageKey(sold)) return []
-    const holdingDays = days(bought.saleDate, sold.saleDate)
-    const flipped = holdingDays <= FLIP_WINDOW_DAYS && atLeastShareOf(sold.price, bought.price, 1 + FLIP_MIN_GAIN)
-    return flipped
+    return isFlip({ date: bought.saleDate, price: bought.price }, { date: sold.saleDate, price: sold.price })
       ? [{
         bought: { date: bought.saleDate, price: bought.price },
         sold: { date: sold.saleDate, price: sold.price },
-        holding_days: holdingDays,
+        holding_days: daysBetween(bought.saleDate, sold.saleDate),
         gross_gain: sold.price - bought.price,
         ...(bought.packageParcelIds === undefined ? {} : { package_property_ids: [...bought.packageParcelIds] })
       }]
