@@ -22,7 +22,7 @@
 import { stateCodesMap } from "@sroussey/parse-address/dist/maps/us/states.js"
 import { distance } from "fastest-levenshtein"
 import { formatAddress } from "../property/address-format.js"
-import { milesBetween } from "../property/miles.js"
+import { milesBetween, type Point, pointOf } from "../property/miles.js"
 import type { ParcelRecord, UnscoredAddress } from "../property/records.js"
 import {
   DIRECTIONALS,
@@ -394,6 +394,9 @@ const AREA_WORDS = new Set([
 ])
 /** Words that name a unit only before its house number (`Flat 2, 12 Smith St`, `Villa 3, 72 Charles St`). */
 const LEADING_UNIT_WORDS = new Set(["FLAT", "VILLA", "TOWNHOUSE"])
+/** How a refusal says it suggests `count` addresses. */
+const thoseSuggested = (count: number) => count === 1 ? "that address is suggested" : "those addresses are suggested"
+
 /** How near another town's house must lie to the street's houses here to be on the same street, run on. */
 const STREET_RUNS_ON_MILES = 1
 
@@ -529,6 +532,10 @@ const CO_NAMED_AVENUES: ReadonlyArray<{ readonly names: ReadonlyArray<StreetPart
   }
 ].map(({ fromNumber, names }) => ({ names: names.map((name) => streetParts(tokenize(name))), fromNumber }))
 
+/** A street's parts as one string for a note (`6 AVE`, `ESPLANADE E`). */
+const spelledStreet = (parts: StreetParts) =>
+  [parts.name, parts.type, parts.directional].filter((part) => part !== "").join(" ")
+
 const sameStreetParts = (a: StreetParts, b: StreetParts) =>
   a.name === b.name && a.type === b.type && a.directional === b.directional
 
@@ -536,14 +543,12 @@ const sameStreetParts = (a: StreetParts, b: StreetParts) =>
 const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
   const avenue = CO_NAMED_AVENUES.find(({ names }) => names.some((name) => sameStreetParts(name, read.street)))
   if (avenue === undefined || houseNumberValue(read.number) < avenue.fromNumber) return []
-  const spelled = (parts: StreetParts) =>
-    [parts.name, parts.type, parts.directional].filter((part) => part !== "").join(" ")
   return avenue.names.filter((name) => !sameStreetParts(name, read.street)).map((name) => ({
-    read: { ...read, street: name, streetWords: spelled(name).split(" ") },
-    said: `the avenue's other name, ${spelled(name)}`,
+    read: { ...read, street: name, streetWords: spelledStreet(name).split(" ") },
+    said: `the avenue's other name, ${spelledStreet(name)}`,
     noteFor: (found) =>
       found.parcel.state?.toUpperCase() === "NY" && found.parcel.city?.toUpperCase() === "NEW YORK"
-        ? { kind: "normalized", part: "street_name", sent: spelled(read.street), used: spelled(name) }
+        ? { kind: "normalized", part: "street_name", sent: spelledStreet(read.street), used: spelledStreet(name) }
         : undefined
   }))
 }
@@ -565,12 +570,15 @@ const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
     const after = streetParts([...rest, first])
     if (after.directional !== "" && after.type === "") readings.push(after)
   }
-  const spelled = (parts: StreetParts) =>
-    [parts.name, parts.type, parts.directional].filter((part) => part !== "").join(" ")
   return readings.map((street) => ({
-    read: { ...read, street, streetWords: spelled(street).split(" ") },
-    said: `the street as ${spelled(street)}`,
-    noteFor: () => ({ kind: "normalized", part: "street_name", sent: spelled(read.street), used: spelled(street) })
+    read: { ...read, street, streetWords: spelledStreet(street).split(" ") },
+    said: `the street as ${spelledStreet(street)}`,
+    noteFor: () => ({
+      kind: "normalized",
+      part: "street_name",
+      sent: spelledStreet(read.street),
+      used: spelledStreet(street)
+    })
   }))
 }
 
@@ -1694,9 +1702,7 @@ export class AddressIndex {
     return {
       _tag: "Unknown",
       hint: `${typed} is no place on record; this street address is on record in ${places.sort().join(" and ")}: ` +
-        `check the town (${
-          new Set(suggestions).size === 1 ? "that address is" : "those addresses are"
-        } suggested; send the town or ZIP code of the one meant).`,
+        `check the town (${thoseSuggested(new Set(suggestions).size)}; send the town or ZIP code of the one meant).`,
       suggestions: [...new Set(suggestions)].slice(0, MAX_CANDIDATES)
     }
   }
@@ -1998,9 +2004,9 @@ export class AddressIndex {
           _tag: "Unknown",
           hint: `This street address is on record in ${
             [...new Set(misplaced.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
-          }, not in ${parsed.locality}: check the town (${
-            new Set(unitAsSent(misplaced)).size === 1 ? "that address is" : "those addresses are"
-          } suggested${suggestions.length > 0 ? ` first, then the numbers nearest to it in ${parsed.locality}` : ""}).`,
+          }, not in ${parsed.locality}: check the town (${thoseSuggested(new Set(unitAsSent(misplaced)).size)}${
+            suggestions.length > 0 ? ` first, then the numbers nearest to it in ${parsed.locality}` : ""
+          }).`,
           suggestions: [
             ...new Set([...unitAsSent(misplaced).sort(naturally), ...suggestions])
           ].slice(0, MAX_CANDIDATES)
@@ -2042,27 +2048,24 @@ export class AddressIndex {
     // street runs on into it: the records' coordinates put it within a mile of the street's houses here
     // (`233 Balwyn Rd, Balwyn VIC 3103`, Balwyn North's, was offered only Balwyn's numbers: an address audit,
     // 2026-11-29). A street of the name in another borough (`1300 Park Ave, New York, NY 10029`) is another street.
-    const placeHouses = parsed.zip === undefined ?
-      [] :
-      [...placeStreets.values()].flatMap((stretches) =>
+    // (The street's houses here, with coordinates: gathered only for a candidate that needs them.)
+    let placeHouses: ReadonlyArray<Point> | undefined
+    const housesHere = () =>
+      placeHouses ??= [...placeStreets.values()].flatMap((stretches) =>
         stretches.flatMap((street) =>
           [...street.numbers.values()].flatMap((parcels) =>
-            parcels.filter((parcel) =>
-              parcel.latitude !== undefined && parcel.longitude !== undefined &&
-              this.parcelIn(parcel, parsed, parsed.locality)
-            )
+            parcels.flatMap((parcel) => {
+              const point = pointOf(parcel)
+              return point !== undefined && this.parcelIn(parcel, parsed, parsed.locality) ? [point] : []
+            })
           )
         )
       )
-    const runsOnInto = (parcel: ParcelRecord) =>
-      parsed.zip === undefined ||
-      (parcel.latitude !== undefined && parcel.longitude !== undefined &&
-        placeHouses.some((house) =>
-          milesBetween(
-            { latitude: house.latitude!, longitude: house.longitude! },
-            { latitude: parcel.latitude!, longitude: parcel.longitude! }
-          ) <= STREET_RUNS_ON_MILES
-        ))
+    const runsOnInto = (parcel: ParcelRecord) => {
+      if (parsed.zip === undefined) return true
+      const point = pointOf(parcel)
+      return point !== undefined && housesHere().some((house) => milesBetween(house, point) <= STREET_RUNS_ON_MILES)
+    }
     const elsewhere = placeSpans && parsed.locality !== undefined
       ? misplaced.filter((parcel) =>
         (!this.parcelIn(parcel, parsed, parsed.locality) ||
@@ -2099,7 +2102,7 @@ export class AddressIndex {
           _tag: "Unknown",
           hint: `This street address is not on record in the town of ${locality}, but it is in ${
             [...new Set(inPlace.map((parcel) => parcel.city ?? parcel.market))].sort().join(" or ")
-          }: name the town (${addresses.length === 1 ? "that address is" : "those addresses are"} suggested).`,
+          }: name the town (${thoseSuggested(addresses.length)}).`,
           suggestions: addresses.slice(0, MAX_CANDIDATES)
         }
       }
@@ -2162,7 +2165,7 @@ export class AddressIndex {
         : attempt.known && sameAddressElsewhere.length > 0
         ? `This street address is not on record in ${placeSent}, but it is in ${
           [...new Set(sameAddressElsewhere.map(displayTown))].sort().join(" or ")
-        }: check the town (${sameAddressElsewhere.length === 1 ? "that address is" : "those addresses are"} suggested${
+        }: check the town (${thoseSuggested(sameAddressElsewhere.length)}${
           sameAddressElsewhere.length < suggestions.length ? " first, then the numbers nearest to it" : ""
         }).`
         : attempt.known && suggestions.length > 0
@@ -2660,7 +2663,7 @@ export class AddressIndex {
     const zips = new Set(building.map((parcel) => parcel.zipCode ?? ""))
     const wanted = unitKey(parsed.unit)
     const { directional, type } = parsed.street
-    const found = (this.compactNames.get(parsed.street.name.replace(/ /g, "")) ?? []).flatMap((name) =>
+    const named = (this.compactNames.get(parsed.street.name.replace(/ /g, "")) ?? []).flatMap((name) =>
       (this.byName.get(name) ?? []).flatMap((street) =>
         street.parts.directional === directional &&
           (street.parts.type === type || street.parts.type === "" || type === "") && zips.has(street.zip)
@@ -2671,8 +2674,8 @@ export class AddressIndex {
           : []
       )
     )
-    if (found.length !== 1) return undefined
-    const parcel = found[0]!
+    if (named.length !== 1) return undefined
+    const parcel = named[0]!
     return {
       parcel,
       note: {

@@ -18,7 +18,7 @@ import {
   UnscorableAddress
 } from "../../schema/problems.js"
 import { formatAddress } from "../property/address-format.js"
-import { milesBetween } from "../property/miles.js"
+import { milesBetween, pointOf } from "../property/miles.js"
 import { type ParcelRecord, type SaleRecord, SPLIT_DEEDS_REASON } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
@@ -654,14 +654,10 @@ export class ScoringEngine {
     if ("reason" in valuation) {
       return Either.left(new UnscorableAddress({ detail: `The property could not be valued: ${valuation.reason}.` }))
     }
-    const subjectPoint = facts.latitude !== undefined && facts.longitude !== undefined
-      ? { latitude: facts.latitude, longitude: facts.longitude }
-      : undefined
+    const subjectPoint = pointOf(facts)
     const comps: Array<ComparableSale> = latestSalePerParcel(valuation.comps.map((comp) => {
       const compParcel = this.parcels.get(comp.sale.parcelKey)!
-      const point = compParcel.latitude !== undefined && compParcel.longitude !== undefined
-        ? { latitude: compParcel.latitude, longitude: compParcel.longitude }
-        : undefined
+      const point = pointOf(compParcel)
       return {
         propertyId: compParcel.id,
         address: parcelDisplayAddress(compParcel),
