@@ -61,6 +61,11 @@ const statenIsland = new AddressIndex([
 
 const idOf = (match: AddressMatch) => (match._tag === "Found" ? match.parcel.id : match._tag)
 
+/** Each address typed finds its property (each one named in a failure). */
+const findsEach = (index: AddressIndex, cases: ReadonlyArray<readonly [typed: string, id: string]>) => {
+  for (const [typed, id] of cases) expect({ typed, id: idOf(index.match(typed)) }).toEqual({ typed, id })
+}
+
 describe("address matching", () => {
   it("one property: spelled any way, with or without town or ZIP", () => {
     for (
@@ -2302,20 +2307,16 @@ describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: 
   ])
 
   it("either name finds the unit recorded under the other, said in a note; exactly as recorded, no note", () => {
-    for (
-      const [typed, id] of [
-        ["655 6th Ave Apt 5H, New York, NY 10010", "aoa-655-5H"],
-        ["655 Sixth Avenue #5H, New York, NY", "aoa-655-5H"],
-        ["655 Avenue of the Americas Apt 5D, New York, NY 10010", "sixth-655-5D"],
-        ["380 Lenox Ave Apt 7B, New York, NY", "malcolm-380-7B"],
-        ["380 Malcolm X Blvd Apt 7J, New York, NY", "lenox-380-7J"],
-        ["2351 7th Ave Apt 310, New York, NY", "acp-2351-310"],
-        ["2351 Adam Clayton Powell Jr Blvd Apt 310, New York, NY", "acp-2351-310"],
-        ["25 CPW Apt 11K, New York NY", "cpw-25-11K"]
-      ] as const
-    ) {
-      expect({ typed, id: idOf(avenues.match(typed)) }).toEqual({ typed, id })
-    }
+    findsEach(avenues, [
+      ["655 6th Ave Apt 5H, New York, NY 10010", "aoa-655-5H"],
+      ["655 Sixth Avenue #5H, New York, NY", "aoa-655-5H"],
+      ["655 Avenue of the Americas Apt 5D, New York, NY 10010", "sixth-655-5D"],
+      ["380 Lenox Ave Apt 7B, New York, NY", "malcolm-380-7B"],
+      ["380 Malcolm X Blvd Apt 7J, New York, NY", "lenox-380-7J"],
+      ["2351 7th Ave Apt 310, New York, NY", "acp-2351-310"],
+      ["2351 Adam Clayton Powell Jr Blvd Apt 310, New York, NY", "acp-2351-310"],
+      ["25 CPW Apt 11K, New York NY", "cpw-25-11K"]
+    ])
     expect(avenues.match("655 6th Ave Apt 5H, New York, NY 10010")).toMatchObject({
       method: "normalized",
       notes: [{ kind: "normalized", part: "street_name", sent: "6 AVE" }]
@@ -2339,17 +2340,13 @@ describe("REQ-1 a street named by its type, typed without its The or with its di
   ])
 
   it("The is read where the place has the street only with it; the directional after the name where it is recorded so", () => {
-    for (
-      const [typed, id] of [
-        ["88 Esplanade, Maribyrnong 3032", "esplanade-88"],
-        ["88 The Esplanade, Maribyrnong", "esplanade-88"],
-        ["67 Parade, Ascot Vale VIC 3032", "parade-67"],
-        ["281 East Esplanade, Port Melbourne", "esplanade-e-281"],
-        ["5 Esplanade, St Kilda", "esplanade-other-5"]
-      ] as const
-    ) {
-      expect({ typed, id: idOf(streets.match(typed)) }).toEqual({ typed, id })
-    }
+    findsEach(streets, [
+      ["88 Esplanade, Maribyrnong 3032", "esplanade-88"],
+      ["88 The Esplanade, Maribyrnong", "esplanade-88"],
+      ["67 Parade, Ascot Vale VIC 3032", "parade-67"],
+      ["281 East Esplanade, Port Melbourne", "esplanade-e-281"],
+      ["5 Esplanade, St Kilda", "esplanade-other-5"]
+    ])
     expect(streets.match("88 Esplanade, Maribyrnong 3032")).toMatchObject({
       method: "normalized",
       notes: [{ kind: "normalized", part: "street_name", sent: "ESPLANADE", used: "THE ESP" }]
@@ -2407,16 +2404,12 @@ describe("REQ-1 a building on record under two spellings of its street (an addre
   ])
 
   it("the unit is found under the other spelling, with a note; a unit under neither is refused as before", () => {
-    for (
-      const [typed, id] of [
-        ["1920 McGraw Ave Apt 6A, Bronx, NY", "mc-graw-6A"],
-        ["1920 Mc Graw Ave Apt 7A, Bronx, NY", "mcgraw-7A"],
-        ["1555 Odell St Apt 1A, Bronx, NY", "odell-1A"],
-        ["1555 Odell St Apt 2B, Bronx, NY", "odell-st-2B"]
-      ] as const
-    ) {
-      expect({ typed, id: idOf(buildings.match(typed)) }).toEqual({ typed, id })
-    }
+    findsEach(buildings, [
+      ["1920 McGraw Ave Apt 6A, Bronx, NY", "mc-graw-6A"],
+      ["1920 Mc Graw Ave Apt 7A, Bronx, NY", "mcgraw-7A"],
+      ["1555 Odell St Apt 1A, Bronx, NY", "odell-1A"],
+      ["1555 Odell St Apt 2B, Bronx, NY", "odell-st-2B"]
+    ])
     expect(buildings.match("1920 McGraw Ave Apt 6A, Bronx, NY")).toMatchObject({
       method: "normalized",
       notes: [{ kind: "normalized", part: "street_name", sent: "MCGRAW AVE", used: "MC GRAW AVE" }]
@@ -2464,19 +2457,15 @@ describe("REQ-1 Melbourne's street names an audit of the real file found refused
   })
 
   it("a name's last word is no misspelt type where the street is on record as typed; a directional word names a street", () => {
-    for (
-      const [typed, id] of [
-        ["17 The Dell, Croydon North", "dell-17"],
-        ["63 The Corso, Parkdale VIC", "corso-63"],
-        ["11 South Tce, Avondale Heights", "south-11"],
-        ["76 East Esplanade, St Albans VIC 3021", "east-76"],
-        // A misspelt type is still corrected where the street so spelt has another house only.
-        ["1506 Hawthorne Stret, Bronx", "hawthorne-1506"],
-        ["1500 Hawthorne Stret, Bronx", "hawthorne-1500"]
-      ] as const
-    ) {
-      expect({ typed, id: idOf(streets.match(typed)) }).toEqual({ typed, id })
-    }
+    findsEach(streets, [
+      ["17 The Dell, Croydon North", "dell-17"],
+      ["63 The Corso, Parkdale VIC", "corso-63"],
+      ["11 South Tce, Avondale Heights", "south-11"],
+      ["76 East Esplanade, St Albans VIC 3021", "east-76"],
+      // A misspelt type is still corrected where the street so spelt has another house only.
+      ["1506 Hawthorne Stret, Bronx", "hawthorne-1506"],
+      ["1500 Hawthorne Stret, Bronx", "hawthorne-1500"]
+    ])
   })
 })
 
