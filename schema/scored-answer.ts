@@ -214,78 +214,88 @@ export const Currency = Schema.Literal("USD", "AUD").annotations({
 })
 export type Currency = typeof Currency.Type
 
+/**
+ * The cautions' codes. Published as an open string (its JSON Schema a pattern, not an enum), since codes are added
+ * as the answers learn to say more: a client validating against an older schema must not reject a newer code.
+ */
+export const CAUTION_CODES = [
+  "living-area-doubtful",
+  "lot-size-not-used",
+  "old-comparable-sales",
+  "estimate-withheld",
+  "no-comp-band",
+  "thin-comp-band",
+  "wide-comp-band",
+  "unalike-comp-band",
+  "distant-comparable-sales",
+  "offer-above-own-sale",
+  "own-sale-outside-range",
+  "value-far-from-own-sale",
+  "own-sale-not-counted",
+  "own-sale-in-package",
+  "no-offer-clears-margin",
+  "after-repair-value-below-model",
+  "comp-band-above-model",
+  "after-repair-value-below-own-sale",
+  "offer-rises-with-repairs",
+  "past-valuation-date",
+  "recent-resale-premium",
+  "pricing-model-incomplete",
+  "no-sales-of-type"
+] as const
+
+const cautionCodeDescription =
+  "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
+  "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
+  "if it is wrong, send the right one in `overrides`; `lot-size-not-used`: the `lot_size_square_feet` sent " +
+  "for a house moves nothing, since no recorded sale of its market has a lot size (a house there needs one " +
+  "to be valued all the same); `old-comparable-sales`: the newest comparable sale is " +
+  "more than 180 days before `valuation_date`, so the value is in effect of that time (the market index is " +
+  "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
+  "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
+  "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
+  "so its middle (and the offer) is far less sure; `unalike-comp-band`: the band's sales are, weighted as in " +
+  "the band, little like the property (their `similarity` averages under 0.1: other kinds, sizes or ages), so " +
+  "its middle (and the offer) is less sure; `distant-comparable-sales`: the comparable sales lie, weighted " +
+  "as in the band, 5 miles or more from the property on average (markets with coordinates), so the value, " +
+  "its range, the band and the offer are less sure than they look; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
+  "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
+  "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
+  "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `value-far-from-own-sale`: that sale lies " +
+  "inside the range, but the value's median is at least 1.3 times it or it at least 1.3 times the median; " +
+  "`own-sale-not-counted`: its latest sale of " +
+  "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
+  "neighbourhood's range for its recorded facts), or was recorded with several prices that day (split deeds " +
+  "or partial interests: the detail lists them), so `evidence.own_last_sale` does not show it; " +
+  "`own-sale-in-package`: its latest sale of the last two years was one deed and price over it and other " +
+  "parcels (a package sale), so the price is not its own and `evidence.own_last_sale` does not show it " +
+  "(the detail names the price, how many parcels it covered, and whether the offer is above it); " +
+  "`no-offer-clears-margin`: `max_allowable_offer.clamped` is true: the repairs, costs and margin take up " +
+  "more than the after-repair value leaves, and the price is a floor, not an offer; " +
+  "`after-repair-value-below-model`: `rehab_adjusted_arv` is below the 5% value of `value_distribution` " +
+  "(the comparable sales put the repaired property lower than the model puts it as it stands); " +
+  "`comp-band-above-model`: `comp_band.middle` is above the 95% value of `value_distribution` (the comparable " +
+  "sales the offer is built on put the property higher than the model does); " +
+  "`after-repair-value-below-own-sale`: `rehab_adjusted_arv` is more than 10% below the property's own " +
+  "market sale of the last two years; `offer-rises-with-repairs`: the repairs lift `rehab_adjusted_arv` toward " +
+  "the band's high by so much more than they cost that `max_allowable_offer` is above the offer for the " +
+  "property as it stands (the detail gives both): it holds only if the repairs bring it to the band's higher " +
+  "sales; `past-valuation-date`: `valuation_date` is before the day of the call (the market's records end " +
+  "earlier, and the value is not carried past them): every figure is of that date; `recent-resale-premium`: " +
+  "the property's own market sale 3 to 12 months before `valuation_date` marks it a likely renovation resale, " +
+  "and the model's value carries what such resales sold at over their comparable sales (the detail gives the " +
+  "share): if it was not improved since, the value is that much too high; `pricing-model-incomplete`: the " +
+  "value and its range are the comparable-sales model's alone, the pricing model's learner for the market " +
+  "still being fitted (for a minute or so after the service starts on new data or its data changes): the " +
+  "same call a few minutes later may give another value; the comp band and offer are the same either way; " +
+  "`no-sales-of-type`: no recorded market sale of the property's market is of its `property_type` (recorded, " +
+  "or sent in `overrides`), so every figure comes from sales of other types. New codes " +
+  "may be added: read an unknown code's `detail`."
+
 export const Caution = Schema.Struct({
-  code: Schema.Literal(
-    "living-area-doubtful",
-    "lot-size-not-used",
-    "old-comparable-sales",
-    "estimate-withheld",
-    "no-comp-band",
-    "thin-comp-band",
-    "wide-comp-band",
-    "unalike-comp-band",
-    "distant-comparable-sales",
-    "offer-above-own-sale",
-    "own-sale-outside-range",
-    "value-far-from-own-sale",
-    "own-sale-not-counted",
-    "own-sale-in-package",
-    "no-offer-clears-margin",
-    "after-repair-value-below-model",
-    "comp-band-above-model",
-    "after-repair-value-below-own-sale",
-    "offer-rises-with-repairs",
-    "past-valuation-date",
-    "recent-resale-premium",
-    "pricing-model-incomplete",
-    "no-sales-of-type"
-  ).annotations({
-    description: "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
-      "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
-      "if it is wrong, send the right one in `overrides`; `lot-size-not-used`: the `lot_size_square_feet` sent " +
-      "for a house moves nothing, since no recorded sale of its market has a lot size (a house there needs one " +
-      "to be valued all the same); `old-comparable-sales`: the newest comparable sale is " +
-      "more than 180 days before `valuation_date`, so the value is in effect of that time (the market index is " +
-      "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
-      "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
-      "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
-      "so its middle (and the offer) is far less sure; `unalike-comp-band`: the band's sales are, weighted as in " +
-      "the band, little like the property (their `similarity` averages under 0.1: other kinds, sizes or ages), so " +
-      "its middle (and the offer) is less sure; `distant-comparable-sales`: the comparable sales lie, weighted " +
-      "as in the band, 5 miles or more from the property on average (markets with coordinates), so the value, " +
-      "its range, the band and the offer are less sure than they look; `offer-above-own-sale`: `max_allowable_offer` is above the price " +
-      "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
-      "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
-      "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `value-far-from-own-sale`: that sale lies " +
-      "inside the range, but the value's median is at least 1.3 times it or it at least 1.3 times the median; " +
-      "`own-sale-not-counted`: its latest sale of " +
-      "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
-      "neighbourhood's range for its recorded facts), or was recorded with several prices that day (split deeds " +
-      "or partial interests: the detail lists them), so `evidence.own_last_sale` does not show it; " +
-      "`own-sale-in-package`: its latest sale of the last two years was one deed and price over it and other " +
-      "parcels (a package sale), so the price is not its own and `evidence.own_last_sale` does not show it " +
-      "(the detail names the price, how many parcels it covered, and whether the offer is above it); " +
-      "`no-offer-clears-margin`: `max_allowable_offer.clamped` is true: the repairs, costs and margin take up " +
-      "more than the after-repair value leaves, and the price is a floor, not an offer; " +
-      "`after-repair-value-below-model`: `rehab_adjusted_arv` is below the 5% value of `value_distribution` " +
-      "(the comparable sales put the repaired property lower than the model puts it as it stands); " +
-      "`comp-band-above-model`: `comp_band.middle` is above the 95% value of `value_distribution` (the comparable " +
-      "sales the offer is built on put the property higher than the model does); " +
-      "`after-repair-value-below-own-sale`: `rehab_adjusted_arv` is more than 10% below the property's own " +
-      "market sale of the last two years; `offer-rises-with-repairs`: the repairs lift `rehab_adjusted_arv` toward " +
-      "the band's high by so much more than they cost that `max_allowable_offer` is above the offer for the " +
-      "property as it stands (the detail gives both): it holds only if the repairs bring it to the band's higher " +
-      "sales; `past-valuation-date`: `valuation_date` is before the day of the call (the market's records end " +
-      "earlier, and the value is not carried past them): every figure is of that date; `recent-resale-premium`: " +
-      "the property's own market sale 3 to 12 months before `valuation_date` marks it a likely renovation resale, " +
-      "and the model's value carries what such resales sold at over their comparable sales (the detail gives the " +
-      "share): if it was not improved since, the value is that much too high; `pricing-model-incomplete`: the " +
-      "value and its range are the comparable-sales model's alone, the pricing model's learner for the market " +
-      "still being fitted (for a minute or so after the service starts on new data or its data changes): the " +
-      "same call a few minutes later may give another value; the comp band and offer are the same either way; " +
-      "`no-sales-of-type`: no recorded market sale of the property's market is of its `property_type` (recorded, " +
-      "or sent in `overrides`), so every figure comes from sales of other types. New codes " +
-      "may be added: read an unknown code's `detail`."
+  code: Schema.Literal(...CAUTION_CODES).annotations({
+    description: cautionCodeDescription,
+    jsonSchema: { type: "string", pattern: "^[a-z][a-z0-9-]*$", description: cautionCodeDescription }
   }),
   detail: Schema.String.annotations({ description: "What it means for this property, in words, with the figures." })
 }).annotations({

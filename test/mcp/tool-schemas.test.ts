@@ -9,6 +9,7 @@ import { expect, layer } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { isGeneratedText, undescribedMembers } from "../../schema/json-schema.js"
+import { CAUTION_CODES } from "../../schema/scored-answer.js"
 import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
 import { elmStreetHistory, outcome } from "../harness/fixtures.js"
 import { connect } from "../harness/mcp-client.js"
@@ -165,7 +166,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           yield* Effect.promise(() => client.close())
         }))
 
-      it.effect("MCP-2: every answer conforms to its tool's output schema; a refusal is a tool error instead", () =>
+      it.effect("MCP-2: every answer conforms to its tool's output schema, caution codes added later too; a refusal is a tool error instead", () =>
         Effect.gen(function*() {
           const { apiKey } = yield* newAccount({ credits: 10 })
           const client = yield* connect(generation, apiKey)
@@ -186,6 +187,20 @@ for (const generation of ["2026-07-28", "2025"] as const) {
               violations: []
             })
           }
+          // A caution code is an open string: an answer with a code added after the client read the schema
+          // still conforms (an enum of today's codes would have it rejected), and every code of today matches.
+          const score = outputOf("score_property")!
+          const scored = (yield* Effect.promise(() =>
+            client.callTool({ name: "score_property", arguments: { address: "42 Elm St" } })
+          )).structuredContent as Record<string, unknown>
+          for (const code of [...CAUTION_CODES, "a-code-added-later"]) {
+            const answer = { ...scored, cautions: [{ code, detail: "What it means." }] }
+            expect({ code, violations: conforms(score, answer) }).toEqual({ code, violations: [] })
+          }
+          expect(findAll(score, (key, value) =>
+            key === "enum" && JSON.stringify(value).includes("no-comp-band")))
+            .toEqual([])
+          expect(conforms(score, { ...scored, cautions: [{ code: "Not A Code", detail: "x" }] })).not.toEqual([])
           // Both shapes at once, or neither: the operation refuses, as REST's validate does.
           for (const args of [{ address: "42 Elm St", properties: [{ address: "42 Elm St" }] }, {}]) {
             const refused = yield* Effect.promise(() => client.callTool({ name: "validate_request", arguments: args }))
