@@ -87,6 +87,12 @@ export type AddressMatch =
      */
     readonly sameAddressIds?: ReadonlyArray<string>
     /**
+     * A building's units asked for without one, where the address also has a record without a unit (the
+     * building's own lot, or a unit sale whose number the records left out): that record's ids. It is not among
+     * the candidates, since the address sent back would be refused again (an agent looped on it).
+     */
+    readonly unitlessIds?: ReadonlyArray<string>
+    /**
      * Properties not valued on record at this number on a street of the name with another directional or type
      * (first among the candidates): sent, they are refused as not valued.
      */
@@ -2735,7 +2741,11 @@ export class AddressIndex {
     // Without a unit, a lone record without one is the property only where no units are recorded: beside
     // units it is the building's own record or a unit whose number was not recorded, and either is a guess.
     if (whole.length === 1 && units.length === 0) return { _tag: "Found", parcel: whole[0]! }
-    return ambiguous([...whole, ...units], units.length > 0 ? "unit" : "several")
+    if (units.length === 0) return ambiguous(whole, "several")
+    // The record without a unit is no candidate: its address is the one sent, refused again if sent back (`185
+    // Moreland Rd, Coburg`, a house sale and its units' sales: an agent's audit saw the loop). It is named by id.
+    const candidates = ambiguous(units, "unit")
+    return whole.length === 0 ? candidates : { ...candidates, unitlessIds: whole.map((p) => p.id).sort(naturally) }
   }
 
   /**
@@ -2882,7 +2892,7 @@ const ambiguous = (
   reason: AmbiguityReason,
   otherTowns?: ReadonlyArray<string>,
   unitSent = ""
-): AddressMatch => {
+): Extract<AddressMatch, { readonly _tag: "Ambiguous" }> => {
   const sorted = [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally)
   // (With a unit sent, the units nearest to it first: the building's first five flats are no candidates for it.)
   const candidates = unitSent === "" ? sorted : [

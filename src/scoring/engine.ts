@@ -136,7 +136,18 @@ const notValuedAmong = ({ notValued }: Extract<IndexMatch, { _tag: "Ambiguous" }
 export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }>): string => {
   switch (match.reason) {
     case "unit":
-      return "The address names a building with units; send the unit (the candidates list the units on record)."
+      return "The address names a building with units; send the unit (the candidates list the units on record)." +
+        (match.unitlessIds === undefined ?
+          "" :
+          ` The address is also on record without a unit (${
+            match.unitlessIds.join(", ")
+          }: the building's own lot, or a unit sale whose unit number was not recorded); no address tells ${
+            match.unitlessIds.length === 1 ? "that record" : "those records"
+          } apart from the units, so ${
+            match.unitlessIds.length === 1 ? "it is" : "they are"
+          } not scored by address, and ${
+            match.unitlessIds.length === 1 ? "its history" : "their histories"
+          } can be read by \`property_id\`.`)
     case "directional":
       // One candidate: the one property on record at the number, while another street of the name has houses
       // around it that never sold (`613 77th St, Brooklyn`, where E 77th St runs through the 600s: told to send a

@@ -296,6 +296,12 @@ describe("the local scoring engine on a generated county", () => {
         /send it, or a candidate.s address as it is given \(with its ZIP code\) if the one meant is on the street without one \(the candidates are/
       )
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).toMatch(/send the unit/)
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).not.toMatch(/property_id/)
+    // The record without a unit beside the units, which no address names: its id, and where its history is read.
+    expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one, unitlessIds: ["nyc-1-2-3"] }))
+      .toMatch(
+        /on record without a unit \(nyc-1-2-3: .*it is not scored by address, and its history can be read by `property_id`/
+      )
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: one })).toMatch(/street name/)
     // A misspelt name as close to several streets, of which one has the number: the detail says so.
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "spelling", candidates: one })).toMatch(
