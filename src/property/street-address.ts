@@ -340,7 +340,9 @@ export const unitKey = (unit: string) =>
     // penthouse, an exact match: an audit, 2026-11-28).
     .map((token) => (PENTHOUSE.has(token) ? "PH" : token))
     .join("")
-    .replace(/[-/]/g, "")
+    // A slash between digits stays: `2/3B` is a duplex on floors 2 and 3, not floor 23's `23B` (both on record at
+    // 310 E 53rd St, each typed exactly was refused as ambiguous between them: an address audit, 2026-11-29).
+    .replace(/-|(?<!\d)\/|\/(?!\d)/g, "")
     .replace(/^0+(?=\d)/, "")
 
 /** The floor an ordinal names (`2ND`, `SECOND` → `2`), or undefined. */

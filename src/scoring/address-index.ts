@@ -2149,6 +2149,25 @@ export class AddressIndex {
         suggestions: [...new Set([...sameNumber, ...suggestions])].slice(0, MAX_CANDIDATES)
       }
     }
+    // A name too short to be corrected (three letters or fewer) that is no street here: the streets one letter from
+    // it with this house number are suggested, never taken (`57 Hal Ave, Staten Island`, where Hall Ave has 57 and
+    // Hale Ave is as close, was refused with nothing to send: an address audit, 2026-11-29).
+    if (!attempt.known && allowedEdits(parsed.street.name) === 0 && suggestions.length === 0) {
+      const close = this.closeNames(area, parsed.street.name, 1).flatMap(({ name }) =>
+        this.parcelsOn(parsed, name, parsed.locality).parcels
+      )
+      if (close.length > 0) {
+        const addresses = unitAsSent(close).sort(naturally)
+        return {
+          _tag: "Unknown",
+          hint: "No street of this name is on record here, and a name this short is never corrected: the house " +
+            `number is on record on ${addresses.length === 1 ? "a street" : "streets"} one letter from it (${
+              thoseSuggested(addresses.length)
+            }): send the one meant.`,
+          suggestions: addresses.slice(0, MAX_CANDIDATES)
+        }
+      }
+    }
     // The nearest numbers are the number sent itself in another town of the ZIP code or place sent (`3 Myrtle St,
     // Williamstown VIC 3016`, a house of Williamstown North's, was told the number is not on the street: an
     // agent's audit, 2026-11-28): said so, and suggested first.
@@ -2849,7 +2868,8 @@ const naturally = (a: string, b: string) => a.localeCompare(b, "en", { numeric: 
  */
 const nearestUnitsFirst = <A extends { readonly unit: string }>(items: ReadonlyArray<A>, sent: string) => {
   const wanted = unitKey(sent)
-  const numberOf = (key: string) => /^\d+/.exec(key)?.[0]
+  // (Its first number wherever it stands: `C246` is near `246`, as the NYC files write one unit both ways.)
+  const numberOf = (key: string) => /\d+/.exec(key)?.[0]
   const wantedNumber = numberOf(wanted)
   const rank = (item: A): [number, number] => {
     const key = unitKey(item.unit)

@@ -1770,6 +1770,55 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(statenIsland.match("21 Fingal St, NY 10399")._tag).toBe("OutsideCoverage")
   })
 
+  it("a short name no street has: the streets one letter from it with the number are suggested, never taken", () => {
+    const si = { city: "STATEN ISLAND", zip: "10302", state: "NY" }
+    const index = new AddressIndex([
+      parcel("hall-57", "57 HALL AVE", si),
+      parcel("hale-12", "12 HALE AVE", si),
+      parcel("hale-80", "80 HALE AVE", si),
+      parcel("hall-80", "80 HALL AVE", si)
+    ])
+    // Refused with nothing to send before.
+    expect(index.match("57 Hal Ave, Staten Island, NY")).toEqual({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/never corrected: the house number is on record on a street one letter from it/),
+      suggestions: ["57 HALL AVE, STATEN ISLAND, NY 10302"]
+    })
+    expect(index.match("80 Hal Ave, Staten Island, NY 10302")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["80 HALE AVE, STATEN ISLAND, NY 10302", "80 HALL AVE, STATEN ISLAND, NY 10302"]
+    })
+    expect(index.match("99 Hal Ave, Staten Island, NY")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+  })
+
+  it("a unit written with a letter before its number (C246, as the NYC files' apartment column writes 246) is suggested that number first", () => {
+    const bk = { city: "BROOKLYN", zip: "11201", state: "NY" }
+    const index = new AddressIndex(
+      ["101", "102", "103", "104", "105", "246"].map((unit) => parcel(`u${unit}`, "1 MAIN ST", bk, unit))
+    )
+    const match = index.match("1 Main St Apt C246, Brooklyn, NY 11201")
+    expect(match).toMatchObject({ _tag: "Unknown", suggestions: expect.any(Array) })
+    expect(match._tag === "Unknown" && match.suggestions[0]).toBe("1 MAIN ST UNIT 246, BROOKLYN, NY 11201")
+  })
+
+  it("a duplex's unit written with a slash (2/3B) is not floor 23's unit (23B); a dash in a unit is still read away", () => {
+    const nyc = { city: "NEW YORK", zip: "10022", state: "NY" }
+    const tower = new AddressIndex([
+      parcel("e53-2/3b", "310 E 53RD ST", nyc, "2/3B"),
+      parcel("e53-23b", "310 E 53RD ST", nyc, "23B"),
+      parcel("e53-4a", "310 E 53RD ST", nyc, "4-A")
+    ])
+    // Each, typed exactly, was refused as ambiguous between the two.
+    findsEach(tower, [
+      ["310 E 53rd St Unit 2/3B, New York, NY", "e53-2/3b"],
+      ["310 East 53rd Street #2/3B, New York NY 10022", "e53-2/3b"],
+      ["310 E 53rd St Apt 23B, New York, NY", "e53-23b"],
+      ["310 E 53rd St Apt 23-B, New York, NY", "e53-23b"],
+      ["310 E 53rd St Apt 4A, New York, NY", "e53-4a"],
+      ["310 E 53rd St Apt 4-A, New York, NY", "e53-4a"]
+    ])
+  })
+
   it("a floor is not the unit named like it where other units are on that floor; Apt #4B and pasted dashes are read", () => {
     const tower = new AddressIndex([
       parcel("marcy-1", "594 MARCY AVE", { city: "BROOKLYN", zip: "11206", state: "NY" }, "1"),
