@@ -241,7 +241,8 @@ export const CAUTION_CODES = [
   "past-valuation-date",
   "recent-resale-premium",
   "pricing-model-incomplete",
-  "no-sales-of-type"
+  "no-sales-of-type",
+  "built-after-valuation-date"
 ] as const
 
 const cautionCodeDescription =
@@ -289,7 +290,9 @@ const cautionCodeDescription =
   "still being fitted (for a minute or so after the service starts on new data or its data changes): the " +
   "same call a few minutes later may give another value; the comp band and offer are the same either way; " +
   "`no-sales-of-type`: no recorded market sale of the property's market is of its `property_type` (recorded, " +
-  "or sent in `overrides`), so every figure comes from sales of other types. New codes " +
+  "or sent in `overrides`), so every figure comes from sales of other types; " +
+  "`built-after-valuation-date`: the year built (recorded, or sent in `overrides`) is after `valuation_date`, so " +
+  "the figures value the property as if it stood then, not as finished. New codes " +
   "may be added: read an unknown code's `detail`."
 
 export const Caution = Schema.Struct({

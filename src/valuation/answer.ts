@@ -159,6 +159,10 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
       sent: call.overrides?.property_type !== undefined
     },
     newestComparableSale: evidence.newest_comparable_sale,
+    yearBuilt: facts.year_built === undefined ? undefined : {
+      year: facts.year_built,
+      sent: call.overrides?.year_built !== undefined
+    },
     valuationDate: outcome.dates.valuationDate,
     callDate: outcome.dates.callDate,
     resalePremium: outcome.model.resalePremium,

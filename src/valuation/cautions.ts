@@ -96,6 +96,8 @@ export interface CautionInputs {
   readonly typeWithoutSales?: { readonly type: string; readonly sent: boolean } | undefined
   /** The value is the comps model's alone, the market's learners still being fitted (`ScoringOutcome`). */
   readonly learnersPending?: boolean | undefined
+  /** The year built the property was valued with, and whether the call sent it (`overrides`). */
+  readonly yearBuilt?: { readonly year: number; readonly sent: boolean } | undefined
   /** The lot size the call sent for a house where no recorded sale of its market has one (read by nothing). */
   readonly lotSizeUnused?: number | undefined
   /** The offer at the same margin for the property as it stands (no repairs, no lift), where repairs are priced. */
@@ -261,6 +263,24 @@ const learnersPendingCaution = (inputs: CautionInputs): Caution | undefined =>
         "comparable sales either way; the same call made again in a few minutes may give another value and range."
     }
     : undefined
+
+/**
+ * The property was built, or is to be built, after the valuation date: the figures value a house of its facts as
+ * of a date it did not yet stand, from sales of houses that did. Nothing said it (an agent's audit, 2026-11-29: a
+ * `year_built` of next year, which the contract allows for a house under construction, was valued as of the
+ * market's last recorded sales in 2019 with no word of it).
+ */
+const builtAfterValuationDateCaution = (inputs: CautionInputs): Caution | undefined => {
+  const built = inputs.yearBuilt
+  if (built === undefined || built.year <= Number(inputs.valuationDate.slice(0, 4))) return undefined
+  return {
+    code: "built-after-valuation-date",
+    detail: `The year built (${built.year}${built.sent ? ", as sent in `overrides`" : ""}) is after the valuation ` +
+      `date (${inputs.valuationDate}): the figures are what the recorded sales up to then say a property of these ` +
+      "facts was worth at that date, as if it stood then, not a value of the finished " +
+      "property on completion, which the records cannot show."
+  }
+}
 
 /**
  * No recorded market sale of the market is of the property's type: the value, its range, the band and the offer
@@ -654,6 +674,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
     pastValuationDateCaution(inputs),
     learnersPendingCaution(inputs),
     typeWithoutSalesCaution(inputs),
+    builtAfterValuationDateCaution(inputs),
     doubtfulAreaCaution(inputs),
     lotSizeUnusedCaution(inputs),
     resalePremiumCaution(inputs),

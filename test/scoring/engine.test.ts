@@ -412,6 +412,22 @@ describe("a property type no sale of the market has (an investor audit, 2026-11-
   })
 })
 
+describe("a year built after the valuation date (an agent's audit, 2026-11-29: next year's, as the contract allows, valued as of the records' end with nothing said)", () => {
+  it("ANS-7 cautions: built-after-valuation-date names the year and says it was sent; a year up to the valuation date's says nothing", () => {
+    const address = parcelDisplayAddress(house)
+    const cautionsOf = (year: number) => {
+      const overrides = { year_built: year }
+      return scoredAnswer(right(engine.score(address, overrides, asOf)), { address, overrides }).cautions ?? []
+    }
+    const valuationYear = Number(right(engine.score(address, undefined, asOf)).dates.valuationDate.slice(0, 4))
+    expect(cautionsOf(valuationYear + 1).find((c) => c.code === "built-after-valuation-date")?.detail).toMatch(
+      new RegExp(`^The year built \\(${valuationYear + 1}, as sent in \`overrides\`\\) is after the valuation date`)
+    )
+    expect(cautionsOf(valuationYear).map((c) => c.code)).not.toContain("built-after-valuation-date")
+    expect(cautionsOf(1950).map((c) => c.code)).not.toContain("built-after-valuation-date")
+  })
+})
+
 describe("the local Scoring layer", () => {
   // A parcel with a sale on record, whose history is read.
   const sold = data.sales.find((sale) => sale.parcelId !== house.id)!.parcelId
