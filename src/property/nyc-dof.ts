@@ -103,9 +103,11 @@ const zipOf = (row: Record<string, string>) => {
  * files, against 1,975 packages on one block), or the same parcels are on another deed together.
  */
 const oneDeed = (
-  parcels: ReadonlyMap<string, { readonly zip: string; readonly block: string }> | undefined,
+  parcels: ReadonlyMap<string, DeedParcel> | undefined,
   zip: string,
-  setsOfParcels: ReadonlyMap<string, number>
+  setsOfParcels: ReadonlyMap<string, number>,
+  price: number,
+  unitPricesOfBlock: (block: string) => number | undefined
 ): ReadonlySet<string> | undefined => {
   if (parcels === undefined) return undefined
   const zips = new Set([...parcels.values()].map((parcel) => parcel.zip).filter((z) => z !== ""))
@@ -113,9 +115,44 @@ const oneDeed = (
   // (Unless the same parcels change hands together on another day too: `960 E 218th St` and `959 E 223rd St`,
   // Bronx, three deeds of the two on the same days, $60,000, $10,500 and $150,000.)
   const together = (setsOfParcels.get([...parcels.keys()].sort().join(" ")) ?? 0) >= 2
+  if (!together && blocks.size === 1 && separateUnitSales(parcels, price, unitPricesOfBlock)) return undefined
   if (zips.size < 2 || blocks.size < 2 || zip === "" || together) return new Set(parcels.keys())
   return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
 }
+
+/** A parcel of a deed's group: where it lies, and whether it is a condominium unit. */
+interface DeedParcel {
+  readonly zip: string
+  readonly block: string
+  readonly condo: boolean
+}
+
+/** How many condominium units' own sales (one parcel a deed) a building's block needs for its middle price. */
+const MIN_UNIT_SALES_OF_BLOCK = 3
+
+/**
+ * Condominium units of one building's block sold the same day at one price, each sold on its own at it, not one
+ * deed over them: the price is within a factor of two of the middle price of the block's units sold on their own,
+ * and nearer it than that price split between them is. Two like units of a tower selling at one price on one day happens; a package over them
+ * prices them together (an agent's audit, 2026-11-29: `250 E 54th St` units 20B and 20E, 376 and 391 sq ft,
+ * $590,000 each, its unit 10B sold alone for $582,000, were one package and neither unit's market sale).
+ */
+const separateUnitSales = (
+  parcels: ReadonlyMap<string, DeedParcel>,
+  price: number,
+  unitPricesOfBlock: (block: string) => number | undefined
+) => {
+  const all = [...parcels.values()]
+  if (all.length < 2 || !all.every((parcel) => parcel.condo)) return false
+  const middle = unitPricesOfBlock(all[0]!.block)
+  if (middle === undefined) return false
+  const alone = Math.abs(Math.log(price / middle))
+  // (A price far from the block's either way is no evidence of either reading: a package, as before.)
+  return alone <= Math.log(MAX_UNIT_PRICE_RATIO) && alone < Math.abs(Math.log(price / all.length / middle))
+}
+
+/** How far from its block's middle price a unit's own price may lie for the price to be read as its own. */
+const MAX_UNIT_PRICE_RATIO = 2
 
 const parcelKeysOf = (row: Record<string, string>) => {
   const number = (name: string) => Number((row[name] ?? "").trim())
@@ -204,7 +241,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     rejected[reason] = (rejected[reason] ?? 0) + 1
   }
   // Every readable row, in scope or not, tells which deeds covered several parcels.
-  const parcelsPerDeed = new Map<string, Map<string, { readonly zip: string; readonly block: string }>>()
+  const parcelsPerDeed = new Map<string, Map<string, DeedParcel>>()
   const replacedLots = new Set<string>()
   const pricesPerParcelDay = new Map<string, Set<number>>()
   const deedKey = (borough: string, neighborhood: string, date: string, price: number) =>
@@ -216,10 +253,32 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const { parcel } = parcelKeysOf(row)
     const deed = deedKey((row["BOROUGH"] ?? "").trim(), (row["NEIGHBORHOOD"] ?? "").trim(), saleDate, price)
     const parcels = parcelsPerDeed.get(deed) ?? new Map()
-    parcelsPerDeed.set(deed, parcels.set(parcel, { zip: zipOf(row), block: (row["BLOCK"] ?? "").trim() }))
+    parcelsPerDeed.set(
+      deed,
+      parcels.set(parcel, {
+        zip: zipOf(row),
+        block: `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`,
+        condo: propertyTypeOfBuildingClass(buildingClassOf(row)) === "condo"
+      })
+    )
     const day = `${parcel}|${(row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()}|${saleDate}`
     const prices = pricesPerParcelDay.get(day) ?? new Set<number>()
     pricesPerParcelDay.set(day, prices.add(price))
+  }
+  // The middle price of each block's condominium units sold on their own (one parcel a deed), found when asked.
+  const unitSalesOfBlock = new Map<string, Array<number>>()
+  for (const [deed, parcels] of parcelsPerDeed) {
+    const only = parcels.size === 1 ? [...parcels.values()][0]! : undefined
+    if (only === undefined || !only.condo) continue
+    unitSalesOfBlock.set(only.block, [...(unitSalesOfBlock.get(only.block) ?? []), Number(deed.split("|")[3])])
+  }
+  const middles = new Map<string, number | undefined>()
+  const unitPricesOfBlock = (block: string) => {
+    if (!middles.has(block)) {
+      const prices = [...(unitSalesOfBlock.get(block) ?? [])].sort((a, b) => a - b)
+      middles.set(block, prices.length < MIN_UNIT_SALES_OF_BLOCK ? undefined : prices[prices.length >> 1])
+    }
+    return middles.get(block)
   }
   // The same parcels together on several deeds (bought and sold together) are one holding, whatever lies between
   // them: each of those deeds is one.
@@ -324,7 +383,13 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     // several prices recorded for the same parcel on the same day (split deeds, partial interests).
     const deedParcels = price < NOMINAL_PRICE_LIMIT
       ? undefined
-      : oneDeed(parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price)), zip, setsOfParcels)
+      : oneDeed(
+        parcelsPerDeed.get(deedKey(boroughCode, neighborhood, saleDate, price)),
+        zip,
+        setsOfParcels,
+        price,
+        unitPricesOfBlock
+      )
     const packageParcelIds = deedParcels !== undefined && deedParcels.size >= 2
       ? [...deedParcels].map((parcel) => `nyc-${parcel}`).sort()
       : undefined

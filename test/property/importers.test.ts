@@ -261,6 +261,44 @@ describe("NYC package sales", () => {
   })
 })
 
+describe("NYC condominium units of one block at one price on one day (an agent's audit: 250 E 54th St Apt 20B)", () => {
+  const unit = (lot: number, apartment: string, price: string, date = "12/19/18") =>
+    `1,MIDTOWN EAST,13 CONDOS - ELEVATOR APARTMENTS,2,1327,${lot},,R4,"250 EAST 54TH STREET, ${apartment}",,10022,1,0,1,0,400,1986,2,R4,"${price}",${date}`
+  const reasonsOf = (...rows: Array<string>) => {
+    const sales = parseNycDofSales("f.csv", Buffer.from(nycFile(...rows))).sales
+    return Object.fromEntries(
+      sales.filter((sale) => sale.parcelId.startsWith("nyc-1-1327-"))
+        .map((sale) => [`${sale.parcelId}@${sale.price}`, sale.notArmsLengthBecause ?? "market"])
+    )
+  }
+  // The building's units sold on their own: a middle price of $582,000.
+  const alone = [
+    unit(1101, "10B", "582,000", "3/1/18"),
+    unit(1102, "11C", "560,000", "5/1/18"),
+    unit(1103, "12A", "610,000", "7/1/18")
+  ]
+
+  it("HIS-2: each sold on its own at a price like its building's units, not one deed over them; a price like their sum is one deed", () => {
+    expect(reasonsOf(...alone, unit(1137, "20B", "590,000"), unit(1140, "20E", "590,000"))).toMatchObject({
+      "nyc-1-1327-1137@590000": "market",
+      "nyc-1-1327-1140@590000": "market"
+    })
+    // Two units at the price of two: one deed, as before.
+    const package2 = "one deed and price over 2 parcels (a package sale)"
+    expect(reasonsOf(...alone, unit(1137, "20B", "1,180,000"), unit(1140, "20E", "1,180,000"))).toMatchObject({
+      "nyc-1-1327-1137@1180000": package2,
+      "nyc-1-1327-1140@1180000": package2
+    })
+    // A price far below the building's either way, or a block without three units sold on their own: one deed.
+    expect(reasonsOf(...alone, unit(1137, "20B", "150,000"), unit(1140, "20E", "150,000"))).toMatchObject({
+      "nyc-1-1327-1137@150000": package2
+    })
+    expect(reasonsOf(alone[0]!, unit(1137, "20B", "590,000"), unit(1140, "20E", "590,000"))).toMatchObject({
+      "nyc-1-1327-1137@590000": package2
+    })
+  })
+})
+
 describe("NYC facts a later row leaves out (an investor's audit: 101 W 78th St Apt 6D, 660 sq ft in 2018, 0 in 2019)", () => {
   const unit6d = (area: string, price: string, date: string) =>
     `1,UPPER WEST SIDE (59-79),13 CONDOS - ELEVATOR APARTMENTS,2,1148,1206,,R4,"101 WEST 78TH STREET, 6D",,10024,1,0,1,0,${area},1920,2,R4,"${price}",${date}`
