@@ -294,14 +294,15 @@ export const PropertyStorePg = Layer.effect(
       ).pipe(Effect.map((rows) => rows.length))
 
     /**
-     * Parcels the records replace (`ParsedFile.replaces`), where still stored as a bungalow colony's lot: their
-     * sales, listing and permits, then the parcel. Nothing (not a statement) when none is stored.
+     * Parcels the records replace (`ParsedFile.replaces`), where still stored as a bungalow colony's lot or a
+     * condominium's billing lot (valued as a unit until 2026-11-29): their sales, listing and permits, then the
+     * parcel. Nothing (not a statement) when none is stored.
      */
     const removeReplaced = (ids: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         if (ids.length === 0) return
         const stored = yield* sql<{ id: string }>`SELECT id FROM parcels
-          WHERE id = ANY(${[...new Set(ids)]}::text[]) AND building_class = 'A8'`
+          WHERE id = ANY(${[...new Set(ids)]}::text[]) AND building_class IN ('A8', 'RR')`
         const gone = stored.map((row) => row.id)
         if (gone.length === 0) return
         for (const table of ["sales", "listings", "permits"]) {

@@ -34,8 +34,10 @@ export const propertyTypeOfBuildingClass = (buildingClass: string): PropertyType
   if (/^A[0-9]$/.test(code)) return "single_family"
   if (/^B[0-9]$/.test(code)) return "two_family"
   if (code === "C0") return "three_family"
-  // Residential condominium units; R5, R7 and R8 are commercial units, R9 co-ops, RG/RP/RS parking and storage.
-  if (["R1", "R2", "R3", "R4", "R6", "RR"].includes(code)) return "condo"
+  // Residential condominium units; R5, R7 and R8 are commercial units, R9 co-ops, RG/RP/RS parking and storage, RR
+  // a condominium's rental apartments billed as one lot (tax class 2, `11 SPECIAL CONDO BILLING LOTS`: `345 E 56th
+  // St Apt 16E` found its building's 72,456 sq ft billing lot and was valued at $114M, an address audit, 2026-11-29).
+  if (["R1", "R2", "R3", "R4", "R6"].includes(code)) return "condo"
   return undefined
 }
 
@@ -53,6 +55,8 @@ export const describeBuildingClass = (buildingClass: string): string => {
     ? "a commercial condominium unit"
     : ["RG", "RP", "RS", "RT"].includes(code)
     ? "a condominium's parking, storage or terrace unit"
+    : code === "RR"
+    ? "a condominium's rental apartments, billed together as one lot"
     : {
       C: "a walk-up apartment building",
       D: "an elevator apartment building",
@@ -83,6 +87,9 @@ export const describeBuildingClass = (buildingClass: string): string => {
  * deeds into one chain of title (a user's audit, 2026-11-24).
  */
 const BUNGALOW_COLONY = "A8"
+
+/** A condominium's rental apartments billed as one lot: not valued (`propertyTypeOfBuildingClass`). */
+const CONDO_BILLING_LOT = "RR"
 
 const buildingClassOf = (row: Record<string, string>) =>
   (row["BUILDING CLASS AT TIME OF SALE"] ?? column(row, "BUILDING CLASS AS OF") ?? "").trim()
@@ -324,6 +331,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     if (propertyType === undefined) {
       reject("building class is not a scored property type")
+      // A billing lot an import before 2026-11-29 stored as a condominium unit: removed (`replaces`).
+      if (buildingClass.toUpperCase() === CONDO_BILLING_LOT) replacedLots.add(`nyc-${parcelKeysOf(row).lot}`)
       // Its street is real all the same (`20 NORMA PL`, a walk-up): the address index never corrects it away.
       const other: UnscoredAddress = {
         market: borough.market,

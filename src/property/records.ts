@@ -106,8 +106,8 @@ export interface ParsedFile {
   readonly rejected: Readonly<Record<string, number>>
   /**
    * Parcels an earlier import wrote that these records replace (NYC's bungalow colony lots, once one parcel of
-   * many houses, now a parcel a house): removed with their sales, listings and permits where still stored as
-   * such a lot (building class A8).
+   * many houses, now a parcel a house; a condominium's billing lot, building class RR, not valued since
+   * 2026-11-29): removed with their sales, listings and permits where still stored as such a lot (A8 or RR).
    */
   readonly replaces?: ReadonlyArray<string>
   /** Addresses of the file's properties of kinds not valued (their rows are counted as rejected). */

@@ -330,7 +330,7 @@ export const parseStreetLine = (
 }
 
 /** The words of a penthouse, which name a unit with the value after them (`PH E`, `Penthouse 2`). */
-const PENTHOUSE: ReadonlySet<string> = new Set(["PH", "PENTHOUSE"])
+export const PENTHOUSE: ReadonlySet<string> = new Set(["PH", "PENTHOUSE"])
 
 /** A unit's value in one spelling: `#5B`, `Apt 5B`, `5-B` → `5B`; leading zeros of a number dropped. */
 export const unitKey = (unit: string) =>
@@ -390,6 +390,13 @@ export const takeUnit = (
     const letter = words[i + 2]
     if (/^[A-Z0-9]+$/.test(value) && letter !== undefined && /^[A-Z]$/.test(letter) && i + 2 === words.length - 1) {
       return { words: words.slice(0, i), unit: /^\d+$/.test(value) ? `${value}${letter}` : `${value} ${letter}` }
+    }
+    // A penthouse's name written apart after the designator (`Apt PH 2`, `Unit PH 1C`, as the records and the
+    // service's own candidates write them), and a letter then the flat's number (`Apt B 1` for `B-1`): one unit
+    // (the number was left in the street, and the house not found: an address audit, 2026-11-29).
+    if (letter !== undefined && i + 2 === words.length - 1) {
+      if (PENTHOUSE.has(value) && /^[A-Z0-9]+$/.test(letter)) return { words: words.slice(0, i), unit: `PH ${letter}` }
+      if (/^[A-Z]$/.test(value) && /^\d+$/.test(letter)) return { words: words.slice(0, i), unit: `${value}${letter}` }
     }
     // A floor and then the flat's letter on it (`Fl 11 Apt D`, `Floor 3 Unit K`): the unit `11D` (read as floor
     // 11, its letter left in the street, the house was not found: an address audit, 2026-11-29).

@@ -29,6 +29,7 @@ import {
   HOUSE_NUMBER,
   ORDINALS,
   parseStreetLine,
+  PENTHOUSE,
   STREET_TYPE_NAMES,
   STREET_TYPES,
   type StreetParts,
@@ -660,6 +661,11 @@ interface Parsed {
   readonly localityTypo: string | undefined
   /** Words that name a place this index does not know. */
   readonly unknownLocality: string | undefined
+  /**
+   * The wider place typed after the locality (`Kensington, Brooklyn`): every property found lies in it too, since
+   * the locality's name may be another place's elsewhere (Melbourne's Kensington, Chelsea and St Albans).
+   */
+  readonly within?: string | undefined
   /** What reading the address corrected (a misspelt street type). */
   readonly notes: ReadonlyArray<MatchNote>
 }
@@ -1130,7 +1136,9 @@ export class AddressIndex {
    * code or a state.
    */
   private withoutCountry(raw: string): { readonly tokens: Array<string>; readonly country: "US" | "AU" | undefined } {
-    const tokens = tokenize(raw)
+    // Australia's unit and number with spaces about the slash (`3 / 191 Balwyn Rd`, `3 /191`): `3/191` (refused
+    // as no such street address, or as having no house number: an address audit, 2026-11-29).
+    const tokens = tokenize(raw.replace(/^(\s*[A-Z]?\d+[A-Z]?)(?:\s+\/\s*|\/\s+)(?=\d)/i, "$1/"))
     while (tokens.at(-1) === ",") tokens.pop()
     let country: "US" | "AU" | undefined
     for (const [phrase, code] of COUNTRIES) {
@@ -1208,8 +1216,14 @@ export class AddressIndex {
       (/\d/.test(unitValue) || (LETTER_UNIT_DESIGNATORS.has(designator) && !US_STATE_CODES.has(unitValue))) &&
       (!zipLike || (LETTER_UNIT_DESIGNATORS.has(designator) && !commaAfter.has(end - 2)))
     ) {
-      trailingUnit = words[end - 1]!
+      trailingUnit = PENTHOUSE.has(designator) ? `PH ${words[end - 1]!}` : words[end - 1]!
       end -= 2
+      // `Apt #10I`, `Unit # 126`, `Apt PH 3M`: the designator before the `#` or the penthouse is the unit's too (left
+      // as a place, the address was outside coverage: an address audit, 2026-11-29).
+      if (
+        (designator === "#" || PENTHOUSE.has(designator)) && end >= 4 && UNIT_DESIGNATORS.has(words[end - 1]!) &&
+        words[end - 1] !== "#" && !PENTHOUSE.has(words[end - 1]!)
+      ) end--
     }
     let zip: string | undefined
     let state: string | undefined
@@ -1301,6 +1315,7 @@ export class AddressIndex {
     }
     // A neighbourhood before its town, each after its comma (`92nd St, Howard Beach, Queens`): the narrower
     // place is the locality (its streets are the town's too).
+    let within: string | undefined
     if (locality !== undefined && commaAfter.has(localityStart - 1)) {
       const towns = this.towns.get(locality) ?? new Set<string>()
       for (let length = Math.min(5, localityStart - 2); length >= 1; length--) {
@@ -1310,6 +1325,9 @@ export class AddressIndex {
         if ([...commaAfter].some((i) => i >= start && i < localityStart - 1)) continue
         if (![...(this.towns.get(phrase) ?? [])].some((town) => towns.has(town))) continue
         localityAbbreviated = typedPhrase(start, localityStart)
+        // (The wider place still holds: `35 Henry St, Kensington, Brooklyn` found and charged for 35 Henry St,
+        // Kensington VIC, the neighbourhood's name a Melbourne suburb's: an address audit, 2026-11-29.)
+        within = locality
         locality = phrase
         localityStart = start
         break
@@ -1539,7 +1557,8 @@ export class AddressIndex {
       state,
       locality,
       localityTypo,
-      unknownLocality
+      unknownLocality,
+      ...(within === undefined ? {} : { within })
     }
   }
 
@@ -1552,7 +1571,9 @@ export class AddressIndex {
     if (parsed.state !== undefined && parcel.state !== undefined && parcel.state.toUpperCase() !== parsed.state) {
       return false
     }
-    return locality === undefined || this.parcels.get(parcel)!.localities.has(locality)
+    const { localities } = this.parcels.get(parcel)!
+    if (parsed.within !== undefined && !localities.has(parsed.within)) return false
+    return locality === undefined || localities.has(locality)
   }
 
   /** Street names close to `name` among the streets of an area (`Z:…`, `L:…` or `*`), nearest first. */
@@ -2001,7 +2022,11 @@ export class AddressIndex {
       this.inState(parsed).flatMap(({ parcels, street }) =>
         street.parts.directional === parsed.street.directional &&
           (parsed.street.type === "" || street.parts.type === parsed.street.type)
-          ? parcels.filter((parcel) => placeStates?.has(parcel.state?.toUpperCase() ?? "") !== false)
+          ? parcels.filter((parcel) =>
+            placeStates?.has(parcel.state?.toUpperCase() ?? "") !== false &&
+            // (Within the wider place sent: `Kensington, Brooklyn` is not misplaced in Kensington VIC.)
+            (parsed.within === undefined || this.parcels.get(parcel)!.localities.has(parsed.within))
+          )
           : []
       )
     if ((suggestions.length === 0 || !placeSpans) && parsed.locality !== undefined) {
@@ -2662,6 +2687,14 @@ export class AddressIndex {
       }
     }
     if (chosen._tag !== "Found") return chosen
+    // A letter sent as the unit of a house of two or three families, where the number with that letter is a house
+    // of its own on the street: either may be meant (`849 Greene Ave Apt A`, beside 849A Greene Ave, valued 849:
+    // an address audit, 2026-11-29, found 34 such pairs in the NYC files).
+    const letter = unitKey(parsed.unit)
+    if (chosen.parcel.unit === "" && /^[A-Z]$/.test(letter)) {
+      const lettered = this.parcelsOn({ ...parsed, number: `${parsed.number}${letter}`, unit: "" }, name, locality)
+      if (lettered.parcels.length > 0) return ambiguous([chosen.parcel, ...lettered.parcels], "several")
+    }
     return found(chosen.parcel, parsed, all, this.parcels.get(chosen.parcel)!)
   }
 
@@ -2914,20 +2947,30 @@ const ambiguous = (
   unitSent = ""
 ): Extract<AddressMatch, { readonly _tag: "Ambiguous" }> => {
   const sorted = [...new Set(parcels.map(parcelDisplayAddress))].sort(naturally)
-  // (With a unit sent, the units nearest to it first: the building's first five flats are no candidates for it.)
-  const candidates = unitSent === "" ? sorted : [
-    ...new Set(nearestUnitsFirst(parcels, unitSent).map(parcelDisplayAddress))
-  ]
-  const sameAddress = candidates.length === 1 && parcels.length > 1
+  // (With a unit sent, the units nearest to it first: the building's first five flats are no candidates for it.
+  // And a building with the unit sent on record offers that unit alone: `401 E 60th St Apt 10I`, no borough given,
+  // was offered 10I and then four other flats of the building, each of which, sent back, values someone else's.)
+  const wanted = unitKey(unitSent)
+  const buildingOf = (parcel: ParcelRecord) => parcelDisplayAddress({ ...parcel, unit: "" })
+  const withUnitSent = new Set(
+    parcels.filter((parcel) => parcel.unit !== "" && unitKey(parcel.unit) === wanted).map(buildingOf)
+  )
+  const kept = unitSent === "" ?
+    parcels :
+    parcels.filter((parcel) => !withUnitSent.has(buildingOf(parcel)) || unitKey(parcel.unit) === wanted)
+  const candidates = unitSent === ""
+    ? sorted
+    : [...new Set(nearestUnitsFirst(kept, unitSent).map(parcelDisplayAddress))]
+  const sameAddress = candidates.length === 1 && kept.length > 1
   return {
     _tag: "Ambiguous",
     reason,
     candidates: candidates.slice(0, MAX_CANDIDATES),
     ...(otherTowns === undefined ? {} : {
       otherTowns,
-      candidateTowns: [...new Set(parcels.map((parcel) => parcel.city ?? parcel.market))].sort()
+      candidateTowns: [...new Set(kept.map((parcel) => parcel.city ?? parcel.market))].sort()
     }),
-    ...(sameAddress ? { sameAddressIds: parcels.map((parcel) => parcel.id).sort(naturally) } : {})
+    ...(sameAddress ? { sameAddressIds: kept.map((parcel) => parcel.id).sort(naturally) } : {})
   }
 }
 

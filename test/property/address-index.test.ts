@@ -1770,6 +1770,92 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(statenIsland.match("21 Fingal St, NY 10399")._tag).toBe("OutsideCoverage")
   })
 
+  it("a neighbourhood typed before its borough is that borough's: a suburb of the name elsewhere is never found (35 Henry St, Kensington, Brooklyn found Kensington VIC)", () => {
+    const index = new AddressIndex([
+      parcel("vic-henry-35", "35 HENRY ST", { city: "KENSINGTON", zip: "3031", state: "VIC", market: "Melbourne" }),
+      parcel("vic-brooklyn-1", "1 CYPRESS AVE", { city: "BROOKLYN", zip: "3012", state: "VIC", market: "Melbourne" }),
+      parcel("bk-beverley-20", "20 BEVERLEY RD", {
+        city: "BROOKLYN",
+        zip: "11218",
+        state: "NY",
+        hood: "KENSINGTON",
+        market: "Brooklyn"
+      })
+    ])
+    for (const typed of ["35 Henry St, Kensington, Brooklyn", "35 Henry St, Kensington, Bklyn"]) {
+      expect({ typed, match: index.match(typed) }).toEqual({
+        typed,
+        match: { _tag: "Unknown", hint: expect.any(String), suggestions: [] }
+      })
+    }
+    findsEach(index, [
+      ["35 Henry St, Kensington VIC", "vic-henry-35"],
+      ["35 Henry St, Kensington", "vic-henry-35"],
+      ["20 Beverley Rd, Kensington, Brooklyn", "bk-beverley-20"]
+    ])
+  })
+
+  it("a letter sent as the unit of a house of two or three families, where the number with that letter is a house of its own: both are candidates", () => {
+    const bk = { city: "BROOKLYN", zip: "11221", state: "NY" }
+    const index = new AddressIndex([
+      { ...parcel("greene-849", "849 GREENE AVE", bk), propertyType: "two_family" },
+      { ...parcel("greene-849a", "849A GREENE AVE", bk), propertyType: "three_family" },
+      { ...parcel("greene-851", "851 GREENE AVE", bk), propertyType: "two_family" }
+    ])
+    for (const typed of ["849 Greene Ave Apt A, Brooklyn, NY 11221", "849 Greene Ave #A, Brooklyn, NY 11221"]) {
+      expect({ typed, match: index.match(typed) }).toEqual({
+        typed,
+        match: {
+          _tag: "Ambiguous",
+          reason: "several",
+          candidates: ["849 GREENE AVE, BROOKLYN, NY 11221", "849A GREENE AVE, BROOKLYN, NY 11221"]
+        }
+      })
+    }
+    // Each candidate sent back is found; a letter no house has is the house's apartment, as before.
+    findsEach(index, [
+      ["849 GREENE AVE, BROOKLYN, NY 11221", "greene-849"],
+      ["849A GREENE AVE, BROOKLYN, NY 11221", "greene-849a"],
+      ["849 Greene Ave Apt B, Brooklyn, NY 11221", "greene-849"],
+      ["851 Greene Ave Apt A, Brooklyn, NY 11221", "greene-851"]
+    ])
+  })
+
+  it("units as people write them apart: Apt PH 2, Unit PH 1C, Apt B 1, Apt #10I without a town, 3 / 191 (each refused, or outside coverage)", () => {
+    const nyc = (zip: string) => ({ city: "NEW YORK", zip, state: "NY" })
+    const index = new AddressIndex([
+      parcel("e36-ph2", "11 E 36TH ST", nyc("10016"), "PH 2"),
+      parcel("e36-3a", "11 E 36TH ST", nyc("10016"), "3A"),
+      parcel("w42-ph1c", "450 W 42ND ST", nyc("10036"), "PH1C"),
+      parcel("bedford-b1", "562 BEDFORD AVE", { city: "BROOKLYN", zip: "11249", state: "NY" }, "B-1"),
+      parcel("e60-10i", "401 E 60TH ST", nyc("10022"), "10I"),
+      parcel("e60-10c", "401 E 60TH ST", nyc("10022"), "10C"),
+      parcel("bk-e60-395", "395 E 60TH ST", { city: "BROOKLYN", zip: "11203", state: "NY" }),
+      parcel("balwyn-3", "191 BALWYN RD", { city: "BALWYN NORTH", zip: "3104", state: "VIC", market: "Melbourne" }, "3")
+    ])
+    findsEach(index, [
+      ["11 E 36th St Apt PH 2, New York, NY 10016", "e36-ph2"],
+      // The service's own address of it, sent back.
+      ["11 E 36TH ST UNIT PH 2, NEW YORK, NY 10016", "e36-ph2"],
+      ["450 W 42nd St Unit PH 1C, New York, NY 10036", "w42-ph1c"],
+      ["450 West 42nd Street, New York, NY 10036, Apt PH 1C", "w42-ph1c"],
+      ["450 West 42nd Street, New York, NY 10036, PH 1C", "w42-ph1c"],
+      ["562 Bedford Ave Apt B 1, Brooklyn, NY 11249", "bedford-b1"],
+      ["401 E 60th St Apt #10I, New York, NY 10022", "e60-10i"],
+      ["3 / 191 Balwyn Road, Balwyn North 3104", "balwyn-3"],
+      ["3 /191 Balwyn Road, Balwyn North 3104", "balwyn-3"],
+      ["3/ 191 Balwyn Road, Balwyn North 3104", "balwyn-3"]
+    ])
+    // Without a borough, where Brooklyn's E 60th St has houses about the number: the unit sent alone is offered,
+    // not the building's other flats (each of which, sent back, values someone else's home).
+    for (const typed of ["401 E 60th St Apt #10I", "401 E 60th St Unit # 10I", "401 E 60th St Apt 10I"]) {
+      expect({ typed, match: index.match(typed) }).toMatchObject({
+        typed,
+        match: { _tag: "Ambiguous", reason: "town", candidates: ["401 E 60TH ST UNIT 10I, NEW YORK, NY 10022"] }
+      })
+    }
+  })
+
   it("a short name no street has: the streets one letter from it with the number are suggested, never taken", () => {
     const si = { city: "STATEN ISLAND", zip: "10302", state: "NY" }
     const index = new AddressIndex([

@@ -113,7 +113,12 @@ describe("NYC DOF sales files", () => {
     expect(propertyTypeOfBuildingClass("B2")).toBe("two_family")
     expect(propertyTypeOfBuildingClass("C0")).toBe("three_family")
     expect(propertyTypeOfBuildingClass("R4")).toBe("condo")
-    expect(propertyTypeOfBuildingClass("RR")).toBe("condo")
+    // A condominium's rental apartments billed as one lot: the building's, never a flat (345 E 56th St Apt 16E
+    // was valued as its 72,456 sq ft billing lot, $114M: an address audit, 2026-11-29).
+    expect(propertyTypeOfBuildingClass("RR")).toBeUndefined()
+    expect(describeBuildingClass("RR")).toBe(
+      "a condominium's rental apartments, billed together as one lot (building class RR)"
+    )
     expect(propertyTypeOfBuildingClass("R5")).toBeUndefined()
     expect(propertyTypeOfBuildingClass("K1")).toBeUndefined()
     expect(describeBuildingClass("D4")).toBe("a co-op apartment building (building class D4)")
@@ -572,6 +577,39 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
           { parcel_id: "nyc-2-5506-1-86-INDIAN-TRL", sales: 1 },
           { parcel_id: "nyc-2-9999-1", sales: 0 }
         ])
+      }))
+
+    it.effect("a condominium's billing lot (class RR) an earlier import stored as a unit is removed when its file is imported again (345 E 56th St Apt 16E valued as the building's lot)", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const sql = yield* SqlClient.SqlClient
+        const row =
+          `1,MIDTOWN EAST,11 SPECIAL CONDO BILLING LOTS,2,1349,1202,,RR,"345 EAST 56TH STREET, 16E",RES,10022,0,0,0,0,"72,456",1960,2,RR,"1,140,000",3/1/19`
+        const parsed = parseNycDofSales("2019_manhattan.csv", Buffer.from(nycFile(row)))
+        expect(parsed.parcels.map((parcel) => parcel.id)).not.toContain("nyc-1-1349-1202")
+        expect(parsed.replaces).toEqual(["nyc-1-1349-1202"])
+        // As imports before 2026-11-29 stored it: a condominium unit 16E of 72,456 sq ft, with its sale.
+        const template = parseNycDofSales("f.csv", Buffer.from(nycFile(row.replace(/,RR,/g, ",R4,")))).parcels
+          .find((parcel) => parcel.id === "nyc-1-1349-1202")!
+        const billing = { ...template, buildingClass: "RR" }
+        yield* store.importParsed({
+          ...parsed,
+          parcels: [billing],
+          sales: [{
+            parcelId: billing.id,
+            saleDate: "2019-03-01",
+            price: 1_140_000,
+            documentType: "deed",
+            armsLength: true,
+            sourceKey: "old:rr"
+          }],
+          replaces: []
+        }, "nyc-dof")
+        const stored = () => sql<{ id: string }>`SELECT id FROM parcels WHERE id = 'nyc-1-1349-1202'`
+        expect(yield* stored()).toHaveLength(1)
+        yield* store.importParsed(parsed, "nyc-dof")
+        expect(yield* stored()).toEqual([])
+        expect(yield* sql`SELECT id FROM sales WHERE parcel_id = 'nyc-1-1349-1202'`).toEqual([])
       }))
 
     it.effect("generic CSV: parcels first, sales for unknown parcels rejected, listings and permits stored", () =>
