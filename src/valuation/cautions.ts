@@ -128,9 +128,12 @@ const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Ca
     // (Sales with no weight, too unlike the property to count, are none: a living area or lot far beyond its
     // neighbours', sent or recorded, leaves few alike; an agent's audit, 2026-11-29, sent 100,000 sq ft in
     // Melbourne and was told only of usable prices.)
+    // (Nor is it always the size: `5615 Lupin Ln, Pollock Pines` had two sales alike in size and nothing else
+    // near; told its size was the cause, an agent's audit, 2026-11-29.)
     : "No comp band, after-repair value or offer: fewer than 3 comparable sales both have a usable price and are " +
-      "alike enough to this property to count (one sale a property, its latest); a living area or lot size far " +
-      "beyond its neighbours' leaves few alike."
+      "alike enough to this property to count (one sale a property, its latest): the records hold too few sales " +
+      "near it of its kind, or a living area or lot size far beyond its neighbours' leaves few alike (the listed " +
+      "comps show which)."
 })
 
 /**
@@ -193,12 +196,14 @@ const distantCompsCaution = (inputs: CautionInputs): Caution | undefined => {
   if (miles === undefined || miles < DISTANT_COMPS_MILES) return undefined
   return {
     code: "distant-comparable-sales",
-    detail: `The comparable sales lie ${miles.toFixed(1)} miles from this property on average (weighted as ` +
-      "in the band), in other places whose prices may not be this one's. Out of time (Melbourne's sales, fitted " +
+    detail: `The comparable sales lie ${miles.toFixed(1)} miles from this property on average (weighted by how ` +
+      "much each counts), in other places whose prices may not be this one's. Out of time (Melbourne's sales, fitted " +
       "before 2017-07-01 and valued after), where they averaged 5 to 8 miles away the values were a median " +
       "18% from the sale price and the band middles 20%, and from 8 miles 37% and 24%, against 8–11% and 11–15% " +
-      "for nearer sales, and the 0.1–0.9 range held 57% and 36% of the prices against 75–85%. Read the value, " +
-      "its range, the band and the offer as less sure than they look, and check the listed comps' places."
+      "for nearer sales, and the 0.1–0.9 range held 57% and 36% of the prices against 75–85%. Read " +
+      // (Without a band there is no band or offer to read so: an agent's audit, 2026-11-29, `14151 Indio Dr`.)
+      `${inputs.band === undefined ? "the value and its range" : "the value, its range, the band and the offer"} ` +
+      "as less sure than they look, and check the listed comps' places."
   }
 }
 

@@ -675,8 +675,9 @@ describe("the Scored answer", () => {
       const distantOf = (from: ScoringOutcome) =>
         scoredAnswer(from, { address: "x" }).cautions?.find((c) => c.code === "distant-comparable-sales")
       expect(distantOf(away([8.35, 14.7]))?.detail).toMatch(
-        /^The comparable sales lie \d+\.\d miles from this property on average \(weighted as in the band\)/
+        /^The comparable sales lie \d+\.\d miles from this property on average \(weighted by how much each counts\)/
       )
+      expect(distantOf(away([8.35, 14.7]))?.detail).toContain("its range, the band and the offer as less sure")
       expect(distantOf(away([5]))?.detail).toContain("lie 5.0 miles")
       expect(distantOf(away([4.9]))).toBeUndefined()
       expect(distantOf(away([undefined]))).toBeUndefined()
@@ -685,6 +686,8 @@ describe("the Scored answer", () => {
       const noBand: ScoringOutcome = { ...away([9]), comps: away([9]).comps.slice(0, 2) }
       expect(scoredAnswer(noBand, { address: "x" }).comp_band).toBeUndefined()
       expect(distantOf(noBand)?.detail).toContain("lie 9.0 miles")
+      // Without a band, no band or offer to read as less sure (an agent's audit, 2026-11-29: 14151 Indio Dr).
+      expect(distantOf(noBand)?.detail).toContain("Read the value and its range as less sure")
     })
 
     it("ANS-9 cautions: repairs that lift the after-repair value so far that the offer rises with them are said, with both offers (an investor audit: 96 Bank St)", () => {
