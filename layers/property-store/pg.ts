@@ -160,6 +160,10 @@ const snapshotColumns: ReadonlySet<string> = new Set(
   SNAPSHOT_FACTS.map((fact) => fact.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))
 )
 
+/** `keepsHyphen` of the stored street and the one upserted, in SQL. */
+const hyphenKept = "parcels.street ~ '^[0-9]+-[0-9]+ ' AND EXCLUDED.street !~ '^[0-9]+-[0-9]+ ' AND " +
+  "regexp_replace(parcels.street, '^([0-9]+)-', '\\1') = EXCLUDED.street"
+
 /** One stored row per address: its market, street line, town and ZIP code. */
 const unscoredKey = (address: UnscoredAddress) =>
   `${address.market}|${address.street}|${address.city ?? ""}|${address.zipCode ?? ""}`
@@ -216,6 +220,9 @@ export const PropertyStorePg = Layer.effect(
           parcelColumns.map((c) =>
             snapshotFacts && snapshotColumns.has(c)
               ? `${c} = COALESCE(EXCLUDED.${c}, parcels.${c})`
+              // (A Queens house number stored with its hyphen keeps it, as `keepsHyphen` says.)
+              : snapshotFacts && (c === "street" || c === "recorded_address")
+              ? `${c} = CASE WHEN ${hyphenKept} THEN parcels.${c} ELSE EXCLUDED.${c} END`
               : `${c} = EXCLUDED.${c}`
           ).join(", ")
         }`

@@ -134,8 +134,17 @@ export const withSnapshotFacts = (before: ParcelRecord | undefined, later: Parce
   for (const fact of SNAPSHOT_FACTS) {
     if (later[fact] === undefined && before[fact] !== undefined) merged = { ...merged, [fact]: before[fact] }
   }
+  // A Queens house number a later row writes without its hyphen keeps it (`213-07 110TH AVE`, written `21307` by
+  // one of its three rows, was answered as 21307 110th Ave: an agent's audit, 2026-11-29).
+  if (keepsHyphen(before.street, later.street)) {
+    merged = { ...merged, street: before.street, recordedAddress: before.recordedAddress }
+  }
   return merged
 }
+
+/** The street line before has its house number's hyphen, and the later one is the same line without it. */
+export const keepsHyphen = (before: string, later: string) =>
+  /^\d+-\d+ /.test(before) && !/^\d+-\d+ /.test(later) && before.replace("-", "") === later
 
 /**
  * Why a sale is not arm's-length where several prices are recorded for one parcel on one day: the importers'

@@ -514,6 +514,36 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect(yield* stored()).toBe(700)
       }))
 
+    it.effect("a Queens house number a later row writes without its hyphen keeps it, in one file and across files (an agent's audit: 213-07 110th Ave answered as 21307)", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const row = (address: string, date: string) =>
+          `4,QUEENS VILLAGE,01 ONE FAMILY DWELLINGS,1,11130,40,,A1,${address},,11429,1,0,1,"4,000","1,400",1935,1,A1,"520,000",${date}`
+        const street = (file: string) =>
+          parseNycDofSales("f.csv", Buffer.from(file)).parcels.find((p) => p.id === "nyc-4-11130-40")?.street
+        expect(street(nycFile(row("213-07 110 AVENUE", "2/7/18"), row("21307 110 AVENUE", "11/7/18"))))
+          .toBe("213-07 110 AVE")
+        expect(street(nycFile(row("21307 110 AVENUE", "11/7/18"), row("213-07 110 AVENUE", "2/7/18"))))
+          .toBe("213-07 110 AVE")
+        const stored = () =>
+          store.loadAll.pipe(Effect.map(({ parcels }) => parcels.find((p) => p.id === "nyc-4-11130-40")))
+        yield* store.importParsed(
+          parseNycDofSales("2018.csv", Buffer.from(nycFile(row("213-07 110 AVENUE", "2/7/18")))),
+          "nyc-dof"
+        )
+        yield* store.importParsed(
+          parseNycDofSales("2019.csv", Buffer.from(nycFile(row("21307 110 AVENUE", "3/7/19")))),
+          "nyc-dof"
+        )
+        expect(yield* stored()).toMatchObject({ street: "213-07 110 AVE", recordedAddress: "213-07 110 AVENUE" })
+        // Another number is another line: taken.
+        yield* store.importParsed(
+          parseNycDofSales("2019.csv", Buffer.from(nycFile(row("213-09 110 AVENUE", "4/7/19")))),
+          "nyc-dof"
+        )
+        expect(yield* stored()).toMatchObject({ street: "213-09 110 AVE" })
+      }))
+
     it.effect("HIS-2: a sale's reason for not being arm's-length and a package's parcels are stored; importing the file again fills them in for sales stored before", () =>
       Effect.gen(function*() {
         const store = yield* PropertyStore
