@@ -241,10 +241,17 @@ export const HOUSE_NUMBER = /^\d+[A-Z]?(?:-\d+[A-Z]?)?$/
 
 /**
  * Words of names that records spell both ways (NYC's: `FORT HAMILTON` and `FT HAMILTON`, `AVENUE J` and `AVE
- * J`, `MOUNT` and `MT`), in one spelling: the whole word, where a typo in it stays one edit from it; `SAINT`
- * as `ST`, as before.
+ * J`, `MOUNT` and `MT`; `BCH` for `BEACH`), in one spelling: the whole word, where a typo in it stays one edit
+ * from it; `SAINT` as `ST`, as before.
  */
-const NAME_WORDS = new Map([["SAINT", "ST"], ["FT", "FORT"], ["MT", "MOUNT"], ["AVE", "AVENUE"]])
+const NAME_WORDS = new Map([
+  ["SAINT", "ST"],
+  ["FT", "FORT"],
+  ["MT", "MOUNT"],
+  ["AVE", "AVENUE"],
+  // USPS's abbreviation of Beach: Rockaway's `BCH 114 ST` is BEACH 114 STREET (refused: an address audit, 2026-11-29).
+  ["BCH", "BEACH"]
+])
 
 /** A street name word in one spelling: numeric ordinals as numbers (`67TH` → `67`), `FT` → `FORT` and the like. */
 const nameWord = (word: string) => {

@@ -2721,27 +2721,43 @@ export class AddressIndex {
     const zips = new Set(building.map((parcel) => parcel.zipCode ?? ""))
     const wanted = unitKey(parsed.unit)
     const { directional, type } = parsed.street
+    const number = building[0]!.street.split(" ")[0]!
+    // The building's number, or the range it begins or the range's first number, where the ZIP code does not
+    // number its houses Queens-style (`66 ST NICHOLAS AVE` and `66-72 ST NICHOLAS AVE`, one building's units
+    // recorded under both: `66 St Nicholas Ave Apt 1G` was told no unit 1G is recorded, an address audit).
+    const sameBuilding = (at: string, zip: string) =>
+      at === number || (!this.hyphenatedZips.has(zip) && (
+        (at.startsWith(`${number}-`) && /^\d+-\d+$/.test(at)) ||
+        (/^\d+-\d+$/.test(number) && at === number.split("-")[0])
+      ))
     const named = (this.compactNames.get(parsed.street.name.replace(/ /g, "")) ?? []).flatMap((name) =>
       (this.byName.get(name) ?? []).flatMap((street) =>
         street.parts.directional === directional &&
           (street.parts.type === type || street.parts.type === "" || type === "") && zips.has(street.zip)
-          ? (street.numbers.get(building[0]!.street.split(" ")[0]!) ?? []).filter((parcel) =>
-            !building.includes(parcel) && unitKey(parcel.unit) === wanted &&
-            this.parcelIn(parcel, parsed, parsed.locality)
+          ? [...street.numbers].flatMap(([at, parcels]) =>
+            sameBuilding(at, street.zip)
+              ? parcels.filter((parcel) =>
+                !building.includes(parcel) && unitKey(parcel.unit) === wanted &&
+                this.parcelIn(parcel, parsed, parsed.locality)
+              )
+              : []
           )
           : []
       )
     )
     if (named.length !== 1) return undefined
     const parcel = named[0]!
+    const at = parcel.street.split(" ")[0]!
     return {
       parcel,
-      note: {
-        kind: "normalized",
-        part: "street_name",
-        sent: parsed.streetWords.join(" "),
-        used: parcel.street.replace(/^\S+\s+/, "")
-      }
+      note: at !== number
+        ? { kind: "normalized", part: "house_number", sent: parsed.number, used: at }
+        : {
+          kind: "normalized",
+          part: "street_name",
+          sent: parsed.streetWords.join(" "),
+          used: parcel.street.replace(/^\S+\s+/, "")
+        }
     }
   }
 

@@ -18,6 +18,7 @@ import {
   UnscorableAddress
 } from "../../schema/problems.js"
 import { formatAddress } from "../property/address-format.js"
+import { normalizeAddress } from "../property/address.js"
 import { milesBetween, pointOf } from "../property/miles.js"
 import { type ParcelRecord, type SaleRecord, SPLIT_DEEDS_REASON } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
@@ -106,7 +107,12 @@ export interface Located {
 export const recordedAddress = (parcel: ParcelRecord) =>
   formatAddress({
     street: parcel.recordedAddress ?? parcel.street,
-    unit: parcel.unit,
+    // (Once: a recorded line with its unit in it, as the generic CSV's `address` may be, is not given it again:
+    // `5201 LAGUNA OAKS DR Unit 126 UNIT 126`, an address audit, 2026-11-29.)
+    unit: parcel.recordedAddress !== undefined && parcel.unit !== "" &&
+        normalizeAddress(parcel.recordedAddress).unit !== ""
+      ? ""
+      : parcel.unit,
     city: parcel.city,
     state: parcel.state,
     zip: parcel.zipCode

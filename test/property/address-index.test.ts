@@ -1856,6 +1856,44 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     }
   })
 
+  it("a unit of a building recorded under its number and under the range it begins (66 and 66-72 St Nicholas Ave) is found by either; not where Queens numbers its houses so", () => {
+    const harlem = { city: "NEW YORK", zip: "10026", state: "NY" }
+    const queens = { city: "QUEENS", zip: "11385", state: "NY" }
+    const index = new AddressIndex([
+      parcel("nich-1g", "66-72 ST NICHOLAS AVE", harlem, "1G"),
+      parcel("nich-2a", "66 ST NICHOLAS AVE", harlem, "2A"),
+      parcel("q-66-72-1g", "66-72 FRESH POND RD", queens, "1G"),
+      parcel("q-66-2a", "66 FRESH POND RD", queens, "2A"),
+      // (A ZIP code numbers Queens-style where most of its house numbers are so.)
+      parcel("q-60-10", "60-10 FRESH POND RD", queens),
+      parcel("q-60-12", "60-12 FRESH POND RD", queens)
+    ])
+    findsEach(index, [
+      ["66 St Nicholas Ave Apt 1G, New York, NY 10026", "nich-1g"],
+      ["66-72 St. Nicholas Ave Apt 2A, New York, NY 10026", "nich-2a"]
+    ])
+    const found = index.match("66 St Nicholas Ave Apt 1G, New York, NY 10026")
+    expect(found._tag === "Found" && found.notes).toContainEqual({
+      kind: "normalized",
+      part: "house_number",
+      sent: "66",
+      used: "66-72"
+    })
+    // In Queens 66-72 is a house of its own on the 66th block, not 66's range.
+    expect(idOf(index.match("66 Fresh Pond Rd Apt 1G, Queens, NY 11385"))).toBe("Unknown")
+  })
+
+  it("Bch is Beach in a street's name (Rockaway's 170 Bch 114 St was refused)", () => {
+    const index = new AddressIndex([
+      parcel("b114-170", "170 BEACH 114 ST", { city: "QUEENS", zip: "11694", state: "NY", hood: "ROCKAWAY PARK" })
+    ])
+    findsEach(index, [
+      ["170 Bch 114 St, Rockaway Park, NY 11694", "b114-170"],
+      ["170 Bch 114th St, Queens, NY 11694", "b114-170"],
+      ["170 Beach 114th Street, Queens NY", "b114-170"]
+    ])
+  })
+
   it("a short name no street has: the streets one letter from it with the number are suggested, never taken", () => {
     const si = { city: "STATEN ISLAND", zip: "10302", state: "NY" }
     const index = new AddressIndex([

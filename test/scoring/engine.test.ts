@@ -5,7 +5,13 @@ import { scoreAddress } from "../../src/operations/upstream.js"
 import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
 import { type ParcelRecord, SPLIT_DEEDS_REASON } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
-import { ambiguityDetail, missingFactsDetail, modelSale, ScoringEngine } from "../../src/scoring/engine.js"
+import {
+  ambiguityDetail,
+  missingFactsDetail,
+  modelSale,
+  recordedAddress,
+  ScoringEngine
+} from "../../src/scoring/engine.js"
 import { type PropertyData, PropertyStore } from "../../src/services/property-store.js"
 import { Scoring } from "../../src/services/scoring.js"
 import { StorageUnavailable } from "../../src/services/storage.js"
@@ -409,6 +415,24 @@ describe("a property type no sale of the market has (an investor audit, 2026-11-
       scoredAnswer(right(withoutThem.score(ownAddress, undefined, asOf)), { address: ownAddress }).cautions
         ?.find((c) => c.code === "no-sales-of-type")?.detail
     ).toMatch(/^No recorded market sale in this property's market is of its type \(manufactured\): /)
+  })
+})
+
+describe("the recorded address an answer's match gives", () => {
+  it("names the unit once where the recorded line has it (an address audit: 5201 LAGUNA OAKS DR Unit 126 UNIT 126)", () => {
+    const unit: ParcelRecord = {
+      ...house,
+      street: "5201 LAGUNA OAKS DR",
+      recordedAddress: "5201 LAGUNA OAKS DR Unit 126",
+      unit: "126",
+      city: "ELK GROVE",
+      state: "CA",
+      zipCode: "95758"
+    }
+    expect(recordedAddress(unit)).toBe("5201 LAGUNA OAKS DR Unit 126, ELK GROVE, CA 95758")
+    // A line without it (the NYC files' `ADDRESS` before its comma) is given the unit.
+    expect(recordedAddress({ ...unit, recordedAddress: "5201 LAGUNA OAKS DR" }))
+      .toBe("5201 LAGUNA OAKS DR UNIT 126, ELK GROVE, CA 95758")
   })
 })
 
