@@ -114,7 +114,7 @@ const oneDeed = (
   zip: string,
   setsOfParcels: ReadonlyMap<string, number>,
   price: number,
-  unitPricesOfBlock: (block: string) => number | undefined
+  unitPricesOfBlock: (block: string) => UnitPrices | undefined
 ): ReadonlySet<string> | undefined => {
   if (parcels === undefined) return undefined
   const zips = new Set([...parcels.values()].map((parcel) => parcel.zip).filter((z) => z !== ""))
@@ -127,38 +127,54 @@ const oneDeed = (
   return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
 }
 
-/** A parcel of a deed's group: where it lies, and whether it is a condominium unit. */
+/** A parcel of a deed's group: where it lies, whether it is a condominium unit, and its recorded living area. */
 interface DeedParcel {
   readonly zip: string
   readonly block: string
   readonly condo: boolean
+  readonly area: number | undefined
 }
 
-/** How many condominium units' own sales (one parcel a deed) a building's block needs for its middle price. */
+/** The middle price, and price a square foot, of a block's condominium units sold on their own. */
+interface UnitPrices {
+  readonly price: number | undefined
+  readonly perFoot: number | undefined
+}
+
+/** How many condominium units' own sales (one parcel a deed) a block needs for a middle price. */
 const MIN_UNIT_SALES_OF_BLOCK = 3
 
 /**
  * Condominium units of one building's block sold the same day at one price, each sold on its own at it, not one
- * deed over them: the price is within a factor of two of the middle price of the block's units sold on their own,
- * and nearer it than that price split between them is. Two like units of a tower selling at one price on one day happens; a package over them
- * prices them together (an agent's audit, 2026-11-29: `250 E 54th St` units 20B and 20E, 376 and 391 sq ft,
- * $590,000 each, its unit 10B sold alone for $582,000, were one package and neither unit's market sale).
+ * deed over them: the price, a square foot of each unit where every one has a recorded area (else the price
+ * itself), is within a factor of two of the middle of the block's units sold on their own, and nearer it than
+ * that price split between them is. Two like units of a tower selling at one price on one day happens; a package
+ * over them prices them together (an agent's audit, 2026-11-29: `250 E 54th St` units 20B and 20E, 376 and 391 sq
+ * ft, $590,000 each, its unit 10B sold alone for $582,000, were one package and neither unit's market sale).
  */
 const separateUnitSales = (
   parcels: ReadonlyMap<string, DeedParcel>,
   price: number,
-  unitPricesOfBlock: (block: string) => number | undefined
+  unitPricesOfBlock: (block: string) => UnitPrices | undefined
 ) => {
   const all = [...parcels.values()]
   if (all.length < 2 || !all.every((parcel) => parcel.condo)) return false
   const middle = unitPricesOfBlock(all[0]!.block)
-  if (middle === undefined) return false
-  const alone = Math.abs(Math.log(price / middle))
+  // How far (log) each unit's price, alone or split, lies from the block's middle, on the average.
+  const distance = (share: number) => {
+    if (middle?.perFoot !== undefined && all.every((parcel) => parcel.area !== undefined)) {
+      return all.reduce((sum, parcel) => sum + Math.abs(Math.log(share / parcel.area! / middle.perFoot!)), 0) /
+        all.length
+    }
+    return middle?.price === undefined ? undefined : Math.abs(Math.log(share / middle.price))
+  }
+  const alone = distance(price)
+  const split = distance(price / all.length)
   // (A price far from the block's either way is no evidence of either reading: a package, as before.)
-  return alone <= Math.log(MAX_UNIT_PRICE_RATIO) && alone < Math.abs(Math.log(price / all.length / middle))
+  return alone !== undefined && split !== undefined && alone <= Math.log(MAX_UNIT_PRICE_RATIO) && alone < split
 }
 
-/** How far from its block's middle price a unit's own price may lie for the price to be read as its own. */
+/** How far from its block's middle a unit's own price may lie for the price to be read as its own. */
 const MAX_UNIT_PRICE_RATIO = 2
 
 const parcelKeysOf = (row: Record<string, string>) => {
@@ -265,25 +281,33 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       parcels.set(parcel, {
         zip: zipOf(row),
         block: `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`,
-        condo: propertyTypeOfBuildingClass(buildingClassOf(row)) === "condo"
+        condo: propertyTypeOfBuildingClass(buildingClassOf(row)) === "condo",
+        area: positive(parseAmount(row["GROSS SQUARE FEET"]))
       })
     )
     const day = `${parcel}|${(row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()}|${saleDate}`
     const prices = pricesPerParcelDay.get(day) ?? new Set<number>()
     pricesPerParcelDay.set(day, prices.add(price))
   }
-  // The middle price of each block's condominium units sold on their own (one parcel a deed), found when asked.
-  const unitSalesOfBlock = new Map<string, Array<number>>()
+  // The middle price, and price a square foot, of each block's condominium units sold on their own (one parcel a
+  // deed), found when asked.
+  const unitSalesOfBlock = new Map<string, Array<{ readonly price: number; readonly area: number | undefined }>>()
   for (const [deed, parcels] of parcelsPerDeed) {
     const only = parcels.size === 1 ? [...parcels.values()][0]! : undefined
     if (only === undefined || !only.condo) continue
-    unitSalesOfBlock.set(only.block, [...(unitSalesOfBlock.get(only.block) ?? []), Number(deed.split("|")[3])])
+    const sale = { price: Number(deed.split("|")[3]), area: only.area }
+    unitSalesOfBlock.set(only.block, [...(unitSalesOfBlock.get(only.block) ?? []), sale])
   }
-  const middles = new Map<string, number | undefined>()
+  const middleOf = (values: Array<number>) =>
+    values.length < MIN_UNIT_SALES_OF_BLOCK ? undefined : values.sort((a, b) => a - b)[values.length >> 1]
+  const middles = new Map<string, UnitPrices | undefined>()
   const unitPricesOfBlock = (block: string) => {
     if (!middles.has(block)) {
-      const prices = [...(unitSalesOfBlock.get(block) ?? [])].sort((a, b) => a - b)
-      middles.set(block, prices.length < MIN_UNIT_SALES_OF_BLOCK ? undefined : prices[prices.length >> 1])
+      const sales = unitSalesOfBlock.get(block) ?? []
+      middles.set(block, {
+        price: middleOf(sales.map((sale) => sale.price)),
+        perFoot: middleOf(sales.flatMap((sale) => (sale.area === undefined ? [] : [sale.price / sale.area])))
+      })
     }
     return middles.get(block)
   }
