@@ -1638,6 +1638,7 @@ export class AddressIndex {
     if (found._tag !== "Unknown") return found
     let notValued: AddressMatch | undefined
     let suggested: AddressMatch | undefined
+    let units: AddressMatch | undefined
     for (
       const again of [
         queensNumberWithSpace(read, read.zip !== undefined && this.hyphenatedZips.has(read.zip)),
@@ -1669,11 +1670,15 @@ export class AddressIndex {
         const recorded = this.unscoredAtAddress(this.withBoroughOfZip(again.read), again.read.street.name)
         if (recorded.length > 0) notValued ??= notValuedHere(recorded, again.said)
       }
+      // Read so, the address is a building whose units are on record, sent without one: its units are the
+      // candidates (`2351 Adam Clayton Powell Jr Blvd`, its 15 units recorded on `2351 ADAM CLAYTON POWELL`, was
+      // told the number is not on the street and offered 2322-2328: an address audit, 2026-11-29).
+      if (second._tag === "Ambiguous" && second.reason === "unit") units ??= second
       if (second._tag !== "Found" || second.method === "corrected") continue
       const note = again.noteFor(second)
       if (note !== undefined) return { ...second, method: "normalized", notes: [note, ...second.notes] }
     }
-    return notValued ?? suggested ?? found
+    return units ?? notValued ?? suggested ?? found
   }
 
   /**

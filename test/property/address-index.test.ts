@@ -1883,6 +1883,32 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(idOf(index.match("66 Fresh Pond Rd Apt 1G, Queens, NY 11385"))).toBe("Unknown")
   })
 
+  it("a building on an avenue's other name, sent without its unit, is ambiguous with its units (2351 Adam Clayton Powell Jr Blvd was told the number is not on the street)", () => {
+    const harlem = { city: "NEW YORK", zip: "10030", state: "NY", market: "Manhattan" }
+    const index = new AddressIndex([
+      parcel("acp-214", "2351 ADAM CLAYTON POWELL", harlem, "214"),
+      parcel("acp-306", "2351 ADAM CLAYTON POWELL", harlem, "306"),
+      parcel("acp-2322-3c", "2322-2328 ADAM CLAYTON POWELL JR BLVD", harlem, "3C")
+    ])
+    for (const typed of ["2351 Adam Clayton Powell Jr Blvd, New York, NY 10030", "2351 7th Ave, New York, NY 10030"]) {
+      expect({ typed, match: index.match(typed) }).toEqual({
+        typed,
+        match: {
+          _tag: "Ambiguous",
+          reason: "unit",
+          candidates: [
+            "2351 ADAM CLAYTON POWELL UNIT 214, NEW YORK, NY 10030",
+            "2351 ADAM CLAYTON POWELL UNIT 306, NEW YORK, NY 10030"
+          ]
+        }
+      })
+    }
+    findsEach(index, [
+      ["2351 Adam Clayton Powell Jr Blvd Apt 214, New York, NY 10030", "acp-214"],
+      ["2351 ADAM CLAYTON POWELL UNIT 306, NEW YORK, NY 10030", "acp-306"]
+    ])
+  })
+
   it("Bch is Beach in a street's name (Rockaway's 170 Bch 114 St was refused)", () => {
     const index = new AddressIndex([
       parcel("b114-170", "170 BEACH 114 ST", { city: "QUEENS", zip: "11694", state: "NY", hood: "ROCKAWAY PARK" })
