@@ -342,8 +342,12 @@ export const PropertyStorePg = Layer.effect(
           recorded_as: nullable(address.recordedAs)
         })),
         // Importing a file again fills in what an address stored before lacks (`recorded_as`, migration 0020).
-        "ON CONFLICT (key) DO UPDATE SET recorded_as = EXCLUDED.recorded_as " +
-          "WHERE unscored_addresses.recorded_as IS DISTINCT FROM EXCLUDED.recorded_as AND EXCLUDED.recorded_as IS NOT NULL"
+        // The kinds recorded at the address, each file's added to those stored (`withKind`, in SQL).
+        "ON CONFLICT (key) DO UPDATE SET recorded_as = (SELECT string_agg(DISTINCT kind COLLATE \"C\", '; ' " +
+          "ORDER BY kind COLLATE \"C\") FROM unnest(string_to_array(coalesce(unscored_addresses.recorded_as, ''), '; ') || " +
+          "string_to_array(EXCLUDED.recorded_as, '; ')) AS kind WHERE kind <> '') " +
+          "WHERE EXCLUDED.recorded_as IS NOT NULL AND NOT (string_to_array(EXCLUDED.recorded_as, '; ') <@ " +
+          "string_to_array(coalesce(unscored_addresses.recorded_as, ''), '; '))"
       )
 
     const importParsed = (parsed: Parameters<PropertyStore["Type"]["importParsed"]>[0], format: string) =>

@@ -15,6 +15,7 @@ import {
   type SaleRecord,
   SPLIT_DEEDS_REASON,
   type UnscoredAddress,
+  withKind,
   withSnapshotFacts
 } from "./records.js"
 import { truncatedStreetType } from "./street-address.js"
@@ -367,7 +368,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
         neighborhood: neighborhood || undefined,
         recordedAs: describeBuildingClass(buildingClass)
       }
-      unscored.set(`${other.street}|${other.zipCode ?? ""}|${other.city}`, other)
+      const key = `${other.street}|${other.zipCode ?? ""}|${other.city}`
+      unscored.set(key, { ...other, recordedAs: withKind(unscored.get(key)?.recordedAs, other.recordedAs!) })
       continue
     }
     const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()

@@ -88,9 +88,23 @@ export interface UnscoredAddress {
   readonly state?: string | undefined
   readonly zipCode?: string | undefined
   readonly neighborhood?: string | undefined
-  /** What the record says it is, in words (`a co-op apartment building (building class D4)`), where known. */
+  /**
+   * What the records say it is, in words (`a co-op apartment building (building class D4)`), where known; the
+   * kinds of several records at one address apart by `KINDS_APART`, in code-unit order (`withKind`).
+   */
   readonly recordedAs?: string | undefined
 }
+
+/** Between the kinds of `UnscoredAddress.recordedAs`. */
+export const KINDS_APART = "; "
+
+/**
+ * The kinds recorded at an address with one more (each once, in code-unit order): `345 E 56th St` holds a
+ * commercial unit, a co-op unit and a rental billing lot, and a unit typed there was told only of the last one
+ * read (an address audit, 2026-11-29).
+ */
+export const withKind = (kinds: string | undefined, kind: string): string =>
+  [...new Set([...(kinds ?? "").split(KINDS_APART), kind])].filter((k) => k !== "").sort().join(KINDS_APART)
 
 /** What an importer read from one file. */
 export interface ParsedFile {

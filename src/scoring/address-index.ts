@@ -23,7 +23,7 @@ import { stateCodesMap } from "@sroussey/parse-address/dist/maps/us/states.js"
 import { distance } from "fastest-levenshtein"
 import { formatAddress } from "../property/address-format.js"
 import { milesBetween, type Point, pointOf } from "../property/miles.js"
-import type { ParcelRecord, UnscoredAddress } from "../property/records.js"
+import { KINDS_APART, type ParcelRecord, type UnscoredAddress } from "../property/records.js"
 import {
   DIRECTIONALS,
   HOUSE_NUMBER,
@@ -118,8 +118,13 @@ export interface NotValued {
 }
 
 /** A property not valued in words: its address, and what the record says it is. */
-export const notValuedNamed = ({ address, recordedAs }: NotValued) =>
-  recordedAs === undefined ? address : `${address}, ${recordedAs}`
+export const notValuedNamed = ({ address, recordedAs }: NotValued) => {
+  if (recordedAs === undefined) return address
+  const kinds = recordedAs.split(KINDS_APART)
+  return kinds.length === 1
+    ? `${address}, ${kinds[0]}`
+    : `${address} (its records: ${kinds.slice(0, -1).join(", ")} and ${kinds.at(-1)})`
+}
 
 /**
  * The refusal of an address on record only as properties not valued (`recorded`), `reading` saying how it

@@ -17,7 +17,7 @@ import {
 } from "../../src/property/nyc-dof.js"
 import { parsePropscoreCsv } from "../../src/property/propscore-csv.js"
 import { inStoreOrder } from "../../src/property/records.js"
-import { AddressIndex } from "../../src/scoring/address-index.js"
+import { AddressIndex, notValuedNamed } from "../../src/scoring/address-index.js"
 import { modelSales, salesDigest } from "../../src/scoring/engine.js"
 import { scratchStore } from "../../src/scoring/evaluate.js"
 import { PropertyStore } from "../../src/services/property-store.js"
@@ -496,6 +496,36 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect((yield* store.loadAll).unscored).toEqual([expect.objectContaining({ recordedAs: undefined })])
         yield* importFiles("nyc-dof", files)
         expect((yield* store.loadAll).unscored).toEqual([shop])
+      }))
+
+    it.effect("an address with properties of several kinds not valued keeps every kind, in a file and across files (345 E 56th St was told only of its last)", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const row = (lot: number, buildingClass: string, apartment: string) =>
+          `1,MIDTOWN EAST,17 CONDO COOPS,2,1349,${lot},,${buildingClass},"345 EAST 56TH STREET, ${apartment}",,10022,1,0,1,0,0,1960,2,${buildingClass},"1,075,000",3/1/18`
+        const rk = "a commercial condominium unit (building class RK)"
+        const r9 = "a co-op unit in a condominium (building class R9)"
+        const rr = "a condominium's rental apartments, billed together as one lot (building class RR)"
+        const first = parseNycDofSales("2018.csv", Buffer.from(nycFile(row(1004, "R9", "PHC"), row(1202, "RR", "16E"))))
+        const mine = (parsed: typeof first) =>
+          parsed.unscored!.filter((address) => address.street === "345 E 56TH ST").map((address) => address.recordedAs)
+        expect(mine(first)).toEqual([[r9, rr].sort().join("; ")])
+        yield* store.importParsed(first, "nyc-dof")
+        yield* store.importParsed(parseNycDofSales("2019.csv", Buffer.from(nycFile(row(1300, "RK", "C1")))), "nyc-dof")
+        const stored = () =>
+          store.loadAll.pipe(
+            Effect.map(({ unscored }) =>
+              unscored.filter((address) => address.street === "345 E 56TH ST").map((address) => address.recordedAs)
+            )
+          )
+        expect(yield* stored()).toEqual([[r9, rr, rk].sort().join("; ")])
+        // Importing a file again adds nothing.
+        yield* store.importParsed(first, "nyc-dof")
+        expect(yield* stored()).toEqual([[r9, rr, rk].sort().join("; ")])
+        // Said in words: every kind.
+        expect(notValuedNamed({ address: "345 E 56TH ST, NEW YORK, NY 10022", recordedAs: [rk, r9].join("; ") }))
+          .toBe(`345 E 56TH ST, NEW YORK, NY 10022 (its records: ${rk} and ${r9})`)
+        expect(notValuedNamed({ address: "X", recordedAs: rk })).toBe(`X, ${rk}`)
       }))
 
     it.effect("an NYC file whose row leaves out a living area keeps the one stored before; a later row with one replaces it", () =>
