@@ -515,7 +515,9 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         const stored = () =>
           store.loadAll.pipe(
             Effect.map(({ unscored }) =>
-              unscored.filter((address) => address.street === "345 E 56TH ST").map((address) => address.recordedAs)
+              (unscored ?? []).filter((address) => address.street === "345 E 56TH ST").map((address) =>
+                address.recordedAs
+              )
             )
           )
         expect(yield* stored()).toEqual([[r9, rr, rk].sort().join("; ")])
