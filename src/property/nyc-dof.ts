@@ -115,7 +115,7 @@ const oneDeed = (
   zip: string,
   setsOfParcels: ReadonlyMap<string, number>,
   price: number,
-  unitPricesOfBlock: (block: string) => UnitPrices | undefined
+  middleOfPeers: (peers: string) => MiddlePrices | undefined
 ): ReadonlySet<string> | undefined => {
   if (parcels === undefined) return undefined
   const zips = new Set([...parcels.values()].map((parcel) => parcel.zip).filter((z) => z !== ""))
@@ -123,45 +123,51 @@ const oneDeed = (
   // (Unless the same parcels change hands together on another day too: `960 E 218th St` and `959 E 223rd St`,
   // Bronx, three deeds of the two on the same days, $60,000, $10,500 and $150,000.)
   const together = (setsOfParcels.get([...parcels.keys()].sort().join(" ")) ?? 0) >= 2
-  if (!together && blocks.size === 1 && separateUnitSales(parcels, price, unitPricesOfBlock)) return undefined
+  if (!together && separateSales(parcels, price, middleOfPeers)) return undefined
   if (zips.size < 2 || blocks.size < 2 || zip === "" || together) return new Set(parcels.keys())
   return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
 }
 
-/** A parcel of a deed's group: where it lies, whether it is a condominium unit, and its recorded living area. */
+/** A parcel of a deed's group: where it lies, what it is, and its recorded living area. */
 interface DeedParcel {
   readonly zip: string
   readonly block: string
   readonly condo: boolean
   readonly area: number | undefined
+  /**
+   * The sales its price is weighed against (`peersOf`): a condominium unit's, its block's units sold on their
+   * own; "" for any other property.
+   */
+  readonly peers: string
 }
 
-/** The middle price, and price a square foot, of a block's condominium units sold on their own. */
-interface UnitPrices {
+/** The middle price, and price a square foot, of a group of sales (one parcel a deed each). */
+interface MiddlePrices {
   readonly price: number | undefined
   readonly perFoot: number | undefined
 }
 
-/** How many condominium units' own sales (one parcel a deed) a block needs for a middle price. */
-const MIN_UNIT_SALES_OF_BLOCK = 3
+/** How many sales of one parcel a deed a block's units need for a middle price. */
+const MIN_PEER_SALES = 3
 
 /**
- * Condominium units of one building's block sold the same day at one price, each sold on its own at it, not one
- * deed over them: the price, a square foot of each unit where every one has a recorded area (else the price
- * itself), is within a factor of two of the middle of the block's units sold on their own, and nearer it than
- * that price split between them is. Two like units of a tower selling at one price on one day happens; a package
- * over them prices them together (an agent's audit, 2026-11-29: `250 E 54th St` units 20B and 20E, 376 and 391 sq
- * ft, $590,000 each, its unit 10B sold alone for $582,000, were one package and neither unit's market sale).
+ * Condominium units of one block sold the same day at one price, each sold on its own at it, not one deed over
+ * them: the price, a square foot of each where every one has a recorded area (else the price itself), is within a
+ * factor of two of the middle of the block's units sold on their own (`peersOf`), and nearer it than that price
+ * split between them is. Like units of a tower selling at one price on one day happens; a package over them
+ * prices them together (an agent's audit, 2026-11-29: `250 E 54th St` units 20B and 20E, 376 and 391 sq ft,
+ * $590,000 each, its unit 10B sold alone for $582,000, were one package and neither unit's market sale).
  */
-const separateUnitSales = (
+const separateSales = (
   parcels: ReadonlyMap<string, DeedParcel>,
   price: number,
-  unitPricesOfBlock: (block: string) => UnitPrices | undefined
+  middleOfPeers: (peers: string) => MiddlePrices | undefined
 ) => {
   const all = [...parcels.values()]
-  if (all.length < 2 || !all.every((parcel) => parcel.condo)) return false
-  const middle = unitPricesOfBlock(all[0]!.block)
-  // How far (log) each unit's price, alone or split, lies from the block's middle, on the average.
+  const peers = all[0]?.peers ?? ""
+  if (all.length < 2 || peers === "" || !all.every((parcel) => parcel.peers === peers)) return false
+  const middle = middleOfPeers(peers)
+  // How far (log) each one's price, alone or split, lies from its peers' middle, on the average.
   const distance = (share: number) => {
     if (middle?.perFoot !== undefined && all.every((parcel) => parcel.area !== undefined)) {
       return all.reduce((sum, parcel) => sum + Math.abs(Math.log(share / parcel.area! / middle.perFoot!)), 0) /
@@ -171,9 +177,39 @@ const separateUnitSales = (
   }
   const alone = distance(price)
   const split = distance(price / all.length)
-  // (A price far from the block's either way is no evidence of either reading: a package, as before.)
+  // (A price far from its peers' either way is no evidence of either reading: a package, as before.)
   return alone !== undefined && split !== undefined && alone <= Math.log(MAX_UNIT_PRICE_RATIO) && alone < split
 }
+
+/**
+ * Condominium units bought together for one price recorded on one of them, the other recorded at $0 the same day
+ * (an apartment combination): the price a square foot of the priced unit alone lies further from its block's
+ * units sold on their own than the price over both units' areas does, which is within a factor of two of it.
+ * Read as its own sale, `250 E 54th St Apt 33A`'s $3.85M for 1,300 sq ft (with 33D's 1,647 sq ft at $0: $1,306
+ * a square foot over both, its tower's middle) was a market sale and the first comparable of its neighbour 27A,
+ * valued 49% above its own sale (an agent's audit, 2026-11-29).
+ */
+const combinedWith = (
+  priced: { readonly area: number | undefined; readonly price: number },
+  partner: { readonly area: number | undefined },
+  middle: MiddlePrices | undefined
+) => {
+  if (priced.area === undefined || partner.area === undefined || middle?.perFoot === undefined) return false
+  const alone = Math.abs(Math.log(priced.price / priced.area / middle.perFoot))
+  const combined = Math.abs(Math.log(priced.price / (priced.area + partner.area) / middle.perFoot))
+  return combined <= Math.log(MAX_UNIT_PRICE_RATIO) && combined < alone
+}
+
+/**
+ * The sales a property's price is weighed against (`DeedParcel.peers`): a condominium unit's block's units. Not a
+ * house's: measured on the 2018-2019 files, a neighbourhood's houses sold alone could not tell a developer's new
+ * houses sold at one price (`22 Edgeview Ln, Staten Island`) from two houses on one deed at the price of one
+ * (`525 Logan St` and `669 Jerome St`, $850,000 on one day, bought for $440,000 and $410,000): both fit it.
+ */
+const peersOf = (row: Record<string, string>) =>
+  propertyTypeOfBuildingClass(buildingClassOf(row)) === "condo"
+    ? `condo|${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`
+    : ""
 
 /** How far from its block's middle a unit's own price may lie for the price to be read as its own. */
 const MAX_UNIT_PRICE_RATIO = 2
@@ -268,13 +304,24 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   const parcelsPerDeed = new Map<string, Map<string, DeedParcel>>()
   const replacedLots = new Set<string>()
   const pricesPerParcelDay = new Map<string, Set<number>>()
+  const nominalUnits = new Map<string, Array<{ readonly parcel: string; readonly area: number | undefined }>>()
   const deedKey = (borough: string, neighborhood: string, date: string, price: number) =>
     `${borough}|${neighborhood}|${date}|${price}`
   for (const row of rows) {
     const price = parseAmount(row["SALE PRICE"])
     const saleDate = parseUsDate(row["SALE DATE"])
-    if (price === undefined || saleDate === undefined || price < NOMINAL_PRICE_LIMIT) continue
+    if (price === undefined || saleDate === undefined) continue
     const { parcel } = parcelKeysOf(row)
+    if (price < NOMINAL_PRICE_LIMIT) {
+      // A condominium unit recorded at a nominal price: the other half of a combination, perhaps (`combinedWith`).
+      const peers = peersOf(row)
+      if (peers.startsWith("condo|")) {
+        const key = `${peers}|${saleDate}`
+        const area = positive(parseAmount(row["GROSS SQUARE FEET"]))
+        nominalUnits.set(key, [...(nominalUnits.get(key) ?? []), { parcel, area }])
+      }
+      continue
+    }
     const deed = deedKey((row["BOROUGH"] ?? "").trim(), (row["NEIGHBORHOOD"] ?? "").trim(), saleDate, price)
     const parcels = parcelsPerDeed.get(deed) ?? new Map()
     parcelsPerDeed.set(
@@ -283,34 +330,64 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
         zip: zipOf(row),
         block: `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`,
         condo: propertyTypeOfBuildingClass(buildingClassOf(row)) === "condo",
-        area: positive(parseAmount(row["GROSS SQUARE FEET"]))
+        area: positive(parseAmount(row["GROSS SQUARE FEET"])),
+        peers: peersOf(row)
       })
     )
     const day = `${parcel}|${(row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()}|${saleDate}`
     const prices = pricesPerParcelDay.get(day) ?? new Set<number>()
     pricesPerParcelDay.set(day, prices.add(price))
   }
-  // The middle price, and price a square foot, of each block's condominium units sold on their own (one parcel a
-  // deed), found when asked.
-  const unitSalesOfBlock = new Map<string, Array<{ readonly price: number; readonly area: number | undefined }>>()
+  // The middle price, and price a square foot, of each group of peers sold on their own (one parcel a deed), found
+  // when asked.
+  const salesOfPeers = new Map<string, Array<{ readonly price: number; readonly area: number | undefined }>>()
   for (const [deed, parcels] of parcelsPerDeed) {
     const only = parcels.size === 1 ? [...parcels.values()][0]! : undefined
-    if (only === undefined || !only.condo) continue
+    if (only === undefined || only.peers === "") continue
     const sale = { price: Number(deed.split("|")[3]), area: only.area }
-    unitSalesOfBlock.set(only.block, [...(unitSalesOfBlock.get(only.block) ?? []), sale])
+    salesOfPeers.set(only.peers, [...(salesOfPeers.get(only.peers) ?? []), sale])
   }
   const middleOf = (values: Array<number>) =>
-    values.length < MIN_UNIT_SALES_OF_BLOCK ? undefined : values.sort((a, b) => a - b)[values.length >> 1]
-  const middles = new Map<string, UnitPrices | undefined>()
-  const unitPricesOfBlock = (block: string) => {
-    if (!middles.has(block)) {
-      const sales = unitSalesOfBlock.get(block) ?? []
-      middles.set(block, {
+    values.length < MIN_PEER_SALES ? undefined : values.sort((a, b) => a - b)[values.length >> 1]
+  const middles = new Map<string, MiddlePrices | undefined>()
+  const middleOfPeers = (peers: string) => {
+    if (!middles.has(peers)) {
+      const sales = salesOfPeers.get(peers) ?? []
+      middles.set(peers, {
         price: middleOf(sales.map((sale) => sale.price)),
         perFoot: middleOf(sales.flatMap((sale) => (sale.area === undefined ? [] : [sale.price / sale.area])))
       })
     }
-    return middles.get(block)
+    return middles.get(peers)
+  }
+  // Apartment combinations (`combinedWith`): where a block's units had one nominal sale on a day, the one unit sold
+  // on its own that day whose price fits both units' areas: its sale is over both (`parcel|date` → the two).
+  const combinations = new Map<string, ReadonlyArray<string>>()
+  const pricedUnits = new Map<
+    string,
+    Array<{ readonly parcel: string; readonly price: number; area: number | undefined }>
+  >()
+  for (const [deed, parcels] of parcelsPerDeed) {
+    const [parcel, only] = parcels.size === 1 ? [...parcels][0]! : []
+    if (parcel === undefined || only === undefined || !only.peers.startsWith("condo|")) continue
+    const [, , date, price] = deed.split("|")
+    const key = `${only.peers}|${date}`
+    if (!nominalUnits.has(key)) continue
+    pricedUnits.set(key, [...(pricedUnits.get(key) ?? []), { parcel, price: Number(price), area: only.area }])
+  }
+  for (const [key, priced] of pricedUnits) {
+    const partners = nominalUnits.get(key) ?? []
+    if (partners.length !== 1) continue
+    const partner = partners[0]!
+    const peers = key.slice(0, key.lastIndexOf("|"))
+    const combined = priced.filter((unit) =>
+      unit.parcel !== partner.parcel && combinedWith(unit, partner, middleOfPeers(peers))
+    )
+    if (combined.length !== 1) continue
+    combinations.set(`${combined[0]!.parcel}|${key.slice(key.lastIndexOf("|") + 1)}`, [
+      combined[0]!.parcel,
+      partner.parcel
+    ])
   }
   // The same parcels together on several deeds (bought and sold together) are one holding, whatever lies between
   // them: each of those deeds is one.
@@ -423,11 +500,11 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
         zip,
         setsOfParcels,
         price,
-        unitPricesOfBlock
+        middleOfPeers
       )
-    const packageParcelIds = deedParcels !== undefined && deedParcels.size >= 2
-      ? [...deedParcels].map((parcel) => `nyc-${parcel}`).sort()
-      : undefined
+    const together = combinations.get(`${keys.parcel}|${saleDate}`) ??
+      (deedParcels !== undefined && deedParcels.size >= 2 ? [...deedParcels] : undefined)
+    const packageParcelIds = together?.map((parcel) => `nyc-${parcel}`).sort()
     const notArmsLengthBecause = price < NOMINAL_PRICE_LIMIT
       ? `nominal price (under $${NOMINAL_PRICE_LIMIT.toLocaleString("en-US")})`
       : packageParcelIds !== undefined

@@ -304,6 +304,38 @@ describe("NYC condominium units of one block at one price on one day (an agent's
   })
 })
 
+describe("NYC apartment combinations: one unit's price over two, the other recorded at $0 (an agent's audit: 250 E 54th St Apt 33A)", () => {
+  const unit = (lot: number, apartment: string, area: string, price: string, date = "12/14/18") =>
+    `1,MIDTOWN EAST,13 CONDOS - ELEVATOR APARTMENTS,2,1327,${lot},,R4,"250 EAST 54TH STREET, ${apartment}",,10022,1,0,1,0,"${area}",1986,2,R4,"${price}",${date}`
+  // The block's units sold alone: about $1,300 a square foot.
+  const alone = [
+    unit(1101, "10B", "1,300", "1,700,000", "3/1/18"),
+    unit(1102, "11C", "1,000", "1,290,000", "5/1/18"),
+    unit(1103, "12A", "1,300", "1,525,000", "7/1/18")
+  ]
+  const salesOf = (...rows: Array<string>) =>
+    Object.fromEntries(
+      parseNycDofSales("f.csv", Buffer.from(nycFile(...rows))).sales.filter((sale) =>
+        sale.parcelId.startsWith("nyc-1-1327-")
+      )
+        .map((sale) => [sale.parcelId, sale])
+    )
+
+  it("HIS-2: the priced unit's sale is over both where its price fits both units' areas, not its own; a unit's own price beside an unrelated $0 transfer stays its market sale", () => {
+    const combined = salesOf(...alone, unit(1234, "33A", "1,300", "3,850,000"), unit(1270, "33D", "1,647", "0"))
+    expect(combined["nyc-1-1327-1234"]).toMatchObject({
+      armsLength: false,
+      notArmsLengthBecause: "one deed and price over 2 parcels (a package sale)",
+      packageParcelIds: ["nyc-1-1327-1234", "nyc-1-1327-1270"]
+    })
+    expect(combined["nyc-1-1327-1270"]).toMatchObject({ armsLength: false, price: 0 })
+    // Its own price a square foot like the block's: its own sale, whatever else sold at $0 that day.
+    const own = salesOf(...alone, unit(1234, "33A", "1,300", "1,690,000"), unit(1270, "33D", "1,647", "0"))
+    expect(own["nyc-1-1327-1234"]).toMatchObject({ armsLength: true })
+    expect(own["nyc-1-1327-1234"]).not.toHaveProperty("packageParcelIds")
+  })
+})
+
 describe("NYC facts a later row leaves out (an investor's audit: 101 W 78th St Apt 6D, 660 sq ft in 2018, 0 in 2019)", () => {
   const unit6d = (area: string, price: string, date: string) =>
     `1,UPPER WEST SIDE (59-79),13 CONDOS - ELEVATOR APARTMENTS,2,1148,1206,,R4,"101 WEST 78TH STREET, 6D",,10024,1,0,1,0,${area},1920,2,R4,"${price}",${date}`
