@@ -1243,6 +1243,9 @@ export class AddressIndex {
     // A place on record ends just before word `at` (for a state's name that is a place too: `New York`).
     const placeEndsAt = (at: number) => {
       for (let length = Math.min(5, at - 2); length >= 1; length--) {
+        // (Not a unit's value after its designator: `236 W 123 St Unit Upper, New York, NY` is no place Upper,
+        // the service's own address of it refused in a loop: an address audit, 2026-11-29.)
+        if (UNIT_DESIGNATORS.has(words[at - length - 1] ?? "")) continue
         if (this.phrases.has(phraseOfWords(at - length, at))) return true
       }
       return false
@@ -1601,6 +1604,25 @@ export class AddressIndex {
     const read = this.parse(raw)
     if ("_tag" in read) return { _tag: "Unknown", hint: read.hint, suggestions: [] }
     const found = this.matchOrReadAgain(read)
+    // Candidates and suggestions in the other country than the one typed are none of the one meant (`1740 High St,
+    // Australia` was offered its one candidate in Auburn, CA: an address audit, 2026-11-29).
+    if (read.country !== undefined && (found._tag === "Ambiguous" || found._tag === "Unknown")) {
+      const inCountry = (address: string) => {
+        const state = /, ([A-Z]{2,3})(?: \d{4,5})?$/.exec(address)?.[1] ?? ""
+        return read.country === "US" ? !AUSTRALIAN_STATE_CODES.has(state) : !inUsState(state)
+      }
+      if (found._tag === "Unknown") return { ...found, suggestions: found.suggestions.filter(inCountry) }
+      const candidates = found.candidates.filter(inCountry)
+      if (candidates.length === 0) {
+        return {
+          _tag: "Unknown",
+          hint: `The address names ${read.country === "US" ? "the United States" : "Australia"}, but the ` +
+            "street address is on record in another country only: check the country or the address.",
+          suggestions: []
+        }
+      }
+      if (candidates.length < found.candidates.length) return { ...found, candidates }
+    }
     // A house found in the other country than the one typed is not the one meant (a state of neither, the demo
     // county's ZZ, is no contradiction).
     if (read.country !== undefined && found._tag === "Found") {

@@ -1909,6 +1909,26 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     ])
   })
 
+  it("a country typed leaves out the other country's candidates (1740 High St, Australia was offered Auburn, CA); a unit named Upper is no place", () => {
+    const index = new AddressIndex([
+      parcel("ca-high", "1740 HIGH ST", { city: "AUBURN", zip: "95603", state: "CA", market: "Sacramento" }),
+      parcel("vic-wilson", "11 WILSON ST", { city: "BENTLEIGH", zip: "3204", state: "VIC", market: "Melbourne" }),
+      parcel("si-wilson", "11 WILSON ST", { city: "STATEN ISLAND", zip: "10304", state: "NY" }),
+      parcel("harlem-upper", "236 W 123 ST", { city: "NEW YORK", zip: "10027", state: "NY", hood: "UPPER" }, "UPPER")
+    ])
+    expect(index.match("1740 High St, Australia")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+    expect(index.match("11 Wilson St, Australia")).toMatchObject({
+      _tag: "Ambiguous",
+      candidates: ["11 WILSON ST, BENTLEIGH, VIC 3204"]
+    })
+    expect(index.match("11 Wilson St, USA")).toMatchObject({
+      _tag: "Ambiguous",
+      candidates: ["11 WILSON ST, STATEN ISLAND, NY 10304"]
+    })
+    // The service's own address of it, sent back, was refused: `Upper, New York` read as a place before the state.
+    findsEach(index, [["236 W 123 ST UNIT UPPER, NEW YORK, NY 10027", "harlem-upper"]])
+  })
+
   it("Bch is Beach in a street's name (Rockaway's 170 Bch 114 St was refused)", () => {
     const index = new AddressIndex([
       parcel("b114-170", "170 BEACH 114 ST", { city: "QUEENS", zip: "11694", state: "NY", hood: "ROCKAWAY PARK" })
