@@ -360,7 +360,7 @@ export const ScoredEntry = Schema.Struct({
         "outside its value's range or not counted as a market sale, no offer clearing the margin, an after-repair " +
         "value below the model's range or well below the property's own recent price, an offer that rises with the " +
         "repairs, a value as of a date before the call's (on every answer from records that end earlier), a value " +
-        "carrying a recent resale's premium; each `code` is listed under `Caution`. Absent when there is none."
+        "carrying a recent resale's premium; each code is described in the `code` member. Absent when there is none."
     })
   )
 }).annotations({

@@ -23,9 +23,10 @@ export type Condition = typeof Condition.Type
  */
 export const Address = Schema.String.annotations({
   description: "The property's street address as a person would write it: house number and street, then town, " +
-    "state and ZIP code if known (commas, abbreviations and small typos are fine; a unit names a condominium's " +
-    "unit, and is ignored on a house of two or three families, but on another house it names a property not on " +
-    "record and is refused, free). 1 to 200 characters.",
+    "state and ZIP code if known (commas, abbreviations and small typos are fine; a unit names the unit where " +
+    "units are on record at the address, a condominium's or a strata unit, and is ignored on a house of two or " +
+    "three families; on any other property without units on record it may name one not on record, and is " +
+    "refused, free). 1 to 200 characters.",
   examples: ["3 Pine Ct, Riverton, ZZ 99103"]
 }).pipe(
   Schema.compose(Schema.Trim),

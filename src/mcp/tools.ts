@@ -22,7 +22,7 @@ import { plainJsonSchema } from "../../schema/json-schema.js"
 import { operations, type OperationText, safeRetries, withRecovery } from "../../schema/operations.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { InvalidRequest, isProblem, type Problem } from "../../schema/problems.js"
-import { ScoredAnswer } from "../../schema/scored-answer.js"
+import { CAUTION_CODES, ScoredAnswer } from "../../schema/scored-answer.js"
 import { ScoredCall } from "../../schema/scored-call.js"
 import { ValidationAnswer } from "../../schema/validate.js"
 import type { AppConfig } from "../config.js"
@@ -190,14 +190,9 @@ export const SERVER_INSTRUCTIONS = [
   "Costs: `score_property` and `property_history` one Credit each, `score_property_batch` one per property; " +
   "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
   "`subject_property.address` in each answer: it is the property that was valued; and read its `cautions` when " +
-  "present (an estimate withheld, no offer and why, a comp band from only 3 sales or whose sales disagree " +
-  "widely, comparable sales all long before the valuation date, an offer above the property's own recent " +
-  "price, the property's own recent sale outside its value's range, not counted as a market sale or sold in " +
-  "a package with other parcels, an after-repair value below the model's range or the property's own recent " +
-  "price, an offer that rises with the repairs, a value as of a date before the call's or carrying a premium " +
-  "for a recent resale; each with a `detail` " +
-  "to read, and new codes may come) before relying on the " +
-  "figures.",
+  // (Every code, from the schema's list: a prose list here had fallen seven codes behind, an agent's audit found.)
+  `present (codes: ${CAUTION_CODES.join(", ")}; each with a \`detail\` to read, and new codes may come) before ` +
+  "relying on the figures.",
   "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +
   "retrying that call; a retry is then never charged twice (the stored answer comes back, free, with a second " +
   "text saying so, and `\"propscore/idempotent_replayed\": true` in the result's `_meta`).",

@@ -156,6 +156,10 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           const client = yield* connect(generation, apiKey)
           expect(client.getInstructions()).toMatch(/idempotency_key/)
           expect(client.getInstructions()).toMatch(/validate_request` is free/)
+          // Every caution code is named (a prose list had fallen seven codes behind: an agent's audit, 2026-11-29).
+          for (const code of CAUTION_CODES) {
+            expect({ code, named: client.getInstructions()?.includes(code) }).toEqual({ code, named: true })
+          }
           // The covered markets and how recent their records are, before a paid call (an agent's audit).
           expect(client.getInstructions()).toContain(
             "Covered markets (a property elsewhere is refused, free): Demo County (synthetic) (ZZ), records through 2026-10-30."
