@@ -2,7 +2,7 @@
 // as calendar months (the market index has one effect per month) and as fractional months (recency kernel).
 // Dates are ISO yyyy-mm-dd strings, read by position (no Date parsing in the hot paths).
 
-const DAY_MS = 86_400_000
+export const DAY_MS = 86_400_000
 
 /** Days since 1970-01-01 (UTC). */
 export const dayNumber = (iso: string) =>

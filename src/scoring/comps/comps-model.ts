@@ -187,7 +187,14 @@ export class Model {
     const rows = leaveOneOutRows(
       sales,
       windowStartMonth,
-      (sale) => isRecentResale(this.state.ownSales, sale.parcelKey, dayNumber(sale.date), this.opt(sale.market)),
+      (sale) =>
+        isRecentResale(
+          this.state.ownSales,
+          sale.parcelKey,
+          dayNumber(sale.date),
+          this.opt(sale.market),
+          sale.yearBuilt
+        ),
       (subject, asOf) => this.predictLog(subject, asOf),
       (market) => this.opt(market).maxPremiumResales
     )

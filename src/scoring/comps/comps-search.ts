@@ -249,7 +249,7 @@ export function estimateFromComps(
   const hedonicPrediction = hedonic.intercept + subjectNeighborhoodEffect + subjectCharacteristics +
     subjectMarketIndex
   const hedonicPseudoCount = condoPrice ? options.condoPriceHedonicPseudoCount : options.hedonicPseudoCount
-  const resale = isRecentResale(state.ownSales, subject.parcelKey, asOfDay, options)
+  const resale = isRecentResale(state.ownSales, subject.parcelKey, asOfDay, options, subject.yearBuilt)
   const premium = resale ? state.resalePremium.get(`${key}|${basis}`) ?? 0 : 0
   const center = (ess * q50 + hedonicPseudoCount * hedonicPrediction) / (ess + hedonicPseudoCount) + premium
   // scale: weighted IQR of adjusted comps, shrunk to the market prior, inflated for the centre's own uncertainty

@@ -3,7 +3,7 @@
 // prior sale is never a comparable; it only raises this flag, and the flag moves the centre by the premium
 // that leave-one-out valuations of such resales in the training data showed (calibration.ts computes those
 // residuals; this file turns them into premiums per market, group and basis).
-import { dayNumber, DAYS_PER_MONTH } from "./calendar.js"
+import { DAY_MS, dayNumber, DAYS_PER_MONTH } from "./calendar.js"
 import type { ModelOptions } from "./options.js"
 import { quantileSorted } from "./quantiles.js"
 import { type Basis, groupOf, type Sale } from "./types.js"
@@ -24,8 +24,17 @@ export function indexOwnSales(sales: Array<Sale>): OwnSales {
 }
 
 /** True when the parcel has an arm's-length training sale between `resaleMinMonths` and `resaleMonths` before
- * `asOfDay` (the latest such sale strictly before `asOfDay` counts); always false when `resaleMonths` is 0. */
-export function isRecentResale(ownSales: OwnSales, parcelKey: string, asOfDay: number, options: ModelOptions): boolean {
+ * `asOfDay` (the latest such sale strictly before `asOfDay` counts); always false when `resaleMonths` is 0. Not
+ * where that sale was of a house new then, within two years of the year it was built (`yearBuilt`): a builder's first
+ * sale is no renovator's purchase (an agent's audit, 2026-11-29: `1235 Jerome St`, built 2017 and sold new in
+ * 2019, was valued with the premium of a likely renovation resale). */
+export function isRecentResale(
+  ownSales: OwnSales,
+  parcelKey: string,
+  asOfDay: number,
+  options: ModelOptions,
+  yearBuilt?: number
+): boolean {
   if (!(options.resaleMonths > 0)) return false
   const days = ownSales.get(parcelKey)
   if (!days) return false
@@ -35,7 +44,8 @@ export function isRecentResale(ownSales: OwnSales, parcelKey: string, asOfDay: n
     else break
   }
   const gap = asOfDay - lastSaleDay
-  return gap <= options.resaleMonths * DAYS_PER_MONTH && gap >= options.resaleMinMonths * DAYS_PER_MONTH
+  if (gap > options.resaleMonths * DAYS_PER_MONTH || gap < options.resaleMinMonths * DAYS_PER_MONTH) return false
+  return yearBuilt === undefined || new Date(lastSaleDay * DAY_MS).getUTCFullYear() > yearBuilt + 2
 }
 
 /** One training sale valued leave-one-out, as the premium reads it. */
