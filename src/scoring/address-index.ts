@@ -224,10 +224,19 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
       // `The Bronx`, as the borough is spoken of (refused as no place: an address audit, 2026-11-29).
       ["BRONX", ["BX", "THE BRONX"]],
       ["LONG ISLAND CITY", ["LIC"]],
-      ["BEDFORD STUYVESANT", ["BED STUY"]]
+      ["BEDFORD STUYVESANT", ["BED STUY"]],
+      // Neighbourhoods as people name them, where the records name them otherwise (each was `outside-coverage`,
+      // which tells a caller not to retry, with its state sent: an address audit, 2026-11-29). A street the
+      // neighbourhood of the records lacks widens to its borough, as for any neighbourhood.
+      ["CLINTON", ["HELLS KITCHEN", "HELL S KITCHEN"]],
+      ["DOWNTOWN FULTON FERRY", ["DUMBO"]],
+      ["FLATBUSH LEFFERTS GARDEN", ["PROSPECT LEFFERTS GARDENS", "PROSPECT LEFFERTS", "LEFFERTS GARDENS"]],
+      ["EAST TREMONT", ["TREMONT"]],
+      ["FLUSHING SOUTH", ["KEW GARDENS HILLS"]],
+      ["NEW YORK", ["BATTERY PARK CITY", "MARBLE HILL"]]
     ])
   ],
-  ["CA", new Map([["SACRAMENTO", ["SACTO"]], ["EL DORADO HILLS", ["EDH"]]])]
+  ["CA", new Map([["SACRAMENTO", ["SACTO"]], ["EL DORADO HILLS", ["EDH"]], ["WEST SACRAMENTO", ["WEST SAC"]]])]
 ])
 /** New York City's boroughs other than Manhattan, as the NYC records name their towns. */
 const OTHER_BOROUGHS: ReadonlySet<string> = new Set(["BRONX", "BROOKLYN", "QUEENS", "STATEN ISLAND"])

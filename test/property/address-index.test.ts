@@ -1929,6 +1929,27 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     findsEach(index, [["236 W 123 ST UNIT UPPER, NEW YORK, NY 10027", "harlem-upper"]])
   })
 
+  it("neighbourhoods as people name them where the records name them otherwise (Hell's Kitchen, Dumbo, Tremont, West Sac) are read, not outside coverage", () => {
+    const index = new AddressIndex([
+      parcel("w42-4e", "350 W 42ND ST", { city: "NEW YORK", zip: "10036", state: "NY", hood: "CLINTON" }, "4E"),
+      parcel("main-2h", "1 MAIN ST", {
+        city: "BROOKLYN",
+        zip: "11201",
+        state: "NY",
+        hood: "DOWNTOWN-FULTON FERRY",
+        market: "Brooklyn"
+      }, "2H"),
+      parcel("belmont", "1892 BELMONT AVE", { city: "BRONX", zip: "10457", state: "NY", hood: "EAST TREMONT" }),
+      parcel("stone", "612 STONE BLVD", { city: "WEST SACRAMENTO", zip: "95691", state: "CA", market: "Sacramento" })
+    ])
+    findsEach(index, [
+      ["350 W 42nd St Apt 4E, Hell's Kitchen, NY", "w42-4e"],
+      ["1 Main St Apt 2H, Dumbo, NY", "main-2h"],
+      ["1892 Belmont Ave, Tremont, NY", "belmont"],
+      ["612 Stone Blvd, West Sac, CA", "stone"]
+    ])
+  })
+
   it("Bch is Beach in a street's name (Rockaway's 170 Bch 114 St was refused)", () => {
     const index = new AddressIndex([
       parcel("b114-170", "170 BEACH 114 ST", { city: "QUEENS", zip: "11694", state: "NY", hood: "ROCKAWAY PARK" })
