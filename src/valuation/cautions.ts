@@ -334,7 +334,7 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
     : inWindow(uncounted)
     ? `The property's own sale on ${uncounted!.date}, about ${
       monthsBack(uncounted!.date)
-    } months before the valuation date (recorded as arm's-length, though its price was not taken for a market one),`
+    } months before the valuation date (arm's-length on its deed, though its price was not taken for a market one),`
     : "The property's own sale 3 to 12 months before the valuation date"
   // That sale itself a flip's resale (its history lists the flip): the premium is kept, as measured, and said so
   // (an agent's audit, 2026-11-29: `116-46 227th St, Queens`, bought for $315,000 and resold for $560,000 140
@@ -510,9 +510,12 @@ const uncountedSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   }
   return {
     code: "own-sale-not-counted",
-    detail: `The property itself sold on ${sale.date} for ${dollars(sale.price)}, recorded as arm's-length, but ` +
+    // (Not "recorded as arm's-length" alone: its history says `arms_length: false`, by the same market test, and an
+    // agent reading both saw a contradiction: an agent's audit, 2026-11-29.)
+    detail: `The property itself sold on ${sale.date} for ${dollars(sale.price)}, arm's-length on its deed, but ` +
       "that price lies beyond the range of its neighbourhood's sales for its recorded facts, so it was not taken " +
-      "for a market sale (and is not `evidence.own_last_sale`). Either the price was not a market one, or the " +
+      "for a market sale (its history marks it `arms_length: false` for that reason, and it is not " +
+      "`evidence.own_last_sale`). Either the price was not a market one, or the " +
       "records do not describe the property as it was sold (a size or type recorded since, a renovation): check " +
       "which before relying on the value. Its history lists the sale."
   }

@@ -755,7 +755,7 @@ describe("the Scored answer", () => {
         expect.arrayContaining(["own-sale-not-counted", "recent-resale-premium"])
       )
       expect(fenced.cautions?.find((c) => c.code === "recent-resale-premium")?.detail).toMatch(
-        /^The property's own sale on 2019-07-29, about 4 months before the valuation date \(recorded as arm's-length, though its price was not taken for a market one\), marks it/
+        /^The property's own sale on 2019-07-29, about 4 months before the valuation date \(arm's-length on its deed, though its price was not taken for a market one\), marks it/
       )
       // That sale itself a flip's resale: said, with the purchase, and the premium kept (an agent's audit,
       // 2026-11-29: `116-46 227th St`, whose history listed the flip its score never named).
