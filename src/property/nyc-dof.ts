@@ -128,11 +128,10 @@ const oneDeed = (
   return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
 }
 
-/** A parcel of a deed's group: where it lies, what it is, and its recorded living area. */
+/** A parcel of a deed's group: where it lies, its recorded living area, and the sales it is weighed against. */
 interface DeedParcel {
   readonly zip: string
   readonly block: string
-  readonly condo: boolean
   readonly area: number | undefined
   /**
    * The sales its price is weighed against (`peersOf`): a condominium unit's, its block's units sold on their
@@ -329,7 +328,6 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       parcels.set(parcel, {
         zip: zipOf(row),
         block: `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`,
-        condo: propertyTypeOfBuildingClass(buildingClassOf(row)) === "condo",
         area: positive(parseAmount(row["GROSS SQUARE FEET"])),
         peers: peersOf(row)
       })
