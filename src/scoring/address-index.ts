@@ -258,7 +258,8 @@ const SHORT_COUNTRIES: ReadonlySet<string> = new Set(["US", "AU", "AUS"])
 
 /** Whether a parcel's state (or a display address's `, NY 11201` ending) is one of the US. */
 const inUsState = (state: string | undefined) => US_STATE_CODES.has(state?.toUpperCase() ?? "")
-const displayState = (address: string) => /, ([A-Z]{2})(?: \d{5})?$/.exec(address)?.[1]
+/** A display address's state: a US state's code and ZIP code, or an Australian state's and postcode. */
+const displayState = (address: string) => /, ([A-Z]{2,3})(?: \d{4,5})?$/.exec(address)?.[1]
 /** A display address's town: the part before its state and ZIP code (`…, NEW YORK, NY 10003`). */
 const displayTown = (address: string) => address.split(", ").at(-2) ?? address
 /** A display address's street, read as a street line (its unit left out). */
@@ -1617,7 +1618,7 @@ export class AddressIndex {
     // Australia` was offered its one candidate in Auburn, CA: an address audit, 2026-11-29).
     if (read.country !== undefined && (found._tag === "Ambiguous" || found._tag === "Unknown")) {
       const inCountry = (address: string) => {
-        const state = /, ([A-Z]{2,3})(?: \d{4,5})?$/.exec(address)?.[1] ?? ""
+        const state = displayState(address) ?? ""
         return read.country === "US" ? !AUSTRALIAN_STATE_CODES.has(state) : !inUsState(state)
       }
       if (found._tag === "Unknown") return { ...found, suggestions: found.suggestions.filter(inCountry) }
@@ -2066,7 +2067,7 @@ export class AddressIndex {
           ? parcels.filter((parcel) =>
             placeStates?.has(parcel.state?.toUpperCase() ?? "") !== false &&
             // (Within the wider place sent: `Kensington, Brooklyn` is not misplaced in Kensington VIC.)
-            (parsed.within === undefined || this.parcels.get(parcel)!.localities.has(parsed.within))
+            this.parcelIn(parcel, parsed, undefined)
           )
           : []
       )
