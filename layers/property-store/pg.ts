@@ -356,7 +356,8 @@ export const PropertyStorePg = Layer.effect(
         yield* removeReplaced(parsed.replaces ?? [])
         yield* upsertParcels(parsed.parcels, parsed.snapshotFacts === true)
         yield* insertUnscored(parsed.unscored ?? [])
-        const dependent = [...parsed.sales, ...parsed.listings, ...parsed.permits]
+        const otherKindSales = parsed.otherKindSales ?? []
+        const dependent = [...parsed.sales, ...parsed.listings, ...parsed.permits, ...otherKindSales]
         const known = yield* knownParcels(dependent.map((record) => record.parcelId))
         const keep = <A extends { readonly parcelId: string }>(records: ReadonlyArray<A>) =>
           records.filter((record) => {
@@ -375,6 +376,8 @@ export const PropertyStorePg = Layer.effect(
         const repeated = keptSales.length - sales.length + keptPermits.length - permits.length
         const listings = keep(parsed.listings)
         const storedSales = yield* insertSales(sales)
+        // A sale of a kind not valued is stored only where its parcel is; its row was counted as rejected already.
+        yield* insertSales(unique(otherKindSales.filter((sale) => known.has(sale.parcelId))))
         yield* upsertListings(listings)
         const storedPermits = yield* insertPermits(permits)
         const rejectedCount = Object.values(rejected).reduce((sum, count) => sum + count, 0)

@@ -10,6 +10,7 @@ import type { PropertyType } from "../../schema/overrides.js"
 import { normalizeAddress } from "./address.js"
 import {
   NOMINAL_PRICE_LIMIT,
+  otherKindReason,
   type ParcelRecord,
   type ParsedFile,
   type SaleRecord,
@@ -294,6 +295,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   const parcelDates = new Map<string, string>()
   const sales = new Map<string, SaleRecord>()
   const unscored = new Map<string, UnscoredAddress>()
+  const otherKindSales = new Map<string, SaleRecord>()
   const rejected: Record<string, number> = {}
   let duplicateRows = 0
   const reject = (reason: string) => {
@@ -445,6 +447,19 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       }
       const key = `${other.street}|${other.zipCode ?? ""}|${other.city}`
       unscored.set(key, { ...other, recordedAs: withKind(unscored.get(key)?.recordedAs, other.recordedAs!) })
+      // The lot's sale all the same: where the lot is a parcel valued (a house's, sold later as vacant land), its
+      // history holds the sale and the engine reads the lot as no longer that house (`otherKindReason`).
+      const parcelId = `nyc-${parcelKeysOf(row).parcel}`
+      const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
+      otherKindSales.set(`nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`, {
+        parcelId,
+        saleDate,
+        price,
+        documentType: "deed",
+        armsLength: false,
+        notArmsLengthBecause: otherKindReason(describeBuildingClass(buildingClass)),
+        sourceKey: `nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`
+      })
       continue
     }
     const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
@@ -532,6 +547,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     rejected,
     replaces: [...replacedLots],
     unscored: [...unscored.values()],
+    otherKindSales: [...otherKindSales.values()],
     snapshotFacts: true
   }
 }

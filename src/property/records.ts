@@ -127,6 +127,13 @@ export interface ParsedFile {
   /** Addresses of the file's properties of kinds not valued (their rows are counted as rejected). */
   readonly unscored?: ReadonlyArray<UnscoredAddress>
   /**
+   * Sales at which a parcel's record was of a kind not valued (`otherKindReason`: NYC's house lots sold later
+   * as vacant land): stored where their parcel is (from this import or an earlier one), dropped unsaid where it
+   * is not (their rows are counted as rejected already). The engine reads a parcel whose latest sale is one as
+   * no longer the property its earlier records describe.
+   */
+  readonly otherKindSales?: ReadonlyArray<SaleRecord>
+  /**
    * The file's parcel facts are what each sale's row recorded (NYC's sales files), not a master record: a row
    * without a size or year says nothing of it, and the value stored before is kept (`withSnapshotFacts`).
    */
@@ -165,6 +172,23 @@ export const keepsHyphen = (before: string, later: string) =>
  * words, and how the engine knows such a sale (the answer says the property sold that day: `own-sale-not-counted`).
  */
 export const SPLIT_DEEDS_REASON = "several prices recorded for the parcel on one day (split deeds or partial interests)"
+
+const OTHER_KIND_OPENING = "recorded at this sale as "
+const OTHER_KIND_CLOSING = ", a kind of property not valued: not a sale of the property its other sales were of"
+
+/**
+ * Why a sale at which the parcel's record was of a kind not valued is not arm's-length for the parcel's market
+ * (`ParsedFile.otherKindSales`), `kind` in words (`vacant land (building class V0)`): `532 Clinton Ave`, a
+ * house sold for $3.69M in 2018 and as vacant land for $6.5M in 2019, was valued as the house (an investor's
+ * audit, 2026-11-29).
+ */
+export const otherKindReason = (kind: string) => `${OTHER_KIND_OPENING}${kind}${OTHER_KIND_CLOSING}`
+
+/** The kind, in words, a sale's reason (`otherKindReason`) says its parcel was recorded as at that sale. */
+export const otherKindOf = (reason: string | undefined): string | undefined =>
+  reason !== undefined && reason.startsWith(OTHER_KIND_OPENING) && reason.endsWith(OTHER_KIND_CLOSING)
+    ? reason.slice(OTHER_KIND_OPENING.length, reason.length - OTHER_KIND_CLOSING.length)
+    : undefined
 
 /** A sale below this price is a nominal transfer, never arm's length. */
 export const NOMINAL_PRICE_LIMIT = 10_000

@@ -20,7 +20,7 @@ import {
 import { formatAddress } from "../property/address-format.js"
 import { normalizeAddress } from "../property/address.js"
 import { milesBetween, pointOf } from "../property/miles.js"
-import { type ParcelRecord, type SaleRecord, SPLIT_DEEDS_REASON } from "../property/records.js"
+import { otherKindOf, type ParcelRecord, type SaleRecord, SPLIT_DEEDS_REASON } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
 import type { UncountedSale } from "../valuation/cautions.js"
@@ -28,7 +28,7 @@ import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { currencyOfState } from "../valuation/currency.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts, subjectPropertyOf } from "../valuation/facts.js"
-import { isFlip } from "../valuation/history.js"
+import { isFlip, isRepeatRecord } from "../valuation/history.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import {
   AddressIndex,
@@ -93,7 +93,10 @@ export const modelSale = (parcel: ParcelRecord, sale: SaleRecord): ModelSale | u
     date: sale.saleDate,
     armsLength: sale.armsLength,
     ...(sale.packageParcelIds === undefined ? {} : { packageParcels: sale.packageParcelIds.length }),
-    ...(sale.notArmsLengthBecause === SPLIT_DEEDS_REASON ? { splitDeeds: true as const } : {})
+    ...(sale.notArmsLengthBecause === SPLIT_DEEDS_REASON ? { splitDeeds: true as const } : {}),
+    ...(otherKindOf(sale.notArmsLengthBecause) === undefined
+      ? {}
+      : { otherKind: otherKindOf(sale.notArmsLengthBecause) })
   }
 }
 
@@ -430,6 +433,38 @@ export class ScoringEngine {
   private learnerMarkets: ReadonlySet<string> | undefined
   private typesSold: ReadonlyMap<string, ReadonlySet<PropertyType>> | undefined
   private ownSalesByParcel: Map<string, ReadonlyArray<OwnSale>> | undefined
+  private otherKindSalesByParcel: Map<string, Array<ModelSale>> | undefined
+
+  /**
+   * Where the parcel's latest recorded sale on or before `asOf` found it of a kind not valued (a house's lot
+   * sold as vacant land: `otherKindReason`), with no sale of the kind valued that day: that sale. The property
+   * is no longer the one its earlier records describe.
+   */
+  otherKindSince(
+    parcelId: string,
+    asOf: string
+  ): { readonly date: string; readonly price: number; readonly kind: string } | undefined {
+    if (this.otherKindSalesByParcel === undefined) {
+      const withOtherKind = new Set<string>()
+      for (const sale of this.sales) if (sale.otherKind !== undefined) withOtherKind.add(sale.parcelKey)
+      const byParcel = new Map<string, Array<ModelSale>>()
+      for (const sale of this.sales) {
+        if (!withOtherKind.has(sale.parcelKey)) continue
+        const list = byParcel.get(sale.parcelKey)
+        if (list) list.push(sale)
+        else byParcel.set(sale.parcelKey, [sale])
+      }
+      this.otherKindSalesByParcel = byParcel
+    }
+    const sales = this.otherKindSalesByParcel.get(parcelId)?.filter((sale) => sale.date <= asOf)
+    if (sales === undefined || sales.length === 0) return undefined
+    const latest = sales.reduce((date, sale) => sale.date > date ? sale.date : date, "")
+    const thatDay = sales.filter((sale) => sale.date === latest)
+    const other = thatDay.find((sale) => sale.otherKind !== undefined)
+    return other === undefined || thatDay.some((sale) => sale.otherKind === undefined)
+      ? undefined
+      : { date: other.date, price: other.price, kind: other.otherKind! }
+  }
 
   /**
    * The parcel's sales recorded as arm's-length with a price, each marked whether it is a market sale
@@ -449,7 +484,21 @@ export class ScoringEngine {
         if (list) list.push(own)
         else byParcel.set(sale.parcelKey, [own])
       }
-      for (const list of byParcel.values()) list.sort((a, b) => a.date.localeCompare(b.date))
+      // A market sale recorded again is one sale (the history's rule, `isRepeatRecord`): `22 Keith St, Parkdale`
+      // was answered with its repeat record of a week later as its own last sale (an investor's audit, 2026-11-29).
+      for (const [parcel, list] of byParcel) {
+        list.sort((a, b) => a.date.localeCompare(b.date))
+        let lastMarket: OwnSale | undefined
+        byParcel.set(
+          parcel,
+          list.filter((sale) => {
+            if (!sale.market) return true
+            if (lastMarket !== undefined && isRepeatRecord(lastMarket, sale)) return false
+            lastMarket = sale
+            return true
+          })
+        )
+      }
       this.ownSalesByParcel = byParcel
     }
     return this.ownSalesByParcel.get(parcelId) ?? []
@@ -630,6 +679,24 @@ export class ScoringEngine {
     overrides: Overrides | undefined,
     asOf: string
   ): Either.Either<ScoringOutcome, EngineScoreError> {
+    const otherKind = this.otherKindSince(parcel.id, asOf)
+    if (otherKind !== undefined) {
+      return Either.left(
+        new UnscorableAddress({
+          detail: `The latest record of ${
+            parcelDisplayAddress(parcel)
+          } (property_id ${parcel.id}), its sale of ${otherKind.date}${
+            otherKind.price > 0
+              ? ` for ${currencyOfState(parcel.state) === "AUD" ? "A$" : "$"}${otherKind.price.toLocaleString("en-US")}`
+              : ""
+          }, is of ${otherKind.kind}: the ${
+            parcel.propertyType === "condo" ? "unit" : "building"
+          } its earlier records describe may no longer stand as they say, and this service does not value ${
+            otherKind.kind.replace(/ \(building class [^)]*\)$/, "")
+          }. Its recorded sales are in its history (property_history).`
+        })
+      )
+    }
     const record = countyFactsOf(parcel)
     const facts = effectiveFacts(record, overrides)
     const missing = missingValuationFacts(facts)

@@ -23,6 +23,10 @@ export const scratchStore = (files: ReadonlyArray<ParsedFile>): PropertyData => 
     }
     for (const sale of file.sales) sales.set(sale.sourceKey, sale)
   }
+  // A sale of a kind not valued, where its parcel is one (as the store keeps them).
+  for (const file of files) {
+    for (const sale of file.otherKindSales ?? []) if (parcels.has(sale.parcelId)) sales.set(sale.sourceKey, sale)
+  }
   return {
     parcels: [...parcels.values()],
     sales: [...sales.values()].sort((a, b) => a.saleDate.localeCompare(b.saleDate)),

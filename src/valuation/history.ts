@@ -20,6 +20,12 @@ export const FLIP_MIN_GAIN = 0.1
  */
 export const REPEAT_RECORD_DAYS = 31
 
+/** A market sale is `earlier` recorded again: at its price, at most REPEAT_RECORD_DAYS after it. */
+export const isRepeatRecord = (
+  earlier: { readonly date: string; readonly price: number },
+  later: { readonly date: string; readonly price: number }
+) => earlier.price === later.price && daysBetween(earlier.date, later.date) <= REPEAT_RECORD_DAYS
+
 /** A resale within FLIP_WINDOW_DAYS of a purchase at FLIP_MIN_GAIN or more above its price (the history's flips). */
 export const isFlip = (
   bought: { readonly date: string; readonly price: number },
@@ -63,8 +69,11 @@ export const propertyHistory = (
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate)).map((sale) => {
     const market = marketSale(sale)
     const repeatOf = market ? lastMarket : undefined
-    const apart = repeatOf === undefined ? undefined : daysBetween(repeatOf.saleDate, sale.saleDate)
-    if (repeatOf !== undefined && apart !== undefined && repeatOf.price === sale.price && apart <= REPEAT_RECORD_DAYS) {
+    if (
+      repeatOf !== undefined &&
+      isRepeatRecord({ date: repeatOf.saleDate, price: repeatOf.price }, { date: sale.saleDate, price: sale.price })
+    ) {
+      const apart = daysBetween(repeatOf.saleDate, sale.saleDate)
       return {
         sale,
         market: false,

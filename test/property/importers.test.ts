@@ -706,6 +706,58 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
         expect(yield* sql`SELECT id FROM sales WHERE parcel_id = 'nyc-1-1349-1202'`).toEqual([])
       }))
 
+    it.effect("HIS-1: a house's lot sold later as vacant land keeps that sale, not arm's-length and saying so; vacant land never a parcel stores nothing (an investor's audit: 532 Clinton Ave)", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const houseRow =
+          `3,CLINTON HILL,01 ONE FAMILY DWELLINGS,1,2010,53,,A1,532 CLINTON AVENUE,,11238,1,0,1,"2,000","3,754",1899,1,A1,"3,694,444",7/27/18`
+        const landRow =
+          `3,CLINTON HILL,05 TAX CLASS 1 VACANT LAND,1B,2010,53,,V0,532 CLINTON AVENUE,,11238,0,0,0,"2,000",0,1899,1,V0,"6,500,000",12/5/19`
+        const otherLand =
+          `3,CLINTON HILL,05 TAX CLASS 1 VACANT LAND,1B,2010,60,,V0,540 CLINTON AVENUE,,11238,0,0,0,"2,000",0,0,1,V0,"900,000",12/5/19`
+        yield* store.importParsed(parseNycDofSales("2018_brooklyn.csv", Buffer.from(nycFile(houseRow))), "nyc-dof")
+        const later = yield* store.importParsed(
+          parseNycDofSales("2019_brooklyn.csv", Buffer.from(nycFile(landRow, otherLand))),
+          "nyc-dof"
+        )
+        // Both rows are counted once, as rows of a kind not valued, and neither as a sale of an unknown property.
+        expect(later.rejected).toEqual({ "building class is not a scored property type": 2 })
+        // (The store holds the layer's other tests' records too.)
+        const onBlock = <A>(records: ReadonlyArray<A>, id: (record: A) => string) =>
+          records.filter((record) => id(record).startsWith("nyc-3-2010-"))
+        const stored = yield* store.loadAll
+        const sales = onBlock(stored.sales, (sale) => sale.parcelId)
+        expect(onBlock(stored.parcels, (parcel) => parcel.id).map((parcel) => parcel.id)).toEqual(["nyc-3-2010-53"])
+        expect(
+          sales.map((sale) => [sale.parcelId, sale.saleDate, sale.price, sale.armsLength, sale.notArmsLengthBecause])
+        )
+          .toEqual([
+            ["nyc-3-2010-53", "2018-07-27", 3_694_444, true, undefined],
+            [
+              "nyc-3-2010-53",
+              "2019-12-05",
+              6_500_000,
+              false,
+              "recorded at this sale as vacant land (building class V0), a kind of property not valued: not a sale " +
+              "of the property its other sales were of"
+            ]
+          ])
+        // Importing it again stores it once, and counts no duplicate among the rows accepted.
+        const again = yield* store.importParsed(
+          parseNycDofSales("2019_brooklyn.csv", Buffer.from(nycFile(landRow, otherLand))),
+          "nyc-dof"
+        )
+        expect(again.duplicates).toBe(0)
+        expect(onBlock((yield* store.loadAll).sales, (sale) => sale.parcelId)).toHaveLength(2)
+        // The scratch store evaluate reads keeps it the same way.
+        expect(
+          scratchStore([
+            parseNycDofSales("2018_brooklyn.csv", Buffer.from(nycFile(houseRow))),
+            parseNycDofSales("2019_brooklyn.csv", Buffer.from(nycFile(landRow, otherLand)))
+          ]).sales.map((sale) => [sale.parcelId, sale.saleDate])
+        ).toEqual([["nyc-3-2010-53", "2018-07-27"], ["nyc-3-2010-53", "2019-12-05"]])
+      }))
+
     it.effect("generic CSV: parcels first, sales for unknown parcels rejected, listings and permits stored", () =>
       Effect.gen(function*() {
         const dir = fixture("propscore-csv")

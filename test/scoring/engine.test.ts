@@ -3,7 +3,7 @@ import { Context, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import { ScoringLocal } from "../../layers/scoring/local.js"
 import { scoreAddress } from "../../src/operations/upstream.js"
 import { DEMO_MARKET, generateDemoCounty } from "../../src/property/demo-county.js"
-import { type ParcelRecord, SPLIT_DEEDS_REASON } from "../../src/property/records.js"
+import { otherKindReason, type ParcelRecord, SPLIT_DEEDS_REASON } from "../../src/property/records.js"
 import { parcelDisplayAddress } from "../../src/scoring/address-index.js"
 import {
   ambiguityDetail,
@@ -147,6 +147,57 @@ const left = <A, E>(either: Either.Either<A, E>): E => {
   if (Either.isRight(either)) throw new Error("expected a failure")
   return either.left
 }
+
+describe("a property whose latest record is of a kind not valued (an investor's audit, 2026-11-29: 532 Clinton Ave, a house sold in 2018 and as vacant land in 2019, was valued as the house)", () => {
+  it("ERR-3: its address is unscorable-address naming the sale and the kind, as of a date after that sale; before it, or after a later sale of the house, it is valued", () => {
+    const own = county.sales.find((s) => s.parcelId === house.id && s.armsLength && s.price > 0)!
+    const address = parcelDisplayAddress(house)
+    const land = {
+      ...own,
+      saleDate: "2026-10-01",
+      price: 650_000,
+      armsLength: false,
+      notArmsLengthBecause: otherKindReason("vacant land (building class V0)"),
+      sourceKey: "vacant-land-deed"
+    }
+    const vacant = ScoringEngine.build({ parcels: county.parcels, sales: [...county.sales, land] })
+    const refused = vacant.score(address, undefined, "2026-11-01")
+    expect(Either.isLeft(refused) && refused.left._tag).toBe("UnscorableAddress")
+    expect(Either.isLeft(refused) && refused.left.detail).toBe(
+      `The latest record of ${address} (property_id ${house.id}), its sale of 2026-10-01 for $650,000, is of ` +
+        "vacant land (building class V0): the building its earlier records describe may no longer stand as they " +
+        "say, and this service does not value vacant land. Its recorded sales are in its history (property_history)."
+    )
+    // As of a day before it, valued as before; and a later sale of the house makes it the house again.
+    expect(Either.isRight(vacant.score(address, undefined, "2026-09-30"))).toBe(true)
+    const rebuilt = ScoringEngine.build({
+      parcels: county.parcels,
+      sales: [...county.sales, land, { ...own, saleDate: "2026-10-20", sourceKey: "house-again" }]
+    })
+    expect(Either.isRight(rebuilt.score(address, undefined, "2026-11-01"))).toBe(true)
+    // The land's sale is no market sale of the house: not its own last sale, nor anyone's comparable.
+    expect(vacant.ownLastSale(house.id, "2026-09-30")).toEqual(engine.ownLastSale(house.id, "2026-09-30"))
+    expect(modelSale(house, land)).toMatchObject({ armsLength: false, otherKind: "vacant land (building class V0)" })
+  })
+})
+
+describe("a market sale recorded twice (an investor's audit, 2026-11-29: 22 Keith St, Parkdale, answered with its repeat record of a week later as its own last sale)", () => {
+  it("HIS-2: the property's own last sale is the sale, not its repeat record, as its history says", () => {
+    const own = county.sales.find((s) => s.parcelId === house.id && s.armsLength && s.price > 0)!
+    const sale = { ...own, saleDate: "2026-10-01", sourceKey: "sold" }
+    const twice = ScoringEngine.build({
+      parcels: county.parcels,
+      sales: [...county.sales, sale, { ...sale, saleDate: "2026-10-08", sourceKey: "recorded-again" }]
+    })
+    expect(twice.ownLastSale(house.id, "2026-11-01")).toEqual({ date: "2026-10-01", price: own.price })
+    // A sale at another price a week later, or at the price two months later, is a sale of its own.
+    const resold = ScoringEngine.build({
+      parcels: county.parcels,
+      sales: [...county.sales, sale, { ...sale, saleDate: "2026-12-08", sourceKey: "sold-again" }]
+    })
+    expect(resold.ownLastSale(house.id, "2026-12-31")).toEqual({ date: "2026-12-08", price: own.price })
+  })
+})
 
 describe("the local scoring engine on a generated county", () => {
   it("values a house: a non-decreasing distribution, Kish's ESS, comps without the subject's own sales", () => {

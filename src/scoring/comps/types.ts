@@ -32,6 +32,8 @@ export type Sale = {
   packageParcels?: number | undefined
   /** One of several prices recorded for the parcel on its day (not arm's-length: `SPLIT_DEEDS_REASON`). */
   splitDeeds?: true | undefined
+  /** The kind not valued the parcel was recorded as at this sale, in words (not arm's-length: `otherKindReason`). */
+  otherKind?: string | undefined
 }
 
 export type Subject = {
