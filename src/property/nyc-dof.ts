@@ -211,6 +211,10 @@ const peersOf = (row: Record<string, string>) =>
     ? `condo|${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`
     : ""
 
+/** The wider peers of a condominium unit's block: its neighbourhood's units (`middleOfPeers`). */
+const neighborhoodPeers = (row: Record<string, string>) =>
+  `${(row["BOROUGH"] ?? "").trim()}|${(row["NEIGHBORHOOD"] ?? "").trim()}`
+
 /** How far from its block's middle a unit's own price may lie for the price to be read as its own. */
 const MAX_UNIT_PRICE_RATIO = 2
 
@@ -306,6 +310,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   const replacedLots = new Set<string>()
   const pricesPerParcelDay = new Map<string, Set<number>>()
   const nominalUnits = new Map<string, Array<{ readonly parcel: string; readonly area: number | undefined }>>()
+  // A block's units' wider peers: its neighbourhood's units (`middleOfPeers`).
+  const widerPeers = new Map<string, string>()
   const deedKey = (borough: string, neighborhood: string, date: string, price: number) =>
     `${borough}|${neighborhood}|${date}|${price}`
   for (const row of rows) {
@@ -323,6 +329,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       }
       continue
     }
+    const peers = peersOf(row)
+    if (peers !== "") widerPeers.set(peers, `${peers.slice(0, peers.indexOf("|"))}|${neighborhoodPeers(row)}`)
     const deed = deedKey((row["BOROUGH"] ?? "").trim(), (row["NEIGHBORHOOD"] ?? "").trim(), saleDate, price)
     const parcels = parcelsPerDeed.get(deed) ?? new Map()
     parcelsPerDeed.set(
@@ -331,7 +339,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
         zip: zipOf(row),
         block: `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`,
         area: positive(parseAmount(row["GROSS SQUARE FEET"])),
-        peers: peersOf(row)
+        peers
       })
     )
     const day = `${parcel}|${(row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()}|${saleDate}`
@@ -345,17 +353,26 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const only = parcels.size === 1 ? [...parcels.values()][0]! : undefined
     if (only === undefined || only.peers === "") continue
     const sale = { price: Number(deed.split("|")[3]), area: only.area }
-    salesOfPeers.set(only.peers, [...(salesOfPeers.get(only.peers) ?? []), sale])
+    for (const key of [only.peers, widerPeers.get(only.peers)!]) {
+      salesOfPeers.set(key, [...(salesOfPeers.get(key) ?? []), sale])
+    }
   }
   const middleOf = (values: Array<number>) =>
     values.length < MIN_PEER_SALES ? undefined : values.sort((a, b) => a - b)[values.length >> 1]
   const middles = new Map<string, MiddlePrices | undefined>()
+  const perFootOf = (sales: ReadonlyArray<{ readonly price: number; readonly area: number | undefined }>) =>
+    middleOf(sales.flatMap((sale) => (sale.area === undefined ? [] : [sale.price / sale.area])))
   const middleOfPeers = (peers: string) => {
     if (!middles.has(peers)) {
       const sales = salesOfPeers.get(peers) ?? []
+      // A block with too few units sold alone with an area is weighed by its neighbourhood's price a square foot
+      // (`515 E 72nd St Apt 12F`, $2.27M for 736 sq ft with 12G's 687 at $0 the same day, on a block of two such
+      // sales, stayed a market sale and a tower neighbour's third comparable: an investor's audit, 2026-11-29);
+      // never by its middle price, which a neighbourhood's units of every size do not share.
+      const wider = widerPeers.get(peers)
       middles.set(peers, {
         price: middleOf(sales.map((sale) => sale.price)),
-        perFoot: middleOf(sales.flatMap((sale) => (sale.area === undefined ? [] : [sale.price / sale.area])))
+        perFoot: perFootOf(sales) ?? (wider === undefined ? undefined : perFootOf(salesOfPeers.get(wider) ?? []))
       })
     }
     return middles.get(peers)

@@ -334,6 +334,32 @@ describe("NYC apartment combinations: one unit's price over two, the other recor
     expect(own["nyc-1-1327-1234"]).toMatchObject({ armsLength: true })
     expect(own["nyc-1-1327-1234"]).not.toHaveProperty("packageParcelIds")
   })
+
+  it("HIS-2: a block with too few units sold alone is weighed by its neighbourhood's units' price a square foot (an investor's audit: 515 E 72nd St Apt 12F, $2.27M for 736 sq ft with 12G at $0)", () => {
+    // The same units, on a block of their own: the neighbourhood's units sold alone are on the other block.
+    const elsewhere = (row: string) => row.replace(",1327,", ",1484,")
+    const combination = [unit(1234, "33A", "1,300", "3,850,000"), unit(1270, "33D", "1,647", "0")].map(elsewhere)
+    const onBlock = (...rows: Array<string>) =>
+      Object.fromEntries(
+        parseNycDofSales("f.csv", Buffer.from(nycFile(...rows))).sales.filter((sale) =>
+          sale.parcelId.startsWith("nyc-1-1484-")
+        ).map((sale) => [sale.parcelId, sale])
+      )
+    expect(onBlock(...alone, ...combination)["nyc-1-1484-1234"]).toMatchObject({
+      armsLength: false,
+      packageParcelIds: ["nyc-1-1484-1234", "nyc-1-1484-1270"]
+    })
+    // No units sold alone in the neighbourhood either: read as before, the unit's own sale.
+    expect(onBlock(...combination)["nyc-1-1484-1234"]).toMatchObject({ armsLength: true })
+    // And the block's own units, where it has enough, come first: units of the block at $2,900 a square foot
+    // make $3.85M for 1,300 sq ft the unit's own price.
+    const dearBlock = [
+      unit(1101, "10B", "1,300", "3,770,000", "3/1/18"),
+      unit(1102, "11C", "1,000", "2,900,000", "5/1/18"),
+      unit(1103, "12A", "1,300", "3,770,000", "7/1/18")
+    ].map(elsewhere)
+    expect(onBlock(...alone, ...dearBlock, ...combination)["nyc-1-1484-1234"]).toMatchObject({ armsLength: true })
+  })
 })
 
 describe("NYC facts a later row leaves out (an investor's audit: 101 W 78th St Apt 6D, 660 sq ft in 2018, 0 in 2019)", () => {
