@@ -8,13 +8,24 @@ import { Schema } from "effect"
 export const MatchNote = Schema.Struct({
   kind: Schema.Literal("corrected", "normalized", "ignored").annotations({
     description: "`corrected`: a misspelling fixed; `normalized`: another spelling or order of the same " +
-      "thing, or a part taken from the record; `ignored`: a part the property does not have (a unit on a house)."
+      "thing, or a part taken from the record; `ignored`: a part the property does not have (a unit on a house), " +
+      "or a remark typed with the address."
   }),
-  part: Schema.Literal("street_name", "street_type", "directional", "town", "zip_code", "unit", "house_number")
-    .annotations({
-      description: "Which part of the address (`house_number`: a Queens-style number read with or without " +
-        "its hyphen, as the record has it)."
-    }),
+  part: Schema.Literal(
+    "street_name",
+    "street_type",
+    "directional",
+    "town",
+    "zip_code",
+    "unit",
+    "house_number",
+    "remark"
+  ).annotations({
+    description: "Which part of the address (`house_number`: a Queens-style number read with or without its " +
+      "hyphen, as the record has it; `remark`: text typed with the address that is not part of one, not read: " +
+      "words in parentheses, after the ZIP code and a dash or semicolon, or before the house number such as " +
+      "`Property at`)."
+  }),
   sent: Schema.String.annotations({ description: "What the address said (\"\" when it left the part out)." }),
   used: Schema.optionalWith(Schema.String, { exact: true }).annotations({ description: "What the record says." })
 }).annotations({ identifier: "MatchNote", description: "One thing done to the address to match it." })

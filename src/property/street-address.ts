@@ -218,6 +218,44 @@ export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
   ...VALUELESS_DESIGNATORS
 ])
 
+/**
+ * An address as typed with the remarks people add to it taken out (an agent's audit, 2026-11-29: `11 Gilbert Place,
+ * Staten Island, NY 10309 (corner lot)` was refused as outside coverage, and an agent told its user Staten Island
+ * was not covered): text in parentheses (a unit in them is the unit's: `(Apt 4B)`), text after a ZIP code or
+ * postcode and a dash, semicolon, colon or bar (`… NY 10309 - corner lot`, `…; 3 bed 2 bath`), and words before the
+ * house number that say what the address is (`Property at 11 Gilbert Place`, `Address: …`). Each remark taken out
+ * is returned as typed, so that the answer can say it was not read.
+ */
+export const withoutRemarks = (raw: string): { readonly address: string; readonly remarks: ReadonlyArray<string> } => {
+  const remarks: Array<string> = []
+  let address = raw.replace(/\s*[([]([^()[\]]*)[)\]]/g, (_, inside: string) => {
+    const text = inside.trim()
+    const [designator] = tokenize(text)
+    if (designator !== undefined && UNIT_DESIGNATORS.has(designator) && /\d|^\S+\s+[A-Z]{1,3}$/i.test(text)) {
+      return ` ${text}`
+    }
+    if (text !== "") remarks.push(text)
+    return " "
+  })
+  // After a ZIP code (five digits, or four after an Australian state's code or name) that follows a word: the end of
+  // the address's place.
+  const tail = /^(.*?[A-Za-z][A-Za-z.]*,?\s+(?:\d{5}(?:-\d{4})?|\d{4}))\s*(?:[-\u2013\u2014;:|]|\s-\s)\s*(\S.*)$/s.exec(
+    address
+  )
+  if (tail !== null && !/^\d{4}\b/.test(tail[2]!)) {
+    remarks.push(tail[2]!.trim())
+    address = tail[1]!
+  }
+  const lead =
+    /^\s*((?:the\s+)?(?:property|house|home|building|condo|apartment|flat|townhouse)\s+(?:located\s+)?at|address\s*:)\s*(?=\d)/i
+      .exec(address)
+  if (lead !== null) {
+    remarks.push(lead[1]!)
+    address = address.slice(lead[0].length)
+  }
+  return { address: address === raw ? raw : address.replace(/\s+/g, " ").replace(/ ,/g, ",").trim(), remarks }
+}
+
 /** Upper case, accents and punctuation gone, `#` its own token; commas kept as tokens of their own. */
 export const tokenize = (raw: string): Array<string> =>
   raw

@@ -39,7 +39,8 @@ import {
   UNIT_DESIGNATORS,
   unitKey,
   VALUELESS_DESIGNATORS,
-  withNumberLetter
+  withNumberLetter,
+  withoutRemarks
 } from "../property/street-address.js"
 import { AUSTRALIAN_STATE_CODES } from "../valuation/currency.js"
 
@@ -51,7 +52,11 @@ export type MatchNote =
     readonly sent: string
     readonly used: string
   }
-  | { readonly kind: "ignored"; readonly part: "unit" | "directional" | "town" | "street_type"; readonly sent: string }
+  | {
+    readonly kind: "ignored"
+    readonly part: "unit" | "directional" | "town" | "street_type" | "remark"
+    readonly sent: string
+  }
   | {
     readonly kind: "normalized"
     readonly part: "street_name" | "street_type" | "directional" | "town" | "zip_code" | "house_number" | "unit"
@@ -1610,7 +1615,30 @@ export class AddressIndex {
     return found.sort((a, b) => a.edits - b.edits || a.name.localeCompare(b.name))
   }
 
-  match(raw: string): AddressMatch {
+  match(typed: string): AddressMatch {
+    // Remarks typed with the address (`(corner lot)`, `- asking $650k`) are not read: said in the answer.
+    const { address: raw, remarks } = withoutRemarks(typed)
+    const found = this.matchWithoutRemarks(raw)
+    if (remarks.length === 0) return found
+    if (found._tag === "Found") {
+      return {
+        ...found,
+        method: found.method === "exact" ? "normalized" : found.method,
+        notes: [...found.notes, ...remarks.map((sent) => ({ kind: "ignored" as const, part: "remark" as const, sent }))]
+      }
+    }
+    if (found._tag === "Unknown") {
+      return {
+        ...found,
+        hint: `${found.hint} (Read as \`${raw}\`: ${remarks.map((remark) => `\`${remark}\``).join(" and ")} ${
+          remarks.length === 1 ? "is" : "are"
+        } not part of an address and ${remarks.length === 1 ? "was" : "were"} not read.)`
+      }
+    }
+    return found
+  }
+
+  private matchWithoutRemarks(raw: string): AddressMatch {
     const read = this.parse(raw)
     if ("_tag" in read) return { _tag: "Unknown", hint: read.hint, suggestions: [] }
     const found = this.matchOrReadAgain(read)

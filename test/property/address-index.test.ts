@@ -2788,3 +2788,43 @@ describe("REQ-1 refusals an agent's audit of the MCP tools found misleading on 2
     })
   })
 })
+
+describe("REQ-1 remarks typed with an address (an agent's audit, 2026-11-29: `11 Gilbert Place, Staten Island, NY 10309 (corner lot)` was refused as outside coverage, and the agent told its user Staten Island was not covered)", () => {
+  it("words in parentheses, after the ZIP code and a dash or semicolon, or before the house number are not read, and the match says each was ignored", () => {
+    for (
+      const [typed, remark] of [
+        ["525 Sycamore St, Staten Island, NY 10312 (corner lot)", "corner lot"],
+        ["525 Sycamore St (corner lot), Staten Island, NY 10312", "corner lot"],
+        ["525 Sycamore St, Staten Island, NY 10312 - asking $650k", "asking $650k"],
+        ["525 Sycamore St, Staten Island, NY 10312; 3 bed 2 bath", "3 bed 2 bath"],
+        ["Property at 525 Sycamore St, Staten Island, NY 10312", "Property at"],
+        ["Address: 525 Sycamore St, Staten Island, NY 10312", "Address:"]
+      ] as const
+    ) {
+      expect(statenIsland.match(typed), typed).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "sycamore-525" },
+        method: "normalized",
+        notes: [{ kind: "ignored", part: "remark", sent: remark }]
+      })
+    }
+    // A unit in parentheses is the unit; a ZIP code's four-digit extension after a dash is no remark.
+    expect(statenIsland.match("100 Ocean Ter (Apt 2B), Staten Island, NY 10307")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "condo-2b" },
+      notes: []
+    })
+    expect(statenIsland.match("525 Sycamore St, Staten Island, NY 10312-1234")).toMatchObject({
+      _tag: "Found",
+      notes: []
+    })
+  })
+
+  it("a refusal says what was read and which remarks were not, so that the caller knows the address itself was the trouble", () => {
+    const refused = statenIsland.match("99 Nowhere Pl, Staten Island, NY 10312 (corner lot)")
+    expect(refused._tag).toBe("Unknown")
+    expect(refused._tag === "Unknown" && refused.hint).toMatch(
+      /\(Read as `99 Nowhere Pl, Staten Island, NY 10312`: `corner lot` is not part of an address and was not read\.\)$/
+    )
+  })
+})
