@@ -77,7 +77,9 @@ export const operations = {
       "`effective_sample_size` is how many equally " +
       "weighted sales the evidence amounts to, often far fewer than `comp_band.comp_count` (a few close sales " +
       "carry most weight); a handful means thin evidence. A comp's `similarity` (0 to 1) covers type, class, " +
-      "size, lot and age only: where and when it sold are `distance_miles` and `sale_date`. " +
+      "size, lot and age only: where and when it sold are `distance_miles` and `sale_date` (a market without " +
+      "coordinates, such as New York City's, has no distances: its comps' `address`, `facts.neighborhood` and " +
+      "`facts.zip_code` say where they are). " +
       "`max_allowable_offer.clamped: true` means no offer clears the margin: its `price` is a $1,000 floor, " +
       "not an offer. `valuation_date` and `evidence` say how current the value is; `currency` what the amounts " +
       "are in. Read `cautions` (when present) before relying on the figures: each says in words what is doubtful " +

@@ -142,7 +142,11 @@ export const Comp = Schema.Struct({
   sale_date: Schema.String.annotations({ description: "When it sold (YYYY-MM-DD)." }),
   sale_price: Schema.Int.annotations({ description: "What it sold for, whole dollars." }),
   distance_miles: Schema.optionalWith(
-    Schema.Number.annotations({ description: "Distance from the property scored, miles (when both are located)." }),
+    Schema.Number.annotations({
+      description: "Distance from the property scored, miles, where both have coordinates; absent in a market " +
+        "without them (New York City's records locate a property by tax block: there `address`, " +
+        "`facts.neighborhood` and `facts.zip_code` say where the comp is)."
+    }),
     { exact: true }
   ),
   facts: Facts,

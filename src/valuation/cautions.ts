@@ -403,10 +403,16 @@ const valueFarFromOwnSale = (
   if (median < own.price * VALUE_FAR_FROM_OWN_SALE && own.price < median * VALUE_FAR_FROM_OWN_SALE) return undefined
   const dollars = amountIn(inputs.currency)
   const above = median > own.price
-  const premium = inputs.resalePremium !== undefined && inputs.resalePremium > 0
-    ? ` (${percent(Math.exp(inputs.resalePremium) - 1)} of it the premium such recent resales showed: see ` +
-      "`recent-resale-premium`)"
-    : ""
+  // The premium is part of a gap above the sale; below it, the value is that far below with the premium in it (an
+  // investor's audit, 2026-11-29: "44.9% below … (1.1% of it the premium …)" read as part of the gap).
+  const premiumShare = inputs.resalePremium !== undefined && inputs.resalePremium > 0
+    ? percent(Math.exp(inputs.resalePremium) - 1)
+    : undefined
+  const premium = premiumShare === undefined
+    ? ""
+    : above
+    ? ` (${premiumShare} of it the premium such recent resales showed: see \`recent-resale-premium\`)`
+    : ` (after adding the premium of ${premiumShare} such recent resales showed: see \`recent-resale-premium\`)`
   return {
     code: "value-far-from-own-sale",
     detail: `The value's median (${dollars(median)}) is ${percent(Math.abs(median / own.price - 1))} ` +

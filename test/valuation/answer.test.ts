@@ -467,6 +467,28 @@ describe("the Scored answer", () => {
       expect(codesAt(650_000)).not.toContain("value-far-from-own-sale")
     })
 
+    it("ANS-11 cautions: a recent-resale premium is part of a gap above the own sale, not of one below it (an investor's audit, 2026-11-29: 718 Bloomingdale Rd)", () => {
+      const withPremium = (price: number) => {
+        const plain = outcome({ date: "2019-03-01", price })
+        // (The 95% quantile raised so that a sale 30% above the median lies inside the range.)
+        const model = {
+          ...plain.model,
+          quantiles: { ...plain.model.quantiles, "0.95": 1_400_000 },
+          resalePremium: 0.05
+        }
+        const answer = scoredAnswer({ ...plain, model }, { address: "x" })
+        return answer.cautions?.find((c) => c.code === "value-far-from-own-sale")?.detail
+      }
+      expect(withPremium(720_000)).toContain(
+        "($720,000, recorded as a market sale) (5.1% of it the premium such recent resales showed: see " +
+          "`recent-resale-premium`)"
+      )
+      expect(withPremium(1_300_000)).toContain(
+        "($1,300,000, recorded as a market sale) (after adding the premium of 5.1% such recent resales showed: " +
+          "see `recent-resale-premium`)"
+      )
+    })
+
     it("ANS-11 cautions: an offer above the property's own recent price is said, in the market's currency", () => {
       const cheap = { date: "2019-03-01", price: 400_000 }
       const answer = scoredAnswer(outcome(cheap), { address: "x" })
