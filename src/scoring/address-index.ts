@@ -224,8 +224,10 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
   [
     "NY",
     new Map([
-      ["STATEN ISLAND", ["SI"]],
-      ["BROOKLYN", ["BKLYN", "BKLN"]],
+      // The boroughs' counties where the county's name is not the borough's (`…, Brooklyn, Kings County, NY` was
+      // `outside-coverage`, and `Richmond County, NY` read as Melbourne's Richmond: an address audit, 2026-11-29).
+      ["STATEN ISLAND", ["SI", "RICHMOND COUNTY"]],
+      ["BROOKLYN", ["BKLYN", "BKLN", "KINGS COUNTY"]],
       // `The Bronx`, as the borough is spoken of (refused as no place: an address audit, 2026-11-29).
       ["BRONX", ["BX", "THE BRONX"]],
       ["LONG ISLAND CITY", ["LIC"]],
@@ -2470,13 +2472,18 @@ export class AddressIndex {
     // it too, the directional may have been left out: ambiguous, below.
     // Only where the number lies beyond the numbers on record of each of those (a block either side): within
     // them, a house there that never sold may be the one meant (`607 17th St, Brooklyn` for 607 E 17th St).
+    // With its ZIP code too, the address as typed is the street without one, wherever the other's numbers run:
+    // it is the address on record to the letter, and the refusal's own candidate, sent back, was refused again
+    // (an address audit, 2026-11-29: `574 New York Ave, Brooklyn, NY 11225`, beside E New York Ave's 553–594 in
+    // 11225; 53 of 60 such houses could not be valued in any spelling).
     const wanted = houseNumberValue(number)
     const asTyped = parsed.street.directional === "" && parcels.length > 0 &&
       atNumber(chosen.filter((street) => street.parts.directional !== "")).length === 0 &&
-      chosen.every((street) =>
-        street.parts.directional === "" || !this.streetHasParcelIn(street, parsed, locality) ||
-        !numbersSpan(street, wanted)
-      )
+      (parsed.zip !== undefined ||
+        chosen.every((street) =>
+          street.parts.directional === "" || !this.streetHasParcelIn(street, parsed, locality) ||
+          !numbersSpan(street, wanted)
+        ))
     // A directional left out is taken from the record only when no two streets of the name in the place
     // differ by theirs: `12 Drumgoole Rd` may be on Drumgoole Rd E or W, and `28 Broadway` is not on E
     // Broadway, whichever of them has the number on record (a record holds the parcels that sold, not every
@@ -2627,13 +2634,20 @@ export class AddressIndex {
     })
   }
 
-  /** The state sent, else the states the locality lies in. */
+  /**
+   * The state sent, else the states the locality lies in, else those of the ZIP code's towns: a ZIP code sent
+   * alone places the address as a town does (`24 Rose St, 3078` was corrected to 24 Ross St, Alphington, and
+   * charged, where `24 Rose St, VIC 3078` is refused as a street on record elsewhere: an address audit, 2026-11-29).
+   */
   private statesOf(parsed: Parsed, locality: string | undefined): ReadonlySet<string> | undefined {
-    return parsed.state !== undefined
-      ? new Set([parsed.state])
-      : locality === undefined
-      ? undefined
-      : this.localityStates.get(locality)
+    if (parsed.state !== undefined) return new Set([parsed.state])
+    if (locality !== undefined) return this.localityStates.get(locality)
+    if (parsed.zip === undefined) return undefined
+    const states = new Set<string>()
+    for (const town of this.townsOfZip(parsed.zip)) {
+      for (const state of this.townStates.get(town) ?? []) states.add(state)
+    }
+    return states.size === 0 ? undefined : states
   }
 
   /** The places (towns, else markets) of the state of the place typed where a street of the name sent is on record. */

@@ -2828,3 +2828,57 @@ describe("REQ-1 remarks typed with an address (an agent's audit, 2026-11-29: `11
     )
   })
 })
+
+describe("REQ-1 wrong parcels and a loop an address audit of 2026-11-29 found (third round)", () => {
+  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+  const brooklyn = (zip: string) => ({ city: "BROOKLYN", zip, state: "NY", market: "Brooklyn" })
+  const index = new AddressIndex([
+    parcel("ross-24", "24 ROSS ST", vic("ALPHINGTON", "3078")),
+    parcel("rose-29", "29 ROSE ST", vic("ALTONA", "3018")),
+    parcel("new-york-574", "574 NEW YORK AVE", brooklyn("11225")),
+    parcel("e-new-york-553", "553 E NEW YORK AVE", brooklyn("11225")),
+    parcel("e-new-york-594", "594 E NEW YORK AVE", brooklyn("11225")),
+    parcel("15th-8645", "8645 15TH AVE", brooklyn("11228")),
+    parcel("roe-129", "129 ROE ST", { city: "STATEN ISLAND", zip: "10310", state: "NY", market: "Staten Island" }),
+    parcel("lennox-185", "185 LENNOX ST", vic("RICHMOND", "3121")),
+    parcel("roe-melbourne-129", "129 ROE ST", vic("RICHMOND", "3121"))
+  ])
+
+  it("the counties of Brooklyn and Staten Island are those boroughs (`…, Kings County, NY` was outside coverage; `Richmond County, NY` read as Melbourne's Richmond)", () => {
+    for (const typed of ["8645 15th Ave, Brooklyn, Kings County, NY", "8645 15th Ave, Kings County, NY"]) {
+      expect(index.match(typed), typed).toMatchObject({ _tag: "Found", parcel: { id: "15th-8645" } })
+    }
+    for (const typed of ["129 Roe St, Staten Island, Richmond County, NY", "129 Roe St, Richmond County, NY"]) {
+      expect(index.match(typed), typed).toMatchObject({ _tag: "Found", parcel: { id: "roe-129" } })
+    }
+    expect(index.match("129 Roe St, Richmond VIC")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "roe-melbourne-129" }
+    })
+  })
+
+  it("a ZIP code or postcode sent alone keeps a street name on record elsewhere in the state from being corrected to a street of the ZIP code (`24 Rose St, 3078` was charged as 24 Ross St, Alphington)", () => {
+    for (const typed of ["24 Rose St, 3078", "24 Rose St 3078", "24 Rose St, 3078, Australia"]) {
+      const refused = index.match(typed)
+      expect(refused, typed).toMatchObject({ _tag: "Unknown", suggestions: ["24 ROSS ST, ALPHINGTON, VIC 3078"] })
+      expect(refused._tag === "Unknown" && refused.hint).toMatch(
+        /^No street of this name is on record in ZIP code 3078; it is on record in ALTONA/
+      )
+    }
+    expect(index.match("24 Ross St, 3078")).toMatchObject({ _tag: "Found", parcel: { id: "ross-24" } })
+  })
+
+  it("an address typed as recorded, with its ZIP code, is that house, though a street of the name with a directional runs past its number there (`574 New York Ave, Brooklyn, NY 11225`, the refusal's own candidate, was refused again)", () => {
+    expect(index.match("574 New York Ave, Brooklyn, NY 11225")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "new-york-574" },
+      method: "exact"
+    })
+    // Without the ZIP code the directional may have been left out, as before: the house is the candidate, and
+    // the candidate, sent back, is found.
+    const ambiguous = index.match("574 New York Ave, Brooklyn")
+    expect(ambiguous).toMatchObject({ _tag: "Ambiguous", reason: "directional" })
+    const [candidate] = ambiguous._tag === "Ambiguous" ? ambiguous.candidates : []
+    expect(index.match(candidate!)).toMatchObject({ _tag: "Found", parcel: { id: "new-york-574" } })
+  })
+})
