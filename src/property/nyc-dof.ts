@@ -236,6 +236,9 @@ const STREET_FIELD_WIDTH = 20
  * written as its abbreviation (`PKWY`); a word no one type begins, or one the USPS spellings read already
  * (`AVENU`, `BOULEV`), is left as it is.
  */
+/** Street types the NYC files misspell, and their spelling. */
+const MISSPELT_TYPES: ReadonlyMap<string, string> = new Map([["STRET", "STREET"], ["AVUNUE", "AVENUE"]])
+
 export const withTypeCompleted = (address: string): string => {
   const [line = "", ...rest] = address.split(",")
   const parts = /^(\S*\d\S*)\s+(.+?)\s*$/.exec(line)
@@ -245,6 +248,12 @@ export const withTypeCompleted = (address: string): string => {
   // spellings read as a bluff (`2131 FREDRICK DOUGLASS BLF`, shown so in answers: an address audit, 2026-11-29).
   if (words.length >= 2 && words.at(-1) === "BL") {
     return [`${parts[1]} ${[...words.slice(0, -1), "BLVD"].join(" ")}`, ...rest].join(",")
+  }
+  // Misspelt types the files record as a house's latest address (`836 EAST 49TH STRET`: 16 rows; `AVUNUE`: 8),
+  // read as part of the street's name: the house was refused as people type it (an address audit, 2026-11-29).
+  const misspelt = MISSPELT_TYPES.get(words.at(-1)!)
+  if (words.length >= 2 && misspelt !== undefined) {
+    return [`${parts[1]} ${[...words.slice(0, -1), misspelt].join(" ")}`, ...rest].join(",")
   }
   if (parts[2]!.length < STREET_FIELD_WIDTH) return address
   const type = truncatedStreetType(words.at(-1)!)

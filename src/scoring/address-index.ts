@@ -1966,6 +1966,8 @@ export class AddressIndex {
       : parsed.locality !== undefined
       ? `L:${parsed.locality}`
       : "*"
+    const respaced = this.onAnotherSpacing(parsed, notes)
+    if (respaced !== undefined) return respaced
     const attempt = this.corrected(parsed, area, parsed.locality, notes)
     if (attempt.match !== undefined) return attempt.match
     if (attempt.namedElsewhere === true) return this.namedElsewhereRefusal(parsed, attempt.close)
@@ -2784,6 +2786,37 @@ export class AddressIndex {
 
   private compactNames: Map<string, Array<string>> | undefined
 
+  /** The street names written with the same letters as `name`, apart or joined (`DE GRAW`, `DEGRAW`). */
+  private sameLetters(name: string): ReadonlyArray<string> {
+    if (this.compactNames === undefined) {
+      this.compactNames = new Map()
+      for (const known of this.byName.keys()) {
+        const key = known.replace(/ /g, "")
+        this.compactNames.set(key, [...(this.compactNames.get(key) ?? []), known])
+      }
+    }
+    return this.compactNames.get(name.replace(/ /g, "")) ?? []
+  }
+
+  /**
+   * The house at the number on the street the name sent is written apart or joined on (`666 De Graw St` beside
+   * `666 DEGRAW ST`): the same street, which the records spell both ways, and where the house's latest record
+   * spells it the other way, the address as its earlier deeds wrote it was refused with its neighbours
+   * suggested (an address audit, 2026-11-29). Only one house found so: never a choice between them.
+   */
+  private onAnotherSpacing(parsed: Parsed, notes: ReadonlyArray<MatchNote>): AddressMatch | undefined {
+    const found = this.sameLetters(parsed.street.name).filter((name) => name !== parsed.street.name).flatMap(
+      (name) => {
+        const match = this.onStreet(parsed, name, parsed.locality, [
+          ...notes,
+          { kind: "normalized", part: "street_name", sent: parsed.street.name, used: name }
+        ])
+        return match?._tag === "Found" ? [match] : []
+      }
+    )
+    return found.length === 1 ? found[0] : undefined
+  }
+
   /**
    * The unit sent where its building is on record under another spelling of its street too, and the unit only
    * under that one: the name written apart or joined (`1920 MC GRAW AVENUE` and `1920 MCGRAW AVENUE`), or with
@@ -2795,13 +2828,6 @@ export class AddressIndex {
     building: ReadonlyArray<ParcelRecord>,
     parsed: Parsed
   ): { readonly parcel: ParcelRecord; readonly note: MatchNote } | undefined {
-    if (this.compactNames === undefined) {
-      this.compactNames = new Map()
-      for (const name of this.byName.keys()) {
-        const key = name.replace(/ /g, "")
-        this.compactNames.set(key, [...(this.compactNames.get(key) ?? []), name])
-      }
-    }
     const zips = new Set(building.map((parcel) => parcel.zipCode ?? ""))
     const wanted = unitKey(parsed.unit)
     const { directional, type } = parsed.street
@@ -2814,7 +2840,7 @@ export class AddressIndex {
         (at.startsWith(`${number}-`) && /^\d+-\d+$/.test(at)) ||
         (/^\d+-\d+$/.test(number) && at === number.split("-")[0])
       ))
-    const named = (this.compactNames.get(parsed.street.name.replace(/ /g, "")) ?? []).flatMap((name) =>
+    const named = this.sameLetters(parsed.street.name).flatMap((name) =>
       (this.byName.get(name) ?? []).flatMap((street) =>
         street.parts.directional === directional &&
           (street.parts.type === type || street.parts.type === "" || type === "") && zips.has(street.zip)

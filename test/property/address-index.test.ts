@@ -2841,8 +2841,22 @@ describe("REQ-1 wrong parcels and a loop an address audit of 2026-11-29 found (t
     parcel("15th-8645", "8645 15TH AVE", brooklyn("11228")),
     parcel("roe-129", "129 ROE ST", { city: "STATEN ISLAND", zip: "10310", state: "NY", market: "Staten Island" }),
     parcel("lennox-185", "185 LENNOX ST", vic("RICHMOND", "3121")),
-    parcel("roe-melbourne-129", "129 ROE ST", vic("RICHMOND", "3121"))
+    parcel("roe-melbourne-129", "129 ROE ST", vic("RICHMOND", "3121")),
+    parcel("degraw-666", "666 DEGRAW ST", brooklyn("11215")),
+    parcel("de-graw-249", "249 DE GRAW ST", brooklyn("11231")),
+    parcel("e-49th-814", "814 E 49TH ST", brooklyn("11203"))
   ])
+
+  it("a house whose latest record spells its street otherwise is found as its earlier deeds wrote it (`666 De Graw St` beside `666 DEGRAW ST`)", () => {
+    expect(index.match("666 De Graw St, Brooklyn, NY")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "degraw-666" },
+      notes: [{ kind: "normalized", part: "street_name", sent: "DE GRAW", used: "DEGRAW" }]
+    })
+    expect(index.match("249 Degraw St, Brooklyn, NY")).toMatchObject({ _tag: "Found", parcel: { id: "de-graw-249" } })
+    // Another number of the street is not taken for it.
+    expect(index.match("700 De Graw St, Brooklyn, NY")._tag).toBe("Unknown")
+  })
 
   it("the counties of Brooklyn and Staten Island are those boroughs (`…, Kings County, NY` was outside coverage; `Richmond County, NY` read as Melbourne's Richmond)", () => {
     for (const typed of ["8645 15th Ave, Brooklyn, Kings County, NY", "8645 15th Ave, Kings County, NY"]) {

@@ -442,6 +442,23 @@ describe("NYC streets cut at the files' field width", () => {
   })
 })
 
+describe("NYC street types the files misspell (an address audit, 2026-11-29: `836 East 49th Street` was refused, its latest record `836 EAST 49TH STRET`)", () => {
+  it("REQ-1: STRET is a street and AVUNUE an avenue, so the house is found as people type it", () => {
+    const rows = [
+      `3,FLATBUSH-EAST,01 ONE FAMILY DWELLINGS,1,4779,24,,A1,836 EAST 49TH STRET,,11203,1,0,1,"2,000","1,500",1925,1,A1,"420,000",5/31/19`,
+      `3,FLATBUSH-EAST,01 ONE FAMILY DWELLINGS,1,4780,10,,A1,12 CHURCH AVUNUE,,11203,1,0,1,"2,000","1,500",1925,1,A1,"520,000",5/31/19`
+    ]
+    const parcels = parseNycDofSales("f.csv", Buffer.from(nycFile(...rows))).parcels
+    expect(parcels.map((parcel) => [parcel.street, parcel.recordedAddress])).toEqual([
+      ["836 E 49TH ST", "836 EAST 49TH STRET"],
+      ["12 CHURCH AVE", "12 CHURCH AVUNUE"]
+    ])
+    const index = new AddressIndex(parcels)
+    expect(index.match("836 East 49th Street, Brooklyn, NY 11203")).toMatchObject({ _tag: "Found" })
+    expect(index.match("12 Church Ave, Brooklyn, NY 11203")).toMatchObject({ _tag: "Found" })
+  })
+})
+
 describe("NYC half numbers", () => {
   it("a half number the file writes joined (531/2 HIGHVIEW AVENUE) is 53 1/2, found as people type it", () => {
     const parsed = parseNycDofSales(
