@@ -229,16 +229,17 @@ const parcelKeysOf = (row: Record<string, string>) => {
 /** How many characters of a street (after its house number) the files keep: `FORT HAMILTON PARKWA`. */
 const STREET_FIELD_WIDTH = 20
 
+/** Street types the NYC files misspell, and their spelling. */
+const MISSPELT_TYPES: ReadonlyMap<string, string> = new Map([["STRET", "STREET"], ["AVUNUE", "AVENUE"]])
+
 /**
  * A street the files cut at their field width, its type cut short (`4701 FORT HAMILTON PARKWA`, `122-30
  * SPRINGFIELD BOULEVAR`: about 500 rows), with that type in full: no typing of the street found such a house,
  * and the refusal suggested its neighbours as if the number were the mistake (seen, 2026-11-25). The type is
  * written as its abbreviation (`PKWY`); a word no one type begins, or one the USPS spellings read already
- * (`AVENU`, `BOULEV`), is left as it is.
+ * (`AVENU`, `BOULEV`), is left as it is. The files' `BL` and their misspelt types (`MISSPELT_TYPES`) are the
+ * types they stand for, whatever the line's length.
  */
-/** Street types the NYC files misspell, and their spelling. */
-const MISSPELT_TYPES: ReadonlyMap<string, string> = new Map([["STRET", "STREET"], ["AVUNUE", "AVENUE"]])
-
 export const withTypeCompleted = (address: string): string => {
   const [line = "", ...rest] = address.split(",")
   const parts = /^(\S*\d\S*)\s+(.+?)\s*$/.exec(line)
@@ -474,18 +475,21 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       const key = `${other.street}|${other.zipCode ?? ""}|${other.city}`
       unscored.set(key, { ...other, recordedAs: withKind(unscored.get(key)?.recordedAs, other.recordedAs!) })
       // The lot's sale all the same: where the lot is a parcel valued (a house's, sold later as vacant land), its
-      // history holds the sale and the engine reads the lot as no longer that house (`otherKindReason`).
+      // history holds the sale and the engine reads the lot as no longer that house (`otherKindReason`). Not for a
+      // row without a class, which says nothing of what the lot is.
       const parcelId = `nyc-${parcelKeysOf(row).parcel}`
       const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
-      otherKindSales.set(`nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`, {
-        parcelId,
-        saleDate,
-        price,
-        documentType: "deed",
-        armsLength: false,
-        notArmsLengthBecause: otherKindReason(describeBuildingClass(buildingClass)),
-        sourceKey: `nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`
-      })
+      if (buildingClass !== "") {
+        otherKindSales.set(`nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`, {
+          parcelId,
+          saleDate,
+          price,
+          documentType: "deed",
+          armsLength: false,
+          notArmsLengthBecause: otherKindReason(describeBuildingClass(buildingClass)),
+          sourceKey: `nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`
+        })
+      }
       continue
     }
     const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
