@@ -242,7 +242,13 @@ export const withoutRemarks = (raw: string): { readonly address: string; readonl
   const tail = /^(.*?[A-Za-z][A-Za-z.]*,?\s+(?:\d{5}(?:-\d{4})?|\d{4}))\s*(?:[-\u2013\u2014;:|]|\s-\s)\s*(\S.*)$/s.exec(
     address
   )
-  if (tail !== null && !/^\d{4}\b/.test(tail[2]!)) {
+  // Not after a unit's number (`Apt 1234 - rear, Riverton ZZ 99103`, `Unit 1001 - 12 Collins St`), nor before words
+  // that end with a ZIP code or postcode themselves: the place is in them.
+  const wordBefore = tail === null ? undefined : tokenize(tail[1]!).at(-2)
+  if (
+    tail !== null && !/^\d{4}\b/.test(tail[2]!) && !/\b\d{4,5}\s*$/.test(tail[2]!) &&
+    !(wordBefore !== undefined && UNIT_DESIGNATORS.has(wordBefore))
+  ) {
     remarks.push(tail[2]!.trim())
     address = tail[1]!
   }

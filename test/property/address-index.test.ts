@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { normalizeAddress } from "../../src/property/address.js"
 import type { ParcelRecord } from "../../src/property/records.js"
+import { withoutRemarks } from "../../src/property/street-address.js"
 import { AddressIndex, type AddressMatch } from "../../src/scoring/address-index.js"
 import { ambiguityDetail } from "../../src/scoring/engine.js"
 
@@ -2818,6 +2819,14 @@ describe("REQ-1 remarks typed with an address (an agent's audit, 2026-11-29: `11
       _tag: "Found",
       notes: []
     })
+    // Nothing after a unit's number, nor words that carry a place of their own, is taken for a remark.
+    for (
+      const typed of [
+        "12 Main St Apt 1234 - rear, Riverton ZZ 99103",
+        "Unit 1001 - 12 Collins St, Melbourne VIC 3000",
+        "5 Elm St, Riverton ZZ 99103 - see 7 Oak St, Riverton ZZ 99103"
+      ]
+    ) expect(withoutRemarks(typed), typed).toEqual({ address: typed, remarks: [] })
   })
 
   it("a refusal says what was read and which remarks were not, so that the caller knows the address itself was the trouble", () => {
