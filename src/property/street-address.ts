@@ -218,36 +218,78 @@ export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
   ...VALUELESS_DESIGNATORS
 ])
 
+/** Words of a remark about a property rather than of its address (`3 bed 2 bath`, `asking $650k`). */
+const REMARK_WORDS = new Set([
+  "BED",
+  "BEDS",
+  "BEDROOM",
+  "BEDROOMS",
+  "BR",
+  "BATH",
+  "BATHS",
+  "BA",
+  "SQ",
+  "FT",
+  "SQFT",
+  "ASKING",
+  "PRICE",
+  "LISTED",
+  "AT"
+])
+
+/**
+ * Whether text typed beside an address is a remark about the property, none of the address: no word of it may be
+ * a part an address is read by — a single letter (`712 (A) Monroe St`: 712A is another house), a half, a
+ * directional (`1 Sutton Pl (South)`), a street type alone, a unit designator with its value, or a place or state
+ * (`isPlace`: `115 Richmond St (Staten Island)` found Brooklyn's house with the town taken out: an address audit,
+ * 2026-11-29); numbers only beside a price or words of rooms and size (`asking $650k`, `3 bed 2 bath`).
+ */
+export const isRemark = (text: string, isPlace: (phrase: string) => boolean): boolean => {
+  const words = tokenize(text).filter((word) => word !== ",")
+  if (words.length === 0) return false
+  const priced = text.includes("$") || words.some((word) => REMARK_WORDS.has(word))
+  for (const [i, word] of words.entries()) {
+    if (/\d/.test(word) && !priced) return false
+    if (/^[A-Z]$/.test(word) || word.includes("/") || DIRECTIONALS.has(word)) return false
+    // (A type alone, `(Ct)`; among other words, `corner lot`, a word of the remark.)
+    if (STREET_TYPES.has(word) && words.length === 1) return false
+    if (UNIT_DESIGNATORS.has(word) && words[i + 1] !== undefined && /\d/.test(words[i + 1]!)) return false
+    for (let n = 1; n <= 3 && i + n <= words.length; n++) if (isPlace(words.slice(i, i + n).join(" "))) return false
+  }
+  return true
+}
+
 /**
  * An address as typed with the remarks people add to it taken out (an agent's audit, 2026-11-29: `11 Gilbert Place,
  * Staten Island, NY 10309 (corner lot)` was refused as outside coverage, and an agent told its user Staten Island
- * was not covered): text in parentheses (a unit in them is the unit's: `(Apt 4B)`), text after a ZIP code or
- * postcode and a dash, semicolon, colon or bar (`… NY 10309 - corner lot`, `…; 3 bed 2 bath`), and words before the
- * house number that say what the address is (`Property at 11 Gilbert Place`, `Address: …`). Each remark taken out
- * is returned as typed, so that the answer can say it was not read.
+ * was not covered): text in parentheses or brackets after a space (a unit in them is the unit's: `(Apt 4B)`; joined
+ * to a word, as a recorded unit `4(2E)`, they are part of it), text after a ZIP code or postcode and a dash,
+ * semicolon, colon or bar (`… NY 10309 - corner lot`, `…; 3 bed 2 bath`), and words before the house number that
+ * say what the address is (`Property at 11 Gilbert Place`, `Address: …`). Only what `isRemark` finds to be none of
+ * an address is taken out; anything else in parentheses is read as if they were not there. Each remark taken out is
+ * returned as typed, so that the answer can say it was not read.
  */
-export const withoutRemarks = (raw: string): { readonly address: string; readonly remarks: ReadonlyArray<string> } => {
+export const withoutRemarks = (
+  raw: string,
+  isPlace: (phrase: string) => boolean = () => false
+): { readonly address: string; readonly remarks: ReadonlyArray<string> } => {
   const remarks: Array<string> = []
-  let address = raw.replace(/\s*[([]([^()[\]]*)[)\]]/g, (_, inside: string) => {
+  let address = raw.replace(/(^|\s)[([]([^()[\]]*)[)\]]/g, (_, before: string, inside: string) => {
     const text = inside.trim()
-    const [designator] = tokenize(text)
-    if (designator !== undefined && UNIT_DESIGNATORS.has(designator) && /\d|^\S+\s+[A-Z]{1,3}$/i.test(text)) {
-      return ` ${text}`
-    }
-    if (text !== "") remarks.push(text)
-    return " "
+    if (text === "") return before
+    if (!isRemark(text, isPlace)) return `${before}${text} `
+    remarks.push(text)
+    return `${before} `
   })
   // After a ZIP code (five digits, or four after an Australian state's code or name) that follows a word: the end of
   // the address's place.
   const tail = /^(.*?[A-Za-z][A-Za-z.]*,?\s+(?:\d{5}(?:-\d{4})?|\d{4}))\s*(?:[-\u2013\u2014;:|]|\s-\s)\s*(\S.*)$/s.exec(
     address
   )
-  // Not after a unit's number (`Apt 1234 - rear, Riverton ZZ 99103`, `Unit 1001 - 12 Collins St`), nor before words
-  // that end with a ZIP code or postcode themselves: the place is in them.
+  // Not after a unit's number (`Apt 1234 - rear, Riverton ZZ 99103`, `Unit 1001 - 12 Collins St`).
   const wordBefore = tail === null ? undefined : tokenize(tail[1]!).at(-2)
   if (
-    tail !== null && !/^\d{4}\b/.test(tail[2]!) && !/\b\d{4,5}\s*$/.test(tail[2]!) &&
-    !(wordBefore !== undefined && UNIT_DESIGNATORS.has(wordBefore))
+    tail !== null && isRemark(tail[2]!, isPlace) && !(wordBefore !== undefined && UNIT_DESIGNATORS.has(wordBefore))
   ) {
     remarks.push(tail[2]!.trim())
     address = tail[1]!
@@ -274,6 +316,10 @@ export const tokenize = (raw: string): Array<string> =>
     // Dashes as typed or pasted (`104–42`, an en dash) are the hyphen.
     .replace(/[\u2010-\u2015\u2212]/g, "-")
     .replace(/['’`.]/g, "")
+    // A unit the NYC files write with its other number in parentheses (`4(2E)`, `7(8)A`): one unit, as `4/2E`
+    // (read as unit 4 and a word 2E, the address sent back as an ambiguity's candidate was refused: an address
+    // audit, 2026-11-29).
+    .replace(/(\d)\((\d[A-Z0-9]*)\)/g, "$1/$2")
     .replace(/#/g, " # ")
     .replace(/,/g, " , ")
     .replace(/[^A-Z0-9#,\-/ ]+/g, " ")

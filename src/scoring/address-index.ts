@@ -226,8 +226,8 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
     new Map([
       // The boroughs' counties where the county's name is not the borough's (`…, Brooklyn, Kings County, NY` was
       // `outside-coverage`, and `Richmond County, NY` read as Melbourne's Richmond: an address audit, 2026-11-29).
-      ["STATEN ISLAND", ["SI", "RICHMOND COUNTY"]],
-      ["BROOKLYN", ["BKLYN", "BKLN", "KINGS COUNTY"]],
+      ["STATEN ISLAND", ["SI", "RICHMOND COUNTY", "RICHMOND CO"]],
+      ["BROOKLYN", ["BKLYN", "BKLN", "KINGS COUNTY", "KINGS CO"]],
       // `The Bronx`, as the borough is spoken of (refused as no place: an address audit, 2026-11-29).
       ["BRONX", ["BX", "THE BRONX"]],
       ["LONG ISLAND CITY", ["LIC"]],
@@ -1619,7 +1619,7 @@ export class AddressIndex {
 
   match(typed: string): AddressMatch {
     // Remarks typed with the address (`(corner lot)`, `- asking $650k`) are not read: said in the answer.
-    const { address: raw, remarks } = withoutRemarks(typed)
+    const { address: raw, remarks } = withoutRemarks(typed, this.isPlaceOrState)
     const found = this.matchWithoutRemarks(raw)
     if (remarks.length === 0) return found
     if (found._tag === "Found") {
@@ -1639,6 +1639,11 @@ export class AddressIndex {
     }
     return found
   }
+
+  /** A place the index knows, its short name, or a state (what a remark must not hold: `withoutRemarks`). */
+  private readonly isPlaceOrState = (phrase: string): boolean =>
+    this.localityStates.has(phrase) || NICKNAMED.has(phrase) || STATE_NAMES.has(phrase) ||
+    US_STATE_CODES.has(phrase) || AUSTRALIAN_STATE_CODES.has(phrase)
 
   private matchWithoutRemarks(raw: string): AddressMatch {
     const read = this.parse(raw)

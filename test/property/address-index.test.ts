@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { normalizeAddress } from "../../src/property/address.js"
 import type { ParcelRecord } from "../../src/property/records.js"
-import { withoutRemarks } from "../../src/property/street-address.js"
+import { isRemark, withoutRemarks } from "../../src/property/street-address.js"
 import { AddressIndex, type AddressMatch } from "../../src/scoring/address-index.js"
 import { ambiguityDetail } from "../../src/scoring/engine.js"
 
@@ -2853,8 +2853,39 @@ describe("REQ-1 wrong parcels and a loop an address audit of 2026-11-29 found (t
     parcel("roe-melbourne-129", "129 ROE ST", vic("RICHMOND", "3121")),
     parcel("degraw-666", "666 DEGRAW ST", brooklyn("11215")),
     parcel("de-graw-249", "249 DE GRAW ST", brooklyn("11231")),
-    parcel("e-49th-814", "814 E 49TH ST", brooklyn("11203"))
+    parcel("e-49th-814", "814 E 49TH ST", brooklyn("11203")),
+    parcel("monroe-712", "712 MONROE ST", brooklyn("11221")),
+    parcel("monroe-712a", "712A MONROE ST", brooklyn("11221")),
+    parcel("richmond-115", "115 RICHMOND ST", brooklyn("11208")),
+    parcel("richmond-ter-180", "180 RICHMOND TER", { city: "STATEN ISLAND", zip: "10301", state: "NY" }),
+    parcel("tenth-4", "245 10TH AVE", { city: "NEW YORK", zip: "10001", state: "NY" }, "4(2E)"),
+    parcel("tenth-6", "245 10TH AVE", { city: "NEW YORK", zip: "10001", state: "NY" }, "6(3E)")
   ])
+
+  it("text in parentheses that is part of an address is read, never dropped as a remark (a second audit: `712 (A) Monroe St` valued 712, `115 Richmond St (Staten Island)` Brooklyn's house)", () => {
+    expect(index.match("712 (A) Monroe St, Brooklyn, NY 11221")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "monroe-712a" },
+      notes: []
+    })
+    expect(index.match("115 Richmond St (Staten Island)")._tag).toBe("Unknown")
+    expect(index.match("115 Richmond St (Brooklyn)")).toMatchObject({ _tag: "Found", parcel: { id: "richmond-115" } })
+    const place = (phrase: string) => ["STATEN ISLAND", "BROOKLYN", "NY"].includes(phrase)
+    for (const part of ["A", "1/2", "South", "S", "Staten Island", "NY", "Apt 3D", "3D", "Ct"]) {
+      expect(isRemark(part, place), part).toBe(false)
+    }
+    for (const remark of ["corner lot", "asking $650k", "3 bed 2 bath", "brick veneer", "needs work"]) {
+      expect(isRemark(remark, place), remark).toBe(true)
+    }
+  })
+
+  it("a unit the records write with its other number in parentheses, sent back as the ambiguity gave it, is found (`245 10TH AVE UNIT 4(2E)` looped)", () => {
+    const ambiguous = index.match("245 10th Ave, New York, NY 10001")
+    expect(ambiguous._tag).toBe("Ambiguous")
+    for (const candidate of ambiguous._tag === "Ambiguous" ? ambiguous.candidates : []) {
+      expect(index.match(candidate), candidate).toMatchObject({ _tag: "Found", method: "exact" })
+    }
+  })
 
   it("a house whose latest record spells its street otherwise is found as its earlier deeds wrote it (`666 De Graw St` beside `666 DEGRAW ST`)", () => {
     expect(index.match("666 De Graw St, Brooklyn, NY")).toMatchObject({
