@@ -229,6 +229,10 @@ const parcelKeysOf = (row: Record<string, string>) => {
 /** How many characters of a street (after its house number) the files keep: `FORT HAMILTON PARKWA`. */
 const STREET_FIELD_WIDTH = 20
 
+/** What identifies a row's sale across files and re-imports (`SaleRecord.sourceKey`). */
+const saleSourceKey = (parcelId: string, apartment: string, saleDate: string, price: number) =>
+  `nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`
+
 /** Street types the NYC files misspell, and their spelling. */
 const MISSPELT_TYPES: ReadonlyMap<string, string> = new Map([["STRET", "STREET"], ["AVUNUE", "AVENUE"]])
 
@@ -480,14 +484,15 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
       const parcelId = `nyc-${parcelKeysOf(row).parcel}`
       const apartment = (row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()
       if (buildingClass !== "") {
-        otherKindSales.set(`nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`, {
+        const sourceKey = saleSourceKey(parcelId, apartment, saleDate, price)
+        otherKindSales.set(sourceKey, {
           parcelId,
           saleDate,
           price,
           documentType: "deed",
           armsLength: false,
           notArmsLengthBecause: otherKindReason(describeBuildingClass(buildingClass)),
-          sourceKey: `nyc-dof:${parcelId}:${apartment}:${saleDate}:${price}`
+          sourceKey
         })
       }
       continue
@@ -532,7 +537,7 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     } else {
       parcels.set(id, withSnapshotFacts(record, before))
     }
-    const sourceKey = `nyc-dof:${id}:${apartment}:${saleDate}:${price}`
+    const sourceKey = saleSourceKey(id, apartment, saleDate, price)
     if (sales.has(sourceKey)) duplicateRows++
     // Arm's length: not nominal, not one deed over several parcels (a package price), and not one of
     // several prices recorded for the same parcel on the same day (split deeds, partial interests).

@@ -25,7 +25,7 @@ import type { PropertyData } from "../services/property-store.js"
 import type { ScoringOutcome } from "../valuation/answer.js"
 import type { UncountedSale } from "../valuation/cautions.js"
 import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
-import { currencyOfState } from "../valuation/currency.js"
+import { amountIn, currencyOfState } from "../valuation/currency.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts, subjectPropertyOf } from "../valuation/facts.js"
 import { isFlip, isRepeatRecord } from "../valuation/history.js"
@@ -687,7 +687,7 @@ export class ScoringEngine {
             parcelDisplayAddress(parcel)
           } (property_id ${parcel.id}), its sale of ${otherKind.date}${
             otherKind.price > 0
-              ? ` for ${currencyOfState(parcel.state) === "AUD" ? "A$" : "$"}${otherKind.price.toLocaleString("en-US")}`
+              ? ` for ${amountIn(currencyOfState(parcel.state))(otherKind.price)}`
               : ""
           }, is of ${otherKind.kind}: the ${
             parcel.propertyType === "condo" ? "unit" : "building"

@@ -4,6 +4,7 @@
  */
 import type { Caution, CompBand, Currency, ValueDistribution } from "../../schema/scored-answer.js"
 import { agreementRange, type NoBandReason } from "./comps.js"
+import { amountIn } from "./currency.js"
 import { daysBetween } from "./dates.js"
 import {
   AFTER_REPAIR_BELOW_OWN_SALE,
@@ -21,10 +22,6 @@ import {
   WITHHOLD_ABOVE_BAND,
   WITHHOLD_BELOW_BAND
 } from "./policy.js"
-
-/** An amount in words, in the market's currency (`A$` for Australian dollars). */
-const amountIn = (currency: Currency | undefined) => (amount: number) =>
-  `${currency === "AUD" ? "A$" : "$"}${Math.round(amount).toLocaleString("en-US")}`
 
 /** A share in percent, to a tenth where it is not whole (a caller's `target_margin` of 0.125 is 12.5%, not 13%). */
 const percent = (share: number) => `${Number((share * 100).toFixed(1))}%`

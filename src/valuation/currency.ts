@@ -21,3 +21,7 @@ export const AUSTRALIAN_STATE_CODES: ReadonlySet<string> = new Set([
 
 export const currencyOfState = (state: string | undefined): Currency =>
   AUSTRALIAN_STATE_CODES.has(state?.toUpperCase() ?? "") ? "AUD" : "USD"
+
+/** An amount in words, in the market's currency (`A$` for Australian dollars). */
+export const amountIn = (currency: Currency | undefined) => (amount: number) =>
+  `${currency === "AUD" ? "A$" : "$"}${Math.round(amount).toLocaleString("en-US")}`
