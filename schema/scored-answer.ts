@@ -251,7 +251,8 @@ export const CAUTION_CODES = [
 
 const cautionCodeDescription =
   "`living-area-doubtful`: the recorded living area lies far outside its market's usual range " +
-  "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end): " +
+  "(below half the low end of the middle 95% of its recorded sales of its kind, or above twice the high end), " +
+  "or is under 150 square feet for each of its bedrooms: " +
   "if it is wrong, send the right one in `overrides`; `lot-size-not-used`: the `lot_size_square_feet` sent " +
   "for a house moves nothing, since no recorded sale of its market has a lot size (a house there needs one " +
   "to be valued all the same); `old-comparable-sales`: the newest comparable sale is " +

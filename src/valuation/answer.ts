@@ -152,6 +152,10 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     afterRepair: offer === undefined ? undefined : { value: offer.arv, rehabBudget, targetMargin },
     currency: outcome.subject.currency,
     livingAreaRecorded: call.overrides?.living_area_square_feet === undefined,
+    bedrooms: facts.bedrooms === undefined ? undefined : {
+      count: facts.bedrooms,
+      sent: call.overrides?.bedrooms !== undefined
+    },
     usualLivingArea: outcome.subject.usualLivingArea,
     lotSizeUnused: outcome.subject.lotSizeUnused,
     typeWithoutSales: outcome.subject.typeWithoutSales === undefined ? undefined : {

@@ -13,6 +13,7 @@ import {
   DOUBTFUL_AREA_FACTOR,
   FULL_LIFT_PER_SQUARE_FOOT,
   MAX_BAND_SIZE_RATIO,
+  MIN_AREA_PER_BEDROOM,
   MIN_COMPS_FOR_BAND,
   OLD_COMPS_DAYS,
   OWN_SALE_CAUTION_DAYS,
@@ -79,6 +80,8 @@ export interface CautionInputs {
   readonly currency?: Currency | undefined
   /** Whether the living area is the record's (not the call's override). */
   readonly livingAreaRecorded?: boolean | undefined
+  /** The bedrooms the property was valued with, and whether the call sent them (`overrides.bedrooms`). */
+  readonly bedrooms?: { readonly count: number; readonly sent: boolean } | undefined
   /** The living areas of the middle 95% of the market's recorded sales of the property's group. */
   readonly usualLivingArea?: readonly [number, number] | undefined
   /** The newest comparable sale's date (`evidence.newest_comparable_sale`). */
@@ -549,8 +552,22 @@ const offerAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined =>
  * at 11 and 479,155 square feet, valued and refused a band with no word that the record may be wrong).
  */
 const doubtfulAreaCaution = (inputs: CautionInputs): Caution | undefined => {
-  const { livingArea: area, usualLivingArea: usual } = inputs
-  if (!inputs.livingAreaRecorded || area === undefined || usual === undefined) return undefined
+  const { bedrooms, livingArea: area, usualLivingArea: usual } = inputs
+  if (!inputs.livingAreaRecorded || area === undefined) return undefined
+  // Too small for its bedrooms (as recorded, or as the call sent them), within its market's range or not.
+  if (bedrooms !== undefined && bedrooms.count >= 1 && area < bedrooms.count * MIN_AREA_PER_BEDROOM) {
+    return {
+      code: "living-area-doubtful",
+      detail: `The recorded living area (${squareFeet(area)} square feet) is too small for the ${bedrooms.count} ` +
+        `bedroom${bedrooms.count === 1 ? "" : "s"} ${
+          bedrooms.sent ? "the call sent" : "on record"
+        } (under ${MIN_AREA_PER_BEDROOM} square feet a bedroom, kitchen, bath and hall included): one of the ` +
+        "two is likely wrong. The value, the comp band and the offer all rest on the area, and the comparable " +
+        "sales were chosen by it: if the record is wrong, call again with the right one in " +
+        "`overrides.living_area_square_feet`."
+    }
+  }
+  if (usual === undefined) return undefined
   if (area >= usual[0] / DOUBTFUL_AREA_FACTOR && area <= usual[1] * DOUBTFUL_AREA_FACTOR) return undefined
   return {
     code: "living-area-doubtful",

@@ -129,6 +129,14 @@ export const VALUE_FAR_FROM_OWN_SALE = 1.3
 export const DOUBTFUL_AREA_FACTOR = 2
 
 /**
+ * A recorded living area under this many square feet for each recorded bedroom is cautioned as possibly wrong
+ * too, whatever its market's range: a bedroom is some 70–120 square feet before a kitchen, a bath or a hall (an
+ * address audit, 2026-11-29: a Melbourne unit of three bedrooms recorded at 27 m², 291 square feet, sold for
+ * A$1,090,000 and was offered A$165,000 from one-bedroom comps; six-bedroom houses recorded at 40 m²).
+ */
+export const MIN_AREA_PER_BEDROOM = 150
+
+/**
  * Whether a whole-dollar amount is at least `share` (a policy figure in whole percent, such as 1.1 or 0.9) of
  * another, compared in whole numbers: in floating point $900,000 × 1.1 is 990,000.0000000001, and a resale for
  * $990,000 was no flip while $500,000 → $550,000 was (an audit, 2026-11-25).

@@ -879,6 +879,34 @@ describe("the Scored answer", () => {
       expect(doubtful(2_000, { living_area_square_feet: 11 })).toBeUndefined()
     })
 
+    it("OVR-2 cautions: a recorded living area too small for its bedrooms says so, within its market's range or not (an address audit: three bedrooms in 291 square feet offered A$165,000 beside a A$1,090,000 sale)", () => {
+      const base = outcome(undefined)
+      const doubtful = (area: number, bedrooms: number | undefined, overrides?: Record<string, number>) =>
+        scoredAnswer({
+          ...base,
+          subject: {
+            ...base.subject,
+            record: { ...base.subject.record, living_area_square_feet: area, bedrooms },
+            usualLivingArea: [200, 4_000] as const
+          }
+        }, { address: "x", ...(overrides ? { overrides } : {}) }).cautions?.find((c) =>
+          c.code === "living-area-doubtful"
+        )
+      expect(doubtful(291, 3)?.detail).toBe(
+        "The recorded living area (291 square feet) is too small for the 3 bedrooms on record (under 150 square " +
+          "feet a bedroom, kitchen, bath and hall included): one of the two is likely wrong. The value, the comp " +
+          "band and the offer all rest on the area, and the comparable sales were chosen by it: if the record is " +
+          "wrong, call again with the right one in `overrides.living_area_square_feet`."
+      )
+      expect(doubtful(431, 6)).toBeDefined()
+      expect(doubtful(449, 3, { bedrooms: 3 })?.detail).toMatch(/the 3 bedrooms the call sent/)
+      // 150 square feet a bedroom and more, no bedrooms on record, or an area the call sent: nothing is said.
+      for (const [area, bedrooms] of [[450, 3], [300, 2], [291, undefined], [291, 0]] as const) {
+        expect(doubtful(area, bedrooms)).toBeUndefined()
+      }
+      expect(doubtful(2_000, 3, { living_area_square_feet: 291 })).toBeUndefined()
+    })
+
     it("ANS-1 cautions: when the estimate is withheld, the own sale is set beside the comp band widened as the rule is", () => {
       const withheld = outcome({ date: "2019-03-01", price: 1_650_000 })
       const high = {
