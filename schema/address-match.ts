@@ -19,12 +19,14 @@ export const MatchNote = Schema.Struct({
     "zip_code",
     "unit",
     "house_number",
-    "remark"
+    "remark",
+    "street_address"
   ).annotations({
     description: "Which part of the address (`house_number`: a Queens-style number read with or without its " +
       "hyphen, as the record has it; `remark`: text typed with the address that is not part of one, not read: " +
       "words in parentheses, after the ZIP code and a dash or semicolon, or before the house number such as " +
-      "`Property at`)."
+      "`Property at`; `street_address`: the house number and street as an earlier record of the property wrote " +
+      "them, a corner building's other street or a street since renamed, with `used` its address on record now)."
   }),
   sent: Schema.String.annotations({ description: "What the address said (\"\" when it left the part out)." }),
   used: Schema.optionalWith(Schema.String, { exact: true }).annotations({ description: "What the record says." })

@@ -27,6 +27,8 @@ interface ParcelRow {
   readonly market: string
   readonly street: string
   readonly recorded_address: string | null
+  /** `earlierStreets`, one line each (null when none). */
+  readonly earlier_streets: string | null
   readonly unit: string
   readonly city: string | null
   readonly state: string | null
@@ -53,6 +55,9 @@ const parcelRow = (parcel: ParcelRecord): ParcelRow => ({
   market: parcel.market,
   street: parcel.street,
   recorded_address: nullable(parcel.recordedAddress),
+  earlier_streets: parcel.earlierStreets === undefined || parcel.earlierStreets.length === 0
+    ? null
+    : parcel.earlierStreets.join("\n"),
   unit: parcel.unit,
   city: nullable(parcel.city),
   state: nullable(parcel.state),
@@ -79,6 +84,7 @@ const toParcel = (row: ParcelRow): ParcelRecord => ({
   market: row.market,
   street: row.street,
   recordedAddress: optional(row.recorded_address),
+  ...(row.earlier_streets === null ? {} : { earlierStreets: row.earlier_streets.split("\n") }),
   unit: row.unit,
   city: optional(row.city),
   state: optional(row.state),
@@ -132,6 +138,7 @@ const parcelTypes: { readonly [Column in keyof ParcelRow]: string } = {
   market: "text",
   street: "text",
   recorded_address: "text",
+  earlier_streets: "text",
   unit: "text",
   city: "text",
   state: "text",
@@ -163,6 +170,19 @@ const snapshotColumns: ReadonlySet<string> = new Set(
 /** `keepsHyphen` of the stored street and the one upserted, in SQL. */
 const hyphenKept = "parcels.street ~ '^[0-9]+-[0-9]+ ' AND EXCLUDED.street !~ '^[0-9]+-[0-9]+ ' AND " +
   "regexp_replace(parcels.street, '^([0-9]+)-', '\\1') = EXCLUDED.street"
+
+/** The street the upsert leaves stored. */
+const streetKept = `CASE WHEN ${hyphenKept} THEN parcels.street ELSE EXCLUDED.street END`
+
+/**
+ * `otherStreets` of the street kept among both rows' streets and earlier streets, in SQL: a renamed street or a
+ * corner building's other address, recorded by one file and not the next, stays an address of the parcel.
+ */
+const earlierStreetsKept = `(SELECT NULLIF(string_agg(DISTINCT line COLLATE "C", E'\\n' ORDER BY line COLLATE "C"), '')
+  FROM unnest(string_to_array(concat_ws(E'\\n', parcels.earlier_streets, EXCLUDED.earlier_streets, parcels.street,
+    EXCLUDED.street), E'\\n')) AS line
+  WHERE line <> '' AND line <> ${streetKept} AND NOT (${streetKept} ~ '^[0-9]+-[0-9]+ ' AND line !~ '^[0-9]+-[0-9]+ '
+    AND regexp_replace(${streetKept}, '^([0-9]+)-', '\\1') = line))`
 
 /** One stored row per address: its market, street line, town and ZIP code. */
 const unscoredKey = (address: UnscoredAddress) =>
@@ -223,6 +243,8 @@ export const PropertyStorePg = Layer.effect(
               // (A Queens house number stored with its hyphen keeps it, as `keepsHyphen` says.)
               : snapshotFacts && (c === "street" || c === "recorded_address")
               ? `${c} = CASE WHEN ${hyphenKept} THEN parcels.${c} ELSE EXCLUDED.${c} END`
+              : snapshotFacts && c === "earlier_streets"
+              ? `${c} = ${earlierStreetsKept}`
               : `${c} = EXCLUDED.${c}`
           ).join(", ")
         }`

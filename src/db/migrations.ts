@@ -404,6 +404,13 @@ const unscoredRecordedAs = Effect.gen(function*() {
   yield* sql`ALTER TABLE unscored_addresses ADD COLUMN recorded_as text`
 })
 
+// Other street lines earlier rows of a parcel recorded (a corner building's other street, a renamed street), one a
+// line: an address typed as an earlier deed wrote it finds the parcel. Null until the parcel's file is imported again.
+const earlierStreets = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE parcels ADD COLUMN earlier_streets text`
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -424,7 +431,8 @@ const migrationRecord = {
   "0017_abandoned_attempts": abandonedAttempts,
   "0018_unscored_addresses": unscoredAddresses,
   "0019_sale_reasons": saleReasons,
-  "0020_unscored_recorded_as": unscoredRecordedAs
+  "0020_unscored_recorded_as": unscoredRecordedAs,
+  "0021_earlier_streets": earlierStreets
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -19,7 +19,7 @@ import {
   withKind,
   withSnapshotFacts
 } from "./records.js"
-import { truncatedStreetType } from "./street-address.js"
+import { truncatedStreetType, withNumberInFigures } from "./street-address.js"
 
 const boroughs: Record<string, { readonly market: string; readonly city: string }> = {
   "1": { market: "Manhattan", city: "NEW YORK" },
@@ -459,7 +459,10 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const propertyType = propertyTypeOfBuildingClass(buildingClass)
     // A half number written joined (`531/2 HIGHVIEW AVENUE`, 53½): as the file writes it elsewhere, `53 1/2`
     // (it was stored as 531 2 HIGHVIEW AVE, which no typing finds).
-    const address = normalizeAddress(withTypeCompleted(rawAddress.replace(/^(\d+)-?1\/2(?=\s)/, "$1 1/2")))
+    // And a number written as a word (`ONE IRVING PL`: 6 rows of the files): its figure, else no typing finds the parcel.
+    const address = normalizeAddress(
+      withTypeCompleted(withNumberInFigures(rawAddress).replace(/^(\d+)-?1\/2(?=\s)/, "$1 1/2"))
+    )
     const zip = zipOf(row)
     const neighborhood = (row["NEIGHBORHOOD"] ?? "").trim()
     if (propertyType === undefined) {

@@ -10,6 +10,12 @@ export interface ParcelRecord {
   readonly street: string
   /** The street line as the source recorded it (`22 Blue Heron Drive`), when it was kept. */
   readonly recordedAddress?: string | undefined
+  /**
+   * Other street lines (normalised, as `street`) earlier rows of the parcel recorded: a corner building's other
+   * street, a renamed street (`225 HOPKINSON AVE`, later `225 THOMAS S BOYLAND ST`), a house number since
+   * changed. An address typed so finds the parcel where no other property is at it now (`AddressIndex`).
+   */
+  readonly earlierStreets?: ReadonlyArray<string> | undefined
   readonly unit: string
   readonly city?: string | undefined
   readonly state?: string | undefined
@@ -160,8 +166,21 @@ export const withSnapshotFacts = (before: ParcelRecord | undefined, later: Parce
   if (keepsHyphen(before.street, later.street)) {
     merged = { ...merged, street: before.street, recordedAddress: before.recordedAddress }
   }
-  return merged
+  const earlierStreets = otherStreets(merged.street, [
+    ...(before.earlierStreets ?? []),
+    before.street,
+    ...(later.earlierStreets ?? []),
+    later.street
+  ])
+  return earlierStreets.length === 0 ? merged : { ...merged, earlierStreets }
 }
+
+/**
+ * The street lines among `lines` other than `street`, each once, sorted; a line that is `street` without its
+ * Queens hyphen (`keepsHyphen`) is the same address, not another.
+ */
+export const otherStreets = (street: string, lines: ReadonlyArray<string>): Array<string> =>
+  [...new Set(lines)].filter((line) => line !== "" && line !== street && !keepsHyphen(street, line)).sort(byKey)
 
 /** The street line before has its house number's hyphen, and the later one is the same line without it. */
 export const keepsHyphen = (before: string, later: string) =>

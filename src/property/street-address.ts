@@ -326,6 +326,43 @@ export const tokenize = (raw: string): Array<string> =>
     .split(/\s+/)
     .filter((token) => token !== "" && token !== "-")
 
+/** House numbers written as words, as buildings are named (`One Irving Pl`): one to twenty. */
+const HOUSE_NUMBER_WORDS: ReadonlyMap<string, string> = new Map(
+  [
+    "ONE",
+    "TWO",
+    "THREE",
+    "FOUR",
+    "FIVE",
+    "SIX",
+    "SEVEN",
+    "EIGHT",
+    "NINE",
+    "TEN",
+    "ELEVEN",
+    "TWELVE",
+    "THIRTEEN",
+    "FOURTEEN",
+    "FIFTEEN",
+    "SIXTEEN",
+    "SEVENTEEN",
+    "EIGHTEEN",
+    "NINETEEN",
+    "TWENTY"
+  ].map((word, i) => [word, String(i + 1)])
+)
+
+/**
+ * A street line whose house number is written as a word (`ONE IRVING PL`, as the NYC files and people name
+ * buildings) with its figure (`1 IRVING PL`); any other line as it is.
+ */
+export const withNumberInFigures = (line: string): string => {
+  const [first, second] = line.trim().split(/\s+/)
+  const figure = HOUSE_NUMBER_WORDS.get(first?.toUpperCase() ?? "")
+  if (figure === undefined || second === undefined || /^\d/.test(second)) return line
+  return line.trim().replace(/^\S+/, figure)
+}
+
 /** A house number: `12`, `12A`, `12-14` and Queens' `123-45`, `12 1/2` (the fraction kept with it). */
 export const HOUSE_NUMBER = /^\d+[A-Z]?(?:-\d+[A-Z]?)?$/
 
@@ -339,6 +376,9 @@ const NAME_WORDS = new Map([
   ["FT", "FORT"],
   ["MT", "MOUNT"],
   ["AVE", "AVENUE"],
+  // And USPS's other abbreviation (`6611 Av N, Brooklyn` was refused with nothing suggested: an address audit,
+  // 2026-11-29).
+  ["AV", "AVENUE"],
   // USPS's abbreviation of Beach: Rockaway's `BCH 114 ST` is BEACH 114 STREET (refused: an address audit, 2026-11-29).
   ["BCH", "BEACH"]
 ])
@@ -439,7 +479,8 @@ export const unitKey = (unit: string) =>
     .join("")
     // A slash between digits stays: `2/3B` is a duplex on floors 2 and 3, not floor 23's `23B` (both on record at
     // 310 E 53rd St, each typed exactly was refused as ambiguous between them: an address audit, 2026-11-29).
-    .replace(/-|(?<!\d)\/|\/(?!\d)/g, "")
+    // (An ampersand too: `10&PH`, one unit over two, as the records write it, is typed `10PH` or `10 & PH`.)
+    .replace(/-|&|(?<!\d)\/|\/(?!\d)/g, "")
     .replace(/^0+(?=\d)/, "")
 
 /** The floor an ordinal names (`2ND`, `SECOND` → `2`), or undefined. */

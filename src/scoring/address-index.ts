@@ -39,6 +39,7 @@ import {
   UNIT_DESIGNATORS,
   unitKey,
   VALUELESS_DESIGNATORS,
+  withNumberInFigures,
   withNumberLetter,
   withoutRemarks
 } from "../property/street-address.js"
@@ -59,7 +60,15 @@ export type MatchNote =
   }
   | {
     readonly kind: "normalized"
-    readonly part: "street_name" | "street_type" | "directional" | "town" | "zip_code" | "house_number" | "unit"
+    readonly part:
+      | "street_name"
+      | "street_type"
+      | "directional"
+      | "town"
+      | "zip_code"
+      | "house_number"
+      | "unit"
+      | "street_address"
     readonly sent: string
     readonly used: string
   }
@@ -240,7 +249,11 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
       ["FLATBUSH LEFFERTS GARDEN", ["PROSPECT LEFFERTS GARDENS", "PROSPECT LEFFERTS", "LEFFERTS GARDENS"]],
       ["EAST TREMONT", ["TREMONT"]],
       ["FLUSHING SOUTH", ["KEW GARDENS HILLS"]],
-      ["NEW YORK", ["BATTERY PARK CITY", "MARBLE HILL"]]
+      ["NEW YORK", ["BATTERY PARK CITY", "MARBLE HILL"]],
+      // The post office's town of ZIP code 11693, from Beach 73rd to Beach 109th St (`159 Beach 93rd St,
+      // Rockaway Beach, NY 11693` was refused with nothing suggested: an address audit, 2026-11-29).
+      ["HAMMELS", ["ROCKAWAY BEACH"]],
+      ["ROCKAWAY PARK", ["ROCKAWAY BEACH"]]
     ])
   ],
   ["CA", new Map([["SACRAMENTO", ["SACTO"]], ["EL DORADO HILLS", ["EDH"]], ["WEST SACRAMENTO", ["WEST SAC"]]])]
@@ -641,6 +654,8 @@ const hyphenatedZipsOf = (byName: Iterable<ReadonlyArray<Street>>): ReadonlySet<
   return new Set([...counts].filter(([, { all, hyphenated }]) => hyphenated >= 0.6 * all).map(([zip]) => zip))
 }
 
+type StreetLine = NonNullable<ReturnType<typeof parseStreetLine>>
+
 /** One street as recorded in one place: its parcels by house number. */
 interface Street {
   readonly parts: StreetParts
@@ -885,6 +900,37 @@ export class AddressIndex {
   constructor(parcels: Iterable<ParcelRecord>, unscored: Iterable<UnscoredAddress> = []) {
     const interned = new Map<string, Place>()
     const streets = new Map<string, Street>()
+    /** The street of the line in the parcel's place (made, with its name indexed, when `make`). */
+    const streetAt = (parcel: ParcelRecord, line: StreetLine, make: boolean): Street | undefined => {
+      const parts = line.street
+      const zip = parcel.zipCode ?? ""
+      const key = `${parts.name}|${parts.type}|${parts.directional}|${parts.directionalAfter}|${zip}|${
+        parcel.city ?? ""
+      }`
+      let street = streets.get(key)
+      if (street === undefined && make) {
+        street = { parts, zip, numbers: new Map() }
+        streets.set(key, street)
+        const list = this.byName.get(parts.name)
+        if (list) list.push(street)
+        else this.byName.set(parts.name, [street])
+      }
+      if (street === undefined || !make) return street
+      const atNumber = street.numbers.get(line.number)
+      if (atNumber) atNumber.push(parcel)
+      else street.numbers.set(line.number, [parcel])
+      for (
+        const area of [
+          "*",
+          ...(zip ? [`Z:${zip}`] : []),
+          ...[...this.parcels.get(parcel)!.localities].map((p) => `L:${p}`)
+        ]
+      ) {
+        this.addName(area, parts.name)
+      }
+      return street
+    }
+    const withEarlierStreets: Array<ParcelRecord> = []
     for (const parcel of parcels) {
       const line = parseStreetLine(parcel.street)
       if (line === undefined) continue
@@ -937,24 +983,8 @@ export class AddressIndex {
         else this.zipTowns.set(zip, new Set([place.town]))
       }
       if (parcel.state) this.states.add(parcel.state.toUpperCase())
-      const parts = line.street
-      const key = `${parts.name}|${parts.type}|${parts.directional}|${parts.directionalAfter}|${zip}|${
-        parcel.city ?? ""
-      }`
-      let street = streets.get(key)
-      if (street === undefined) {
-        street = { parts, zip, numbers: new Map() }
-        streets.set(key, street)
-        const list = this.byName.get(parts.name)
-        if (list) list.push(street)
-        else this.byName.set(parts.name, [street])
-      }
-      const atNumber = street.numbers.get(line.number)
-      if (atNumber) atNumber.push(parcel)
-      else street.numbers.set(line.number, [parcel])
-      for (const area of ["*", ...(zip ? [`Z:${zip}`] : []), ...[...place.localities].map((p) => `L:${p}`)]) {
-        this.addName(area, parts.name)
-      }
+      streetAt(parcel, line, true)
+      if (parcel.earlierStreets !== undefined && parcel.earlierStreets.length > 0) withEarlierStreets.push(parcel)
     }
     this.hyphenatedZips = hyphenatedZipsOf(this.byName.values())
     for (const address of unscored) {
@@ -1015,6 +1045,59 @@ export class AddressIndex {
         if (street.directional !== "") this.unscoredDirectionals.add(`${area}|${name}|${street.directional}`)
       }
     }
+    // An address an earlier row of the parcel recorded (a corner building's other street, a renamed street, a
+    // number since changed: `225 HOPKINSON AVE`, recorded later as `225 THOMAS S BOYLAND ST`) finds it too, where
+    // no other property is at that address now: another house there (or another unit of the number), or a
+    // property not valued, is what the address is today. Not the record's own number and street name with
+    // another type or directional, or none (`485 HUMBOLDT` beside `485 HUMBOLDT ST`): the record's street found
+    // already, by the rules for a type or directional left out or typed otherwise, and the parcel twice on two
+    // streets of the name was ambiguous with itself.
+    for (const parcel of withEarlierStreets) {
+      const zip = parcel.zipCode ?? ""
+      const current = parseStreetLine(parcel.street)!
+      for (const earlier of parcel.earlierStreets!) {
+        const line = parseStreetLine(earlier)
+        if (line === undefined) continue
+        const numbers = [line.number, otherNumberForm(line.number)].filter((n): n is string => n !== undefined)
+        if (line.street.name === current.street.name && numbers.includes(current.number)) continue
+        const street = streetAt(parcel, line, false)
+        const at = (number: string) => street?.numbers.get(number) ?? []
+        // (Itself there already: the line is the record's in another spelling, `E 185 ST` for `E 185TH ST`.)
+        const taken = at(line.number).includes(parcel) ||
+          numbers.some((number) =>
+            at(number).some((other) => other !== parcel && unitKey(other.unit) === unitKey(parcel.unit))
+          ) ||
+          // (A property not valued at the address, where none valued is: a condominium's units beside its billing
+          // lot are one building.)
+          (zip !== "" && numbers.every((number) => at(number).length === 0) &&
+            numbers.some((number) =>
+              (this.unscoredAt.get(unscoredAtKey(`Z:${zip}`, number, line.street.name)) ?? []).some((at) =>
+                typesAgree(at.street.type, line.street.type) && at.street.directional === line.street.directional
+              )
+            ))
+        if (!taken) streetAt(parcel, line, true)
+      }
+    }
+  }
+
+  /**
+   * The towns, other than `town`, with a street of the avenue's other name (`CO_NAMED_AVENUES`) whose numbers
+   * on record reach the number sent (its first houses included), in the state sent: their names as shown.
+   */
+  private coNamedTowns(read: Parsed, town: string): Array<string> {
+    const wanted = houseNumberValue(read.number)
+    const towns = new Map<string, string>()
+    for (const again of coNamedAvenues(read)) {
+      const { directional, name, type } = again.read.street
+      for (const street of this.byName.get(name) ?? []) {
+        if (street.parts.type !== type || street.parts.directional !== directional) continue
+        const first = firstParcelOf(street)
+        if (first === undefined || this.townOf(first) === town || !numbersSpan(street, wanted, true)) continue
+        if (read.state !== undefined && first.state?.toUpperCase() !== read.state) continue
+        towns.set(this.townOf(first), first.city ?? first.market)
+      }
+    }
+    return [...towns.values()].sort()
   }
 
   /** Whether a property not valued has a valued one at its address too (its street, number and ZIP code). */
@@ -1620,7 +1703,7 @@ export class AddressIndex {
   match(typed: string): AddressMatch {
     // Remarks typed with the address (`(corner lot)`, `- asking $650k`) are not read: said in the answer.
     const { address: raw, remarks } = withoutRemarks(typed, this.isPlaceOrState)
-    const found = this.matchWithoutRemarks(raw)
+    const found = this.withNumberInWords(raw, this.withUnitWrittenApart(raw, this.matchWithoutRemarks(raw)))
     if (remarks.length === 0) return found
     if (found._tag === "Found") {
       return {
@@ -1644,6 +1727,43 @@ export class AddressIndex {
   private readonly isPlaceOrState = (phrase: string): boolean =>
     this.localityStates.has(phrase) || NICKNAMED.has(phrase) || STATE_NAMES.has(phrase) ||
     US_STATE_CODES.has(phrase) || AUSTRALIAN_STATE_CODES.has(phrase)
+
+  /**
+   * The address found with the words after `Unit` up to the comma read as one unit, where as read it was not:
+   * the service's own candidates write units the records write apart so (`210 BOWERY UNIT 4TH FL, NEW YORK`,
+   * `1030 ELTON ST UNIT 18 CB`, `291 7 AVE UNIT 10&PH`), and each, sent back, was refused (read as unit `4TH`
+   * on a street `BOWERY FL`, or as an intersection): an agent looped on them (an address audit, 2026-11-29).
+   * Only a unit of that name: the match is kept only where it found one.
+   */
+  private withUnitWrittenApart(raw: string, found: AddressMatch): AddressMatch {
+    if (found._tag === "Found") return found
+    const apart = /^(.*?\bUNIT\s+)([^,]+?)(\s*,.*)?$/i.exec(raw)
+    const value = apart?.[2]
+    if (apart === null || value === undefined || !/[\s&]/.test(value) || value.split(/\s+/).length > 3) return found
+    // (As its key, one word, which is the record's unit's key: `4TH` for `4TH FL`, `10PH` for `10&PH`.)
+    const key = unitKey(value)
+    if (key === "" || /\s/.test(key)) return found
+    const again = this.matchWithoutRemarks(`${apart[1]}${key}${apart[3] ?? ""}`)
+    return again._tag === "Found" && again.parcel.unit !== "" ? again : found
+  }
+
+  /**
+   * The address found with a house number written as a word (`One Irving Pl`, `Two Columbus Ave`, `Three Webster
+   * Pl`, as buildings are named) read as its figure, where as typed it had no house number: refused so until
+   * 2026-11-29 (an address audit). Not where the words are a street's name on record (`One Tree Hill Rd`).
+   */
+  private withNumberInWords(raw: string, found: AddressMatch): AddressMatch {
+    if (found._tag !== "Unknown") return found
+    const inFigures = withNumberInFigures(raw)
+    if (inFigures === raw) return found
+    const whole = parseStreetLine(`1 ${tokenize(raw.split(",")[0]!).filter((t) => t !== ",").join(" ")}`)
+    if (whole !== undefined && this.byName.has(whole.street.name)) return found
+    const again = this.matchWithoutRemarks(inFigures)
+    if (again._tag !== "Found") return found
+    const sent = raw.trim().split(/\s+/)[0]!.toUpperCase()
+    const note: MatchNote = { kind: "normalized", part: "house_number", sent, used: inFigures.split(" ")[0]! }
+    return { ...again, method: again.method === "exact" ? "normalized" : again.method, notes: [note, ...again.notes] }
+  }
 
   private matchWithoutRemarks(raw: string): AddressMatch {
     const read = this.parse(raw)
@@ -1707,6 +1827,13 @@ export class AddressIndex {
    */
   private matchOrReadAgain(read: Parsed): AddressMatch {
     const found = this.matchParsed(read)
+    // No town or ZIP code sent, and the avenue's other name is a street of another town whose numbers reach this
+    // one: the town is what tells them apart (`165 Malcolm X Blvd, NY` charged for Brooklyn's house, beside
+    // Manhattan's Malcolm X Blvd, Lenox Ave on record from 192: an address audit, 2026-11-29).
+    if (found._tag === "Found" && read.locality === undefined && read.zip === undefined) {
+      const otherTowns = this.coNamedTowns(read, this.townOf(found.parcel))
+      if (otherTowns.length > 0) return ambiguous([found.parcel], "town", otherTowns)
+    }
     if (found._tag !== "Unknown") return found
     let notValued: AddressMatch | undefined
     let suggested: AddressMatch | undefined
@@ -1971,7 +2098,7 @@ export class AddressIndex {
       : parsed.locality !== undefined
       ? `L:${parsed.locality}`
       : "*"
-    const respaced = this.onAnotherSpacing(parsed, notes)
+    const respaced = this.onAnotherSpacing(parsed, notes) ?? this.onAnotherSpelling(parsed, notes)
     if (respaced !== undefined) return respaced
     const attempt = this.corrected(parsed, area, parsed.locality, notes)
     if (attempt.match !== undefined) return attempt.match
@@ -2059,11 +2186,16 @@ export class AddressIndex {
     ) {
       const inTown = this.nearNumbers({ ...parsed, zip: undefined }, parsed.street.name)
       if (inZip.length > 0) {
+        // (The street in the town only where its addresses there are suggested: an address audit, 2026-11-29, read
+        // it for `… Brighton Beach` and `… Elk Grove`, where the street has no house on record.)
         return {
           _tag: "Unknown",
-          hint: `This street address is on record in ZIP code ${parsed.zip}, which is not in ${parsed.locality}; ` +
-            `the street is in ${parsed.locality} too, without this number: check the town and the ZIP code (the ` +
-            "address in the ZIP code is suggested first).",
+          hint: `This street address is on record in ZIP code ${parsed.zip}, which is not in ${parsed.locality}` + (
+            inTown.length > 0
+              ? `; the street is in ${parsed.locality} too, without this number: check the town and the ZIP code ` +
+                "(the address in the ZIP code is suggested first)."
+              : ": check the town (the address in the ZIP code is suggested)."
+          ),
           suggestions: [...new Set([...inZip, ...inTown])].slice(0, MAX_CANDIDATES)
         }
       }
@@ -2512,7 +2644,9 @@ export class AddressIndex {
     // (a block either side), as for a directional left out. Within them, a house there that never sold may be
     // the one meant: `100 Crystalwood, Lincoln` found 100 Crystalwood Way, where Crystalwood Cir is numbered
     // 3–100 and its 100 had not sold (a Sacramento audit). A record without a type is the same street as its
-    // typed records, never another.
+    // typed records, never another. Below the other street's numbers on record lie its first houses, recorded or
+    // not: `1 Princes, Port Melbourne` found 1 Princes Pl, where Princes St is on record from 178 (an address
+    // audit, 2026-11-29).
     const typeLeftOut = parsed.street.type === "" && parcels.length > 0 && (() => {
       const typesHolding = new Set(
         chosen.filter((street) => atNumber([street]).length > 0).map((street) => street.parts.type)
@@ -2520,7 +2654,7 @@ export class AddressIndex {
       return !typesHolding.has("") &&
         chosen.some((street) =>
           street.parts.type !== "" && !typesHolding.has(street.parts.type) &&
-          this.streetHasParcelIn(street, parsed, locality) && numbersSpan(street, wanted)
+          this.streetHasParcelIn(street, parsed, locality) && numbersSpan(street, wanted, true)
         )
     })()
     // No town or ZIP code sent, and the street is in several towns: the parcels at the number are taken only
@@ -2769,6 +2903,20 @@ export class AddressIndex {
         return ambiguous([...byTown.values()].map((parcel) => ({ ...parcel, unit: "" })), "town", otherTowns)
       }
     }
+    // The unit sent names a flat in one town's building, and another town has a house of two or three families
+    // at the address, whose apartment the unit may name as well (`1950 80th St Apt 1`: a Queens condominium's
+    // unit 1, and Brooklyn's three-family house, charged as the flat with no word: an address audit,
+    // 2026-11-29): the town tells them apart.
+    if (parsed.locality === undefined && parsed.zip === undefined && parsed.unit !== "") {
+      const wanted = unitKey(parsed.unit)
+      const flats = parcels.filter((parcel) => parcel.unit !== "" && unitKey(parcel.unit) === wanted)
+      const flatTowns = new Set(flats.map((parcel) => this.townOf(parcel)))
+      const houses = parcels.filter((parcel) =>
+        parcel.unit === "" && (parcel.propertyType === "two_family" || parcel.propertyType === "three_family") &&
+        !flatTowns.has(this.townOf(parcel))
+      )
+      if (flats.length > 0 && houses.length > 0) return ambiguous([...flats, ...houses], "town", otherTowns)
+    }
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)
     if (chosen._tag === "Unknown" && parsed.unit !== "" && parcels.some((parcel) => parcel.unit !== "")) {
@@ -2777,15 +2925,22 @@ export class AddressIndex {
         return found(sibling.parcel, parsed, [...all, sibling.note], this.parcels.get(sibling.parcel)!)
       }
     }
-    if (chosen._tag !== "Found") return chosen
-    // A letter sent as the unit of a house of two or three families, where the number with that letter is a house
-    // of its own on the street: either may be meant (`849 Greene Ave Apt A`, beside 849A Greene Ave, valued 849:
-    // an address audit, 2026-11-29, found 34 such pairs in the NYC files).
+    // A letter sent as the unit of a house, where the number with that letter is a house of its own on the
+    // street: either may be meant (`849 Greene Ave Apt A`, beside 849A Greene Ave, valued 849: an address audit,
+    // 2026-11-29, found 34 such pairs in the NYC files). So for a house of one family, which the unit was refused
+    // on with only the house suggested (`Unit B, 9 Stewart St, Murrumbeena`, beside 9B: an address audit of the
+    // Melbourne file, 2026-11-29).
     const letter = unitKey(parsed.unit)
-    if (chosen.parcel.unit === "" && /^[A-Z]$/.test(letter)) {
+    const house = chosen._tag === "Found"
+      ? chosen.parcel.unit === "" ? chosen.parcel : undefined
+      : parcels.length === 1 && parcels[0]!.unit === "" ?
+      parcels[0]
+      : undefined
+    if (house !== undefined && /^[A-Z]$/.test(letter)) {
       const lettered = this.parcelsOn({ ...parsed, number: `${parsed.number}${letter}`, unit: "" }, name, locality)
-      if (lettered.parcels.length > 0) return ambiguous([chosen.parcel, ...lettered.parcels], "several")
+      if (lettered.parcels.length > 0) return ambiguous([house, ...lettered.parcels], "several")
     }
+    if (chosen._tag !== "Found") return chosen
     return found(chosen.parcel, parsed, all, this.parcels.get(chosen.parcel)!)
   }
 
@@ -2809,6 +2964,49 @@ export class AddressIndex {
    * spells it the other way, the address as its earlier deeds wrote it was refused with its neighbours
    * suggested (an address audit, 2026-11-29). Only one house found so: never a choice between them.
    */
+  private looseNames: Map<string, Array<string>> | undefined
+
+  /**
+   * The street names spelt as `name` is but for a doubled letter or a word's last `S` (`ST RAYMONDS` and `ST
+   * RAYMOND`, `DOUGLASS` and `DOUGLAS`, `WITHERS` and `WITHER`), apart or joined.
+   */
+  private looselyAlike(name: string): ReadonlyArray<string> {
+    const key = (text: string) =>
+      text.split(" ").map((word) => word.replace(/(.)\1+/g, "$1").replace(/(?<=..)S$/, "")).join("")
+    if (this.looseNames === undefined) {
+      this.looseNames = new Map()
+      for (const known of this.byName.keys()) {
+        const k = key(known)
+        this.looseNames.set(k, [...(this.looseNames.get(k) ?? []), known])
+      }
+    }
+    return this.looseNames.get(key(name)) ?? []
+  }
+
+  /**
+   * The house at the number on a street of the place spelt as the name sent but for a doubled letter or a
+   * word's last `S`, which the records write both ways for one street (`2425 St Raymond Ave, Bronx`, its latest
+   * record `ST. RAYMONDS AVENUE`; `103 Douglass St`, recorded `DOUGLAS STREET`; `220 Withers St Apt 2B`,
+   * `WITHER STREET`: each refused, as the name sent is a street on record and not corrected, an address audit,
+   * 2026-11-29). With a town or ZIP code sent only, one house found only, and said as a correction: where two
+   * such streets are two streets, `recorded_address` shows which was taken.
+   */
+  private onAnotherSpelling(parsed: Parsed, notes: ReadonlyArray<MatchNote>): AddressMatch | undefined {
+    // (A name on record only: one no street has is a typing mistake, which the rules for corrections weigh.)
+    if (parsed.locality === undefined && parsed.zip === undefined) return undefined
+    if (!this.byName.has(parsed.street.name)) return undefined
+    const found = this.looselyAlike(parsed.street.name).filter((name) =>
+      name !== parsed.street.name && name.replace(/ /g, "") !== parsed.street.name.replace(/ /g, "")
+    ).flatMap((name) => {
+      const match = this.onStreet(parsed, name, parsed.locality, [
+        ...notes,
+        { kind: "corrected", part: "street_name", sent: parsed.street.name, used: name }
+      ])
+      return match?._tag === "Found" ? [match] : []
+    })
+    return found.length === 1 ? found[0] : undefined
+  }
+
   private onAnotherSpacing(parsed: Parsed, notes: ReadonlyArray<MatchNote>): AddressMatch | undefined {
     const found = this.sameLetters(parsed.street.name).filter((name) => name !== parsed.street.name).flatMap(
       (name) => {
@@ -2845,7 +3043,8 @@ export class AddressIndex {
         (at.startsWith(`${number}-`) && /^\d+-\d+$/.test(at)) ||
         (/^\d+-\d+$/.test(number) && at === number.split("-")[0])
       ))
-    const named = this.sameLetters(parsed.street.name).flatMap((name) =>
+    const names = [...new Set([...this.sameLetters(parsed.street.name), ...this.looselyAlike(parsed.street.name)])]
+    const named = names.flatMap((name) =>
       (this.byName.get(name) ?? []).flatMap((street) =>
         street.parts.directional === directional &&
           (street.parts.type === type || street.parts.type === "" || type === "") && zips.has(street.zip)
@@ -2863,12 +3062,16 @@ export class AddressIndex {
     if (named.length !== 1) return undefined
     const parcel = named[0]!
     const at = parcel.street.split(" ")[0]!
+    // (A name spelt otherwise than apart or joined, `WITHER` for `WITHERS`, is said as a correction.)
+    const respelt = this.sameLetters(parsed.street.name).every((name) =>
+      parseStreetLine(parcel.street)?.street.name !== name
+    )
     return {
       parcel,
       note: at !== number
         ? { kind: "normalized", part: "house_number", sent: parsed.number, used: at }
         : {
-          kind: "normalized",
+          kind: respelt ? "corrected" : "normalized",
           part: "street_name",
           sent: parsed.streetWords.join(" "),
           used: parcel.street.replace(/^\S+\s+/, "")
@@ -3112,9 +3315,15 @@ const found = (
   notes: ReadonlyArray<MatchNote>,
   place: Place
 ): AddressMatch => {
-  const line = parseStreetLine(parcel.street)!
-  const recorded = line.street
+  const current = parseStreetLine(parcel.street)!
   const all = [...notes]
+  // Found at an address an earlier row of the parcel recorded (`AddressIndex`): said, with the address now.
+  const earlier = earlierLineSent(parcel, current, parsed, notes)
+  if (earlier !== undefined) {
+    all.push({ kind: "normalized", part: "street_address", sent: earlier.text, used: parcel.street })
+  }
+  const line = earlier?.line ?? current
+  const recorded = line.street
   if (parsed.street.type === "" && recorded.type !== "") {
     all.push({ kind: "normalized", part: "street_type", sent: "", used: recorded.type })
   }
@@ -3139,6 +3348,28 @@ const found = (
     ? "normalized"
     : "exact"
   return { _tag: "Found", parcel, method, notes: all }
+}
+
+/**
+ * The parcel's earlier street line (`ParcelRecord.earlierStreets`) the address sent is, by its house number
+ * (either Queens form) and street name (as sent, or as a note corrected it); undefined when none is.
+ */
+const earlierLineSent = (
+  parcel: ParcelRecord,
+  current: StreetLine,
+  parsed: Parsed,
+  notes: ReadonlyArray<MatchNote>
+): { readonly text: string; readonly line: StreetLine } | undefined => {
+  if (parcel.earlierStreets === undefined) return undefined
+  const numbers = [parsed.number, otherNumberForm(parsed.number)]
+  const corrected = notes.find((note) => note.kind === "corrected" && note.part === "street_name")
+  const names = [parsed.street.name, ...(corrected?.kind === "corrected" ? [corrected.used] : [])]
+  if (numbers.includes(current.number) && names.includes(current.street.name)) return undefined
+  for (const text of parcel.earlierStreets) {
+    const line = parseStreetLine(text)
+    if (line !== undefined && numbers.includes(line.number) && names.includes(line.street.name)) return { text, line }
+  }
+  return undefined
 }
 
 /**

@@ -1278,9 +1278,19 @@ describe("suggestions and towns a user's audit of the Bronx, Brooklyn and Manhat
     // The number on record only in the ZIP code's place: refused, that house suggested first.
     expect(robinson.match("251 Robinson Ave, Bronx, NY 10312")).toMatchObject({
       _tag: "Unknown",
-      hint: expect.stringMatching(/on record in ZIP code 10312, which is not in BRONX/),
+      hint: expect.stringMatching(/on record in ZIP code 10312, which is not in BRONX; the street is in BRONX too/),
       suggestions: ["251 ROBINSON AVE, STATEN ISLAND, NY 10312", "243 ROBINSON AVE, BRONX, NY 10465"]
     })
+  })
+
+  it("REQ-1: a town without the street is not said to have it (an address audit, 2026-11-29: `… Brighton Beach`, `8421 Sunblaze Way, Elk Grove CA 95823`)", () => {
+    const index = new AddressIndex([
+      parcel("robinson-si-251", "251 ROBINSON AVE", nyc("STATEN ISLAND", "10312")),
+      parcel("main-bx-1", "1 MAIN ST", nyc("BRONX", "10465"))
+    ])
+    const match = index.match("251 Robinson Ave, Bronx, NY 10312")
+    expect(match).toMatchObject({ _tag: "Unknown", suggestions: ["251 ROBINSON AVE, STATEN ISLAND, NY 10312"] })
+    if (match._tag === "Unknown") expect(match.hint).not.toMatch(/the street is in BRONX/)
   })
 
   it("REQ-1: a number beyond the place's street, on record in another town, is suggested first (4463 Park Ave, New York: an agent's audit)", () => {
@@ -1524,6 +1534,22 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     // With its type, each is found.
     expect(idOf(match("100 Crystalwood Way, Lincoln"))).toBe("crystalwood-way-100")
     expect(idOf(match("80 Crystalwood Cir, Lincoln"))).toBe("crystalwood-cir-80")
+  })
+
+  it("REQ-1 below the other type's numbers on record lie its first houses: ambiguous too (an address audit, 2026-11-29: `1 Princes, Port Melbourne` charged for 1 Princes Pl, Princes St on record from 178)", () => {
+    const port = { city: "PORT MELBOURNE", zip: "3207", state: "VIC", market: "Melbourne" }
+    const princes = new AddressIndex([
+      parcel("princes-pl-1", "1 PRINCES PL", port),
+      parcel("princes-st-178", "178 PRINCES ST", port),
+      parcel("princes-st-350", "350 PRINCES ST", port)
+    ])
+    expect(princes.match("1 Princes, Port Melbourne")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "type",
+      candidates: ["1 PRINCES PL, PORT MELBOURNE, VIC 3207"]
+    })
+    expect(idOf(princes.match("1 Princes Pl, Port Melbourne"))).toBe("princes-pl-1")
+    expect(idOf(princes.match("350 Princes, Port Melbourne"))).toBe("princes-st-350")
   })
 
   it("a directional before a place after a comma is the place's: W Sacramento is West Sacramento, E Sacramento no place on record", () => {
@@ -1820,6 +1846,31 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
       ["849 Greene Ave Apt B, Brooklyn, NY 11221", "greene-849"],
       ["851 Greene Ave Apt A, Brooklyn, NY 11221", "greene-851"]
     ])
+  })
+
+  it("REQ-1 so for a house of one family, whose unit was refused with only the house suggested (an address audit of the Melbourne file, 2026-11-29: `Unit B, 9 Stewart St, Murrumbeena` beside 9B)", () => {
+    const vic = { city: "MURRUMBEENA", zip: "3163", state: "VIC", market: "Melbourne" }
+    const index = new AddressIndex([
+      { ...parcel("stewart-9", "9 STEWART ST", vic), propertyType: "single_family" },
+      { ...parcel("stewart-9b", "9B STEWART ST", vic), propertyType: "townhouse" },
+      { ...parcel("stewart-11", "11 STEWART ST", vic), propertyType: "single_family" }
+    ])
+    for (const typed of ["Unit B, 9 Stewart St, Murrumbeena", "B/9 Stewart St, Murrumbeena VIC 3163"]) {
+      expect({ typed, match: index.match(typed) }).toEqual({
+        typed,
+        match: {
+          _tag: "Ambiguous",
+          reason: "several",
+          candidates: ["9 STEWART ST, MURRUMBEENA, VIC 3163", "9B STEWART ST, MURRUMBEENA, VIC 3163"]
+        }
+      })
+    }
+    findsEach(index, [["9B Stewart St, Murrumbeena", "stewart-9b"], ["9 Stewart St, Murrumbeena", "stewart-9"]])
+    // A letter no house has is refused on the house, with the house suggested, as before.
+    expect(index.match("Unit B, 11 Stewart St, Murrumbeena")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["11 STEWART ST, MURRUMBEENA, VIC 3163"]
+    })
   })
 
   it("units as people write them apart: Apt PH 2, Unit PH 1C, Apt B 1, Apt #10I without a town, 3 / 191 (each refused, or outside coverage)", () => {
@@ -2934,5 +2985,220 @@ describe("REQ-1 wrong parcels and a loop an address audit of 2026-11-29 found (t
     expect(ambiguous).toMatchObject({ _tag: "Ambiguous", reason: "directional" })
     const [candidate] = ambiguous._tag === "Ambiguous" ? ambiguous.candidates : []
     expect(index.match(candidate!)).toMatchObject({ _tag: "Found", parcel: { id: "new-york-574" } })
+  })
+})
+
+describe("REQ-1 an address an earlier deed of the property recorded (a known refusal of 2026-11-29: a parcel kept only its latest address, and `225 Hopkinson Ave`, later recorded as `225 Thomas S Boyland St`, was refused)", () => {
+  const brooklyn = (zip: string) => ({ city: "BROOKLYN", zip, hood: "OCEAN HILL", state: "NY", market: "Brooklyn" })
+  const bronx = { city: "BRONX", zip: "10465", hood: "THROGS NECK", state: "NY", market: "Bronx" }
+  const seaview = { city: "STATEN ISLAND", zip: "10304", hood: "GRASMERE", state: "NY", market: "Staten Island" }
+  const manhattan = { city: "NEW YORK", zip: "10014", hood: "WEST VILLAGE", state: "NY", market: "Manhattan" }
+  const earlier = (record: ParcelRecord, ...earlierStreets: Array<string>): ParcelRecord => ({
+    ...record,
+    earlierStreets
+  })
+  const index = new AddressIndex([
+    earlier(parcel("renamed", "225 THOMAS S BOYLAND ST", brooklyn("11233")), "225 HOPKINSON AVE"),
+    parcel("hopkinson-227", "227 HOPKINSON AVE", brooklyn("11233")),
+    earlier(parcel("corner", "1180 ELLSWORTH AVE", bronx), "3160 BAISLEY AVE"),
+    // A lot recorded once at its neighbour's number: the neighbour is at that address now.
+    earlier(parcel("seaview-40", "40 SEAVIEW AVE", seaview), "38 SEAVIEW AVE"),
+    parcel("seaview-38", "38 SEAVIEW AVE", seaview),
+    // A unit of a building with two addresses, recorded at the other one before.
+    earlier(parcel("charles-12e", "140 CHARLES ST", manhattan, "12E"), "677 WASHINGTON ST"),
+    parcel("washington-5d", "677 WASHINGTON ST", manhattan, "5D"),
+    earlier(parcel("washington-7d", "677 WASHINGTON ST", manhattan, "7D"), "140 CHARLES ST"),
+    parcel("charles-7d", "140 CHARLES ST", manhattan, "7D"),
+    // The record's street with its type left out is no other address.
+    earlier(parcel("humboldt", "485 HUMBOLDT ST", brooklyn("11211")), "485 HUMBOLDT"),
+    parcel("humboldt-ave", "485 HUMBOLDT AVE", brooklyn("11212"))
+  ])
+  const found = (typed: string) => {
+    const match = index.match(typed)
+    return match._tag === "Found" ? match.parcel.id : match._tag
+  }
+
+  it("the property is found at its earlier address, and the match says which address it has now", () => {
+    expect(found("225 Hopkinson Ave, Brooklyn, NY 11233")).toBe("renamed")
+    expect(index.match("225 Hopkinson Avenue, Brooklyn, NY")).toMatchObject({
+      _tag: "Found",
+      method: "normalized",
+      notes: [{
+        kind: "normalized",
+        part: "street_address",
+        sent: "225 HOPKINSON AVE",
+        used: "225 THOMAS S BOYLAND ST"
+      }]
+    })
+    expect(found("3160 Baisley Ave, Bronx, NY")).toBe("corner")
+    // Its address now, and its neighbour on the old street, as before.
+    expect(index.match("225 Thomas S Boyland St, Brooklyn, NY 11233")).toMatchObject({ _tag: "Found", notes: [] })
+    expect(found("227 Hopkinson Ave, Brooklyn, NY 11233")).toBe("hopkinson-227")
+    // A misspelt earlier street is corrected to it, and said.
+    expect(index.match("225 Hopkinsen Ave, Brooklyn, NY 11233")).toMatchObject({
+      _tag: "Found",
+      method: "corrected",
+      parcel: { id: "renamed" }
+    })
+  })
+
+  it("an earlier address another property has now is that property's, never the lot that once had it", () => {
+    expect(found("38 Seaview Ave, Staten Island, NY 10304")).toBe("seaview-38")
+    expect(found("40 Seaview Ave, Staten Island, NY 10304")).toBe("seaview-40")
+  })
+
+  it("a unit is found at its building's other address unless another unit of its number is there", () => {
+    expect(found("677 Washington St Apt 12E, New York, NY 10014")).toBe("charles-12e")
+    expect(found("140 Charles St Apt 12E, New York, NY 10014")).toBe("charles-12e")
+    expect(found("677 Washington St Apt 5D, New York, NY 10014")).toBe("washington-5d")
+    // 7D of 140 Charles St is another flat: 677 Washington St's 7D, recorded there before, is not it.
+    expect(found("140 Charles St Apt 7D, New York, NY 10014")).toBe("charles-7d")
+    expect(found("677 Washington St Apt 7D, New York, NY 10014")).toBe("washington-7d")
+  })
+
+  it("the record's street without its type adds no street: 485 Humboldt Ave is not the street's house", () => {
+    expect(found("485 Humboldt St, Brooklyn, NY 11211")).toBe("humboldt")
+    expect(found("485 Humboldt Ave, Brooklyn, NY 11212")).toBe("humboldt-ave")
+    expect(found("485 Humboldt Ave, Brooklyn, NY 11211")).not.toBe("humboldt")
+  })
+})
+
+describe("REQ-1 wrong parcels, loops and refusals an address audit of 2026-11-29 found (fifth session)", () => {
+  const nyc = (city: string, zip: string, hood?: string) => ({
+    city,
+    zip,
+    ...(hood === undefined ? {} : { hood }),
+    state: "NY",
+    market: city
+  })
+  const found = (index: AddressIndex, typed: string) => {
+    const match = index.match(typed)
+    return match._tag === "Found" ? match.parcel.id : match._tag
+  }
+
+  it("the service's own candidates with a unit the records write apart are found when sent back (`210 BOWERY UNIT 4TH FL`, `UNIT 18 CB`, `UNIT 10&PH`, `UNIT NO. 3` looped)", () => {
+    const index = new AddressIndex([
+      parcel("bowery-4", "210 BOWERY", nyc("NEW YORK", "10012"), "4TH FL"),
+      parcel("bowery-5", "210 BOWERY", nyc("NEW YORK", "10012"), "5TH FL"),
+      parcel("elton-18cb", "1030 ELTON ST", nyc("BROOKLYN", "11208"), "18 CB"),
+      parcel("elton-18cc", "1030 ELTON ST", nyc("BROOKLYN", "11208"), "18 CC"),
+      parcel("seventh-10ph", "291 7 AVE", nyc("NEW YORK", "10001"), "10&PH"),
+      parcel("seventh-9", "291 7 AVE", nyc("NEW YORK", "10001"), "9"),
+      parcel("e17-3", "17 E 17TH ST", nyc("NEW YORK", "10003"), "NO. 3"),
+      parcel("e17-4", "17 E 17TH ST", nyc("NEW YORK", "10003"), "NO. 4")
+    ])
+    const all = [
+      ["210 BOWERY UNIT 4TH FL, NEW YORK, NY 10012", "bowery-4"],
+      ["1030 ELTON ST UNIT 18 CB, BROOKLYN, NY 11208", "elton-18cb"],
+      ["1030 ELTON ST UNIT 18 CC, BROOKLYN, NY 11208", "elton-18cc"],
+      ["291 7 AVE UNIT 10&PH, NEW YORK, NY 10001", "seventh-10ph"],
+      ["17 E 17TH ST UNIT NO. 3, NEW YORK, NY 10003", "e17-3"]
+    ] as const
+    for (const [typed, id] of all) expect({ typed, id: found(index, typed) }).toEqual({ typed, id })
+    // Every candidate of the buildings, sent back, is its own unit.
+    for (const building of ["210 Bowery, New York, NY 10012", "1030 Elton St, Brooklyn, NY 11208"]) {
+      const match = index.match(building)
+      expect(match._tag).toBe("Ambiguous")
+      if (match._tag === "Ambiguous") {
+        for (const candidate of match.candidates) expect(index.match(candidate)._tag, candidate).toBe("Found")
+      }
+    }
+    // A unit of those words that is not on record is still refused.
+    expect(found(index, "210 BOWERY UNIT 9TH FL, NEW YORK, NY 10012")).not.toMatch(/^bowery/)
+  })
+
+  it("a unit sent without a town where one town's building has it and another's house of three families may be meant: the town decides (`1950 80th St Apt 1` charged as the Queens flat)", () => {
+    const index = new AddressIndex([
+      parcel("queens-flat-1", "1950 80 ST", nyc("QUEENS", "11370"), "1"),
+      parcel("queens-flat-2", "1950 80 ST", nyc("QUEENS", "11370"), "2"),
+      { ...parcel("brooklyn-house", "1950 80TH ST", nyc("BROOKLYN", "11214")), propertyType: "three_family" },
+      parcel("manhattan-flat-3c", "351 E 51ST ST", nyc("NEW YORK", "10022"), "3C"),
+      { ...parcel("brooklyn-one-family", "351 E 51ST ST", nyc("BROOKLYN", "11203")), propertyType: "single_family" }
+    ])
+    expect(index.match("1950 80th St Apt 1")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "town",
+      candidates: ["1950 80 ST UNIT 1, QUEENS, NY 11370", "1950 80TH ST, BROOKLYN, NY 11214"]
+    })
+    expect(found(index, "1950 80 ST UNIT 1, QUEENS, NY 11370")).toBe("queens-flat-1")
+    expect(found(index, "1950 80TH ST, BROOKLYN, NY 11214")).toBe("brooklyn-house")
+    expect(found(index, "1950 80th St Apt 1, Brooklyn")).toBe("brooklyn-house")
+    // A house of one family has no flat of that name: the flat, as before.
+    expect(found(index, "351 East 51st St Apt 3C")).toBe("manhattan-flat-3c")
+  })
+
+  it("an avenue of two names without a town, where its other name is another town's street reaching the number: the town decides (`165 Malcolm X Blvd, NY` charged for Brooklyn's house)", () => {
+    const index = new AddressIndex([
+      parcel("brooklyn-165", "165 MALCOLM X BLVD", nyc("BROOKLYN", "11221")),
+      parcel("lenox-192", "192 LENOX AVE", nyc("NEW YORK", "10026")),
+      parcel("lenox-241", "241 LENOX AVE", nyc("NEW YORK", "10027"))
+    ])
+    expect(index.match("165 Malcolm X Blvd, NY")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "town",
+      candidates: ["165 MALCOLM X BLVD, BROOKLYN, NY 11221"],
+      otherTowns: ["NEW YORK"]
+    })
+    expect(found(index, "165 Malcolm X Blvd, Brooklyn, NY")).toBe("brooklyn-165")
+    expect(found(index, "241 Malcolm X Blvd, New York, NY")).toBe("lenox-241")
+  })
+
+  it("`Av N` is Avenue N, and Rockaway Beach the post office's town of the Rockaways' 11693", () => {
+    const index = new AddressIndex([
+      parcel("avenue-n", "6611 AVENUE N", nyc("BROOKLYN", "11234")),
+      parcel("beach-93", "159 BEACH 93 ST", nyc("QUEENS", "11693", "ROCKAWAY PARK")),
+      parcel("beach-86", "313 BEACH 86 ST", nyc("QUEENS", "11693", "HAMMELS"))
+    ])
+    for (const typed of ["6611 Av N, Brooklyn", "6611 Av. N, Brooklyn, NY 11234"]) {
+      expect({ typed, id: found(index, typed) }).toEqual({ typed, id: "avenue-n" })
+    }
+    expect(found(index, "159 Beach 93rd St, Rockaway Beach, NY 11693")).toBe("beach-93")
+    expect(found(index, "313 Beach 86th St, Rockaway Beach, NY")).toBe("beach-86")
+  })
+
+  it("a street the records spell with and without a doubled letter or a word's last S is one street, said as a correction (`2425 St Raymond Ave` for ST RAYMONDS, `103 Douglass St` for DOUGLAS, `220 Withers St Apt 2B` for WITHER)", () => {
+    const index = new AddressIndex([
+      parcel("raymonds-2425", "2425 ST RAYMONDS AVE", nyc("BRONX", "10462")),
+      parcel("raymond-2228", "2228 ST RAYMOND AVE", nyc("BRONX", "10462")),
+      parcel("douglas-103", "103 DOUGLAS ST", nyc("BROOKLYN", "11231")),
+      parcel("douglass-107", "107 DOUGLASS ST", nyc("BROOKLYN", "11231")),
+      parcel("withers-2a", "220 WITHERS ST", nyc("BROOKLYN", "11211"), "2A"),
+      parcel("wither-2b", "220 WITHER ST", nyc("BROOKLYN", "11211"), "2B"),
+      parcel("hall-57", "57 HALL AVE", nyc("STATEN ISLAND", "10302"))
+    ])
+    expect(index.match("2425 St Raymond Ave, Bronx, NY")).toMatchObject({
+      _tag: "Found",
+      method: "corrected",
+      parcel: { id: "raymonds-2425" },
+      notes: [{ kind: "corrected", part: "street_name", sent: "ST RAYMOND", used: "ST RAYMONDS" }]
+    })
+    expect(found(index, "103 Douglass St, Brooklyn, NY")).toBe("douglas-103")
+    expect(index.match("220 Withers St Apt 2B, Brooklyn")).toMatchObject({
+      _tag: "Found",
+      method: "corrected",
+      parcel: { id: "wither-2b" }
+    })
+    // Each as recorded, as before; without a town or ZIP code, or a name no street has, never.
+    expect(found(index, "107 Douglass St, Brooklyn, NY")).toBe("douglass-107")
+    expect(found(index, "103 Douglass St")).not.toBe("douglas-103")
+    expect(found(index, "57 Hal Ave, Staten Island, NY")).not.toBe("hall-57")
+  })
+
+  it("a house number written as a word, as buildings are named, is its figure (`One West End Ave Apt 39D`, `Three Webster Pl` had no house number)", () => {
+    const index = new AddressIndex([
+      parcel("west-end-39d", "1 W END AVE", nyc("NEW YORK", "10069"), "39D"),
+      parcel("webster-3", "3 WEBSTER PL", nyc("BROOKLYN", "11215")),
+      parcel("tree-hill-1", "1 TREE HILL RD", nyc("STATEN ISLAND", "10301")),
+      parcel("one-tree-hill-5", "5 ONE TREE HILL RD", nyc("STATEN ISLAND", "10301"))
+    ])
+    expect(index.match("One West End Ave Apt 39D, New York, NY")).toMatchObject({
+      _tag: "Found",
+      method: "normalized",
+      parcel: { id: "west-end-39d" },
+      notes: [{ kind: "normalized", part: "house_number", sent: "ONE", used: "1" }]
+    })
+    expect(found(index, "Three Webster Pl, Brooklyn")).toBe("webster-3")
+    // A street whose name begins with the word is that street: its house number is missing, not the word.
+    expect(found(index, "One Tree Hill Rd, Staten Island, NY")).not.toBe("tree-hill-1")
   })
 })
