@@ -3111,6 +3111,12 @@ export class AddressIndex {
       }
       const wanted = unitKey(parsed.unit)
       const named = units.filter((p) => unitKey(p.unit) === wanted)
+      // A dash between digits is read away (`4-A` is 4A), but where the unit with a slash for it is on record too
+      // (`2-3B` beside `2/3B` and `23B` at 310 E 53rd St), the dash may be the slash: both are candidates (it was
+      // valued as 23B with no word: an address audit, 2026-11-29).
+      const slashed = unitKey(parsed.unit.replace(/(\d)-(\d)/, "$1/$2"))
+      const withSlash = slashed === wanted ? [] : units.filter((p) => unitKey(p.unit) === slashed)
+      if (withSlash.length > 0 && named.length > 0) return ambiguous([...named, ...withSlash], "unit")
       // `Fl 1` where units 1 and 1A are on record: the floor, not unit 1 (an audit found #1 for #1A).
       const onFloor = parsed.unitIsFloor && /^\d+$/.test(wanted)
         ? units.filter((p) => new RegExp(`^${wanted}[A-Z]+$`).test(unitKey(p.unit)))
