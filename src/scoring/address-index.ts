@@ -1838,6 +1838,7 @@ export class AddressIndex {
     let notValued: AddressMatch | undefined
     let suggested: AddressMatch | undefined
     let units: AddressMatch | undefined
+    let candidates: AddressMatch | undefined
     for (
       const again of [
         queensNumberWithSpace(read, read.zip !== undefined && this.hyphenatedZips.has(read.zip)),
@@ -1873,11 +1874,17 @@ export class AddressIndex {
       // candidates (`2351 Adam Clayton Powell Jr Blvd`, its 15 units recorded on `2351 ADAM CLAYTON POWELL`, was
       // told the number is not on the street and offered 2322-2328: an address audit, 2026-11-29).
       if (second._tag === "Ambiguous" && second.reason === "unit") units ??= second
+      // Read so, the address names properties the reading cannot tell apart (`376 Broadway 8D, New York`: the
+      // unit's building on Broadway and W Broadway): those candidates, where as read it had nothing to offer (a
+      // dead end, with no suggestion: an address audit, 2026-11-29).
+      if (second._tag === "Ambiguous" && found.suggestions.length === 0 && found.notValued === undefined) {
+        candidates ??= second
+      }
       if (second._tag !== "Found" || second.method === "corrected") continue
       const note = again.noteFor(second)
       if (note !== undefined) return { ...second, method: "normalized", notes: [note, ...second.notes] }
     }
-    return units ?? notValued ?? suggested ?? found
+    return units ?? notValued ?? suggested ?? candidates ?? found
   }
 
   /**

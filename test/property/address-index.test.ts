@@ -3190,6 +3190,20 @@ describe("REQ-1 wrong parcels, loops and refusals an address audit of 2026-11-29
     expect(found(index, "57 Hal Ave, Staten Island, NY")).not.toBe("hall-57")
   })
 
+  it("a unit with no word for it on a street whose directional is left out offers its candidates, not a dead end (`376 Broadway 8D, New York`)", () => {
+    const index = new AddressIndex([
+      parcel("broadway-8d", "376 BROADWAY", nyc("NEW YORK", "10013"), "8D"),
+      parcel("broadway-9d", "376 BROADWAY", nyc("NEW YORK", "10013"), "9D"),
+      parcel("w-broadway-1", "376 W BROADWAY", nyc("NEW YORK", "10012"))
+    ])
+    expect(index.match("376 Broadway 8D, New York, NY")).toMatchObject({
+      _tag: "Ambiguous",
+      candidates: ["376 BROADWAY UNIT 8D, NEW YORK, NY 10013", "376 W BROADWAY, NEW YORK, NY 10012"]
+    })
+    expect(found(index, "376 BROADWAY UNIT 8D, NEW YORK, NY 10013")).toBe("broadway-8d")
+    expect(found(index, "376 W BROADWAY, NEW YORK, NY 10012")).toBe("w-broadway-1")
+  })
+
   it("a house number written as a word, as buildings are named, is its figure (`One West End Ave Apt 39D`, `Three Webster Pl` had no house number)", () => {
     const index = new AddressIndex([
       parcel("west-end-39d", "1 W END AVE", nyc("NEW YORK", "10069"), "39D"),
