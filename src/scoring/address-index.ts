@@ -399,6 +399,9 @@ const STATE_NAMES: ReadonlyMap<string, string> = new Map([
     ["WYO", "WY"]
   ] as const),
   ["VICTORIA", "VIC"],
+  // (`Vict` too: `25 Bloomburg St Abbotsford Vict` was outside coverage, which says not to retry: an address
+  // audit, 2026-11-29.)
+  ["VICT", "VIC"],
   ["NEW SOUTH WALES", "NSW"],
   ["QUEENSLAND", "QLD"],
   ["SOUTH AUSTRALIA", "SA"],

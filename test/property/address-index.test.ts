@@ -1392,6 +1392,8 @@ describe("places as Melbourne's people and New Yorkers write them (a user's audi
 
   it("a state's name (Victoria), Sth, Nth and Melb, a suburb's directional first, Bed Stuy", () => {
     expect(idIn("7 Merrimu St Murrumbeena Victoria")).toBe("merrimu-7")
+    // (And `Vict`: outside coverage until an address audit, 2026-11-29.)
+    expect(idIn("7 Merrimu St Murrumbeena Vict")).toBe("merrimu-7")
     expect(idIn("59 Heath St Port Melb")).toBe("heath-59")
     expect(idIn("26 Fawkner St, Sth Yarra")).toBe("fawkner-26")
     expect(idIn("7 Lemon Road, North Balwyn VIC")).toBe("lemon-7")
