@@ -14,6 +14,7 @@ import {
   type ParcelRecord,
   type PermitRecord,
   type SaleRecord,
+  SAME_BUILDING,
   SNAPSHOT_FACTS,
   type UnscoredAddress
 } from "../../src/property/records.js"
@@ -178,9 +179,25 @@ const streetKept = `CASE WHEN ${hyphenKept} THEN parcels.street ELSE EXCLUDED.st
  * `otherStreets` of the street kept among both rows' streets and earlier streets, in SQL: a renamed street or a
  * corner building's other address, recorded by one file and not the next, stays an address of the parcel.
  */
+const alike = (column: string, within: string) =>
+  `(parcels.${column} IS NULL OR EXCLUDED.${column} IS NULL OR abs(parcels.${column} - EXCLUDED.${column}) <= ${within})`
+
+/** `sameBuilding` of the stored row and the one upserted, in SQL. */
+const sameBuildingKept = [
+  alike("year_built", String(SAME_BUILDING.years)),
+  alike(
+    "lot_size_square_feet",
+    `${SAME_BUILDING.share} * greatest(parcels.lot_size_square_feet, EXCLUDED.lot_size_square_feet)`
+  ),
+  alike(
+    "living_area_square_feet",
+    `${SAME_BUILDING.share} * greatest(parcels.living_area_square_feet, EXCLUDED.living_area_square_feet)`
+  )
+].join(" AND ")
+
 const earlierStreetsKept = `(SELECT NULLIF(string_agg(DISTINCT line COLLATE "C", E'\\n' ORDER BY line COLLATE "C"), '')
-  FROM unnest(string_to_array(concat_ws(E'\\n', parcels.earlier_streets, EXCLUDED.earlier_streets, parcels.street,
-    EXCLUDED.street), E'\\n')) AS line
+  FROM unnest(string_to_array(concat_ws(E'\\n', CASE WHEN ${sameBuildingKept} THEN parcels.earlier_streets END,
+    EXCLUDED.earlier_streets, CASE WHEN ${sameBuildingKept} THEN parcels.street END, EXCLUDED.street), E'\\n')) AS line
   WHERE line <> '' AND line <> ${streetKept} AND NOT (${streetKept} ~ '^[0-9]+-[0-9]+ ' AND line !~ '^[0-9]+-[0-9]+ '
     AND regexp_replace(${streetKept}, '^([0-9]+)-', '\\1') = line))`
 

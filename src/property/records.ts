@@ -166,13 +166,30 @@ export const withSnapshotFacts = (before: ParcelRecord | undefined, later: Parce
   if (keepsHyphen(before.street, later.street)) {
     merged = { ...merged, street: before.street, recordedAddress: before.recordedAddress }
   }
+  // (An earlier row's lines only where it describes the same building: a lot split or built on again keeps
+  // its number for a new house, which the old address is not: `52 Stafford Ave`, a two-family house on 12,000
+  // sq ft, found the townhouse built in 2019 on a third of the lot, now 58: an address audit, 2026-11-29.)
   const earlierStreets = otherStreets(merged.street, [
-    ...(before.earlierStreets ?? []),
-    before.street,
+    ...(sameBuilding(before, later) ? [...(before.earlierStreets ?? []), before.street] : []),
     ...(later.earlierStreets ?? []),
     later.street
   ])
   return earlierStreets.length === 0 ? merged : { ...merged, earlierStreets }
+}
+
+/** Year built within this many years, and lot and living area within this share, is one building. */
+export const SAME_BUILDING = { years: 5, share: 0.1 } as const
+
+/**
+ * Whether two records of a parcel describe one building: its year built, lot size and living area alike where
+ * both record them (a lot split, or a house pulled down and built again, changes them).
+ */
+export const sameBuilding = (a: ParcelRecord, b: ParcelRecord): boolean => {
+  const near = (x: number | undefined, y: number | undefined) =>
+    x === undefined || y === undefined || Math.abs(x - y) <= SAME_BUILDING.share * Math.max(x, y)
+  return (a.yearBuilt === undefined || b.yearBuilt === undefined ||
+    Math.abs(a.yearBuilt - b.yearBuilt) <= SAME_BUILDING.years) &&
+    near(a.lotSizeSquareFeet, b.lotSizeSquareFeet) && near(a.livingAreaSquareFeet, b.livingAreaSquareFeet)
 }
 
 /**

@@ -493,6 +493,32 @@ const numberRangeOf = (street: Street) => {
   return range
 }
 
+/** How far along its own street an earlier line of a parcel may lie (house numbers) and still be the parcel's. */
+const NEAR_DOORS = 20
+
+/** How many house numbers apart two numbers of one street are (each's first number; Queens' as one number). */
+const doorsApart = (a: string, b: string) => {
+  const first = (number: string) => Number(/^\d+/.exec(number.replace(/^(\d+)-(\d+)/, "$1$2"))?.[0] ?? Number.NaN)
+  const gap = Math.abs(first(a) - first(b))
+  return Number.isNaN(gap) ? Number.POSITIVE_INFINITY : gap
+}
+
+/** Whether two house numbers on one street lie on its two sides (one odd, one even; each's first number). */
+const otherSide = (a: string, b: string) => {
+  const first = (number: string) => /^\d+/.exec(number.replace(/^(\d+)-(\d+)/, "$1$2"))?.[0]
+  const x = first(a)
+  const y = first(b)
+  return x !== undefined && y !== undefined && Number(x) % 2 !== Number(y) % 2
+}
+
+/** Whether two units' records are of one condominium: one block and one thousand of lot numbers, where recorded. */
+const sameCondominium = (a: ParcelRecord, b: ParcelRecord) =>
+  a.block === undefined || b.block === undefined || a.lot === undefined || b.lot === undefined ||
+  (a.block === b.block && Math.floor(a.lot / 1000) === Math.floor(b.lot / 1000))
+
+/** Manhattan's town as the NYC records name it (its avenues' second names are its own). */
+const MANHATTAN = "NEW YORK"
+
 /** A second reading of an address, and what it says of the property it finds. */
 interface ReadAgain {
   readonly read: Parsed
@@ -903,8 +929,12 @@ export class AddressIndex {
   constructor(parcels: Iterable<ParcelRecord>, unscored: Iterable<UnscoredAddress> = []) {
     const interned = new Map<string, Place>()
     const streets = new Map<string, Street>()
-    /** The street of the line in the parcel's place (made, with its name indexed, when `make`). */
-    const streetAt = (parcel: ParcelRecord, line: StreetLine, make: boolean): Street | undefined => {
+    /**
+     * The street of the line in the parcel's place (made, with its name indexed, when `make`; an earlier line's
+     * name, `named` false, is not indexed for corrections: `37 DULANCY CT`, an earlier deed's misspelling of
+     * Dulancey Ct, made `21 Dulancy Ct` a name on record, no longer corrected: an address audit, 2026-11-29).
+     */
+    const streetAt = (parcel: ParcelRecord, line: StreetLine, make: boolean, named = true): Street | undefined => {
       const parts = line.street
       const zip = parcel.zipCode ?? ""
       const key = `${parts.name}|${parts.type}|${parts.directional}|${parts.directionalAfter}|${zip}|${
@@ -922,6 +952,7 @@ export class AddressIndex {
       const atNumber = street.numbers.get(line.number)
       if (atNumber) atNumber.push(parcel)
       else street.numbers.set(line.number, [parcel])
+      if (!named) return street
       for (
         const area of [
           "*",
@@ -1055,6 +1086,13 @@ export class AddressIndex {
     // another type or directional, or none (`485 HUMBOLDT` beside `485 HUMBOLDT ST`): the record's street found
     // already, by the rules for a type or directional left out or typed otherwise, and the parcel twice on two
     // streets of the name was ambiguous with itself.
+    // The names of the streets of each ZIP code as the latest records write them.
+    const namesInZip = new Map<string, Set<string>>()
+    for (const street of streets.values()) {
+      const names = namesInZip.get(street.zip) ?? new Set()
+      names.add(street.parts.name)
+      namesInZip.set(street.zip, names)
+    }
     for (const parcel of withEarlierStreets) {
       const zip = parcel.zipCode ?? ""
       const current = parseStreetLine(parcel.street)!
@@ -1063,8 +1101,26 @@ export class AddressIndex {
         if (line === undefined) continue
         const numbers = [line.number, otherNumberForm(line.number)].filter((n): n is string => n !== undefined)
         if (line.street.name === current.street.name && numbers.includes(current.number)) continue
+        // Nor the other side of its own street: a house does not cross it (`2447 E 74TH ST`, a $0 deed's line for
+        // 2444-2446 on the even side, found it, an address audit).
+        if (line.street.name === current.street.name && otherSide(line.number, current.number)) continue
+        // Nor a number of its own street more than a few doors away: a lot's line far along its street is another
+        // building's, a deed's error (`208 LINDEN ST` for 78 Linden St, on another block: an address audit).
+        if (line.street.name === current.street.name && doorsApart(line.number, current.number) > NEAR_DOORS) continue
+        // Nor a misspelling of a street of its ZIP code (`37 DULANCY CT` for Dulancey Ct): the street's name found,
+        // it made `21 Dulancy Ct` a name on record, no longer corrected to its street (an address audit).
+        const here = namesInZip.get(zip) ?? new Set<string>()
+        if (!here.has(line.street.name) && [...here].some((name) => distance(name, line.street.name) <= 1)) continue
         const street = streetAt(parcel, line, false)
         const at = (number: string) => street?.numbers.get(number) ?? []
+        // A unit at an address whose units on record are another condominium's (another block, or another
+        // thousand of lot numbers, as NYC numbers a condominium's units): that building's unit of the name is
+        // another flat (`300 E 33rd St Apt 19K`, a deed's line for 333 E 30th St's 19-K on the same block, found
+        // it: an address audit, 2026-11-29).
+        if (
+          parcel.unit !== "" &&
+          numbers.some((number) => at(number).some((other) => other.unit !== "" && !sameCondominium(other, parcel)))
+        ) continue
         // (Itself there already: the line is the record's in another spelling, `E 185 ST` for `E 185TH ST`.)
         const taken = at(line.number).includes(parcel) ||
           numbers.some((number) =>
@@ -1078,7 +1134,7 @@ export class AddressIndex {
                 typesAgree(at.street.type, line.street.type) && at.street.directional === line.street.directional
               )
             ))
-        if (!taken) streetAt(parcel, line, true)
+        if (!taken) streetAt(parcel, line, true, false)
       }
     }
   }
@@ -1088,6 +1144,10 @@ export class AddressIndex {
    * on record reach the number sent (its first houses included), in the state sent: their names as shown.
    */
   private coNamedTowns(read: Parsed, town: string): Array<string> {
+    // The second names are Manhattan's: a name found in Manhattan is that avenue (`655 Avenue of the Americas`
+    // was told of Brooklyn's and Queens' 6th Avenues: an address audit), and only Manhattan's street of the other
+    // name is another place it may be.
+    if (town === MANHATTAN) return []
     const wanted = houseNumberValue(read.number)
     const towns = new Map<string, string>()
     for (const again of coNamedAvenues(read)) {
@@ -1095,7 +1155,7 @@ export class AddressIndex {
       for (const street of this.byName.get(name) ?? []) {
         if (street.parts.type !== type || street.parts.directional !== directional) continue
         const first = firstParcelOf(street)
-        if (first === undefined || this.townOf(first) === town || !numbersSpan(street, wanted, true)) continue
+        if (first === undefined || this.townOf(first) !== MANHATTAN || !numbersSpan(street, wanted, true)) continue
         if (read.state !== undefined && first.state?.toUpperCase() !== read.state) continue
         towns.set(this.townOf(first), first.city ?? first.market)
       }
@@ -1740,14 +1800,28 @@ export class AddressIndex {
    */
   private withUnitWrittenApart(raw: string, found: AddressMatch): AddressMatch {
     if (found._tag === "Found") return found
-    const apart = /^(.*?\bUNIT\s+)([^,]+?)(\s*,.*)?$/i.exec(raw)
+    const apart = /^(.*?(?:\b(?:UNIT|APT|APARTMENT)|#)\s*)([^,#]+?)(\s*,.*)?$/i.exec(raw)
     const value = apart?.[2]
     if (apart === null || value === undefined || !/[\s&]/.test(value) || value.split(/\s+/).length > 3) return found
     // (As its key, one word, which is the record's unit's key: `4TH` for `4TH FL`, `10PH` for `10&PH`.)
     const key = unitKey(value)
     if (key === "" || /\s/.test(key)) return found
     const again = this.matchWithoutRemarks(`${apart[1]}${key}${apart[3] ?? ""}`)
-    return again._tag === "Found" && again.parcel.unit !== "" ? again : found
+    const unitFound = again._tag === "Found" && again.parcel.unit !== "" ? again : undefined
+    // Digits apart (`2-3 B`, `2 3B`) may be floors 2 and 3's `2/3B` as well as floor 23's `23B`: where both are on
+    // record, both are candidates (`Unit 2-3 B` was valued as 23B beside 2/3B: an address audit, 2026-11-29).
+    const slashed = /\d[\s\-/]+\d/.test(value)
+      ? this.matchWithoutRemarks(
+        `${apart[1]}${value.replace(/(\d)[\s\-/]+(\d)/, "$1/$2").replace(/\s+/g, "")}${apart[3] ?? ""}`
+      )
+      : undefined
+    if (unitFound !== undefined && slashed?._tag === "Found" && slashed.parcel !== unitFound.parcel) {
+      return ambiguous([unitFound.parcel, slashed.parcel], "unit")
+    }
+    // Else only the unit as the record writes it, but for spaces and periods: a key drops more (`1&2` and `12`
+    // are one key, and `132 Remsen St Unit 1&2` was charged as unit 12: an address audit, 2026-11-29).
+    const written = (unit: string) => unit.toUpperCase().replace(/[\s.]+/g, "")
+    return unitFound !== undefined && written(unitFound.parcel.unit) === written(value) ? unitFound : found
   }
 
   /**
@@ -1762,6 +1836,8 @@ export class AddressIndex {
     const whole = parseStreetLine(`1 ${tokenize(raw.split(",")[0]!).filter((t) => t !== ",").join(" ")}`)
     if (whole !== undefined && this.byName.has(whole.street.name)) return found
     const again = this.matchWithoutRemarks(inFigures)
+    // (A building's units, `One Irving Pl` without one: its candidates.)
+    if (again._tag === "Ambiguous") return again
     if (again._tag !== "Found") return found
     const sent = raw.trim().split(/\s+/)[0]!.toUpperCase()
     const note: MatchNote = { kind: "normalized", part: "house_number", sent, used: inFigures.split(" ")[0]! }
@@ -2981,11 +3057,15 @@ export class AddressIndex {
    * RAYMOND`, `DOUGLASS` and `DOUGLAS`, `WITHERS` and `WITHER`), apart or joined.
    */
   private looselyAlike(name: string): ReadonlyArray<string> {
+    // Names of letters only: a numbered street is never another's spelling (`12` and `122`, `E 2` and `E 22`
+    // were read as one street, and `13 W 12th St, New York` charged for 13 W 122nd St: an address audit).
+    if (/\d/.test(name)) return []
     const key = (text: string) =>
-      text.split(" ").map((word) => word.replace(/(.)\1+/g, "$1").replace(/(?<=..)S$/, "")).join("")
+      text.split(" ").map((word) => word.replace(/([A-Z])\1+/g, "$1").replace(/(?<=..)S$/, "")).join("")
     if (this.looseNames === undefined) {
       this.looseNames = new Map()
       for (const known of this.byName.keys()) {
+        if (/\d/.test(known)) continue
         const k = key(known)
         this.looseNames.set(k, [...(this.looseNames.get(k) ?? []), known])
       }
@@ -3012,9 +3092,23 @@ export class AddressIndex {
         ...notes,
         { kind: "corrected", part: "street_name", sent: parsed.street.name, used: name }
       ])
-      return match?._tag === "Found" ? [match] : []
+      return match?._tag === "Found" && this.namedInZip(parsed, match.parcel.zipCode) ? [match] : []
     })
     return found.length === 1 ? found[0] : undefined
+  }
+
+  /**
+   * Whether a street of the name sent (its type, where one was sent) is on record in the ZIP code: one street
+   * the records spell two ways runs through the same ZIP codes under both names, where two streets of such names
+   * are apart (`230 St John Ave, Staten Island` charged for 230 St Johns Ave, 10305, St John Ave being in 10314:
+   * an address audit, 2026-11-29).
+   */
+  private namedInZip(parsed: Parsed, zip: string | undefined): boolean {
+    return zip !== undefined &&
+      (this.byName.get(parsed.street.name) ?? []).some((street) =>
+        street.zip === zip && typesAgree(street.parts.type, parsed.street.type) &&
+        street.parts.directional === parsed.street.directional
+      )
   }
 
   private onAnotherSpacing(parsed: Parsed, notes: ReadonlyArray<MatchNote>): AddressMatch | undefined {

@@ -3224,3 +3224,102 @@ describe("REQ-1 wrong parcels, loops and refusals an address audit of 2026-11-29
     expect(found(index, "One Tree Hill Rd, Staten Island, NY")).not.toBe("tree-hill-1")
   })
 })
+
+describe("REQ-1 wrong parcels an audit of the fifth session's own changes found (2026-11-29)", () => {
+  const nyc = (city: string, zip: string) => ({ city, zip, state: "NY", market: city })
+  const found = (index: AddressIndex, typed: string) => {
+    const match = index.match(typed)
+    return match._tag === "Found" ? match.parcel.id : match._tag
+  }
+
+  it("a numbered street is never another's spelling (`13 W 12th St, New York` was charged for 13 W 122nd St), and two streets of names one S apart in other ZIP codes are two (`230 St John Ave` for 230 St Johns Ave)", () => {
+    const index = new AddressIndex([
+      parcel("w122-13", "13 W 122 ST", nyc("NEW YORK", "10027")),
+      parcel("w12-11", "11 W 12TH ST", nyc("NEW YORK", "10011")),
+      parcel("w12-15", "15 W 12TH ST", nyc("NEW YORK", "10011")),
+      parcel("johns-230", "230 ST JOHNS AVE", nyc("STATEN ISLAND", "10305")),
+      parcel("john-220", "220 ST JOHN AVE", nyc("STATEN ISLAND", "10314")),
+      parcel("john-291", "291 ST JOHN AVE", nyc("STATEN ISLAND", "10314"))
+    ])
+    expect(found(index, "13 W 12th St, New York, NY")).not.toBe("w122-13")
+    expect(found(index, "230 St John Ave, Staten Island, NY")).not.toBe("johns-230")
+    expect(found(index, "230 St Johns Ave, Staten Island, NY")).toBe("johns-230")
+  })
+
+  it("an earlier line is not kept on the other side of its own street, nor for a unit where another condominium's units are (`2447 E 74th St`, `300 E 33rd St Apt 19K`)", () => {
+    const index = new AddressIndex([
+      { ...parcel("e74-2444", "2444-2446 E 74TH ST", nyc("BROOKLYN", "11234")), earlierStreets: ["2447 E 74TH ST"] },
+      parcel("e74-2442", "2442 E 74TH ST", nyc("BROOKLYN", "11234")),
+      {
+        ...parcel("e30-19k", "333 E 30TH ST", nyc("NEW YORK", "10016"), "19-K"),
+        block: 936,
+        lot: 1248,
+        earlierStreets: ["300 E 33RD ST"]
+      },
+      { ...parcel("e33-18m", "300 E 33RD ST", nyc("NEW YORK", "10016"), "18-M"), block: 936, lot: 3236 },
+      // The same condominium's units under its other address: kept (140 Charles St and 677 Washington St).
+      {
+        ...parcel("charles-12e", "140 CHARLES ST", nyc("NEW YORK", "10014"), "12E"),
+        block: 631,
+        lot: 1144,
+        earlierStreets: ["677 WASHINGTON ST"]
+      },
+      { ...parcel("washington-5d", "677 WASHINGTON ST", nyc("NEW YORK", "10014"), "5D"), block: 631, lot: 1114 }
+    ])
+    expect(found(index, "2447 E 74th St, Brooklyn, NY")).not.toBe("e74-2444")
+    expect(found(index, "300 E 33rd St Apt 19K, New York, NY")).not.toBe("e30-19k")
+    expect(found(index, "677 Washington St Apt 12E, New York, NY")).toBe("charles-12e")
+  })
+
+  it("a unit after Apt written apart is read as one too, but digits apart where both readings are on record are both candidates (`Unit 2-3 B` was valued as 23B)", () => {
+    const index = new AddressIndex([
+      parcel("elton-18cb", "1030 ELTON ST", nyc("BROOKLYN", "11208"), "18 CB"),
+      parcel("elton-18cc", "1030 ELTON ST", nyc("BROOKLYN", "11208"), "18 CC"),
+      parcel("e53-2/3b", "310 E 53RD ST", nyc("NEW YORK", "10022"), "2/3B"),
+      parcel("e53-23b", "310 E 53RD ST", nyc("NEW YORK", "10022"), "23B"),
+      parcel("cozine-5-2c", "1065 VERMONT ST", nyc("BROOKLYN", "11207"), "5 2C"),
+      parcel("cozine-5-3c", "1065 VERMONT ST", nyc("BROOKLYN", "11207"), "5 3C")
+    ])
+    expect(found(index, "1030 Elton St Apt 18 CB, Brooklyn, NY")).toBe("elton-18cb")
+    for (const typed of ["310 E 53rd St Unit 2-3 B, New York, NY", "310 E 53rd St Unit 2 3B, New York, NY"]) {
+      expect({ typed, match: index.match(typed) }).toMatchObject({
+        typed,
+        match: {
+          _tag: "Ambiguous",
+          candidates: ["310 E 53RD ST UNIT 2/3B, NEW YORK, NY 10022", "310 E 53RD ST UNIT 23B, NEW YORK, NY 10022"]
+        }
+      })
+    }
+    expect(found(index, "1065 VERMONT ST UNIT 5 2C, BROOKLYN, NY 11207")).toBe("cozine-5-2c")
+  })
+
+  it("a unit of two joined by `&` is never the unit of their digits (`132 Remsen St Unit 1&2` was charged as unit 12), an earlier line far along its own street is not kept (`208 Linden St` for 78), nor one a letter from a street of its ZIP code (`37 DULANCY CT` stopped `21 Dulancy Ct` being corrected)", () => {
+    const index = new AddressIndex([
+      parcel("remsen-1", "132 REMSEN ST", nyc("BROOKLYN", "11201"), "1"),
+      parcel("remsen-2", "132 REMSEN ST", nyc("BROOKLYN", "11201"), "2"),
+      parcel("remsen-12", "132 REMSEN ST", nyc("BROOKLYN", "11201"), "12"),
+      parcel("seventh-10ph", "291 7 AVE", nyc("NEW YORK", "10001"), "10&PH"),
+      parcel("seventh-9", "291 7 AVE", nyc("NEW YORK", "10001"), "9"),
+      { ...parcel("linden-78", "78 LINDEN ST", nyc("BROOKLYN", "11221")), earlierStreets: ["208 LINDEN ST"] },
+      parcel("linden-188", "188 LINDEN ST", nyc("BROOKLYN", "11221")),
+      { ...parcel("dulancey-37", "37 DULANCEY CT", nyc("STATEN ISLAND", "10301")), earlierStreets: ["37 DULANCY CT"] },
+      parcel("dulancey-21", "21 DULANCEY CT", nyc("STATEN ISLAND", "10301"))
+    ])
+    expect(found(index, "132 Remsen St Unit 1&2, Brooklyn, NY")).not.toBe("remsen-12")
+    expect(found(index, "291 7th Ave Apt 10&PH, New York, NY")).toBe("seventh-10ph")
+    expect(found(index, "208 Linden St, Brooklyn, NY 11221")).not.toBe("linden-78")
+    expect(found(index, "21 Dulancy Ct, Staten Island, NY")).toBe("dulancey-21")
+    expect(found(index, "37 Dulancy Ct, Staten Island, NY")).toBe("dulancey-37")
+  })
+
+  it("a Manhattan avenue typed by its own second name is that avenue, whatever other boroughs' streets of its first (`655 Avenue of the Americas Apt 5H` was told of Brooklyn's and Queens' 6th Avenues)", () => {
+    const index = new AddressIndex([
+      parcel("americas-5h", "655 AVENUE OF THE AMERICAS", nyc("NEW YORK", "10010"), "5H"),
+      parcel("bk-6-650", "650 6 AVE", nyc("BROOKLYN", "11215")),
+      parcel("lenox-192-3b", "192 LENOX AVE", nyc("NEW YORK", "10026"), "3B"),
+      parcel("bk-malcolm-100", "100 MALCOLM X BLVD", nyc("BROOKLYN", "11221"))
+    ])
+    expect(found(index, "655 Avenue of the Americas Apt 5H")).toBe("americas-5h")
+    expect(found(index, "192 Lenox Ave Apt 3B")).toBe("lenox-192-3b")
+  })
+})
