@@ -2702,13 +2702,22 @@ export class AddressIndex {
     // (an address audit, 2026-11-29: `574 New York Ave, Brooklyn, NY 11225`, beside E New York Ave's 553–594 in
     // 11225; 53 of 60 such houses could not be valued in any spelling).
     const wanted = houseNumberValue(number)
-    const asTyped = parsed.street.directional === "" && parcels.length > 0 &&
+    // So too, with its ZIP code, a unit the street without one has at the number and the one with one has not
+    // (`2600 HENRY HUDSON PKWY UNIT 2A, BRONX, NY 10463`, its other flats recorded on PKWY E: the refusal's own
+    // candidate, sent back, was refused again, an address audit of 2026-11-29).
+    const unitAsTyped = parsed.street.directional === "" && parsed.zip !== undefined && parsed.unit !== "" && (() => {
+      const unit = unitKey(parsed.unit)
+      const named = (of: ReadonlyArray<Street>) => atNumber(of).some((parcel) => unitKey(parcel.unit) === unit)
+      return named(chosen.filter((street) => street.parts.directional === "")) &&
+        !named(chosen.filter((street) => street.parts.directional !== ""))
+    })()
+    const asTyped = parsed.street.directional === "" && parcels.length > 0 && (unitAsTyped ||
       atNumber(chosen.filter((street) => street.parts.directional !== "")).length === 0 &&
-      (parsed.zip !== undefined ||
-        chosen.every((street) =>
-          street.parts.directional === "" || !this.streetHasParcelIn(street, parsed, locality) ||
-          !numbersSpan(street, wanted)
-        ))
+        (parsed.zip !== undefined ||
+          chosen.every((street) =>
+            street.parts.directional === "" || !this.streetHasParcelIn(street, parsed, locality) ||
+            !numbersSpan(street, wanted)
+          )))
     // A directional left out is taken from the record only when no two streets of the name in the place
     // differ by theirs: `12 Drumgoole Rd` may be on Drumgoole Rd E or W, and `28 Broadway` is not on E
     // Broadway, whichever of them has the number on record (a record holds the parcels that sold, not every

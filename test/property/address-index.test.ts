@@ -3312,6 +3312,20 @@ describe("REQ-1 wrong parcels an audit of the fifth session's own changes found 
     expect(found(index, "37 Dulancy Ct, Staten Island, NY")).toBe("dulancey-37")
   })
 
+  it("a unit on record on the street without a directional only, sent with its ZIP code, is found: the refusal's own candidate looped (`2600 HENRY HUDSON PKWY UNIT 2A`, its building's other flats on PKWY E)", () => {
+    const index = new AddressIndex([
+      parcel("hudson-2a", "2600 HENRY HUDSON PKWY", nyc("BRONX", "10463"), "2A"),
+      parcel("hudson-e-4d", "2600 HENRY HUDSON PKWY E", nyc("BRONX", "10463"), "4D"),
+      parcel("hudson-e-5c", "2600 HENRY HUDSON PKWY E", nyc("BRONX", "10463"), "5C")
+    ])
+    const first = index.match("2600 Henry Hudson Pkwy Apt 2A, Bronx, NY")
+    expect(first).toMatchObject({ _tag: "Ambiguous", reason: "directional" })
+    if (first._tag === "Ambiguous") {
+      for (const candidate of first.candidates) expect(index.match(candidate)._tag, candidate).toBe("Found")
+    }
+    expect(found(index, "2600 HENRY HUDSON PKWY UNIT 2A, BRONX, NY 10463")).toBe("hudson-2a")
+  })
+
   it("a Manhattan avenue typed by its own second name is that avenue, whatever other boroughs' streets of its first (`655 Avenue of the Americas Apt 5H` was told of Brooklyn's and Queens' 6th Avenues)", () => {
     const index = new AddressIndex([
       parcel("americas-5h", "655 AVENUE OF THE AMERICAS", nyc("NEW YORK", "10010"), "5H"),
