@@ -1816,7 +1816,7 @@ export class AddressIndex {
       )
       : undefined
     if (unitFound !== undefined && slashed?._tag === "Found" && slashed.parcel !== unitFound.parcel) {
-      return ambiguous([unitFound.parcel, slashed.parcel], "unit")
+      return ambiguous([unitFound.parcel, slashed.parcel], "several")
     }
     // Else only the unit as the record writes it, but for spaces and periods: a key drops more (`1&2` and `12`
     // are one key, and `132 Remsen St Unit 1&2` was charged as unit 12: an address audit, 2026-11-29).
@@ -3229,7 +3229,7 @@ export class AddressIndex {
       // valued as 23B with no word: an address audit, 2026-11-29).
       const slashed = unitKey(parsed.unit.replace(/(\d)-(\d)/, "$1/$2"))
       const withSlash = slashed === wanted ? [] : units.filter((p) => unitKey(p.unit) === slashed)
-      if (withSlash.length > 0 && named.length > 0) return ambiguous([...named, ...withSlash], "unit")
+      if (withSlash.length > 0 && named.length > 0) return ambiguous([...named, ...withSlash], "several")
       // `Fl 1` where units 1 and 1A are on record: the floor, not unit 1 (an audit found #1 for #1A).
       const onFloor = parsed.unitIsFloor && /^\d+$/.test(wanted)
         ? units.filter((p) => new RegExp(`^${wanted}[A-Z]+$`).test(unitKey(p.unit)))

@@ -2065,7 +2065,7 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     // `2-3B` may be either: both are candidates (it was valued as 23B with no word: an address audit, 2026-11-29).
     expect(tower.match("310 E 53rd St Apt 2-3B, New York, NY")).toMatchObject({
       _tag: "Ambiguous",
-      reason: "unit",
+      reason: "several",
       candidates: ["310 E 53RD ST UNIT 2/3B, NEW YORK, NY 10022", "310 E 53RD ST UNIT 23B, NEW YORK, NY 10022"]
     })
   })
