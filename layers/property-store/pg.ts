@@ -175,10 +175,7 @@ const hyphenKept = "parcels.street ~ '^[0-9]+-[0-9]+ ' AND EXCLUDED.street !~ '^
 /** The street the upsert leaves stored. */
 const streetKept = `CASE WHEN ${hyphenKept} THEN parcels.street ELSE EXCLUDED.street END`
 
-/**
- * `otherStreets` of the street kept among both rows' streets and earlier streets, in SQL: a renamed street or a
- * corner building's other address, recorded by one file and not the next, stays an address of the parcel.
- */
+/** A column's values within `within` of each other, where both rows record it. */
 const alike = (column: string, within: string) =>
   `(parcels.${column} IS NULL OR EXCLUDED.${column} IS NULL OR abs(parcels.${column} - EXCLUDED.${column}) <= ${within})`
 
@@ -195,6 +192,11 @@ const sameBuildingKept = [
   )
 ].join(" AND ")
 
+/**
+ * `otherStreets` of the street kept among both rows' streets and earlier streets, in SQL (the stored row's only
+ * where both rows are of one building): a renamed street or a corner building's other address, recorded by one
+ * file and not the next, stays an address of the parcel.
+ */
 const earlierStreetsKept = `(SELECT NULLIF(string_agg(DISTINCT line COLLATE "C", E'\\n' ORDER BY line COLLATE "C"), '')
   FROM unnest(string_to_array(concat_ws(E'\\n', CASE WHEN ${sameBuildingKept} THEN parcels.earlier_streets END,
     EXCLUDED.earlier_streets, CASE WHEN ${sameBuildingKept} THEN parcels.street END, EXCLUDED.street), E'\\n')) AS line
