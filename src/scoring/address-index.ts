@@ -496,19 +496,26 @@ const numberRangeOf = (street: Street) => {
 /** How far along its own street an earlier line of a parcel may lie (house numbers) and still be the parcel's. */
 const NEAR_DOORS = 20
 
-/** How many house numbers apart two numbers of one street are (each's first number; Queens' as one number). */
+/** A house number's leading figures, its hyphenated parts joined (`35-36` and `2444-2446` as one number); NaN if none. */
+const leadingNumber = (number: string) => Number(/^\d+/.exec(number.replace(/^(\d+)-(\d+)/, "$1$2"))?.[0] ?? Number.NaN)
+
+/** How many house numbers apart two numbers of one street are (`leadingNumber`). */
 const doorsApart = (a: string, b: string) => {
-  const first = (number: string) => Number(/^\d+/.exec(number.replace(/^(\d+)-(\d+)/, "$1$2"))?.[0] ?? Number.NaN)
-  const gap = Math.abs(first(a) - first(b))
+  const gap = Math.abs(leadingNumber(a) - leadingNumber(b))
   return Number.isNaN(gap) ? Number.POSITIVE_INFINITY : gap
 }
 
-/** Whether two house numbers on one street lie on its two sides (one odd, one even; each's first number). */
+/** Whether two house numbers on one street lie on its two sides (one odd, one even: `leadingNumber`). */
 const otherSide = (a: string, b: string) => {
-  const first = (number: string) => /^\d+/.exec(number.replace(/^(\d+)-(\d+)/, "$1$2"))?.[0]
-  const x = first(a)
-  const y = first(b)
-  return x !== undefined && y !== undefined && Number(x) % 2 !== Number(y) % 2
+  const x = leadingNumber(a)
+  const y = leadingNumber(b)
+  return !Number.isNaN(x) && !Number.isNaN(y) && x % 2 !== y % 2
+}
+
+/** A house number in both Queens forms where it has another (`otherNumberForm`). */
+const numberForms = (number: string): Array<string> => {
+  const other = otherNumberForm(number)
+  return other === undefined ? [number] : [number, other]
 }
 
 /** Whether two units' records are of one condominium: one block and one thousand of lot numbers, where recorded. */
@@ -929,30 +936,33 @@ export class AddressIndex {
   constructor(parcels: Iterable<ParcelRecord>, unscored: Iterable<UnscoredAddress> = []) {
     const interned = new Map<string, Place>()
     const streets = new Map<string, Street>()
-    /**
-     * The street of the line in the parcel's place (made, with its name indexed, when `make`; an earlier line's
-     * name, `named` false, is not indexed for corrections: `37 DULANCY CT`, an earlier deed's misspelling of
-     * Dulancey Ct, made `21 Dulancy Ct` a name on record, no longer corrected: an address audit, 2026-11-29).
-     */
-    const streetAt = (parcel: ParcelRecord, line: StreetLine, make: boolean, named = true): Street | undefined => {
-      const parts = line.street
-      const zip = parcel.zipCode ?? ""
-      const key = `${parts.name}|${parts.type}|${parts.directional}|${parts.directionalAfter}|${zip}|${
+    /** The key of the line's street in the parcel's place. */
+    const streetKey = (parcel: ParcelRecord, { street: parts }: StreetLine) =>
+      `${parts.name}|${parts.type}|${parts.directional}|${parts.directionalAfter}|${parcel.zipCode ?? ""}|${
         parcel.city ?? ""
       }`
+    /**
+     * The parcel indexed at the line, on its street in the parcel's place (made where new), and the street's name
+     * indexed for corrections unless `named` is false: an earlier line's is not (`37 DULANCY CT`, an earlier
+     * deed's misspelling of Dulancey Ct, made `21 Dulancy Ct` a name on record, no longer corrected: an address
+     * audit, 2026-11-29).
+     */
+    const indexAt = (parcel: ParcelRecord, line: StreetLine, named: boolean) => {
+      const parts = line.street
+      const zip = parcel.zipCode ?? ""
+      const key = streetKey(parcel, line)
       let street = streets.get(key)
-      if (street === undefined && make) {
+      if (street === undefined) {
         street = { parts, zip, numbers: new Map() }
         streets.set(key, street)
         const list = this.byName.get(parts.name)
         if (list) list.push(street)
         else this.byName.set(parts.name, [street])
       }
-      if (street === undefined || !make) return street
       const atNumber = street.numbers.get(line.number)
       if (atNumber) atNumber.push(parcel)
       else street.numbers.set(line.number, [parcel])
-      if (!named) return street
+      if (!named) return
       for (
         const area of [
           "*",
@@ -962,7 +972,6 @@ export class AddressIndex {
       ) {
         this.addName(area, parts.name)
       }
-      return street
     }
     const withEarlierStreets: Array<ParcelRecord> = []
     for (const parcel of parcels) {
@@ -1017,7 +1026,7 @@ export class AddressIndex {
         else this.zipTowns.set(zip, new Set([place.town]))
       }
       if (parcel.state) this.states.add(parcel.state.toUpperCase())
-      streetAt(parcel, line, true)
+      indexAt(parcel, line, true)
       if (parcel.earlierStreets !== undefined && parcel.earlierStreets.length > 0) withEarlierStreets.push(parcel)
     }
     this.hyphenatedZips = hyphenatedZipsOf(this.byName.values())
@@ -1086,9 +1095,9 @@ export class AddressIndex {
     // another type or directional, or none (`485 HUMBOLDT` beside `485 HUMBOLDT ST`): the record's street found
     // already, by the rules for a type or directional left out or typed otherwise, and the parcel twice on two
     // streets of the name was ambiguous with itself.
-    // The names of the streets of each ZIP code as the latest records write them.
+    // The names of the streets of each ZIP code as the latest records write them (where any parcel has lines).
     const namesInZip = new Map<string, Set<string>>()
-    for (const street of streets.values()) {
+    for (const street of withEarlierStreets.length > 0 ? streets.values() : []) {
       const names = namesInZip.get(street.zip) ?? new Set()
       names.add(street.parts.name)
       namesInZip.set(street.zip, names)
@@ -1099,7 +1108,7 @@ export class AddressIndex {
       for (const earlier of parcel.earlierStreets!) {
         const line = parseStreetLine(earlier)
         if (line === undefined) continue
-        const numbers = [line.number, otherNumberForm(line.number)].filter((n): n is string => n !== undefined)
+        const numbers = numberForms(line.number)
         if (line.street.name === current.street.name && numbers.includes(current.number)) continue
         // Nor the other side of its own street: a house does not cross it (`2447 E 74TH ST`, a $0 deed's line for
         // 2444-2446 on the even side, found it, an address audit).
@@ -1111,7 +1120,7 @@ export class AddressIndex {
         // it made `21 Dulancy Ct` a name on record, no longer corrected to its street (an address audit).
         const here = namesInZip.get(zip) ?? new Set<string>()
         if (!here.has(line.street.name) && [...here].some((name) => distance(name, line.street.name) <= 1)) continue
-        const street = streetAt(parcel, line, false)
+        const street = streets.get(streetKey(parcel, line))
         const at = (number: string) => street?.numbers.get(number) ?? []
         // A unit at an address whose units on record are another condominium's (another block, or another
         // thousand of lot numbers, as NYC numbers a condominium's units): that building's unit of the name is
@@ -1134,7 +1143,7 @@ export class AddressIndex {
                 typesAgree(at.street.type, line.street.type) && at.street.directional === line.street.directional
               )
             ))
-        if (!taken) streetAt(parcel, line, true, false)
+        if (!taken) indexAt(parcel, line, false)
       }
     }
   }
@@ -1168,7 +1177,7 @@ export class AddressIndex {
     return (this.byName.get(at.street.name) ?? []).some((street) =>
       street.zip === at.zip && street.parts.directional === at.street.directional &&
       typesAgree(street.parts.type, at.street.type) &&
-      [at.number, otherNumberForm(at.number)].some((number) => number !== undefined && street.numbers.has(number))
+      numberForms(at.number).some((number) => street.numbers.has(number))
     )
   }
 
@@ -1177,7 +1186,7 @@ export class AddressIndex {
    * directional sent, anywhere in the state sent (any state where none is sent).
    */
   private withDirectionalAnywhere(parsed: Parsed, name: string): Array<ParcelRecord> {
-    const numbers = [parsed.number, otherNumberForm(parsed.number)].filter((n): n is string => n !== undefined)
+    const numbers = numberForms(parsed.number)
     return (this.byName.get(name) ?? []).flatMap((street) =>
       street.parts.directional !== parsed.street.directional ?
         [] :
@@ -3053,12 +3062,6 @@ export class AddressIndex {
     return this.compactNames.get(name.replace(/ /g, "")) ?? []
   }
 
-  /**
-   * The house at the number on the street the name sent is written apart or joined on (`666 De Graw St` beside
-   * `666 DEGRAW ST`): the same street, which the records spell both ways, and where the house's latest record
-   * spells it the other way, the address as its earlier deeds wrote it was refused with its neighbours
-   * suggested (an address audit, 2026-11-29). Only one house found so: never a choice between them.
-   */
   private looseNames: Map<string, Array<string>> | undefined
 
   /**
@@ -3094,16 +3097,14 @@ export class AddressIndex {
     // (A name on record only: one no street has is a typing mistake, which the rules for corrections weigh.)
     if (parsed.locality === undefined && parsed.zip === undefined) return undefined
     if (!this.byName.has(parsed.street.name)) return undefined
-    const found = this.looselyAlike(parsed.street.name).filter((name) =>
-      name !== parsed.street.name && name.replace(/ /g, "") !== parsed.street.name.replace(/ /g, "")
-    ).flatMap((name) => {
-      const match = this.onStreet(parsed, name, parsed.locality, [
-        ...notes,
-        { kind: "corrected", part: "street_name", sent: parsed.street.name, used: name }
-      ])
-      return match?._tag === "Found" && this.namedInZip(parsed, match.parcel.zipCode) ? [match] : []
-    })
-    return found.length === 1 ? found[0] : undefined
+    const spaced = parsed.street.name.replace(/ /g, "")
+    return this.onlyHouseOn(
+      parsed,
+      notes,
+      this.looselyAlike(parsed.street.name).filter((name) => name.replace(/ /g, "") !== spaced),
+      (used) => ({ kind: "corrected", part: "street_name", sent: parsed.street.name, used }),
+      (match) => this.namedInZip(parsed, match.parcel.zipCode)
+    )
   }
 
   /**
@@ -3120,16 +3121,36 @@ export class AddressIndex {
       )
   }
 
+  /**
+   * The house at the number on the street the name sent is written apart or joined on (`666 De Graw St` beside
+   * `666 DEGRAW ST`): the same street, which the records spell both ways, and where the house's latest record
+   * spells it the other way, the address as its earlier deeds wrote it was refused with its neighbours
+   * suggested (an address audit, 2026-11-29). Only one house found so: never a choice between them.
+   */
   private onAnotherSpacing(parsed: Parsed, notes: ReadonlyArray<MatchNote>): AddressMatch | undefined {
-    const found = this.sameLetters(parsed.street.name).filter((name) => name !== parsed.street.name).flatMap(
-      (name) => {
-        const match = this.onStreet(parsed, name, parsed.locality, [
-          ...notes,
-          { kind: "normalized", part: "street_name", sent: parsed.street.name, used: name }
-        ])
-        return match?._tag === "Found" ? [match] : []
-      }
+    return this.onlyHouseOn(
+      parsed,
+      notes,
+      this.sameLetters(parsed.street.name),
+      (used) => ({ kind: "normalized", part: "street_name", sent: parsed.street.name, used })
     )
+  }
+
+  /**
+   * The one house at the number on the streets of `names` other than the name sent, in the place sent, each
+   * found with the note `noteOf` the name used and kept where `accept` says; undefined unless exactly one.
+   */
+  private onlyHouseOn(
+    parsed: Parsed,
+    notes: ReadonlyArray<MatchNote>,
+    names: ReadonlyArray<string>,
+    noteOf: (used: string) => MatchNote,
+    accept: (match: Extract<AddressMatch, { _tag: "Found" }>) => boolean = () => true
+  ): AddressMatch | undefined {
+    const found = names.filter((name) => name !== parsed.street.name).flatMap((name) => {
+      const match = this.onStreet(parsed, name, parsed.locality, [...notes, noteOf(name)])
+      return match?._tag === "Found" && accept(match) ? [match] : []
+    })
     return found.length === 1 ? found[0] : undefined
   }
 
@@ -3267,7 +3288,7 @@ export class AddressIndex {
       ? [...this.townsOfZip(parsed.zip)]
       : []
   ): Array<string> {
-    const numbers = [parsed.number, otherNumberForm(parsed.number)].filter((n): n is string => n !== undefined)
+    const numbers = numberForms(parsed.number)
     const found: Array<ParcelRecord> = []
     for (const street of this.byName.get(parsed.street.name) ?? []) {
       if (street.parts.type === "" || street.parts.type === parsed.street.type) continue
@@ -3480,7 +3501,7 @@ const earlierLineSent = (
   notes: ReadonlyArray<MatchNote>
 ): { readonly text: string; readonly line: StreetLine } | undefined => {
   if (parcel.earlierStreets === undefined) return undefined
-  const numbers = [parsed.number, otherNumberForm(parsed.number)]
+  const numbers = numberForms(parsed.number)
   const corrected = notes.find((note) => note.kind === "corrected" && note.part === "street_name")
   const names = [parsed.street.name, ...(corrected?.kind === "corrected" ? [corrected.used] : [])]
   if (numbers.includes(current.number) && names.includes(current.street.name)) return undefined
