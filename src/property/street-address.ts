@@ -123,6 +123,22 @@ const UNIT_WORDS = ["ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGH
 const TENS_WORDS = ["TWENTY", "THIRTY", "FORTY", "FIFTY", "SIXTY", "SEVENTY", "EIGHTY", "NINETY"]
 const UNITS: ReadonlyMap<string, number> = new Map(UNIT_WORDS.map((word, i) => [word, i + 1]))
 const TENS: ReadonlyMap<string, number> = new Map(TENS_WORDS.map((word, i) => [word, 20 + 10 * i]))
+const TEEN_WORDS = [
+  "TEN",
+  "ELEVEN",
+  "TWELVE",
+  "THIRTEEN",
+  "FOURTEEN",
+  "FIFTEEN",
+  "SIXTEEN",
+  "SEVENTEEN",
+  "EIGHTEEN",
+  "NINETEEN"
+]
+/** House numbers written as words, as buildings are named (`One Irving Pl`): one to twenty. */
+const HOUSE_NUMBER_WORDS: ReadonlyMap<string, string> = new Map(
+  [...UNIT_WORDS, ...TEEN_WORDS, TENS_WORDS[0]!].map((word, i) => [word, String(i + 1)])
+)
 const NUMBER_WORDS: ReadonlySet<string> = new Set([
   ...UNIT_WORDS,
   ...TENS_WORDS,
@@ -326,32 +342,6 @@ export const tokenize = (raw: string): Array<string> =>
     .split(/\s+/)
     .filter((token) => token !== "" && token !== "-")
 
-/** House numbers written as words, as buildings are named (`One Irving Pl`): one to twenty. */
-const HOUSE_NUMBER_WORDS: ReadonlyMap<string, string> = new Map(
-  [
-    "ONE",
-    "TWO",
-    "THREE",
-    "FOUR",
-    "FIVE",
-    "SIX",
-    "SEVEN",
-    "EIGHT",
-    "NINE",
-    "TEN",
-    "ELEVEN",
-    "TWELVE",
-    "THIRTEEN",
-    "FOURTEEN",
-    "FIFTEEN",
-    "SIXTEEN",
-    "SEVENTEEN",
-    "EIGHTEEN",
-    "NINETEEN",
-    "TWENTY"
-  ].map((word, i) => [word, String(i + 1)])
-)
-
 /**
  * A street line whose house number is written as a word (`ONE IRVING PL`, as the NYC files and people name
  * buildings) with its figure (`1 IRVING PL`); any other line as it is.
@@ -479,8 +469,7 @@ export const unitKey = (unit: string) =>
     .join("")
     // A slash between digits stays: `2/3B` is a duplex on floors 2 and 3, not floor 23's `23B` (both on record at
     // 310 E 53rd St, each typed exactly was refused as ambiguous between them: an address audit, 2026-11-29).
-    // (An ampersand too: `10&PH`, one unit over two, as the records write it, is typed `10PH` or `10 & PH`.)
-    .replace(/-|&|(?<!\d)\/|\/(?!\d)/g, "")
+    .replace(/-|(?<!\d)\/|\/(?!\d)/g, "")
     .replace(/^0+(?=\d)/, "")
 
 /** The floor an ordinal names (`2ND`, `SECOND` → `2`), or undefined. */
