@@ -155,6 +155,30 @@ describe("gradient-boosted trees", () => {
     expect(Array.from(reseeded.predictMany(columns))).not.toEqual(Array.from(first.predictMany(columns)))
   })
 
+  it("each tree splits only on its own draw of features (featureFraction); 1 is the model without it", () => {
+    // y = 2·x0 + x1 + noise, with three features that carry no signal.
+    const random = seededRandom(9)
+    const columns = columnsOf(3_000, 5, () => random() * 4 - 2)
+    const target = columns[0]!.map((x0, row) => 2 * x0 + columns[1]![row]! + 0.1 * normal(random))
+    const options = { trees: 20, maxDepth: 1, learningRate: 0.3, seed: 3 }
+    const all = fitGbt(columns, target, options)
+    expect(JSON.stringify(fitGbt(columns, target, { ...options, featureFraction: 1 }).predictMany(columns)))
+      .toBe(JSON.stringify(all.predictMany(columns)))
+    const rootFeatures = (model: ReturnType<typeof fitGbt>) =>
+      new Set(Array.from(model.treeRoots, (root) => model.nodeFeature[root]!))
+    // Every stump of the full model splits on a feature that carries signal (x0, x1); with a fifth of the
+    // features a tree, some trees have only noise (x2, x3, x4) to split on.
+    expect([...rootFeatures(all)].every((feature) => feature <= 1)).toBe(true)
+    const sampled = fitGbt(columns, target, { ...options, featureFraction: 0.2 })
+    expect([...rootFeatures(sampled)].some((feature) => feature >= 2)).toBe(true)
+    // Deeper trees with 70% of the features a tree still learn y = x0·x1 + sin(x2) + noise.
+    const train = nonlinearProblem(5_000, 1)
+    const test = nonlinearProblem(2_000, 2)
+    const deep = fitGbt(train.columns, train.target, { trees: 300, learningRate: 0.1, seed: 7, featureFraction: 0.7 })
+    const testR2 = 1 - meanSquaredError(deep.predictMany(test.columns), test.target) / variance(test.target)
+    expect(testR2).toBeGreaterThan(0.9)
+  })
+
   it("a missing value that carries signal is learned from (missing area: a dearer price here)", () => {
     const random = seededRandom(8)
     const rowCount = 4_000
@@ -267,6 +291,8 @@ describe("gradient-boosted trees", () => {
     const y = Float64Array.from([1, 2, 3])
     expect(() => fitGbt(x, y, { maxBins: 256 })).toThrow(/maxBins/)
     expect(() => fitGbt(x, y, { subsample: 0 })).toThrow(/subsample/)
+    expect(() => fitGbt(x, y, { featureFraction: 0 })).toThrow(/featureFraction/)
+    expect(() => fitGbt(x, y, { featureFraction: 1.5 })).toThrow(/featureFraction/)
     expect(() => fitGbt(x, y, { loss: { quantile: 1 } })).toThrow(/quantile/)
     expect(() => fitGbt(x, Float64Array.from([1, NaN, 3]))).toThrow(/target/)
     expect(() => fitGbt([Float64Array.from([1, 2])], y)).toThrow(/rows/)

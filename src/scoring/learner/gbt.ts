@@ -7,6 +7,9 @@
 // The method is LightGBM's, cut down to what the engine needs:
 // - features quantized into at most `maxBins` bins at their quantiles (./binning.ts); a missing value has its
 //   own bin, and each split sends missing values to whichever side gains more;
+// - each tree may split only on a seeded random `featureFraction` of the features (LightGBM's
+//   feature_fraction, drawn per tree): trees that cannot all lean on the same strongest feature average over
+//   the correlated ones (the location levels) instead of following one;
 // - trees grown depth-wise to `maxDepth` on per-bin gradient histograms; a child's histogram is the parent's
 //   minus its sibling's, so only the smaller child is ever counted;
 // - a leaf needs `minLeaf` rows; leaf values are shrunk by `l2` and by the learning rate; each tree sees a
@@ -42,6 +45,8 @@ export interface GbtOptions {
   readonly maxBins: number
   /** L2 penalty on leaf values (squared loss; the quantile leaf refit ignores it, as LightGBM's does). */
   readonly l2: number
+  /** Share of the features each tree may split on, drawn afresh per tree (1: all). */
+  readonly featureFraction?: number | undefined
   /** Seed of the row sampling. */
   readonly seed: number
   readonly loss: GbtLoss
@@ -116,6 +121,8 @@ const checkOptions = (options: GbtOptions) => {
   if (!Number.isInteger(options.maxDepth) || options.maxDepth < 1) fail(`maxDepth must be 1 or more`)
   if (!Number.isInteger(options.minLeaf) || options.minLeaf < 1) fail(`minLeaf must be 1 or more`)
   if (!(options.subsample > 0 && options.subsample <= 1)) fail(`subsample must be in (0, 1]`)
+  const featureFraction = options.featureFraction ?? 1
+  if (!(featureFraction > 0 && featureFraction <= 1)) fail(`featureFraction must be in (0, 1]`)
   if (!(options.l2 >= 0)) fail(`l2 must be 0 or more`)
   if (!Number.isInteger(options.seed)) fail(`seed must be an integer`)
   const quantile = lossQuantile(options.loss)
@@ -233,6 +240,9 @@ export const fitGbt = (
   const partitionScratch = new Uint32Array(rowCount)
   const inBag = new Uint8Array(rowCount)
   const random = seededRandom(settings.seed)
+  const featureFraction = settings.featureFraction ?? 1
+  const featureRandom = seededRandom(settings.seed + 7919)
+  const featureAllowed = new Uint8Array(featureCount).fill(1)
 
   let start: number
   if (initialPrediction !== undefined) start = initialPrediction
@@ -291,6 +301,7 @@ export const fitGbt = (
       }
     }
     for (let feature = 0; feature < featureCount; feature++) {
+      if (featureAllowed[feature] === 0) continue
       const offset = featureOffset[feature]!
       const numericBins = binned.features[feature]!.numericBins
       const missingSlot = (offset + numericBins) << 1
@@ -483,6 +494,14 @@ export const fitGbt = (
       for (let row = 0; row < rowCount; row++) {
         gradients[row] = predictions[row]! >= target[row]! ? 1 - quantileLevel : -quantileLevel
       }
+    }
+    if (featureFraction < 1) {
+      let allowed = 0
+      for (let feature = 0; feature < featureCount; feature++) {
+        featureAllowed[feature] = featureRandom() < featureFraction ? 1 : 0
+        allowed += featureAllowed[feature]!
+      }
+      if (allowed === 0) featureAllowed[Math.floor(featureRandom() * featureCount)] = 1
     }
     let sampledCount = 0
     if (settings.subsample >= 1) {
