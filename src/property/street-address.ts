@@ -421,8 +421,18 @@ export const streetParts = (typed: ReadonlyArray<string>): StreetParts => {
   if (rest.length === 0) {
     return { name: words.map(nameWord).join(" "), type: "", directional: "", directionalAfter: false }
   }
+  // `O GORMAN` is `O'GORMAN` (the apostrophe is dropped: OGORMAN), as a record or a person may write it.
+  if (rest.length >= 2 && IRISH_PREFIXES.has(rest[0]!)) rest = [`${rest[0]}${rest[1]}`, ...rest.slice(2)]
   return { name: rest.map(nameWord).join(" "), type, directional, directionalAfter }
 }
+
+/**
+ * The one letter of a name written with an apostrophe (`O'GORMAN`, `O'BRIEN`), which people and some records
+ * write apart (`O GORMAN`): read joined to the word after it, never as a house number's letter (`16 O Gorman
+ * Ave` had been read as 16O on Gorman Ave and refused; the NYC files write 325's latest row `325 O GORMAN AVE`
+ * and its earlier one `325 O'GORMAN AVENUE`, which read as two streets).
+ */
+const IRISH_PREFIXES: ReadonlySet<string> = new Set(["O"])
 
 /**
  * A house number's letter written apart from it (`2805 A CRESTON AVE`, as some records and people write it)
@@ -436,6 +446,7 @@ export const withNumberLetter = (
 ): { readonly number: string; readonly words: ReadonlyArray<string> } => {
   const [letter, next, after] = words
   return letter !== undefined && next !== undefined && /^[A-Z]$/.test(letter) && !DIRECTIONALS.has(letter) &&
+      !IRISH_PREFIXES.has(letter) &&
       /^\d+(?:-\d+)?$/.test(number) && (!STREET_TYPES.has(next) || (after !== undefined && STREET_TYPES.has(after)))
     ? { number: `${number}${letter}`, words: words.slice(1) }
     : { number, words }

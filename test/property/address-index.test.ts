@@ -957,6 +957,42 @@ describe("a house number's letter written apart from it", () => {
   })
 })
 
+describe("REQ-1 an Irish name's O written apart (O Gorman for O'GORMAN)", () => {
+  const statenIsland = { city: "STATEN ISLAND", zip: "10306", hood: "NEW DORP", state: "NY", market: "Staten Island" }
+  const brooklyn = { city: "BROOKLYN", zip: "11230", hood: "MIDWOOD", state: "NY", market: "Brooklyn" }
+  const index = new AddressIndex([
+    parcel("ogorman-16", "16 O'GORMAN AVENUE", statenIsland),
+    // The NYC files write this one's latest row with the O apart, its earlier one with the apostrophe.
+    { ...parcel("ogorman-325", "325 O GORMAN AVE", statenIsland), earlierStreets: ["325 O'GORMAN AVENUE"] },
+    parcel("gorman-16", "16 GORMAN ST", statenIsland),
+    parcel("avenue-o-1500", "1500 AVENUE O", brooklyn),
+    parcel("o-st-12", "12 O ST", {
+      ...statenIsland,
+      city: "SACRAMENTO",
+      zip: "95814",
+      state: "CA",
+      market: "Sacramento"
+    })
+  ])
+  const idIn = (address: string) => idOf(index.match(address))
+
+  it("is one street however the O is written, and never a house number's letter", () => {
+    for (const typed of ["16 O Gorman Ave", "16 O'Gorman Avenue", "16 OGorman Ave", "16 o gorman ave"]) {
+      expect(idIn(`${typed}, Staten Island, NY`), typed).toBe("ogorman-16")
+    }
+    expect(index.match("325 O'Gorman Ave, Staten Island, NY 10306")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "ogorman-325" },
+      notes: []
+    })
+    expect(idIn("325 O Gorman Ave, Staten Island")).toBe("ogorman-325")
+    // A street named by a letter keeps it: Avenue O, Sacramento's O Street; Gorman St is another street.
+    expect(idIn("1500 Avenue O, Brooklyn, NY")).toBe("avenue-o-1500")
+    expect(idIn("12 O St, Sacramento, CA")).toBe("o-st-12")
+    expect(idIn("16 Gorman St, Staten Island")).toBe("gorman-16")
+  })
+})
+
 describe("never a wrong parcel", () => {
   const streets = ["MAPLE", "MAPEL", "MAPLES", "OAK", "OAKS", "ELM", "ELMS", "BIRCH", "BIRCHWOOD", "CEDAR", "CEDARS"]
   const types = ["ST", "AVE", "RD", "LN"]
