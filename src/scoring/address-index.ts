@@ -1094,7 +1094,7 @@ export class AddressIndex {
     // property not valued, is what the address is today. Not the record's own number and street name with
     // another type or directional, or none (`485 HUMBOLDT` beside `485 HUMBOLDT ST`): the record's street found
     // already, by the rules for a type or directional left out or typed otherwise, and the parcel twice on two
-    // streets of the name was ambiguous with itself.
+    // streets of the name was ambiguous with itself; except a directional the latest row left out (below).
     // The names of the streets of each ZIP code as the latest records write them (where any parcel has lines).
     const namesInZip = new Map<string, Set<string>>()
     for (const street of withEarlierStreets.length > 0 ? streets.values() : []) {
@@ -1109,7 +1109,12 @@ export class AddressIndex {
         const line = parseStreetLine(earlier)
         if (line === undefined) continue
         const numbers = numberForms(line.number)
-        if (line.street.name === current.street.name && numbers.includes(current.number)) continue
+        // Only its directional where the latest row has none (`170 E 206 ST`, later `170 206TH ST`, its
+        // neighbours on E 206 St): the rules for a directional typed found no 170 on E 206 St, and the address
+        // was refused (an audit, 2026-11-29).
+        const directionalOnly = current.street.directional === "" && line.street.directional !== "" &&
+          typesAgree(line.street.type, current.street.type)
+        if (line.street.name === current.street.name && numbers.includes(current.number) && !directionalOnly) continue
         // Nor the other side of its own street: a house does not cross it (`2447 E 74TH ST`, a $0 deed's line for
         // 2444-2446 on the even side, found it, an address audit).
         if (line.street.name === current.street.name && otherSide(line.number, current.number)) continue
@@ -2981,6 +2986,15 @@ export class AddressIndex {
       }
     }
     if (parcels.length === 0) return undefined
+    // One property found twice, on its own street as typed and at an earlier address with a directional (`170
+    // 206TH ST`, earlier `170 E 206 ST`): either reading is it, so no directional was left out. (One property
+    // found once on the street without one, beside streets of the name with one, still asks for it.)
+    const distinct = [...new Set(parcels)]
+    if (
+      directionalLeftOut && distinct.length === 1 && parcels.length > 1 &&
+      parseStreetLine(distinct[0]!.street)?.street.directional === parsed.street.directional
+    ) directionalLeftOut = false
+    parcels = distinct
     // No town or ZIP code sent, and the properties at the number lie in several towns, each on a street of the
     // name spelt alike: the town is what tells them apart, whatever directionals or types other streets of the
     // name have (`193 Park Ave`, on record in Brooklyn and Staten Island, was told to send a direction, and an

@@ -3053,6 +3053,10 @@ describe("REQ-1 an address an earlier deed of the property recorded (a known ref
     parcel("washington-5d", "677 WASHINGTON ST", manhattan, "5D"),
     earlier(parcel("washington-7d", "677 WASHINGTON ST", manhattan, "7D"), "140 CHARLES ST"),
     parcel("charles-7d", "140 CHARLES ST", manhattan, "7D"),
+    // The latest row left the directional out that the earlier wrote, its neighbours on E 206 St.
+    earlier(parcel("bronx-170", "170 206TH ST", { ...bronx, zip: "10458" }), "170 E 206 ST"),
+    parcel("bronx-168", "168 E 206 ST", { ...bronx, zip: "10458" }),
+    parcel("bronx-182", "182 E 206TH ST", { ...bronx, zip: "10458" }),
     // The record's street with its type left out is no other address.
     earlier(parcel("humboldt", "485 HUMBOLDT ST", brooklyn("11211")), "485 HUMBOLDT"),
     parcel("humboldt-ave", "485 HUMBOLDT AVE", brooklyn("11212"))
@@ -3084,6 +3088,15 @@ describe("REQ-1 an address an earlier deed of the property recorded (a known ref
       method: "corrected",
       parcel: { id: "renamed" }
     })
+  })
+
+  it("a directional the latest row left out is found as the earlier row wrote it, and as the latest row has it", () => {
+    // `170 E 206th St` was refused (no 170 on E 206 St); `170 206th St` must not be ambiguous with itself.
+    expect(found("170 E 206th St, Bronx, NY")).toBe("bronx-170")
+    expect(found("170 East 206 Street, Bronx, NY 10458")).toBe("bronx-170")
+    expect(found("170 206th St, Bronx, NY")).toBe("bronx-170")
+    expect(found("168 E 206th St, Bronx, NY")).toBe("bronx-168")
+    expect(found("170 W 206th St, Bronx, NY")).toBe("Unknown")
   })
 
   it("an earlier address another property has now is that property's, never the lot that once had it", () => {
