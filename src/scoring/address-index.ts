@@ -435,7 +435,10 @@ const AREA_WORDS = new Set([
   "NORTH",
   "SOUTH",
   "EAST",
-  "WEST"
+  "WEST",
+  // Australia's short forms (`Box Hill Nth`: `outside-coverage` until 2026-11-29, sixth session).
+  "NTH",
+  "STH"
 ])
 /** Words that name a unit only before its house number (`Flat 2, 12 Smith St`, `Villa 3, 72 Charles St`). */
 const LEADING_UNIT_WORDS = new Set(["FLAT", "VILLA", "TOWNHOUSE"])

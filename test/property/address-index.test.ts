@@ -2506,7 +2506,14 @@ describe("REQ-1 wrong parcels an audit of the real files found on 2026-11-28 (ea
   })
 
   it("a covered place's name with an area's word (Sacramento County) is no outside-coverage: suggested, never taken", () => {
-    for (const typed of ["5615 Lupin Ln, Sacramento County, CA", "5615 Lupin Ln, Sacramento North CA"]) {
+    for (
+      const typed of [
+        "5615 Lupin Ln, Sacramento County, CA",
+        "5615 Lupin Ln, Sacramento North CA",
+        // Australia's short form of North (`Box Hill Nth` was outside coverage).
+        "5615 Lupin Ln, Sacramento Nth CA"
+      ]
+    ) {
       expect(files.match(typed)).toMatchObject({
         _tag: "Unknown",
         suggestions: ["5615 LUPIN LN, POLLOCK PINES, CA 95726"]
