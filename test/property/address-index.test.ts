@@ -2592,7 +2592,10 @@ describe("REQ-1 a penthouse typed joined (an address audit, 2026-11-29: `20 West
   const building = new AddressIndex([
     parcel("west-PH-F", "20 WEST ST", ny, normalizeAddress("20 WEST STREET, PH-F").unit),
     parcel("west-4F", "20 WEST ST", ny, "4F"),
-    parcel("west-PH", "20 WEST ST", ny, normalizeAddress("20 WEST STREET, PH").unit)
+    parcel("west-PH", "20 WEST ST", ny, normalizeAddress("20 WEST STREET, PH").unit),
+    // A street of one word (an audit, 2026-11-29: `2628 Broadway PH` was refused with nothing suggested).
+    parcel("broadway-PH", "2628 BROADWAY", { ...ny, zip: "10025" }, normalizeAddress("2628 BROADWAY, PH").unit),
+    parcel("broadway-6B", "2628 BROADWAY", { ...ny, zip: "10025" }, "6B")
   ])
 
   it("PHF, PH-F and PH F name the penthouse F, before or after a comma; PH or Penthouse alone the building's PH; F alone none", () => {
@@ -2603,6 +2606,9 @@ describe("REQ-1 a penthouse typed joined (an address audit, 2026-11-29: `20 West
     }
     for (const typed of ["20 West St PH", "20 West St Penthouse", "20 West St Apt PH"]) {
       expect({ typed, id: idOf(building.match(`${typed}, New York, NY 10282`)) }).toEqual({ typed, id: "west-PH" })
+    }
+    for (const typed of ["2628 Broadway PH", "2628 Broadway Penthouse", "2628 Broadway Apt PH"]) {
+      expect({ typed, id: idOf(building.match(`${typed}, New York, NY 10025`)) }).toEqual({ typed, id: "broadway-PH" })
     }
     expect(idOf(building.match("20 West St 4F, New York, NY 10282"))).toBe("west-4F")
     expect(building.match("20 West St Apt F, New York, NY 10282")._tag).toBe("Unknown")
