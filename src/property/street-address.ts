@@ -503,7 +503,7 @@ export const takeUnit = (
     }
     // A building's one penthouse (`Apt PH`), named alone last: `PH`, after a street of one word too (`2628
     // Broadway PH`, its unit on record as PH, was refused with nothing suggested: an address audit, 2026-11-29).
-    if (i >= 1 && i === words.length - 1 && PENTHOUSE.has(word)) return { words: words.slice(0, i), unit: "PH" }
+    if (i === words.length - 1 && PENTHOUSE.has(word)) return { words: words.slice(0, i), unit: "PH" }
     if (!UNIT_DESIGNATORS.has(word)) continue
     // A floor written as people say it, its ordinal before the word (`2nd Fl`, `Second Floor`): floor 2, as
     // `Fl 2` (it was read as part of the street, and the house not found). Not the street's own words.
