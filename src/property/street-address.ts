@@ -497,8 +497,10 @@ export const takeUnit = (
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!
     // A penthouse written joined, last (`20 West St PHF`, `PH1E`, `PH-F`): its unit, as the records write it
-    // (read as part of the street, the house was not found: an address audit, 2026-11-29).
-    if (i >= 2 && i === words.length - 1 && /^PH-?(?:\d[A-Z0-9]*|[A-Z]{1,2})$/.test(word)) {
+    // (read as part of the street, the house was not found: an address audit, 2026-11-29); after a street of one
+    // word too (`2628 Broadway PHF` was a dead end, nothing suggested, where `Apt PHF` is told the building's
+    // units).
+    if (i === words.length - 1 && /^PH-?(?:\d[A-Z0-9]*|[A-Z]{1,2})$/.test(word)) {
       return { words: words.slice(0, i), unit: word }
     }
     // A building's one penthouse (`Apt PH`), named alone last: `PH`, after a street of one word too (`2628

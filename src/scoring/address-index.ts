@@ -586,7 +586,10 @@ const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
  * they run under 1,000): a lower number is never read on the other name.
  */
 const CO_NAMED_AVENUES: ReadonlyArray<{ readonly names: ReadonlyArray<StreetParts>; readonly fromNumber: number }> = [
-  { names: ["6TH AVE", "AVENUE OF THE AMERICAS", "AVENUE OF THE AMERIC", "AVENUE OF THE AMER"], fromNumber: 0 },
+  {
+    names: ["6TH AVE", "AVENUE OF THE AMERICAS", "AVENUE OF THE AMERIC", "AVENUE OF THE AMER", "AVENUE OF AMERICAS"],
+    fromNumber: 0
+  },
   { names: ["LENOX AVE", "MALCOLM X BLVD", "MALCOLM X"], fromNumber: 0 },
   // And Central Park West and South as people write them.
   { names: ["CENTRAL PARK W", "CPW"], fromNumber: 0 },
@@ -1930,16 +1933,28 @@ export class AddressIndex {
       const otherTowns = this.coNamedTowns(read, this.townOf(found.parcel))
       if (otherTowns.length > 0) return ambiguous([found.parcel], "town", otherTowns)
     }
+    // A building's units asked for without one, where the building's units are on record under the avenue's
+    // other names too: every name's units are candidates (`655 Avenue of the Americas` offered its one unit
+    // recorded so, 5H, its twelve others being on record as `655 AVENUE OF THE AMER` and `655 6TH AVE`).
+    if (found._tag === "Ambiguous" && found.reason === "unit" && found.otherTowns === undefined) {
+      return withUnitsOf(found, coNamedAvenues(read).map((again) => this.matchParsed(again.read)))
+    }
     if (found._tag !== "Unknown") return found
     let notValued: AddressMatch | undefined
     let suggested: AddressMatch | undefined
-    let units: AddressMatch | undefined
+    let units: Extract<AddressMatch, { readonly _tag: "Ambiguous" }> | undefined
+    let unitsCoNamed = false
     let candidates: AddressMatch | undefined
+    const unitless = unitWithoutDesignator(read)
+    const coNamed = new Set(coNamedAvenues(read))
     for (
       const again of [
         queensNumberWithSpace(read, read.zip !== undefined && this.hyphenatedZips.has(read.zip)),
-        unitWithoutDesignator(read),
-        ...coNamedAvenues(read),
+        unitless,
+        ...coNamed,
+        // Both at once: the unit with no word for it on the avenue's other name (`655 Avenue of the Americas 5B`,
+        // 5B on record as `655 AVENUE OF THE AMER`, was a dead end where `Apt 5B` was found).
+        ...(unitless === undefined ? [] : coNamedAvenues(unitless.read)),
         ...streetNamedByItsType(read)
       ]
     ) {
@@ -1969,7 +1984,15 @@ export class AddressIndex {
       // Read so, the address is a building whose units are on record, sent without one: its units are the
       // candidates (`2351 Adam Clayton Powell Jr Blvd`, its 15 units recorded on `2351 ADAM CLAYTON POWELL`, was
       // told the number is not on the street and offered 2322-2328: an address audit, 2026-11-29).
-      if (second._tag === "Ambiguous" && second.reason === "unit") units ??= second
+      // (Each of the avenue's names: the building's units under all of them.)
+      if (second._tag === "Ambiguous" && second.reason === "unit") {
+        if (units === undefined) {
+          units = second
+          unitsCoNamed = coNamed.has(again)
+        } else if (unitsCoNamed && coNamed.has(again)) {
+          units = withUnitsOf(units, [second])
+        }
+      }
       // Read so, the address names properties the reading cannot tell apart (`376 Broadway 8D, New York`: the
       // unit's building on Broadway and W Broadway): those candidates, where as read it had nothing to offer (a
       // dead end, with no suggestion: an address audit, 2026-11-29).
@@ -3398,6 +3421,9 @@ const nearestUnitsFirst = <A extends { readonly unit: string }>(items: ReadonlyA
   const rank = (item: A): [number, number] => {
     const key = unitKey(item.unit)
     if (key === wanted) return [0, 0]
+    // A penthouse sent: the building's penthouses first (`2628 Broadway PHF`, its one penthouse on record as
+    // PH, was offered the flats of floors 3 to 6).
+    if (wanted.startsWith("PH") && key.startsWith("PH")) return [1, 1]
     const number = numberOf(key)
     if (number === undefined || wantedNumber === undefined) return [2, Number.POSITIVE_INFINITY]
     if (number === wantedNumber) return [1, 0]
@@ -3429,6 +3455,19 @@ const buildingsWithUnitSent = (parcels: ReadonlyArray<ParcelRecord>, unitSent: s
       }).filter((address): address is string => address !== undefined)
     )
   ]
+}
+
+/**
+ * A building's units asked for without one, with the units the other readings found (the avenue's other names,
+ * `CO_NAMED_AVENUES`: one building's units are on record under each), the first reading's first.
+ */
+const withUnitsOf = (
+  first: Extract<AddressMatch, { readonly _tag: "Ambiguous" }>,
+  others: ReadonlyArray<AddressMatch>
+): Extract<AddressMatch, { readonly _tag: "Ambiguous" }> => {
+  const more = others.flatMap((other) => other._tag === "Ambiguous" && other.reason === "unit" ? other.candidates : [])
+  if (more.length === 0) return first
+  return { ...first, candidates: [...new Set([...first.candidates, ...more.sort(naturally)])].slice(0, MAX_CANDIDATES) }
 }
 
 const ambiguous = (

@@ -2613,6 +2613,14 @@ describe("REQ-1 a penthouse typed joined (an address audit, 2026-11-29: `20 West
     expect(idOf(building.match("20 West St 4F, New York, NY 10282"))).toBe("west-4F")
     expect(building.match("20 West St Apt F, New York, NY 10282")._tag).toBe("Unknown")
   })
+  it("a penthouse joined after a street of one word is the unit: one not on record is told the building's units, its penthouse first (`2628 Broadway PHF` was a dead end)", () => {
+    const sent = building.match("2628 Broadway PHF, New York, NY 10025")
+    expect(sent).toMatchObject({ _tag: "Unknown", hint: expect.stringMatching(/^No unit PHF is recorded/) })
+    expect(sent._tag === "Unknown" && sent.suggestions).toEqual([
+      "2628 BROADWAY UNIT PH, NEW YORK, NY 10025",
+      "2628 BROADWAY UNIT 6B, NEW YORK, NY 10025"
+    ])
+  })
 })
 
 describe("REQ-1 a street that runs on into the next town, typed with the wrong town and its ZIP code (an address audit, 2026-11-29: `233 Balwyn Rd, Balwyn VIC 3103`, Balwyn North's, was offered only Balwyn's numbers)", () => {
@@ -2674,6 +2682,31 @@ describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: 
       notes: [{ kind: "normalized", part: "street_name", sent: "6 AVE" }]
     })
     expect(avenues.match("655 6th Ave Apt 5D, New York, NY 10010")).toMatchObject({ method: "exact", notes: [] })
+  })
+
+  it("Avenue of Americas without its The, and a unit with no word for it, find the unit on either name (`655 Avenue of the Americas 5D` was a dead end)", () => {
+    findsEach(avenues, [
+      ["655 Avenue of Americas Apt 5H, New York, NY", "aoa-655-5H"],
+      ["655 Ave of Americas Apt 5D, New York NY", "sixth-655-5D"],
+      ["655 Avenue of the Americas 5D, New York, NY", "sixth-655-5D"],
+      ["655 6th Ave 5H, New York, NY 10010", "aoa-655-5H"]
+    ])
+  })
+
+  it("the building without a unit offers its units on record under each name, the name sent first (it offered the one unit recorded on the name sent)", () => {
+    for (const typed of ["655 Avenue of the Americas, New York, NY", "655 6th Ave, New York, NY 10010"]) {
+      const sent = avenues.match(typed)
+      expect(sent).toMatchObject({ _tag: "Ambiguous", reason: "unit" })
+      expect(sent._tag === "Ambiguous" && [...sent.candidates].sort()).toEqual([
+        "655 6TH AVE UNIT 5D, NEW YORK, NY 10010",
+        "655 AVENUE OF THE AMER UNIT 5H, NEW YORK, NY 10010"
+      ])
+      if (sent._tag === "Ambiguous") {
+        for (const candidate of sent.candidates) expect(avenues.match(candidate)._tag, candidate).toBe("Found")
+      }
+    }
+    const sixth = avenues.match("655 6th Ave, New York, NY 10010")
+    expect(sixth._tag === "Ambiguous" && sixth.candidates[0]).toBe("655 6TH AVE UNIT 5D, NEW YORK, NY 10010")
   })
 
   it("7th and 8th Avenues are the Harlem boulevards only north of Central Park: a midtown number is never read on the other name", () => {
