@@ -3063,6 +3063,13 @@ export class AddressIndex {
     }
     const all = [...notes, ...fitNotes, ...widened]
     const chosen = this.byUnit(parcels, parsed, all)
+    // The building's units asked for without one, where some of them are on record under another spelling of
+    // its street (`1920 MC GRAW AVE` and `1920 MCGRAW AVE`): those are candidates too (it offered the one unit
+    // recorded under the spelling sent, 6A, of the building's three).
+    if (chosen._tag === "Ambiguous" && chosen.reason === "unit" && parsed.unit === "") {
+      const others = this.unitsUnderOtherSpellings(parcels, parsed)
+      if (others.length > 0) return withUnitsOf(chosen, [ambiguous(others, "unit")])
+    }
     if (chosen._tag === "Unknown" && parsed.unit !== "" && parcels.some((parcel) => parcel.unit !== "")) {
       const sibling = this.unitUnderAnotherSpelling(parcels, parsed)
       if (sibling !== undefined) {
@@ -3195,18 +3202,11 @@ export class AddressIndex {
   }
 
   /**
-   * The unit sent where its building is on record under another spelling of its street too, and the unit only
-   * under that one: the name written apart or joined (`1920 MC GRAW AVENUE` and `1920 MCGRAW AVENUE`), or with
-   * its type left out (`1555 ODELL` beside `1555 ODELL ST`, `540 WEST 49` beside `540 W 49TH ST`). The same
-   * house number, directional and ZIP code, and one such unit only (an address audit, 2026-11-29:
-   * `1920 McGraw Ave Apt 6A, Bronx` was told no unit 6A is recorded, 6A being recorded under `MC GRAW`).
+   * The units of the building at the street address sent that are on record under another spelling of its
+   * street (`unitUnderAnotherSpelling`), in the place sent.
    */
-  private unitUnderAnotherSpelling(
-    building: ReadonlyArray<ParcelRecord>,
-    parsed: Parsed
-  ): { readonly parcel: ParcelRecord; readonly note: MatchNote } | undefined {
+  private unitsUnderOtherSpellings(building: ReadonlyArray<ParcelRecord>, parsed: Parsed): Array<ParcelRecord> {
     const zips = new Set(building.map((parcel) => parcel.zipCode ?? ""))
-    const wanted = unitKey(parsed.unit)
     const { directional, type } = parsed.street
     const number = building[0]!.street.split(" ")[0]!
     // The building's number, or the range it begins or the range's first number, where the ZIP code does not
@@ -3218,21 +3218,36 @@ export class AddressIndex {
         (/^\d+-\d+$/.test(number) && at === number.split("-")[0])
       ))
     const names = [...new Set([...this.sameLetters(parsed.street.name), ...this.looselyAlike(parsed.street.name)])]
-    const named = names.flatMap((name) =>
+    return names.flatMap((name) =>
       (this.byName.get(name) ?? []).flatMap((street) =>
         street.parts.directional === directional &&
           (street.parts.type === type || street.parts.type === "" || type === "") && zips.has(street.zip)
           ? [...street.numbers].flatMap(([at, parcels]) =>
             sameBuilding(at, street.zip)
               ? parcels.filter((parcel) =>
-                !building.includes(parcel) && unitKey(parcel.unit) === wanted &&
-                this.parcelIn(parcel, parsed, parsed.locality)
+                !building.includes(parcel) && parcel.unit !== "" && this.parcelIn(parcel, parsed, parsed.locality)
               )
               : []
           )
           : []
       )
     )
+  }
+
+  /**
+   * The unit sent where its building is on record under another spelling of its street too, and the unit only
+   * under that one: the name written apart or joined (`1920 MC GRAW AVENUE` and `1920 MCGRAW AVENUE`), or with
+   * its type left out (`1555 ODELL` beside `1555 ODELL ST`, `540 WEST 49` beside `540 W 49TH ST`). The same
+   * house number, directional and ZIP code, and one such unit only (an address audit, 2026-11-29:
+   * `1920 McGraw Ave Apt 6A, Bronx` was told no unit 6A is recorded, 6A being recorded under `MC GRAW`).
+   */
+  private unitUnderAnotherSpelling(
+    building: ReadonlyArray<ParcelRecord>,
+    parsed: Parsed
+  ): { readonly parcel: ParcelRecord; readonly note: MatchNote } | undefined {
+    const wanted = unitKey(parsed.unit)
+    const number = building[0]!.street.split(" ")[0]!
+    const named = this.unitsUnderOtherSpellings(building, parsed).filter((parcel) => unitKey(parcel.unit) === wanted)
     if (named.length !== 1) return undefined
     const parcel = named[0]!
     const at = parcel.street.split(" ")[0]!

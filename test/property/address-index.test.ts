@@ -2801,6 +2801,24 @@ describe("REQ-1 a building on record under two spellings of its street (an addre
     })
     expect(buildings.match("1920 McGraw Ave Apt 6B, Bronx, NY")._tag).toBe("Unknown")
   })
+  it("the building sent without a unit offers its units under both spellings, the one sent first (it offered only the units of the spelling sent: 6A alone for `1920 Mc Graw Ave`)", () => {
+    const joined = buildings.match("1920 McGraw Ave, Bronx, NY")
+    expect(joined).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "unit",
+      candidates: ["1920 MCGRAW AVE UNIT 7A, BRONX, NY 10462", "1920 MC GRAW AVE UNIT 6A, BRONX, NY 10462"]
+    })
+    const apart = buildings.match("1920 Mc Graw Ave, Bronx, NY")
+    expect(apart).toMatchObject({
+      _tag: "Ambiguous",
+      candidates: ["1920 MC GRAW AVE UNIT 6A, BRONX, NY 10462", "1920 MCGRAW AVE UNIT 7A, BRONX, NY 10462"]
+    })
+    if (joined._tag === "Ambiguous") {
+      for (const candidate of joined.candidates) expect(buildings.match(candidate)._tag, candidate).toBe("Found")
+    }
+    // Another building of the street, at another number, is no candidate.
+    expect(JSON.stringify(joined)).not.toContain("1930")
+  })
 })
 
 describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Danae St` was told no unit U1, `U1 1 Danae St` no house number)", () => {
