@@ -3473,8 +3473,9 @@ const buildingsWithUnitSent = (parcels: ReadonlyArray<ParcelRecord>, unitSent: s
 }
 
 /**
- * A building's units asked for without one, with the units the other readings found (the avenue's other names,
- * `CO_NAMED_AVENUES`: one building's units are on record under each), the first reading's first.
+ * A building's units asked for without one, with those found under its street's other names (the avenue's,
+ * `CO_NAMED_AVENUES`) or spellings (`unitsUnderOtherSpellings`): one building's units are on record under each.
+ * The units of the name sent first.
  */
 const withUnitsOf = (
   first: Extract<AddressMatch, { readonly _tag: "Ambiguous" }>,
