@@ -108,6 +108,11 @@ export type AddressMatch =
      */
     readonly unitlessIds?: ReadonlyArray<string>
     /**
+     * For `unit`, a building asked for without its unit: how many units it has on record, of which the
+     * candidates are at most `MAX_CANDIDATES` (an agent offered five of thirteen took them for all).
+     */
+    readonly unitsOnRecord?: number
+    /**
      * Properties not valued on record at this number on a street of the name with another directional or type
      * (first among the candidates): sent, they are refused as not valued.
      */
@@ -1935,7 +1940,7 @@ export class AddressIndex {
     }
     // A building's units asked for without one, where the building's units are on record under the avenue's
     // other names too: every name's units are candidates (`655 Avenue of the Americas` offered its one unit
-    // recorded so, 5H, its twelve others being on record as `655 AVENUE OF THE AMER` and `655 6TH AVE`).
+    // recorded so, 5H, its eleven others being on record as `655 AVENUE OF THE AMER` and `655 6TH AVE`).
     if (found._tag === "Ambiguous" && found.reason === "unit" && found.otherTowns === undefined) {
       return withUnitsOf(found, coNamedAvenues(read).map((again) => this.matchParsed(again.read)))
     }
@@ -3068,7 +3073,9 @@ export class AddressIndex {
     // recorded under the spelling sent, 6A, of the building's three).
     if (chosen._tag === "Ambiguous" && chosen.reason === "unit" && parsed.unit === "") {
       const others = this.unitsUnderOtherSpellings(parcels, parsed)
-      if (others.length > 0) return withUnitsOf(chosen, [ambiguous(others, "unit")])
+      if (others.length > 0) {
+        return withUnitsOf(chosen, [withUnitCount(ambiguous(others, "unit"), unitCount(others))])
+      }
     }
     if (chosen._tag === "Unknown" && parsed.unit !== "" && parcels.some((parcel) => parcel.unit !== "")) {
       const sibling = this.unitUnderAnotherSpelling(parcels, parsed)
@@ -3325,7 +3332,7 @@ export class AddressIndex {
     if (units.length === 0) return ambiguous(whole, "several")
     // The record without a unit is no candidate: its address is the one sent, refused again if sent back (`185
     // Moreland Rd, Coburg`, a house sale and its units' sales: an agent's audit saw the loop). It is named by id.
-    const candidates = ambiguous(units, "unit")
+    const candidates = withUnitCount(ambiguous(units, "unit"), unitCount(units))
     return whole.length === 0 ? candidates : { ...candidates, unitlessIds: whole.map((p) => p.id).sort(naturally) }
   }
 
@@ -3481,10 +3488,35 @@ const withUnitsOf = (
   first: Extract<AddressMatch, { readonly _tag: "Ambiguous" }>,
   others: ReadonlyArray<AddressMatch>
 ): Extract<AddressMatch, { readonly _tag: "Ambiguous" }> => {
-  const more = others.flatMap((other) => other._tag === "Ambiguous" && other.reason === "unit" ? other.candidates : [])
+  // (Several names may find one street, its name normalized: its units once.)
+  const seen = new Set([first.candidates.join("\n")])
+  const more = others.flatMap((other) => {
+    if (other._tag !== "Ambiguous" || other.reason !== "unit" || seen.has(other.candidates.join("\n"))) return []
+    seen.add(other.candidates.join("\n"))
+    return [other]
+  })
   if (more.length === 0) return first
-  return { ...first, candidates: [...new Set([...first.candidates, ...more.sort(naturally)])].slice(0, MAX_CANDIDATES) }
+  const all = new Set([...first.candidates, ...more.flatMap((other) => other.candidates)])
+  // The units each reading found beyond the candidates it listed.
+  const unlisted = [first, ...more].reduce(
+    (total, match) => total + (match.unitsOnRecord ?? match.candidates.length) - match.candidates.length,
+    0
+  )
+  const candidates = [...new Set([...first.candidates, ...more.flatMap((other) => other.candidates).sort(naturally)])]
+  return withUnitCount({ ...first, candidates: candidates.slice(0, MAX_CANDIDATES) }, all.size + unlisted)
 }
+
+/** The building's count of units on record, where the candidates do not list them all. */
+const withUnitCount = (
+  match: Extract<AddressMatch, { readonly _tag: "Ambiguous" }>,
+  units: number
+): Extract<AddressMatch, { readonly _tag: "Ambiguous" }> => {
+  const { unitsOnRecord: _, ...rest } = match
+  return units > match.candidates.length ? { ...rest, unitsOnRecord: units } : rest
+}
+
+/** How many units the records name among a building's parcels (each address once). */
+const unitCount = (units: ReadonlyArray<ParcelRecord>) => new Set(units.map(parcelDisplayAddress)).size
 
 const ambiguous = (
   parcels: ReadonlyArray<ParcelRecord>,

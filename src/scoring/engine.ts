@@ -151,7 +151,11 @@ const notValuedAmong = ({ notValued }: Extract<IndexMatch, { _tag: "Ambiguous" }
 export const ambiguityDetail = (match: Extract<IndexMatch, { _tag: "Ambiguous" }>): string => {
   switch (match.reason) {
     case "unit":
-      return "The address names a building with units; send the unit (the candidates list the units on record)." +
+      return `The address names a building with units; send the unit (the candidates list ${
+        match.unitsOnRecord !== undefined && match.unitsOnRecord > match.candidates.length
+          ? `${match.candidates.length} of the ${match.unitsOnRecord} units on record: ask which is meant`
+          : "the units on record"
+      }).` +
         (match.unitlessIds === undefined ?
           "" :
           ` The address is also on record without a unit (${

@@ -2709,6 +2709,24 @@ describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: 
     expect(sixth._tag === "Ambiguous" && sixth.candidates[0]).toBe("655 6TH AVE UNIT 5D, NEW YORK, NY 10010")
   })
 
+  it("a building of more units than the candidates list says how many it has on record, under all its names", () => {
+    const ny = { city: "NEW YORK", zip: "10010", state: "NY", market: "Manhattan" }
+    const building = new AddressIndex([
+      ...["2A", "2B", "3G", "5D", "5F", "6A"].map((unit) => parcel(`sixth-${unit}`, "655 6TH AVE", ny, unit)),
+      ...["5B", "10B"].map((unit) =>
+        parcel(`amer-${unit}`, normalizeAddress("655 AVENUE OF THE AMER").street, ny, unit)
+      ),
+      parcel("aoa-5H", "655 AVENUE OF THE AMERICAS", ny, "5H")
+    ])
+    for (const typed of ["655 6th Ave, New York, NY", "655 Avenue of the Americas, New York, NY"]) {
+      const sent = building.match(typed)
+      expect(sent).toMatchObject({ _tag: "Ambiguous", reason: "unit", unitsOnRecord: 9 })
+      expect(sent._tag === "Ambiguous" && sent.candidates).toHaveLength(5)
+    }
+    // All of them listed: no count.
+    expect(avenues.match("655 6th Ave, New York, NY 10010")).not.toHaveProperty("unitsOnRecord")
+  })
+
   it("7th and 8th Avenues are the Harlem boulevards only north of Central Park: a midtown number is never read on the other name", () => {
     expect(avenues.match("232 Adam Clayton Powell Jr Blvd, New York, NY")._tag).toBe("Unknown")
     expect(idOf(avenues.match("232 7th Ave, New York, NY"))).toBe("seventh-232")
