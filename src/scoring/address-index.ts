@@ -109,7 +109,7 @@ export type AddressMatch =
     readonly unitlessIds?: ReadonlyArray<string>
     /**
      * For `unit`, a building asked for without its unit: how many units it has on record, of which the
-     * candidates are at most `MAX_CANDIDATES` (an agent offered five of thirteen took them for all).
+     * candidates are at most `MAX_CANDIDATES` (five offered of a building's twelve could be taken for all of them).
      */
     readonly unitsOnRecord?: number
     /**

@@ -356,8 +356,8 @@ describe("the local scoring engine on a generated county", () => {
       )
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).toMatch(/send the unit/)
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: one })).not.toMatch(/property_id/)
-    // A building of more units than the candidates list says so, and asks (an agent offered five of 13 units
-    // took them for all of them).
+    // A building of more units than the candidates list says so, and asks: five offered of 13 could be taken
+    // for all of them.
     const five = ["1A", "1B", "1C", "2A", "2B"].map((unit) => `100 OCEAN TER UNIT ${unit}, STATEN ISLAND, NY 10307`)
     expect(ambiguityDetail({ _tag: "Ambiguous", reason: "unit", candidates: five, unitsOnRecord: 13 })).toMatch(
       /send the unit \(the candidates list 5 of the 13 units on record: ask which is meant\)\./
