@@ -1733,7 +1733,25 @@ export class AddressIndex {
         return found
       }
       const usual = typesWithin([...STREET_TYPE_NAMES].map(([abbreviation, name]) => [name, abbreviation] as const))
-      const types = usual.size > 0 ? usual : typesWithin(STREET_TYPES)
+      let types = usual.size > 0 ? usual : typesWithin(STREET_TYPES)
+      // One edit from several types (`Cort`: Court or Port; `Drove`: Drive or Grove; `Gove`: Grove or Cove), where
+      // the town or ZIP code sent has a street of the name with only one of them: that one (each was a dead end,
+      // nothing suggested, in an address audit of 2026-11-29). Only where no street of the name has another of
+      // them there, recorded at any number: a house on the other that never sold may be the one meant.
+      if (types.size > 1 && (locality !== undefined || zip !== undefined)) {
+        const inPlace = [...types].filter((type) => {
+          const parts = streetParts([...street.slice(0, typeAt), type, ...street.slice(typeAt + 1)])
+          return (this.byName.get(parts.name) ?? []).some((onRecord) =>
+            onRecord.parts.type === parts.type && onRecord.parts.directional === parts.directional &&
+            (zip !== undefined
+              ? onRecord.zip === zip
+              : [...onRecord.numbers.values()].some((parcels) =>
+                parcels.some((parcel) => this.parcels.get(parcel)!.localities.has(locality!))
+              ))
+          )
+        })
+        if (inPlace.length === 1) types = new Set(inPlace)
+      }
       if (types.size === 1) {
         const [type] = types
         notes.push({ kind: "corrected", part: "street_type", sent: typeWord, used: type! })

@@ -2890,6 +2890,37 @@ describe("REQ-1 Melbourne's street names an audit of the real file found refused
   })
 })
 
+describe("REQ-1 a misspelt street type one edit from two types (an address audit, 2026-11-29: `61 Glenard Drove, Eaglemont`, `7 Murra Cort, Ashwood` were dead ends, nothing suggested)", () => {
+  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
+  const streets = new AddressIndex([
+    parcel("glenard-61", normalizeAddress("61 Glenard Dr").street, vic("EAGLEMONT", "3084")),
+    parcel("murra-7-1", normalizeAddress("7 Murra Ct").street, vic("ASHWOOD", "3147"), "1"),
+    parcel("willow-30", normalizeAddress("30 Willow Gr").street, vic("KEW EAST", "3102")),
+    // A town with a Drive and a Grove of one name: `Drove` is either, and the house may be on the other.
+    parcel("ridge-dr-49", normalizeAddress("49 Ridge Dr").street, vic("AVONDALE HEIGHTS", "3034")),
+    parcel("ridge-gr-3", normalizeAddress("3 Ridge Gr").street, vic("AVONDALE HEIGHTS", "3034")),
+    parcel("ridge-gr-far", normalizeAddress("49 Ridge Gr").street, vic("FRANKSTON", "3199"))
+  ])
+
+  it("the one type of the two whose street of the name the town or ZIP code has is taken, said corrected", () => {
+    findsEach(streets, [
+      ["61 Glenard Drove, Eaglemont, VIC 3084", "glenard-61"],
+      ["61 Glenard Drove, 3084", "glenard-61"],
+      ["7 Murra Cort Unit 1, Ashwood", "murra-7-1"],
+      ["30 Willow Gove, Kew East", "willow-30"]
+    ])
+    expect(streets.match("61 Glenard Drove, Eaglemont")).toMatchObject({
+      method: "corrected",
+      notes: [{ kind: "corrected", part: "street_type", sent: "DROVE", used: "DR" }]
+    })
+  })
+
+  it("where the place has a street of the name with each type, or no place is sent, nothing is taken", () => {
+    expect(streets.match("49 Ridge Drove, Avondale Heights")._tag).not.toBe("Found")
+    expect(streets.match("61 Glenard Drove")._tag).not.toBe("Found")
+  })
+})
+
 describe("REQ-1 refusals an agent's audit of the MCP tools found misleading on 2026-11-28", () => {
   const ny = { city: "NEW YORK", zip: "10011", state: "NY", market: "Manhattan" }
   const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
