@@ -3514,14 +3514,13 @@ const withUnitsOf = (
     return [other]
   })
   if (more.length === 0) return first
-  const all = new Set([...first.candidates, ...more.flatMap((other) => other.candidates)])
   // The units each reading found beyond the candidates it listed.
   const unlisted = [first, ...more].reduce(
     (total, match) => total + (match.unitsOnRecord ?? match.candidates.length) - match.candidates.length,
     0
   )
   const candidates = [...new Set([...first.candidates, ...more.flatMap((other) => other.candidates).sort(naturally)])]
-  return withUnitCount({ ...first, candidates: candidates.slice(0, MAX_CANDIDATES) }, all.size + unlisted)
+  return withUnitCount({ ...first, candidates: candidates.slice(0, MAX_CANDIDATES) }, candidates.length + unlisted)
 }
 
 /** The building's count of units on record, where the candidates do not list them all. */

@@ -36,6 +36,7 @@ const index = new AddressIndex([
 ])
 
 /** Staten Island as the NYC files record it: boroughs as towns, neighbourhoods beside them. */
+const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
 const si = (hood: string, zip: string) => ({ city: "STATEN ISLAND", zip, hood, state: "NY", market: "Staten Island" })
 const statenIsland = new AddressIndex([
   parcel("sycamore-525", "525 SYCAMORE ST", si("ANNADALE", "10312")),
@@ -680,7 +681,6 @@ describe("wrong parcels found by a second audit over every NYC borough (each onc
 })
 
 describe("a unit whose number looks like a ZIP code or a postcode", () => {
-  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const both = new AddressIndex([
     parcel("tower-3105", "350 E 57TH ST", { city: "NEW YORK", zip: "10022", state: "NY", market: "Manhattan" }, "3105"),
     parcel("tower-2104", "350 E 57TH ST", { city: "NEW YORK", zip: "10022", state: "NY", market: "Manhattan" }, "2104"),
@@ -1070,7 +1070,6 @@ describe("never a wrong parcel", () => {
 
 describe("no town or ZIP code sent, for a street of several towns (a user's audit: each was Found in one)", () => {
   const nyc = (city: string, zip: string) => ({ city, zip, state: "NY", market: city })
-  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const towns = new AddressIndex([
     parcel("bk-e93-250", "250 E 93RD ST", nyc("BROOKLYN", "11212")),
     parcel("mh-e93-245", "245 E 93RD ST", nyc("NEW YORK", "10128")),
@@ -1663,7 +1662,6 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
   })
 
   it("a street name on record anywhere in the state, whatever its numbers, is never corrected to another street here; the close streets are suggested as other streets (an address audit: 24 Rose St, Alphington)", () => {
-    const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
     const melbourne = new AddressIndex([
       parcel("ross-24", "24 ROSS ST", vic("ALPHINGTON", "3078")),
       parcel("rose-3a", "3A ROSE ST", vic("IVANHOE", "3079"))
@@ -1691,7 +1689,6 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
 
 describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbourne, Sacramento)", () => {
   it("`The Bronx` is the Bronx, a unit word before Australia's slashed unit is the unit's (`Unit 3/46 Fewster Rd`), Mews and Grange are Australia's Mw and Gra, `NYC` needs no comma, and `NY NY` is New York: an address audit's refusals", () => {
-    const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
     const both = new AddressIndex([
       parcel("park-4090", "4090 PARK AVE", { city: "BRONX", zip: "10457", state: "NY", market: "Bronx" }),
       parcel("fewster-3", "46 FEWSTER RD", vic("HAMPTON", "3188"), "3"),
@@ -2734,7 +2731,6 @@ describe("REQ-1 Manhattan's avenues of two names (an address audit, 2026-11-29: 
 })
 
 describe("REQ-1 a street named by its type, typed without its The or with its directional first (an address audit, 2026-11-29: `88 Esplanade, Maribyrnong` was told no street of the name is there)", () => {
-  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const streets = new AddressIndex([
     parcel("esplanade-88", normalizeAddress("88 The Esplanade").street, vic("MARIBYRNONG", "3032")),
     parcel("parade-67", normalizeAddress("67 The Parade").street, vic("ASCOT VALE", "3032")),
@@ -2858,7 +2854,6 @@ describe("REQ-1 Australia's U for a unit (an address audit, 2026-11-29: `U1/1 Da
 })
 
 describe("REQ-1 Melbourne's street names an audit of the real file found refused as not on record (2026-11-28)", () => {
-  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const streets = new AddressIndex([
     parcel("dell-17", "17 THE DELL", vic("CROYDON NORTH", "3136")),
     parcel("corso-63", "63 THE CORSO", vic("PARKDALE", "3195")),
@@ -2891,7 +2886,6 @@ describe("REQ-1 Melbourne's street names an audit of the real file found refused
 })
 
 describe("REQ-1 a misspelt street type one edit from two types (an address audit, 2026-11-29: `61 Glenard Drove, Eaglemont`, `7 Murra Cort, Ashwood` were dead ends, nothing suggested)", () => {
-  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const streets = new AddressIndex([
     parcel("glenard-61", normalizeAddress("61 Glenard Dr").street, vic("EAGLEMONT", "3084")),
     parcel("murra-7-1", normalizeAddress("7 Murra Ct").street, vic("ASHWOOD", "3147"), "1"),
@@ -2923,7 +2917,6 @@ describe("REQ-1 a misspelt street type one edit from two types (an address audit
 
 describe("REQ-1 refusals an agent's audit of the MCP tools found misleading on 2026-11-28", () => {
   const ny = { city: "NEW YORK", zip: "10011", state: "NY", market: "Manhattan" }
-  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const units = ["2A", "3A", "3B", "3C", "4A", "7", "9A", "9B", "10A", "10B", "12A"]
   const files = new AddressIndex([
     ...units.map((unit) => parcel(`w14-${unit}`, "209 W 14TH ST", ny, unit)),
@@ -3047,7 +3040,6 @@ describe("REQ-1 remarks typed with an address (an agent's audit, 2026-11-29: `11
 })
 
 describe("REQ-1 wrong parcels and a loop an address audit of 2026-11-29 found (third round)", () => {
-  const vic = (city: string, zip: string) => ({ city, zip, state: "VIC", market: "Melbourne" })
   const brooklyn = (zip: string) => ({ city: "BROOKLYN", zip, state: "NY", market: "Brooklyn" })
   const index = new AddressIndex([
     parcel("ross-24", "24 ROSS ST", vic("ALPHINGTON", "3078")),
