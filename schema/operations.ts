@@ -86,7 +86,8 @@ export const operations = {
       "here (an estimate withheld, no offer and why, a thin band, comparable sales far away, an offer above the property's own recent " +
       "price, its own sale outside the value's range or not counted, an after-repair value below the model's " +
       "range or the property's own recent price, an offer that rises with the repairs, a value as of a date " +
-      "before the call's or carrying a premium for a recent resale).",
+      "before the call's or carrying a premium for a recent resale, a unit of a house of two or three families valued " +
+      "as the whole house).",
     refusals: SCORING_REFUSALS
   },
   batch: {

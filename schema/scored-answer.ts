@@ -246,7 +246,8 @@ export const CAUTION_CODES = [
   "recent-resale-premium",
   "pricing-model-incomplete",
   "no-sales-of-type",
-  "built-after-valuation-date"
+  "built-after-valuation-date",
+  "whole-building-valued"
 ] as const
 
 const cautionCodeDescription =
@@ -297,7 +298,10 @@ const cautionCodeDescription =
   "`no-sales-of-type`: no recorded market sale of the property's market is of its `property_type` (recorded, " +
   "or sent in `overrides`), so every figure comes from sales of other types; " +
   "`built-after-valuation-date`: the year built (recorded, or sent in `overrides`) is after `valuation_date`, so " +
-  "the figures value the property as if it stood then, not as finished. New codes " +
+  "the figures value the property as if it stood then, not as finished; `whole-building-valued`: the address " +
+  "sent a unit, but the record holds the address as one house of two or three families (its apartments not " +
+  "recorded or sold on their own; `match.notes` has the unit as `ignored`), so every figure is the whole " +
+  "house's, not one apartment's. New codes " +
   "may be added: read an unknown code's `detail`."
 
 export const Caution = Schema.Struct({

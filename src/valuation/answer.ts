@@ -136,7 +136,12 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
     })()
 
   const evidence = valuationEvidence(outcome)
+  const unitLeftOut = outcome.subject.match?.notes.find((note) => note.kind === "ignored" && note.part === "unit")
+  const recordedType = outcome.subject.record.property_type
   const cautions = cautionsFor({
+    unitOfHouse: unitLeftOut !== undefined && (recordedType === "two_family" || recordedType === "three_family")
+      ? { unit: unitLeftOut.sent, propertyType: recordedType }
+      : undefined,
     modelMedian: distribution["0.5"],
     withheld,
     distribution: withheld ? undefined : distribution,

@@ -86,6 +86,11 @@ export interface CautionInputs {
   readonly usualLivingArea?: readonly [number, number] | undefined
   /** The newest comparable sale's date (`evidence.newest_comparable_sale`). */
   readonly newestComparableSale?: string | undefined
+  /**
+   * The unit the address sent, where the record holds the address as one house of two or three families (its
+   * apartments the house's, none a property of its own) and the unit was therefore left out of the match.
+   */
+  readonly unitOfHouse?: { readonly unit: string; readonly propertyType: string } | undefined
   /** The day of the call (the valuation date when the market's data is current). */
   readonly callDate?: string | undefined
   /** The market's latest recorded sale (`evidence.data_through`). */
@@ -292,6 +297,25 @@ const builtAfterValuationDateCaution = (inputs: CautionInputs): Caution | undefi
  * all come from sales of other types. Nothing said it (an investor audit, 2026-11-29: `101 The Fairway, Kingsbury`
  * sent as `manufactured` was valued, banded and offered as the houses around it, A$512,000, the same offer).
  */
+/**
+ * A unit sent for a house of two or three families: the match left the unit out (a `match.notes` entry), and the
+ * answer valued the whole house. An agent told to read `cautions` found nothing on `3 Oak Ave Apt 2` but the
+ * whole two-family house's value and offer, which a user who asked about one flat would take for the flat's (an
+ * agent's audit, 2026-11-29).
+ */
+const unitOfHouseCaution = (inputs: CautionInputs): Caution | undefined => {
+  const sent = inputs.unitOfHouse
+  if (sent === undefined) return undefined
+  return {
+    code: "whole-building-valued",
+    detail: `The address sent names unit ${sent.unit}, but the record holds this address as one property, a ` +
+      `${sent.propertyType.replace(/_/g, " ")} house whose apartments are the house's, none recorded or sold ` +
+      `on its own: every figure here (the value, its range${
+        inputs.band === undefined ? "" : ", the band and the offer"
+      }) is the whole house's, not one apartment's.`
+  }
+}
+
 const typeWithoutSalesCaution = (inputs: CautionInputs): Caution | undefined => {
   const unsold = inputs.typeWithoutSales
   if (unsold === undefined) return undefined
@@ -700,6 +724,7 @@ const offerRisesWithRepairsCaution = (inputs: CautionInputs): Caution | undefine
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
     pastValuationDateCaution(inputs),
+    unitOfHouseCaution(inputs),
     learnersPendingCaution(inputs),
     typeWithoutSalesCaution(inputs),
     builtAfterValuationDateCaution(inputs),

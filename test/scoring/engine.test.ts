@@ -645,3 +645,30 @@ describe("the recent-resale premium", () => {
     }
   })
 })
+
+describe("a unit sent for a house of two or three families (an agent's audit, 2026-11-29: `3 Oak Ave Apt 2` got the whole house's value and offer with no caution)", () => {
+  it("REQ-1 ANS-2 cautions: whole-building-valued says the figures are the whole house's; the house sent without the unit says nothing", () => {
+    const multi = county.parcels.find((p) =>
+      (p.propertyType === "two_family" || p.propertyType === "three_family") && p.unit === "" &&
+      !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet && streetCount.get(p.street) === 1 &&
+      Either.isRight(engine.score(parcelDisplayAddress(p), undefined, asOf))
+    )!
+    const withUnit = `${multi.street} Apt 2, ${multi.city}`
+    const outcome = right(engine.score(withUnit, undefined, asOf))
+    expect(outcome.subject.propertyId).toBe(multi.id)
+    const caution = scoredAnswer(outcome, { address: withUnit }).cautions?.find((c) =>
+      c.code === "whole-building-valued"
+    )
+    expect(caution?.detail).toBe(
+      `The address sent names unit 2, but the record holds this address as one property, a ${
+        multi.propertyType!.replace("_", " ")
+      } house whose apartments are the house's, none recorded or sold on its own: every figure here (the value, ` +
+        `its range${
+          scoredAnswer(outcome, { address: withUnit }).comp_band === undefined ? "" : ", the band and the offer"
+        }) is the whole house's, not one apartment's.`
+    )
+    const address = parcelDisplayAddress(multi)
+    expect(scoredAnswer(right(engine.score(address, undefined, asOf)), { address }).cautions?.map((c) => c.code) ?? [])
+      .not.toContain("whole-building-valued")
+  })
+})
