@@ -69,7 +69,9 @@ export const operations = {
       "`max_allowable_offer` with its `cost_stack` (the most a buyer can pay and still clear the margin: a " +
       "ceiling for their own offer, before any fee of theirs or bargaining, not a price to offer as it is), and " +
       "up to 10 comparable sales. Costs one Credit, refunded " +
-      "when the property cannot be found or scored.\n\nReading it: `rehab_adjusted_arv` is the repaired value " +
+      "when the property cannot be found or scored; an answer without `comp_band` (too few comparable sales with " +
+      "a usable price), and so without the repaired value and the offer, is a scored answer and is charged: its " +
+      "`cautions` say why.\n\nReading it: `rehab_adjusted_arv` is the repaired value " +
       "(ARV) the offer is built on; `pricing_model_arv_estimate` is the model's value of the property as " +
       "recorded, blind to `condition` and the repair budget (not an after-repair value), with its range in " +
       "`value_distribution` (`0.1` to `0.9`: measured out of time, about eight sales in ten across a market, fewer " +

@@ -305,7 +305,9 @@ export const instructionsFor = (coverage: string | undefined) =>
     SERVER_INSTRUCTIONS,
     `Covered markets (a property elsewhere is refused, free): ${coverage}. Where a market's records end before ` +
     "the day of a call, its properties are valued as of that date (the answer's `valuation_date`, with a " +
-    "`past-valuation-date` caution), never carried forward."
+    "`past-valuation-date` caution), not moved to the day of the call. Where the newest comparable sale of a " +
+    "property's kind is long before its `valuation_date`, the value reflects the prices of that sale's time " +
+    "(an `old-comparable-sales` caution says so)."
   ].join("\n\n")
 
 /** `validate_request` judges the key as the paid tools do, then the request without it. */

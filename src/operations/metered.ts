@@ -248,10 +248,12 @@ const claimed = (
       })
     case "InFlight":
       return new DuplicateRequestInFlight({
-        detail: "An identical request with this Idempotency-Key is still being processed; retry shortly to get its " +
-          "result. (An earlier attempt with this key that ended without an answer while the database was away may " +
-          "hold it until the sweeper frees it, within seconds of the database answering again; the retry then " +
-          "runs as a new request.)",
+        // (Words for the caller: the sweeper and the database's absence meant nothing to an agent, its audit of
+        // 2026-11-29 found.)
+        detail: "An identical request with this idempotency key is still being processed: retry with the same key " +
+          "after `retry_after` seconds to get its result; nothing is charged for this refusal. (If an earlier " +
+          "attempt with this key ended without an answer during a fault of the service, the key is freed within " +
+          "seconds of the service recovering, and the retry then runs as a new request.)",
         retry_after: 1
       })
   }

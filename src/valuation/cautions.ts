@@ -226,8 +226,8 @@ const oldCompsCaution = (inputs: CautionInputs): Caution | undefined => {
     detail: `The newest comparable sale is from ${newest}, ${age.toLocaleString("en-US")} days before the ` +
       `valuation date (${inputs.valuationDate}): the records hold no later sale of properties like this one that ` +
       "the valuation can use (a sale without the facts it needs, such as a living area, is none), and the market " +
-      "index of its kind is not carried past its data, so the value is in effect of that time, carried forward " +
-      `unchanged. Prices may have moved since ${newest}.`
+      "index of its kind is not carried past its data, so the value reflects the prices of that time, held level " +
+      `to the valuation date. Prices may have moved since ${newest}.`
   }
 }
 
