@@ -154,6 +154,14 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
         return [true, { ...s, open }]
       })
 
+    /** Spends less Refunds made since the UTC day of `now` began (what the daily cap counts). */
+    const spentToday = (entries: ReadonlyArray<LedgerEntry>, accountId: string, now: number) => {
+      const dayStart = Math.floor(now / 86_400_000) * 86_400_000
+      return entries
+        .filter((e) => e.accountId === accountId && e.createdAt.getTime() >= dayStart)
+        .reduce((sum, e) => sum + (e.kind === "spend" ? e.amount : e.kind === "refund" ? -e.amount : 0), 0)
+    }
+
     const ledger = Ledger.of({
       spend: (request) =>
         Effect.gen(function*() {
@@ -165,10 +173,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           const balance = balanceOf(s.entries, request.accountId)
           const cap = s.caps.get(request.accountId)
           if (cap !== undefined) {
-            const dayStart = Math.floor((yield* Clock.currentTimeMillis) / 86_400_000) * 86_400_000
-            const today = s.entries
-              .filter((e) => e.accountId === request.accountId && e.createdAt.getTime() >= dayStart)
-              .reduce((sum, e) => sum + (e.kind === "spend" ? e.amount : e.kind === "refund" ? -e.amount : 0), 0)
+            const today = spentToday(s.entries, request.accountId, yield* Clock.currentTimeMillis)
             if (today + cost > cap) {
               return yield* new SpendCapExceeded({
                 detail: spendCapDetail(cap),
@@ -269,6 +274,15 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
       confirmConnection: () => Effect.as(guard(), Option.none()),
       balance: (accountId) =>
         Effect.zipRight(guard(), Effect.map(Ref.get(state), (s) => balanceOf(s.entries, accountId))),
+      standing: (accountId) =>
+        Effect.zipRight(
+          guard(),
+          Effect.zipWith(Ref.get(state), Clock.currentTimeMillis, (s, now) => ({
+            balance: balanceOf(s.entries, accountId),
+            dailySpendCap: s.caps.get(accountId) ?? null,
+            spentToday: spentToday(s.entries, accountId, now)
+          }))
+        ),
       entries: (accountId) =>
         Effect.zipRight(
           guard(),

@@ -305,6 +305,18 @@ export const LedgerPg = Layer.effect(
           Effect.map((rows) => rows[0]?.balance ?? 0),
           step("Ledger.balance")
         ),
+      standing: (accountId) =>
+        sql<{ balance: number; daily_spend_cap: number | null; spent_today: number }>`
+          SELECT balance, daily_spend_cap,
+            CASE WHEN spend_day = (now() AT TIME ZONE 'UTC')::date THEN spent_on_day ELSE 0 END AS spent_today
+          FROM accounts WHERE id = ${accountId}`.pipe(
+          Effect.map((rows) => ({
+            balance: rows[0]?.balance ?? 0,
+            dailySpendCap: rows[0]?.daily_spend_cap ?? null,
+            spentToday: Number(rows[0]?.spent_today ?? 0)
+          })),
+          step("Ledger.standing")
+        ),
       entries: (accountId) =>
         sql<EntryRow>`
           SELECT ${entryColumns} FROM ledger_entries WHERE account_id = ${accountId} ORDER BY id`.pipe(

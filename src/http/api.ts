@@ -324,7 +324,7 @@ export const AccountGroup = HttpApiGroup.make("account")
     HttpApiEndpoint.get("account", "/v1/account")
       .addSuccess(AccountSummary)
       .addError(documented(CallNotStarted))
-      .annotate(OpenApi.Summary, "The calling Account: its Balance, tier and rate limit")
+      .annotate(OpenApi.Summary, "The calling Account: its Balance, tier, rate limit and daily spend cap")
       .annotate(
         OpenApi.Description,
         "What paid calls draw on (the Balance), the Account's tier and its rate limit, and whether it has " +

@@ -186,7 +186,7 @@ export const SERVER_INSTRUCTIONS = [
   "(US dollars in US markets, Australian dollars in Melbourne), which each answer's `currency` names; " +
   "`evidence.data_through` says how recent the " +
   "records are.",
-  `The Account's Balance, tier and rate limit: read the resource \`${ACCOUNT_RESOURCE}\` (free).`,
+  `The Account's Balance, tier, rate limit and daily spend cap (with what is left of it today): read the resource \`${ACCOUNT_RESOURCE}\` (free).`,
   "Costs: `score_property` and `property_history` one Credit each, `score_property_batch` one per property; " +
   "`validate_request` is free. A call whose property cannot be found or scored is refunded. Check " +
   "`subject_property.address` in each answer: it is the property that was valued; and read its `cautions` when " +
@@ -343,8 +343,8 @@ export const mcpServerFor = (context: ToolContext) => {
   // Not a tool (the four are all): the Account, read as a connected app may (interface, Authentication 2).
   server.registerResource("account", ACCOUNT_RESOURCE, {
     title: "Your propscore Account",
-    description: "The Account's Balance (Credits left), tier, rate limit a minute and whether it has accepted " +
-      "the current Terms. Free to read.",
+    description: "The Account's Balance (Credits left), tier, rate limit a minute, whether it has accepted " +
+      "the current Terms, and its daily spend cap with what is left of it today (when it has one). Free to read.",
     mimeType: "application/json"
   }, async (uri) => {
     const read = await context.run(Effect.either(accountSummary(context.caller)))

@@ -1,6 +1,6 @@
 /**
- * `GET /v1/account` (and the MCP resource `propscore://account`): the calling Account's Balance, tier and rate
- * limit, for its API key or an app connected to it. `GET /v1/account/connections` and
+ * `GET /v1/account` (and the MCP resource `propscore://account`): the calling Account's Balance, tier, rate
+ * limit and daily spend cap, for its API key or an app connected to it. `GET /v1/account/connections` and
  * `DELETE /v1/account/connections/{id}`: an Account's connected apps, for its own API key only (free). A
  * connection of another Account is as unknown as one that never existed; a database that does not answer
  * means the call did not start (503 `call-not-started`).
@@ -21,17 +21,20 @@ const notStarted = () =>
   })
 
 /**
- * The caller's Account (spec: a connected app reads account details such as the Balance): one Balance read;
+ * The caller's Account (spec: a connected app reads account details such as the Balance): one Ledger read;
  * the rest is what the caller's credential already says.
  */
 export const accountSummary = (caller: Caller) =>
-  Effect.flatMap(Ledger, (ledger) => ledger.balance(caller.accountId)).pipe(
-    Effect.map((balance): AccountSummary => ({
+  Effect.flatMap(Ledger, (ledger) => ledger.standing(caller.accountId)).pipe(
+    Effect.map(({ balance, dailySpendCap, spentToday }): AccountSummary => ({
       account_id: caller.accountId,
       balance,
       tier: caller.tier,
       rate_limit_per_minute: caller.rateLimitPerMinute ?? TIER_LIMITS[caller.tier],
-      terms_accepted: caller.pendingTerms === null
+      terms_accepted: caller.pendingTerms === null,
+      ...(dailySpendCap === null ? {} : {
+        daily_spend_cap: { credits: dailySpendCap, remaining_today: Math.max(0, dailySpendCap - spentToday) }
+      })
     })),
     Effect.catchTag("LedgerUnreachable", () =>
       Effect.fail(

@@ -211,6 +211,8 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
     accessTokenSha256: Uint8Array
   ) => Effect.Effect<Option.Option<ConnectedApp>, LedgerUnreachable>
   readonly balance: (accountId: string) => Effect.Effect<number, LedgerUnreachable>
+  /** An Account's Balance with its daily spend cap and what counts against it today (UTC), in one read. */
+  readonly standing: (accountId: string) => Effect.Effect<AccountStanding, LedgerUnreachable>
   readonly entries: (accountId: string) => Effect.Effect<ReadonlyArray<LedgerEntry>, LedgerUnreachable>
   /** An Account's entries matching `query`, newest first, at most `query.limit`. */
   readonly statement: (
@@ -224,6 +226,18 @@ export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
     until: Date
   ) => Effect.Effect<ReadonlyArray<DailyTotal>, LedgerUnreachable>
 }>() {}
+
+/** What an Account may still spend: its Balance, and its daily spend cap with today's use of it. */
+export interface AccountStanding {
+  readonly balance: number
+  /** Credits per UTC day, null when the Account has no cap. */
+  readonly dailySpendCap: number | null
+  /**
+   * What counts against the cap today (UTC): the day's Spends less the Refunds made today (a Refund today of a
+   * Spend of yesterday gives room back today, so this may be below zero).
+   */
+  readonly spentToday: number
+}
 
 /** The UTC day (`YYYY-MM-DD`) of an instant. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10)

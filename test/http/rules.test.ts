@@ -72,9 +72,15 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
       }
     }))
 
-  it.effect("ERR-6: spend-cap-exceeded is a 429 that carries no Retry-After", () =>
+  it.effect("ERR-6: spend-cap-exceeded is a 429 that carries no Retry-After; GET /v1/account tells the cap and what is left of it today", () =>
     Effect.gen(function*() {
+      const cap = () =>
+        Effect.map(request("/v1/account", { method: "GET", key: key(2) }), (r) => r.body.daily_spend_cap)
+      expect(yield* cap()).toEqual({ credits: 1, remaining_today: 1 })
       expect((yield* request("/v1/predict", { key: key(2), body: { address: "good" } })).status).toBe(200)
+      expect(yield* cap()).toEqual({ credits: 1, remaining_today: 0 })
+      // An Account without a cap has no member for one.
+      expect((yield* request("/v1/account", { method: "GET", key: key(0) })).body).not.toHaveProperty("daily_spend_cap")
       const capped = yield* request("/v1/predict", { key: key(2), body: { address: "good" } })
       expect(capped.status).toBe(429)
       expect(capped.body.type).toMatch(/\/errors\/spend-cap-exceeded$/)

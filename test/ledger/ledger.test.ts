@@ -254,13 +254,17 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
   it.effect("the daily spend cap refuses a Spend that would pass it, with nothing recorded; refunds give room back", () =>
     Effect.gen(function*() {
       const account = yield* newAccount(100, 3)
+      const standing = Effect.flatMap(Ledger, (l) => l.standing(account))
+      expect(yield* standing).toEqual({ balance: 100, dailySpendCap: 3, spentToday: 0 })
       const first = yield* spendOf(account, 2, "batch")
       yield* spendOf(account)
+      expect(yield* standing).toEqual({ balance: 97, dailySpendCap: 3, spentToday: 3 })
       expect(yield* Effect.flip(spendOf(account))).toMatchObject({ _tag: "SpendCapExceeded", spend_cap: 3 })
       yield* Effect.flatMap(
         Ledger,
         (l) => l.refund({ spendId: first.spendId, amount: 1, reason: "unscorable-address", traceId: "x" })
       )
+      expect(yield* standing).toEqual({ balance: 98, dailySpendCap: 3, spentToday: 2 })
       yield* spendOf(account)
       expect(yield* reconciles(account)).toBe(97)
     }))
@@ -352,9 +356,12 @@ describe("the in-memory Ledger", () => {
 
   it.effect("the daily cap follows the Clock's UTC day", () =>
     Effect.gen(function*() {
+      const standing = Effect.flatMap(Ledger, (l) => l.standing("acct_capped"))
       yield* spendOf("acct_capped", 2, "batch")
+      expect(yield* standing).toEqual({ balance: 98, dailySpendCap: 2, spentToday: 2 })
       expect(yield* Effect.flip(spendOf("acct_capped"))).toMatchObject({ _tag: "SpendCapExceeded" })
       yield* TestClock.adjust("1 day")
+      expect(yield* standing).toEqual({ balance: 98, dailySpendCap: 2, spentToday: 0 })
       yield* spendOf("acct_capped")
       expect(yield* reconciles("acct_capped")).toBe(97)
     }).pipe(Effect.provide(memory)))
