@@ -293,11 +293,6 @@ const builtAfterValuationDateCaution = (inputs: CautionInputs): Caution | undefi
 }
 
 /**
- * No recorded market sale of the market is of the property's type: the value, its range, the band and the offer
- * all come from sales of other types. Nothing said it (an investor audit, 2026-11-29: `101 The Fairway, Kingsbury`
- * sent as `manufactured` was valued, banded and offered as the houses around it, A$512,000, the same offer).
- */
-/**
  * A unit sent for a house of two or three families: the match left the unit out (a `match.notes` entry), and the
  * answer valued the whole house. An agent told to read `cautions` found nothing on `3 Oak Ave Apt 2` but the
  * whole two-family house's value and offer, which a user who asked about one flat would take for the flat's (an
@@ -316,6 +311,11 @@ const unitOfHouseCaution = (inputs: CautionInputs): Caution | undefined => {
   }
 }
 
+/**
+ * No recorded market sale of the market is of the property's type: the value, its range, the band and the offer
+ * all come from sales of other types. Nothing said it (an investor audit, 2026-11-29: `101 The Fairway, Kingsbury`
+ * sent as `manufactured` was valued, banded and offered as the houses around it, A$512,000, the same offer).
+ */
 const typeWithoutSalesCaution = (inputs: CautionInputs): Caution | undefined => {
   const unsold = inputs.typeWithoutSales
   if (unsold === undefined) return undefined
