@@ -817,8 +817,17 @@ export class ScoringEngine {
 
   parcelById(propertyId: string): Either.Either<ParcelRecord, UnknownProperty> {
     const parcel = this.parcels.get(propertyId)
-    return parcel
-      ? Either.right(parcel)
-      : Either.left(new UnknownProperty({ detail: `No property has the id ${propertyId}.` }))
+    if (parcel) return Either.right(parcel)
+    // An id copied with spaces around it (an agent's audit, 2026-11-29): said, with the id to send; not taken, since
+    // the request is judged and stored (its idempotency key) as sent.
+    const trimmed = propertyId.trim()
+    return Either.left(
+      new UnknownProperty({
+        detail: trimmed !== propertyId && this.parcels.has(trimmed)
+          ? `No property has the id ${JSON.stringify(propertyId)}: the id was sent with spaces around it; send ` +
+            `${JSON.stringify(trimmed)}.`
+          : `No property has the id ${propertyId}.`
+      })
+    )
   }
 }

@@ -672,3 +672,13 @@ describe("a unit sent for a house of two or three families (an agent's audit, 20
       .not.toContain("whole-building-valued")
   })
 })
+
+describe("a property id sent with spaces around it (an agent's audit, 2026-11-29)", () => {
+  it("HIS-2: is unknown as sent, and the refusal names the id to send; an id of no property is refused as before", () => {
+    expect(left(engine.parcelById(` ${house.id} `)).detail).toBe(
+      `No property has the id " ${house.id} ": the id was sent with spaces around it; send "${house.id}".`
+    )
+    expect(left(engine.parcelById("demo-nope")).detail).toBe("No property has the id demo-nope.")
+    expect(right(engine.parcelById(house.id)).id).toBe(house.id)
+  })
+})
