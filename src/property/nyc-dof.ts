@@ -104,12 +104,25 @@ const zipOf = (row: Record<string, string>) => {
 }
 
 /**
+ * Parcels recorded at one price on one day that are one deed whatever lies between them: a portfolio. Two or
+ * three houses of a neighbourhood may meet at one price on one day by chance (below); four or more do not, and
+ * several neighbourhoods of a borough each recording four or more at one price on one day are one deed over all
+ * of them (an investor's audit, 2026-11-29: `162 Vernon Ave`, one of 26 parcels of Bedford-Stuyvesant and Ocean
+ * Hill in three ZIP codes sold for $14,187,500 on 2019-12-20, was said to have sold with 9 other parcels, its ZIP
+ * code's part of its neighbourhood's 19). On the 2018–2019 files 14 neighbourhood groups of four or more lay in
+ * several ZIP codes and blocks, at prices such as $9,631,964 over 16 Harlem parcels, and one such deed spanned two
+ * neighbourhoods.
+ */
+const PORTFOLIO_PARCELS = 4
+
+/**
  * The parcels of one deed, among those a neighbourhood recorded at one price on one day: all of them, unless
  * they lie on several blocks in several ZIP codes, where only those of the row's ZIP code are. Two houses of
  * one neighbourhood sold the same day at a house's price, blocks and ZIP codes apart, are two sales that met,
  * not one deed (an investor's audit, 2026-11-28: `113-02 203rd St` and `111-73 180th St`, Queens, 11412 and
  * 11433, $510,000 each, were one $510,000 package and neither house's market sale; 153 such pairs on the 2018–2019
- * files, against 1,975 packages on one block), or the same parcels are on another deed together.
+ * files, against 1,975 packages on one block), or the same parcels are on another deed together, or they are a
+ * portfolio (`PORTFOLIO_PARCELS`).
  */
 const oneDeed = (
   parcels: ReadonlyMap<string, DeedParcel> | undefined,
@@ -125,7 +138,9 @@ const oneDeed = (
   // Bronx, three deeds of the two on the same days, $60,000, $10,500 and $150,000.)
   const together = (setsOfParcels.get([...parcels.keys()].sort().join(" ")) ?? 0) >= 2
   if (!together && separateSales(parcels, price, middleOfPeers)) return undefined
-  if (zips.size < 2 || blocks.size < 2 || zip === "" || together) return new Set(parcels.keys())
+  if (zips.size < 2 || blocks.size < 2 || zip === "" || together || parcels.size >= PORTFOLIO_PARCELS) {
+    return new Set(parcels.keys())
+  }
   return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
 }
 
@@ -360,6 +375,19 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
     const prices = pricesPerParcelDay.get(day) ?? new Set<number>()
     pricesPerParcelDay.set(day, prices.add(price))
   }
+  // A portfolio over several neighbourhoods of the borough (`PORTFOLIO_PARCELS`): each one's deed is all of them.
+  const portfolios = new Map<string, Array<string>>()
+  for (const [deed, parcels] of parcelsPerDeed) {
+    if (parcels.size < PORTFOLIO_PARCELS) continue
+    const [borough, , date, price] = deed.split("|")
+    const key = `${borough}|${date}|${price}`
+    portfolios.set(key, [...(portfolios.get(key) ?? []), deed])
+  }
+  for (const deeds of portfolios.values()) {
+    if (deeds.length < 2) continue
+    const all = new Map(deeds.flatMap((deed) => [...parcelsPerDeed.get(deed)!]))
+    for (const deed of deeds) parcelsPerDeed.set(deed, all)
+  }
   // The middle price, and price a square foot, of each group of peers sold on their own (one parcel a deed), found
   // when asked.
   const salesOfPeers = new Map<string, Array<{ readonly price: number; readonly area: number | undefined }>>()
@@ -423,7 +451,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   // The same parcels together on several deeds (bought and sold together) are one holding, whatever lies between
   // them: each of those deeds is one.
   const setsOfParcels = new Map<string, number>()
-  for (const parcels of parcelsPerDeed.values()) {
+  // (Each deed once: a portfolio's neighbourhoods share one.)
+  for (const parcels of new Set(parcelsPerDeed.values())) {
     if (parcels.size < 2) continue
     const key = [...parcels.keys()].sort().join(" ")
     setsOfParcels.set(key, (setsOfParcels.get(key) ?? 0) + 1)

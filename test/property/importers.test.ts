@@ -1003,3 +1003,42 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
       }))
   }
 )
+
+describe("NYC portfolio deeds (an investor's audit, 2026-11-29: 162 Vernon Ave, one of 26 parcels sold for $14,187,500)", () => {
+  const parcel = (neighborhood: string, block: number, lot: number, street: string, zip: string, price: string) =>
+    `3,${neighborhood},02 TWO FAMILY DWELLINGS,1,${block},${lot},,B1,${street},,${zip},2,0,2,"2,000","2,400",1910,1,B1,"${price}",12/20/19`
+  const packagesOf = (...rows: Array<string>) =>
+    Object.fromEntries(
+      parseNycDofSales("f.csv", Buffer.from(nycFile(...rows))).sales.map((sale) => [
+        sale.parcelId,
+        sale.packageParcelIds?.length ?? 0
+      ])
+    )
+
+  it("HIS-2: four or more parcels of a neighbourhood at one price on one day are one deed across ZIP codes, and the borough's neighbourhoods' such groups one deed over all; two or three stay split by ZIP code", () => {
+    const bedStuy = [
+      parcel("BEDFORD STUYVESANT", 1760, 16, "162 VERNON AVENUE", "11206", "14,187,500"),
+      parcel("BEDFORD STUYVESANT", 1594, 39, "340 HART STREET", "11206", "14,187,500"),
+      parcel("BEDFORD STUYVESANT", 1606, 74, "903 LAFAYETTE AVENUE", "11221", "14,187,500"),
+      parcel("BEDFORD STUYVESANT", 1607, 67, "983 LAFAYETTE AVENUE", "11221", "14,187,500")
+    ]
+    const oceanHill = [
+      parcel("OCEAN HILL", 1486, 25, "1074 PUTNAM AVENUE", "11221", "14,187,500"),
+      parcel("OCEAN HILL", 1484, 1, "914 MADISON STREET", "11221", "14,187,500"),
+      parcel("OCEAN HILL", 1484, 15, "1434 BROADWAY", "11221", "14,187,500"),
+      parcel("OCEAN HILL", 1501, 26, "706 MAC DONOUGH STREET", "11233", "14,187,500")
+    ]
+    // Each of the eight on one deed over all eight (was: its ZIP code's part of its neighbourhood's four, or none).
+    expect(Object.values(packagesOf(...bedStuy, ...oceanHill))).toEqual(Array(8).fill(8))
+    // One neighbourhood's four alone: one deed over its four, across its two ZIP codes.
+    expect(Object.values(packagesOf(...bedStuy))).toEqual(Array(4).fill(4))
+    // Three of a neighbourhood in two ZIP codes and on other blocks: split by ZIP code, as two houses are.
+    expect(packagesOf(...bedStuy.slice(1))).toEqual({
+      "nyc-3-1594-39": 0,
+      "nyc-3-1606-74": 2,
+      "nyc-3-1607-67": 2
+    })
+    // Two neighbourhoods' groups of fewer than four at one price on one day: not joined.
+    expect(Object.values(packagesOf(...bedStuy.slice(0, 3), ...oceanHill.slice(0, 3)))).not.toContain(6)
+  })
+})
