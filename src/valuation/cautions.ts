@@ -304,7 +304,7 @@ const unitOfHouseCaution = (inputs: CautionInputs): Caution | undefined => {
   return {
     code: "whole-building-valued",
     detail: `The address sent names unit ${sent.unit}, but the record holds this address as one property, a ` +
-      `${sent.propertyType.replace(/_/g, " ")} house whose apartments are the house's, none recorded or sold ` +
+      `${sent.propertyType.replace(/_/g, "-")} house whose apartments are the house's, none recorded or sold ` +
       `on its own: every figure here (the value, its range${
         inputs.band === undefined ? "" : ", the band and the offer"
       }) is the whole house's, not one apartment's.`

@@ -661,7 +661,7 @@ describe("a unit sent for a house of two or three families (an agent's audit, 20
     )
     expect(caution?.detail).toBe(
       `The address sent names unit 2, but the record holds this address as one property, a ${
-        multi.propertyType!.replace("_", " ")
+        multi.propertyType!.replace("_", "-")
       } house whose apartments are the house's, none recorded or sold on its own: every figure here (the value, ` +
         `its range${
           scoredAnswer(outcome, { address: withUnit }).comp_band === undefined ? "" : ", the band and the offer"
