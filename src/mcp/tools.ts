@@ -13,19 +13,20 @@ import {
   type StandardSchemaWithJSON,
   type ToolAnnotations
 } from "@modelcontextprotocol/server"
-import { Effect, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { BatchAnswer, BatchRequest } from "../../schema/batch.js"
-import { decodeIdempotencyKey } from "../../schema/decode.js"
+import { decodeHistoryRequest, decodeIdempotencyKey } from "../../schema/decode.js"
 import { examples } from "../../schema/examples.js"
 import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
 import { plainJsonSchema } from "../../schema/json-schema.js"
 import { operations, type OperationText, safeRetries, withRecovery } from "../../schema/operations.js"
 import { problemBody } from "../../schema/problem-detail.js"
-import { InvalidRequest, isProblem, type Problem } from "../../schema/problems.js"
+import { type BatchTooLarge, InvalidRequest, isProblem, type Problem } from "../../schema/problems.js"
 import { CAUTION_CODES, ScoredAnswer } from "../../schema/scored-answer.js"
 import { ScoredCall } from "../../schema/scored-call.js"
 import { ValidationAnswer } from "../../schema/validate.js"
 import type { AppConfig } from "../config.js"
+import { acceptBatch, acceptScoredCall, bothRefused } from "../operations/accept.js"
 import { accountSummary } from "../operations/account.js"
 import { batch } from "../operations/batch.js"
 import { history } from "../operations/history.js"
@@ -278,9 +279,25 @@ const keyArgument = (value: unknown): Effect.Effect<string | undefined, InvalidR
   )
 }
 
+/**
+ * The key judged, and where it is refused, the arguments too (`accepted`: what the tool refuses of them before any
+ * Spend, judged alone): both refusals in one answer, as over HTTP (`withKeyRefusal`), not the arguments' in a
+ * second round once the key is fixed (an agent's audit, 2026-11-29).
+ */
+const keyArgumentWith = (value: unknown, accepted: Effect.Effect<unknown, InvalidRequest | BatchTooLarge>) =>
+  Effect.catchAll(keyArgument(value), (keyRefused) =>
+    Effect.flatMap(Effect.either(accepted), (judged) =>
+      Effect.fail(
+        Either.isLeft(judged) && judged.left._tag === "InvalidRequest"
+          ? bothRefused(keyRefused, judged.left)
+          : keyRefused
+      )))
+
 const meteredTool = (
   context: ToolContext,
-  operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, unknown, ToolServices>
+  operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, unknown, ToolServices>,
+  /** What the operation refuses of the arguments before any Spend, judged alone (no Credit, no Ledger). */
+  accept: (body: unknown) => Effect.Effect<unknown, InvalidRequest | BatchTooLarge>
 ) =>
 async (args: Record<string, unknown>) => {
   const { idempotency_key, ...body } = args
@@ -288,7 +305,7 @@ async (args: Record<string, unknown>) => {
   return answerOf(
     context,
     traceId,
-    keyArgument(idempotency_key).pipe(
+    keyArgumentWith(idempotency_key, accept(body)).pipe(
       Effect.flatMap((key) => operation({ caller: context.caller, body, idempotencyKeyHeader: key, traceId })),
       Effect.map((answer): ToolAnswer => ({ body: answer.response.body, replayed: answer.replayed }))
     )
@@ -317,7 +334,7 @@ const validateTool = (context: ToolContext) => async (args: Json) => {
     context,
     context.traceId,
     Effect.zipRight(
-      keyArgument(idempotency_key),
+      keyArgumentWith(idempotency_key, validate(body)),
       Effect.map(validate(body), (answer): ToolAnswer => ({ body: answer }))
     )
   )
@@ -332,9 +349,9 @@ export const mcpServerFor = (context: ToolContext) => {
     instructions: instructionsFor(context.coverage)
   })
   const handlers = {
-    score_property: meteredTool(context, predict),
-    score_property_batch: meteredTool(context, batch),
-    property_history: meteredTool(context, history),
+    score_property: meteredTool(context, predict, acceptScoredCall),
+    score_property_batch: meteredTool(context, batch, acceptBatch),
+    property_history: meteredTool(context, history, decodeHistoryRequest),
     validate_request: validateTool(context)
   }
   for (const [name, definition] of Object.entries(toolDefinitions)) {

@@ -3,9 +3,9 @@
  * predict or batch would): the body's decoding and the endpoint rule that refuses `condition: tear_down`
  * even with a `rehab_budget` (REQ-3).
  */
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import type { BatchRequest } from "../../schema/batch.js"
-import { decodeBatchRequest, decodeScoredCall } from "../../schema/decode.js"
+import { decodeBatchRequest, decodeIdempotencyKey, decodeScoredCall } from "../../schema/decode.js"
 import { type BatchTooLarge, type FieldError, InvalidRequest } from "../../schema/problems.js"
 import type { ScoredCall } from "../../schema/scored-call.js"
 
@@ -44,6 +44,29 @@ const withTearDowns = (error: InvalidRequest, tearDowns: ReadonlyArray<FieldErro
   )
   return new InvalidRequest({ detail: `${errors.length} problems were found in the request; see errors.`, errors })
 }
+
+/** Two refusals of one request as one, their errors in pointer order (a header's, pointer "", first). */
+export const bothRefused = (first: InvalidRequest, second: InvalidRequest): InvalidRequest => {
+  const errors = [...first.errors, ...second.errors].sort((a, b) =>
+    a.pointer.localeCompare(b.pointer, "en", { numeric: true })
+  )
+  return new InvalidRequest({ detail: `${errors.length} problems were found in the request; see errors.`, errors })
+}
+
+/**
+ * A body refused before any Spend also names a bad Idempotency-Key header (IDEM-10), every refusal in one answer:
+ * the header's was found only once the body was fixed, a second round (an agent's audit, 2026-11-29).
+ */
+export const withKeyRefusal =
+  (header: string | undefined) =>
+  <A, E extends InvalidRequest | BatchTooLarge>(accepted: Effect.Effect<A, E>): Effect.Effect<A, E | InvalidRequest> =>
+    Effect.catchAll(accepted, (error) =>
+      error._tag !== "InvalidRequest"
+        ? Effect.fail(error)
+        : Effect.flatMap(
+          Effect.either(decodeIdempotencyKey(header)),
+          (key) => Effect.fail(Either.isLeft(key) ? bothRefused(key.left, error as InvalidRequest) : error)
+        ))
 
 export const acceptScoredCall = (body: unknown): Effect.Effect<ScoredCall, InvalidRequest> =>
   decodeScoredCall(body).pipe(

@@ -12,7 +12,7 @@ import type { ScoredCall } from "../../schema/scored-call.js"
 import { AppConfig } from "../config.js"
 import { Ledger, type Spend } from "../services/ledger.js"
 import { scoredAnswer, scoredEntry } from "../valuation/answer.js"
-import { acceptBatch } from "./accept.js"
+import { acceptBatch, withKeyRefusal } from "./accept.js"
 import { metered, type MeteredInput, meteredRequest } from "./metered.js"
 import { scoreAddress } from "./upstream.js"
 
@@ -48,7 +48,7 @@ const stopTheBatch = (cause: Cause.Cause<unknown>) =>
 
 export const batch = (input: MeteredInput) =>
   Effect.gen(function*() {
-    const request = yield* acceptBatch(input.body)
+    const request = yield* acceptBatch(input.body).pipe(withKeyRefusal(input.idempotencyKeyHeader))
     const metering = yield* meteredRequest(input, {
       operation: "batch",
       path: "/v1/predict/batch",

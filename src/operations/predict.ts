@@ -4,13 +4,13 @@
  */
 import { Effect } from "effect"
 import { scoredAnswer } from "../valuation/answer.js"
-import { acceptScoredCall } from "./accept.js"
+import { acceptScoredCall, withKeyRefusal } from "./accept.js"
 import { metered, type MeteredInput, meteredRequest, pastCallDeadline } from "./metered.js"
 import { scoreAddress } from "./upstream.js"
 
 export const predict = (input: MeteredInput) =>
   Effect.gen(function*() {
-    const call = yield* acceptScoredCall(input.body)
+    const call = yield* acceptScoredCall(input.body).pipe(withKeyRefusal(input.idempotencyKeyHeader))
     const request = yield* meteredRequest(input, {
       operation: "predict",
       path: "/v1/predict",

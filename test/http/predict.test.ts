@@ -136,6 +136,29 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), {
       expect(yield* kinds(8)).toEqual(["grant"])
     }))
 
+  it.effect("IDEM-10 ERR-1: a bad key header and a refused body are refused in one answer, every problem listed (an agent's audit: the key's came a round later)", () =>
+    Effect.gen(function*() {
+      const both = yield* predict(8, { address: "", condition: "bad" }, { "idempotency-key": "" })
+      expect(both.status).toBe(400)
+      expect(both.body).toMatchObject({
+        detail: "3 problems were found in the request; see errors.",
+        errors: [
+          { pointer: "", header: "Idempotency-Key", detail: "must not be blank" },
+          { pointer: "/address" },
+          { pointer: "/condition" }
+        ]
+      })
+      // The body alone refused, or the key alone: as before.
+      expect((yield* predict(8, { address: "" })).body.errors).toEqual([{
+        pointer: "/address",
+        detail: "must not be empty"
+      }])
+      expect((yield* predict(8, { address: "42 Elm St, Riverton" }, { "idempotency-key": "" })).body.errors).toEqual([
+        { pointer: "", header: "Idempotency-Key", detail: "must not be blank" }
+      ])
+      expect(yield* kinds(8)).toEqual(["grant"])
+    }))
+
   it.effect("a Balance that cannot cover the call is a 402 with nothing charged", () =>
     Effect.gen(function*() {
       const response = yield* predict(11, { address: "42 Elm St, Riverton" })

@@ -135,6 +135,17 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             detail: "idempotency_key must not be blank.",
             errors: [{ pointer: "/idempotency_key", detail: "must not be blank" }]
           })
+          // A bad key and refused arguments: both in one answer (an agent's audit, 2026-11-29: the key's hid the rest).
+          const twice = yield* call(client, "score_property", { address: "", condition: "bad", idempotency_key: "" })
+          expect(problemOf(twice)).toMatchObject({
+            status: 400,
+            detail: "3 problems were found in the request; see errors.",
+            errors: [{ pointer: "/address" }, { pointer: "/condition" }, { pointer: "/idempotency_key" }]
+          })
+          const twiceToValidate = yield* call(client, "validate_request", { address: "", idempotency_key: "" })
+          expect(problemOf(twiceToValidate)).toMatchObject({
+            errors: [{ pointer: "/address" }, { pointer: "/idempotency_key" }]
+          })
           const invalid = yield* call(client, "validate_request", { address: "" })
           expect(problemOf(invalid)).toMatchObject({ status: 400, errors: [{ pointer: "/address" }] })
           // validate_request takes the exact arguments meant for a paid tool, its idempotency_key judged alike.
