@@ -33,25 +33,25 @@ const batchTearDowns = (properties: unknown): Array<FieldError> =>
     )
     : []
 
+/** One refusal listing several refused values, in pointer order (a header's, pointer "", first). */
+const allRefused = (errors: ReadonlyArray<FieldError>): InvalidRequest => {
+  const sorted = [...errors].sort((a, b) => a.pointer.localeCompare(b.pointer, "en", { numeric: true }))
+  return new InvalidRequest({
+    detail: `${sorted.length} problems were found in the request; see errors.`,
+    errors: sorted
+  })
+}
+
 /**
  * A body refused for its decoding also names the tear-downs it asks for: every refused value in one answer,
  * not one round of refusals after another.
  */
-const withTearDowns = (error: InvalidRequest, tearDowns: ReadonlyArray<FieldError>): InvalidRequest => {
-  if (tearDowns.length === 0) return error
-  const errors = [...error.errors, ...tearDowns].sort((a, b) =>
-    a.pointer.localeCompare(b.pointer, "en", { numeric: true })
-  )
-  return new InvalidRequest({ detail: `${errors.length} problems were found in the request; see errors.`, errors })
-}
+const withTearDowns = (error: InvalidRequest, tearDowns: ReadonlyArray<FieldError>): InvalidRequest =>
+  tearDowns.length === 0 ? error : allRefused([...error.errors, ...tearDowns])
 
-/** Two refusals of one request as one, their errors in pointer order (a header's, pointer "", first). */
-export const bothRefused = (first: InvalidRequest, second: InvalidRequest): InvalidRequest => {
-  const errors = [...first.errors, ...second.errors].sort((a, b) =>
-    a.pointer.localeCompare(b.pointer, "en", { numeric: true })
-  )
-  return new InvalidRequest({ detail: `${errors.length} problems were found in the request; see errors.`, errors })
-}
+/** Two refusals of one request as one. */
+export const bothRefused = (first: InvalidRequest, second: InvalidRequest): InvalidRequest =>
+  allRefused([...first.errors, ...second.errors])
 
 /**
  * A body refused before any Spend also names a bad Idempotency-Key header (IDEM-10), every refusal in one answer:
