@@ -23,7 +23,12 @@ export const Facts = Schema.Struct({
   bathrooms: fact(Schema.Int, "Full bathrooms."),
   partial_bathrooms: fact(Schema.Int, "Half bathrooms (never overridden, never added to `bathrooms`)."),
   living_area_square_feet: fact(Schema.Int, "Finished living area in square feet."),
-  lot_size_square_feet: fact(Schema.Int, "Lot size in square feet."),
+  // (An investor's audit, 2026-11-29: a Staten Island condominium unit read as standing on 296,423 sq ft.)
+  lot_size_square_feet: fact(
+    Schema.Int,
+    "Lot size in square feet. For a condominium unit, the land of the lot its building stands on, shared by every " +
+      "unit, where the records give it with each unit (New York City's do): not the unit's own."
+  ),
   year_built: fact(Schema.Int, "Year built."),
   property_type: fact(PropertyType, "Kind of property."),
   latitude: fact(Schema.Number, "Latitude in decimal degrees."),
