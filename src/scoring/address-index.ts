@@ -118,7 +118,11 @@ export type AddressMatch =
      */
     readonly notValued?: ReadonlyArray<NotValued>
   }
-  | { readonly _tag: "OutsideCoverage" }
+  | {
+    readonly _tag: "OutsideCoverage"
+    /** The place the address named that no covered market has (as sent), where that was the reason. */
+    readonly place?: string | undefined
+  }
   | {
     readonly _tag: "Unknown"
     readonly hint: string
@@ -2041,7 +2045,9 @@ export class AddressIndex {
     const place = [words.slice(0, -1), words.slice(1)].map((kept) => kept.join(" ")).find((phrase, i) =>
       words.length >= 2 && AREA_WORDS.has(i === 0 ? words.at(-1)! : words[0]!) && this.towns.has(phrase)
     )
-    if (place === undefined) return this.soundAlikePlace(parsed) ?? { _tag: "OutsideCoverage" }
+    if (place === undefined) {
+      return this.soundAlikePlace(parsed) ?? { _tag: "OutsideCoverage", place: parsed.unknownLocality }
+    }
     const inPlace = this.matchParsed({ ...parsed, unknownLocality: undefined, locality: place })
     const suggestions = addressesOf(inPlace)
     return {

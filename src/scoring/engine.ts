@@ -641,7 +641,15 @@ export class ScoringEngine {
             detail: covered === ""
               ? "No property data is loaded, so no address can be valued yet: the operator loads it with " +
                 "`propscore data demo` or `propscore data import`."
-              : `The address lies outside every covered area. Covered markets: ${covered}.`
+              // The place that put it outside, where one did: a town the records lack may be mistyped beyond the
+              // corrections, or truly elsewhere (an agent's audit, 2026-11-29: `2 Maple St, Cedar` said nothing of
+              // why, and the agent gave up on a street of the coverage).
+              : `The address lies outside every covered area${
+                match.place === undefined
+                  ? ""
+                  : `: ${match.place} is no town, neighbourhood or suburb of the covered markets (if it is mistyped, ` +
+                    "send the town as the records spell it, or the ZIP code)"
+              }. Covered markets: ${covered}.`
           })
         )
       }

@@ -312,6 +312,12 @@ describe("the local scoring engine on a generated county", () => {
         engine.dataThrough(DEMO_MARKET)
       }.`
     )
+    // A place the records lack is named as the reason (an agent's audit, 2026-11-29: `2 Maple St, Cedar`).
+    expect((left(engine.score(`${shared.street}, Springfield`, undefined, asOf)) as { detail: string }).detail).toBe(
+      "The address lies outside every covered area: SPRINGFIELD is no town, neighbourhood or suburb of the covered " +
+        "markets (if it is mistyped, send the town as the records spell it, or the ZIP code). Covered markets: " +
+        `${DEMO_MARKET} (ZZ), records through ${engine.dataThrough(DEMO_MARKET)}.`
+    )
     expect(left(engine.score("99999 Nowhere Rd, Riverton, ZZ 99103", undefined, asOf))._tag).toBe("UnscorableAddress")
     // With no data at all, the operator's next step, not an empty list of markets.
     expect(
