@@ -3098,7 +3098,7 @@ export class AddressIndex {
     if (chosen._tag === "Ambiguous" && chosen.reason === "unit" && parsed.unit === "") {
       const others = this.unitsUnderOtherSpellings(parcels, parsed)
       if (others.length > 0) {
-        return withUnitsOf(chosen, [withUnitCount(ambiguous(others, "unit"), unitCount(others))])
+        return withUnitsOf(chosen, [unitsOfBuilding(others)])
       }
     }
     if (chosen._tag === "Unknown" && parsed.unit !== "" && parcels.some((parcel) => parcel.unit !== "")) {
@@ -3356,7 +3356,7 @@ export class AddressIndex {
     if (units.length === 0) return ambiguous(whole, "several")
     // The record without a unit is no candidate: its address is the one sent, refused again if sent back (`185
     // Moreland Rd, Coburg`, a house sale and its units' sales: an agent's audit saw the loop). It is named by id.
-    const candidates = withUnitCount(ambiguous(units, "unit"), unitCount(units))
+    const candidates = unitsOfBuilding(units)
     return whole.length === 0 ? candidates : { ...candidates, unitlessIds: whole.map((p) => p.id).sort(naturally) }
   }
 
@@ -3538,8 +3538,12 @@ const withUnitCount = (
   return units > match.candidates.length ? { ...rest, unitsOnRecord: units } : rest
 }
 
-/** How many units the records name among a building's parcels (each address once). */
-const unitCount = (units: ReadonlyArray<ParcelRecord>) => new Set(units.map(parcelDisplayAddress)).size
+/**
+ * A building's units asked for without one: at most `MAX_CANDIDATES` of them as candidates, with how many the
+ * records name (each address once) where that is more.
+ */
+const unitsOfBuilding = (units: ReadonlyArray<ParcelRecord>) =>
+  withUnitCount(ambiguous(units, "unit"), new Set(units.map(parcelDisplayAddress)).size)
 
 const ambiguous = (
   parcels: ReadonlyArray<ParcelRecord>,
