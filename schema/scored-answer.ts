@@ -252,7 +252,8 @@ export const CAUTION_CODES = [
   "pricing-model-incomplete",
   "no-sales-of-type",
   "built-after-valuation-date",
-  "whole-building-valued"
+  "whole-building-valued",
+  "place-not-sent"
 ] as const
 
 const cautionCodeDescription =
@@ -306,7 +307,9 @@ const cautionCodeDescription =
   "the figures value the property as if it stood then, not as finished; `whole-building-valued`: the address " +
   "sent a unit, but the record holds the address as one house of two or three families (its apartments not " +
   "recorded or sold on their own; `match.notes` has the unit as `ignored`), so every figure is the whole " +
-  "house's, not one apartment's. New codes " +
+  "house's, not one apartment's; `place-not-sent`: the address sent named no town, suburb or ZIP code, and " +
+  "was taken for the only property at its street address in the covered markets (`match.recorded_address`): " +
+  "if the property meant is elsewhere, the answer is not its own. New codes " +
   "may be added: read an unknown code's `detail`."
 
 export const Caution = Schema.Struct({

@@ -81,6 +81,11 @@ export type AddressMatch =
     readonly parcel: ParcelRecord
     readonly method: MatchMethod
     readonly notes: ReadonlyArray<MatchNote>
+    /**
+     * The address named no town, neighbourhood, suburb or ZIP code (a state or a country alone is no place): the
+     * property is the only one of the covered markets at the street address, which a property elsewhere may have.
+     */
+    readonly placeLeftOut?: true
   }
   | {
     readonly _tag: "Ambiguous"
@@ -1941,7 +1946,9 @@ export class AddressIndex {
         }
       }
     }
-    return found
+    return found._tag === "Found" && read.locality === undefined && read.zip === undefined
+      ? { ...found, placeLeftOut: true }
+      : found
   }
 
   /**

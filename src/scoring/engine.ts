@@ -104,6 +104,8 @@ export const modelSale = (parcel: ParcelRecord, sale: SaleRecord): ModelSale | u
 export interface Located {
   readonly parcel: ParcelRecord
   readonly match?: AddressMatch | undefined
+  /** The address named no town, neighbourhood, suburb or ZIP code (the index's `placeLeftOut`). */
+  readonly placeLeftOut?: true | undefined
 }
 
 /** Whether each parcel's recorded line has a unit of its own, read once per parcel (the line is parsed: ~30 µs). */
@@ -630,7 +632,11 @@ export class ScoringEngine {
     const match = this.index.match(address)
     switch (match._tag) {
       case "Found":
-        return Either.right({ parcel: match.parcel, match: addressMatch(address, match) })
+        return Either.right({
+          parcel: match.parcel,
+          match: addressMatch(address, match),
+          ...(match.placeLeftOut ? { placeLeftOut: true as const } : {})
+        })
       case "Ambiguous":
         return Either.left(new AmbiguousAddress({ detail: ambiguityDetail(match), candidates: match.candidates }))
       case "OutsideCoverage": {
@@ -687,7 +693,7 @@ export class ScoringEngine {
    * overrides (what `evaluate` does for a sale on its own date).
    */
   valueParcel(
-    { match, parcel }: Located,
+    { match, parcel, placeLeftOut }: Located,
     overrides: Overrides | undefined,
     asOf: string
   ): Either.Either<ScoringOutcome, EngineScoreError> {
@@ -794,6 +800,7 @@ export class ScoringEngine {
         record,
         currency: currencyOfState(parcel.state),
         ...(match === undefined ? {} : { match }),
+        ...(placeLeftOut ? { placeLeftOut } : {}),
         ...(lastSale === undefined ? {} : { lastSale }),
         ...(flippedFrom === undefined ? {} : { lastSaleFlippedFrom: flippedFrom }),
         ...(uncountedSale === undefined ? {} : { uncountedSale }),

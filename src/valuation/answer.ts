@@ -37,6 +37,11 @@ export interface ScoringOutcome {
     readonly record: CountyFacts
     /** How the address the call sent matched the property's. */
     readonly match?: AddressMatch | undefined
+    /**
+     * The address sent named no town, neighbourhood, suburb or ZIP code: the property is the covered markets' only
+     * one at the street address.
+     */
+    readonly placeLeftOut?: true | undefined
     /** The currency of its market's records (every amount of the answer is in it). */
     readonly currency?: Currency | undefined
     /** Its own latest market sale on record by the valuation date (never a comparable). */
@@ -141,6 +146,9 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
   const cautions = cautionsFor({
     unitOfHouse: unitLeftOut !== undefined && (recordedType === "two_family" || recordedType === "three_family")
       ? { unit: unitLeftOut.sent, propertyType: recordedType }
+      : undefined,
+    placeLeftOut: outcome.subject.placeLeftOut && outcome.subject.match !== undefined
+      ? { recordedAddress: outcome.subject.match.recorded_address }
       : undefined,
     modelMedian: distribution["0.5"],
     withheld,

@@ -91,6 +91,11 @@ export interface CautionInputs {
    * apartments the house's, none a property of its own) and the unit was therefore left out of the match.
    */
   readonly unitOfHouse?: { readonly unit: string; readonly propertyType: string } | undefined
+  /**
+   * The address sent named no town, neighbourhood, suburb or ZIP code, and was found as the covered markets' only
+   * property at its street address: that property's address as recorded.
+   */
+  readonly placeLeftOut?: { readonly recordedAddress: string } | undefined
   /** The day of the call (the valuation date when the market's data is current). */
   readonly callDate?: string | undefined
   /** The market's latest recorded sale (`evidence.data_through`). */
@@ -310,6 +315,23 @@ const unitOfHouseCaution = (inputs: CautionInputs): Caution | undefined => {
       }) is the whole house's, not one apartment's.`
   }
 }
+
+/**
+ * The address named no place (no town, neighbourhood, suburb or ZIP code) and was found as the one property at its
+ * street address in the covered markets: a property of the same street address elsewhere, outside them, would have
+ * been valued as this one. `match.method` stays `exact` (the street address is the record's), and `match.notes`
+ * has no note for a part left out, so an agent told to read `cautions` was charged for it with nothing to check (an
+ * agent's audit, 2026-11-29: `3 Pine Ct`).
+ */
+const placeLeftOutCaution = (inputs: CautionInputs): Caution | undefined =>
+  inputs.placeLeftOut === undefined ? undefined : {
+    code: "place-not-sent",
+    detail:
+      `The address sent names no town, suburb or ZIP code: it was taken for ${inputs.placeLeftOut.recordedAddress}, ` +
+      "the only property at this street address in the covered markets. If the property meant is elsewhere, " +
+      "every figure here is this one's, not its own: send the address with its town or ZIP code (an address " +
+      "outside the covered markets is refused, and costs nothing)."
+  }
 
 /**
  * No recorded market sale of the market is of the property's type: the value, its range, the band and the offer
@@ -723,6 +745,7 @@ const offerRisesWithRepairsCaution = (inputs: CautionInputs): Caution | undefine
 
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
+    placeLeftOutCaution(inputs),
     pastValuationDateCaution(inputs),
     unitOfHouseCaution(inputs),
     learnersPendingCaution(inputs),

@@ -679,6 +679,33 @@ describe("a unit sent for a house of two or three families (an agent's audit, 20
   })
 })
 
+describe("an address sent with no town or ZIP code (an agent's audit, 2026-11-29: `3 Pine Ct` was charged with nothing to check)", () => {
+  it("REQ-1 ANS-2 cautions: place-not-sent names the property taken; a town or ZIP code sent says nothing", () => {
+    const codesOf = (address: string) => {
+      const outcome = right(engine.score(address, undefined, asOf))
+      expect(outcome.subject.propertyId).toBe(house.id)
+      return { outcome, cautions: scoredAnswer(outcome, { address }).cautions ?? [] }
+    }
+    const { cautions, outcome } = codesOf(house.street)
+    expect(outcome.subject.match?.method).toBe("exact")
+    expect(cautions[0]).toEqual({
+      code: "place-not-sent",
+      detail:
+        `The address sent names no town, suburb or ZIP code: it was taken for ${
+          outcome.subject.match!.recorded_address
+        }, the only property at this street address in the covered markets. If the property meant is elsewhere, ` +
+        "every figure here is this one's, not its own: send the address with its town or ZIP code (an address " +
+        "outside the covered markets is refused, and costs nothing)."
+    })
+    expect(outcome.subject.match!.recorded_address).toContain(house.city!.toUpperCase())
+    // A state alone is no place: it holds many such street addresses.
+    expect(codesOf(`${house.street}, ${house.state}`).cautions.map((c) => c.code)).toContain("place-not-sent")
+    for (const placed of [`${house.street}, ${house.city}`, `${house.street} ${house.zipCode}`]) {
+      expect(codesOf(placed).cautions.map((c) => c.code)).not.toContain("place-not-sent")
+    }
+  })
+})
+
 describe("a property id sent with spaces around it (an agent's audit, 2026-11-29)", () => {
   it("HIS-2: is unknown as sent, and the refusal names the id to send; an id of no property is refused as before", () => {
     expect(left(engine.parcelById(` ${house.id} `)).detail).toBe(
