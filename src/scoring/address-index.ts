@@ -2362,10 +2362,20 @@ export class AddressIndex {
         }
       }
       if (inTown.length > 0) {
+        // Where the place sent reaches a town of a longer name and the street lies there only (`1/29 Grant St,
+        // Malvern VIC 3144`: Grant St is Malvern East's, 3145), that town is named and the town is to be checked
+        // too: "on record in MALVERN ... check the ZIP code" blamed the one part that was right (an investor's
+        // audit, 2026-11-30).
+        const towns = [...new Set(inTown.map(displayTown))]
+        const elsewhere = towns.every((town) => town !== parsed.locality)
         return {
           _tag: "Unknown",
-          hint: `The street is on record in ${parsed.locality}, but not in ZIP code ${parsed.zip}: check the ZIP ` +
-            "code (the street's addresses in the town nearest to the number are suggested).",
+          hint: elsewhere
+            ? `The street is on record in ${towns.join(" and ")}, not in ${parsed.locality} itself, and not in ` +
+              `ZIP code ${parsed.zip}: check the town and the ZIP code (the street's addresses nearest to the ` +
+              "number are suggested)."
+            : `The street is on record in ${parsed.locality}, but not in ZIP code ${parsed.zip}: check the ZIP ` +
+              "code (the street's addresses in the town nearest to the number are suggested).",
           suggestions: inTown
         }
       }

@@ -1522,6 +1522,22 @@ describe("wrong parcels an audit of the day's rules found over every parcel held
     })
   })
 
+  it("a street of the longer-named town only, sent with the shorter town's own postcode, says which town has it (1/29 Grant St, Malvern VIC 3144: an investor's audit, 2026-11-30)", () => {
+    const malvern = new AddressIndex([
+      parcel("grant-29-1", "29 GRANT ST", vic("MALVERN EAST", "3145"), "1"),
+      parcel("grant-33", "33 GRANT ST", vic("MALVERN EAST", "3145")),
+      parcel("glenferrie-9", "9 GLENFERRIE RD", vic("MALVERN", "3144"))
+    ])
+    const sent = malvern.match("1/29 Grant St, Malvern VIC 3144")
+    expect(sent).toMatchObject({
+      _tag: "Unknown",
+      hint: "The street is on record in MALVERN EAST, not in MALVERN itself, and not in ZIP code 3144: check the " +
+        "town and the ZIP code (the street's addresses nearest to the number are suggested)."
+    })
+    expect(sent._tag === "Unknown" && sent.suggestions).toContain("29 GRANT ST UNIT 1, MALVERN EAST, VIC 3145")
+    expect(idOf(malvern.match("1/29 Grant St, Malvern East VIC 3145"))).toBe("grant-29-1")
+  })
+
   it("a street typed without its directional is still the plain street where the number lies a block below the directional one's (229 Hylan Blvd beside Hylan Blvd N from 469)", () => {
     const hylan = new AddressIndex([
       parcel("hylan-229", "229 HYLAN BLVD", nyc("STATEN ISLAND", "10305")),
