@@ -135,7 +135,8 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           refundOf: spendId,
           traceId,
           detail: reason,
-          subjects: subject === undefined ? [] : [subject]
+          // (Without one of its own, the refund names what its Spend was spent on, as the PostgreSQL Ledger does.)
+          subjects: subject === undefined ? spent.subjects : [subject]
         })
         return {
           refundId: entry.id,

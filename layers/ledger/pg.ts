@@ -183,7 +183,8 @@ export const LedgerPg = Layer.effect(
         const [entry] = yield* sql<{ id: number }>`
           INSERT INTO ledger_entries (account_id, kind, amount, refund_of, trace_id, reason, subjects)
           VALUES (${accountId}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason},
-            ${request.subject === undefined ? null : [request.subject]}::text[])
+            COALESCE(${request.subject === undefined ? null : [request.subject]}::text[],
+              (SELECT subjects FROM ledger_entries WHERE id = ${request.spendId})))
           RETURNING id`
         // A refund gives room back under the daily cap on the day it is made.
         const [updated] = yield* sql<{ balance: number }>`

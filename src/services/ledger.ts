@@ -50,7 +50,10 @@ export interface RefundRequest {
   readonly amount: number
   readonly reason: string
   readonly traceId: string
-  /** The property the refunded Credit was for, when it was one of several (a batch entry). */
+  /**
+   * The property the refunded Credit was for, when it was one of several (a batch entry). Without it the refund
+   * names what its Spend was spent on (the Portal's usage: a refund names the one it refunds).
+   */
   readonly subject?: string | undefined
 }
 

@@ -170,6 +170,9 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
       1,
       "unknown-property"
     ]])
+    // A refund without a property of its own names what its Spend was spent on (a Portal audit, 2026-11-30: 29 of
+    // 31 refunds had no address); one for a batch entry names that entry's.
+    expect(refunds.map((e) => e.subjects)).toEqual([["1 Main St", "2 Main St"], ["1 Main St", "2 Main St"]])
     const spent = yield* ledger.statement(accountId, { limit: 1, kind: "spend" })
     expect(spent[0]).toMatchObject({
       kind: "spend",
@@ -195,6 +198,14 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
     expect(totals[0]!.day).toBe(utcDay(oldest))
     expect(yield* ledger.dailyTotals(accountId, dayStart, oldest)).toEqual([])
     expect(yield* reconciles(accountId)).toBe(12)
+    yield* ledger.refund({
+      spendId: spends[2]!,
+      amount: 1,
+      reason: "unknown-property",
+      traceId: "s".repeat(32),
+      subject: "2 Main St"
+    })
+    expect((yield* ledger.statement(accountId, { limit: 1, kind: "refund" }))[0]!.subjects).toEqual(["2 Main St"])
   })
 
 const PgLedger = Layer.mergeAll(LedgerPg, AccountsPg).pipe(Layer.provideMerge(TestDatabase))
