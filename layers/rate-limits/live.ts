@@ -56,7 +56,10 @@ export const RateLimitsLive = Layer.effect(
                     : policy === "sign-in"
                     ? " for this email"
                     : " without a valid API key"
-                }. Retry after ${retryAfter} seconds; nothing was charged.`,
+                }. Retry after ${retryAfter} seconds${
+                  // (A sign-in is never charged: "nothing was charged" read oddly on the Portal's sign-in page, a
+                  // Portal audit, 2026-11-30.)
+                  policy === "sign-in" ? "" : "; nothing was charged"}.`,
                 retry_after: retryAfter
               }),
               count: { policy, limit, windowSeconds: WINDOW_SECONDS, remaining: 0, resetSeconds: retryAfter }

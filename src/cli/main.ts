@@ -273,7 +273,9 @@ const reportListening = (asJson: boolean, config: AppConfigShape, demo: FirstSta
           ``,
           `  ${demo.api_key}`,
           ``,
-          `Assistants connecting to ${listening}/mcp sign in as ${demo.login.email}, password (shown once):`,
+          // (The Portal's sign-in too: a Portal audit, 2026-11-30, read it as the assistants' only.)
+          `The Portal (${listening}/portal) and assistants connecting to ${listening}/mcp sign in as ` +
+          `${demo.login.email}, password (shown once):`,
           ``,
           `  ${demo.login.password}`,
           ``

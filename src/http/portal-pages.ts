@@ -143,11 +143,13 @@ export const overviewPage = (ctx: PageContext, view: Overview) => {
   <div><dt>Daily spend cap</dt><dd>${
       account.daily_spend_cap === null
         ? "None"
+        // (Which figure is net of refunds, said: "9 Credits spent today" beside "Spent in November: 39" on the
+        // same day read as a contradiction, a Portal audit, 2026-11-30.)
         : html`${credits(account.daily_spend_cap)} <span class="muted">(${
           credits(view.spentToday)
-        } spent today, UTC)</span>`
+        } spent today, UTC, less today's refunds)</span>`
     }</dd></div>
-  <div><dt>Spent in ${view.month.label}</dt><dd>${credits(view.month.spent)}</dd></div>
+  <div><dt>Spent in ${view.month.label}, before refunds</dt><dd>${credits(view.month.spent)}</dd></div>
   <div><dt>Refunded in ${view.month.label}</dt><dd>${credits(view.month.refunded)}</dd></div>
 </dl>
 <p>Terms of Service: ${
@@ -199,6 +201,7 @@ ${
 ${alert(options.error)}
 <form method="post" action="${paths.keys}" class="inline">
   ${csrfField(ctx.csrf)}
+  <input type="hidden" name="keys_seen" value="${String(keys.length)}">
   <label for="key-name">Name <span class="muted">(optional, to tell your keys apart)</span></label>
   <input id="key-name" name="name" type="text" maxlength="60" value="${options.name ?? ""}">
   <button type="submit" class="primary">Issue key</button>
@@ -361,11 +364,17 @@ ${
       )
     }
   </select></div>
-  <div class="actions"><button type="submit">Apply</button> <a href="${paths.usage}" class="button">Clear</a>
-  <a href="${usageLink(filter, {}, paths.usageCsv)}" class="button" download>Export CSV</a></div>
+  <div class="actions"><button type="submit">Apply</button> <a href="${paths.usage}" class="button">Clear</a>${
+      view.problems.length > 0
+        ? ""
+        : html`
+  <a href="${usageLink(filter, {}, paths.usageCsv)}" class="button" download>Export CSV</a>`
+    }</div>
 </form>
 ${
-      view.entries.length === 0
+      view.problems.length > 0
+        ? html`<p>No entries are listed until the filter is mended.</p>`
+        : view.entries.length === 0
         ? html`<p>No entries${filter.fromDay || filter.toDay || filter.kind ? " match this filter" : " yet"}.</p>`
         : html`<div class="table"><table aria-labelledby="entries-title">
 <thead><tr><th scope="col">Time</th><th scope="col">Kind</th><th scope="col" class="num">Credits</th><th scope="col">Detail</th><th scope="col">Trace id</th></tr></thead>

@@ -94,7 +94,13 @@ const requestUrl = (request: HttpServerRequest.HttpServerRequest) => new URL(req
 
 /** What a page says when an action sent the holder back to it (`?done=`), by page. */
 const notices: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  [paths.signIn]: { "signed-out": "You are signed out." },
+  [paths.signIn]: {
+    "signed-out": "You are signed out.",
+    // (A form sent after the session ended bounced to a bare sign-in page: a Portal audit, 2026-11-30, could not
+    // tell whether its key was issued.)
+    "session-ended": "Your session ended (you signed out, or it expired): sign in again. A form sent after it " +
+      "ended did nothing."
+  },
   [paths.keys]: { revoked: "The key was revoked: requests with it are now refused with 401." },
   [paths.connections]: { disconnected: "The app was disconnected: its next call fails authentication." },
   [paths.terms]: { accepted: "Thank you: the Terms are accepted." }
@@ -104,6 +110,17 @@ const noticeFor = (url: URL) => {
   const done = url.searchParams.get("done")
   return done === null ? undefined : notices[url.pathname]?.[done]
 }
+
+/**
+ * A text cell a spreadsheet would read as a formula (its first character `=`, `+`, `-`, `@`, a tab or a carriage
+ * return: OWASP's CSV injection rule) is written after an apostrophe, which spreadsheets show as text and never
+ * evaluate. The addresses are the callers' own text: a Portal audit, 2026-11-30, sent `=HYPERLINK(...), Riverton`
+ * and the holder's export held it as a live formula (quoting a cell does not stop a spreadsheet reading it).
+ */
+export const spreadsheetText = (text: string) => /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
+
+/** The issue form's count of the keys it was shown beside (none from a form without it: issued as before). */
+const keysSeen = (sent: string | undefined) => sent !== undefined && /^\d{1,6}$/.test(sent) ? Number(sent) : undefined
 
 const isCrossSite = (request: HttpServerRequest.HttpServerRequest) => request.headers["sec-fetch-site"] === "cross-site"
 
@@ -156,12 +173,21 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         maxAge: 0
       })
 
-    const signInUrl = (request: HttpServerRequest.HttpServerRequest) => {
+    /** Where a request without a live session goes: sign-in, then back (a form's own page after a POST). */
+    const signInUrl = (request: HttpServerRequest.HttpServerRequest, ended: boolean) => {
       const url = requestUrl(request)
-      const here = url.pathname + url.search
-      return request.method === "GET" && here !== paths.overview
-        ? `${paths.signIn}?next=${encodeURIComponent(here)}`
-        : paths.signIn
+      const here = request.method === "GET"
+        ? url.pathname + url.search
+        : url.pathname === paths.acceptTerms
+        ? paths.terms
+        : url.pathname === paths.signOut
+        ? paths.overview
+        : url.pathname
+      const query = [
+        ...(here === paths.overview ? [] : [`next=${encodeURIComponent(here)}`]),
+        ...(ended ? ["done=session-ended"] : [])
+      ]
+      return query.length === 0 ? paths.signIn : `${paths.signIn}?${query.join("&")}`
     }
 
     /**
@@ -180,7 +206,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
         const token = request.cookies[SESSION_COOKIE]
         const accountId = token === undefined ? Option.none<string>() : yield* sessionAccount(token)
         if (token === undefined || Option.isNone(accountId)) {
-          const response = redirect(signInUrl(request))
+          const response = redirect(signInUrl(request, token !== undefined || request.method === "POST"))
           return token === undefined ? response : withoutCookie(response, SESSION_COOKIE, PORTAL)
         }
         const csrf = csrfTokenFor(token)
@@ -303,18 +329,19 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.post(
       paths.keys,
       signedIn((ctx, form) =>
-        issueKey(ctx.account.account_id, form["name"] ?? "").pipe(
+        issueKey(ctx.account.account_id, form["name"] ?? "", keysSeen(form["keys_seen"])).pipe(
           Effect.flatMap((issued) =>
             Effect.map(listKeys(ctx.account.account_id), (keys) => keysPage(ctx, keys, { issued }, 201))
           ),
-          Effect.catchTag(
-            "InvalidKeyName",
-            (invalid) =>
+          Effect.catchTags({
+            InvalidKeyName: (invalid) =>
               Effect.map(
                 listKeys(ctx.account.account_id),
                 (keys) => keysPage(ctx, keys, { error: invalid.message, name: form["name"] ?? "" }, 400)
-              )
-          )
+              ),
+            KeyFormStale: (stale) =>
+              Effect.map(listKeys(ctx.account.account_id), (keys) => keysPage(ctx, keys, { error: stale.message }, 409))
+          })
         )
       )
     )
@@ -349,10 +376,18 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
           const request = yield* HttpServerRequest.HttpServerRequest
           const accountId = ctx.account.account_id
           const chart = yield* dailySpend(accountId)
-          const parsed = parseUsageQuery(Object.fromEntries(requestUrl(request).searchParams))
+          const params = Object.fromEntries(requestUrl(request).searchParams)
+          const parsed = parseUsageQuery(params)
           if (Either.isLeft(parsed)) {
+            // The filter as sent stays in the form, to be mended (a Portal audit, 2026-11-30: From after To
+            // emptied both fields and listed "No entries yet" beside 64 entries).
+            const kind = params["kind"]
             return renderUsagePage(ctx, {
-              filter: {},
+              filter: {
+                fromDay: params["from"],
+                toDay: params["to"],
+                kind: kind === "spend" || kind === "refund" || kind === "grant" ? kind : undefined
+              },
               entries: [],
               olderThan: null,
               paged: false,
@@ -387,10 +422,10 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
       entry.operation ?? "",
       entry.units ?? "",
       entry.refundOf ?? "",
-      entry.detail ?? "",
+      spreadsheetText(entry.detail ?? ""),
       entry.traceId ?? "",
       // Each property's address as the call sent it, in the order sent.
-      entry.subjects.join(" | ")
+      spreadsheetText(entry.subjects.join(" | "))
     ]
     const encoder = new TextEncoder()
 
@@ -469,7 +504,9 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
           Effect.catchTags({
             TermsVersionNotCurrent: (stale) =>
               Effect.map(termsStatus(ctx.account), (status) =>
-                termsPage(ctx, status, {
+                // The current version accepted meanwhile (from another page): nothing to review again (a Portal
+                // audit, 2026-11-30, was told both to accept again and that it had accepted).
+                status.accepted ? redirect(paths.terms) : termsPage(ctx, status, {
                   error:
                     `The Terms changed while you were reading: version ${stale.current} is the current one now. Review it and accept again.`
                 }, 409)),

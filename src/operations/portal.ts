@@ -111,11 +111,29 @@ export const overview = (account: AccountView) =>
 
 export class InvalidKeyName extends Data.TaggedError("InvalidKeyName")<{ readonly message: string }> {}
 
+/**
+ * The issue form was shown beside fewer or more keys than the Account has now: the same form sent again (a
+ * reload or Back re-sends it) or a key issued from another tab meanwhile. No key is issued: a Portal audit,
+ * 2026-11-30, reloaded the page of a new key and was issued a second live key of the same name.
+ */
+export class KeyFormStale extends Data.TaggedError("KeyFormStale")<{ readonly message: string }> {}
+
 export const listKeys = (accountId: string) => Effect.flatMap(Accounts, (accounts) => accounts.listKeys(accountId))
 
-/** Issues a key named by the holder (to tell keys apart; optional). The secret is in the answer only. */
-export const issueKey = (accountId: string, name: string) =>
+/**
+ * Issues a key named by the holder (to tell keys apart; optional). The secret is in the answer only. `keysSeen`:
+ * how many keys (active and revoked) the form was shown beside; where the Account now has another number, the
+ * form is stale and nothing is issued (`KeyFormStale`).
+ */
+export const issueKey = (accountId: string, name: string, keysSeen?: number) =>
   Effect.gen(function*() {
+    if (keysSeen !== undefined && (yield* listKeys(accountId)).length !== keysSeen) {
+      return yield* new KeyFormStale({
+        message: "No key was issued: this form was sent before (a reload or Back sends it again), or a key was " +
+          "issued from another page since it was shown. Every key issued is listed below; a key's secret is " +
+          "shown only once, when it is issued. To issue another key, use the form again."
+      })
+    }
     const trimmed = name.trim()
     if (trimmed.length > MAX_KEY_NAME_LENGTH) {
       return yield* new InvalidKeyName({ message: `A key's name is at most ${MAX_KEY_NAME_LENGTH} characters.` })

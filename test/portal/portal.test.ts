@@ -14,7 +14,7 @@ import { IdempotencyPg } from "../../layers/idempotency/pg.js"
 import { LedgerPg } from "../../layers/ledger/pg.js"
 import { PortalSessionsPg } from "../../layers/portal-sessions/pg.js"
 import { RateLimitsMemory } from "../../layers/rate-limits/live.js"
-import { portalRoutes } from "../../src/http/portal-routes.js"
+import { portalRoutes, spreadsheetText } from "../../src/http/portal-routes.js"
 import { USAGE_PAGE_SIZE } from "../../src/operations/portal.js"
 import { setLogin } from "../../src/operations/sign-in.js"
 import { Accounts } from "../../src/services/accounts.js"
@@ -136,7 +136,18 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       replay.cookies.set("propscore_portal", token)
       const after = yield* promise(() => replay.get("/portal"))
       expect(after.status).toBe(303)
-      expect(after.location).toBe("/portal/sign-in")
+      expect(after.location).toBe("/portal/sign-in?done=session-ended")
+      // A form sent after the session ended does nothing, and the sign-in page says so, then goes back to the
+      // form's page (a Portal audit, 2026-11-30: a bare sign-in page, and nothing said whether a key was issued).
+      const keysBefore = (yield* Effect.flatMap(Accounts, (a) => a.listKeys(holder.accountId))).length
+      const stale = yield* promise(() => replay.post("/portal/keys", { csrf: "whatever", name: "late" }))
+      expect(stale.status).toBe(303)
+      expect(stale.location).toBe(`/portal/sign-in?next=${encodeURIComponent("/portal/keys")}&done=session-ended`)
+      expect((yield* Effect.flatMap(Accounts, (a) => a.listKeys(holder.accountId))).length).toBe(keysBefore)
+      const signInAgain = yield* promise(() => replay.get(stale.location!))
+      expect(signInAgain.text).toContain("Your session ended (you signed out, or it expired): sign in again.")
+      const cookieless = yield* promise(() => new PortalBrowser(browser.base).post("/portal/keys", { name: "late" }))
+      expect(cookieless.location).toBe(`/portal/sign-in?next=${encodeURIComponent("/portal/keys")}&done=session-ended`)
     }))
 
   it.effect("a new password (the operator's set-login) ends the holder's Portal sessions", () =>
@@ -144,7 +155,7 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const holder = yield* signedIn()
       expect((yield* promise(() => holder.browser.get("/portal"))).status).toBe(200)
       yield* setLogin(holder.accountId, holder.email, "a brand new passphrase")
-      expect((yield* promise(() => holder.browser.get("/portal"))).location).toBe("/portal/sign-in")
+      expect((yield* promise(() => holder.browser.get("/portal"))).location).toBe("/portal/sign-in?done=session-ended")
       expect((yield* promise(() => holder.browser.signIn(holder.email, holder.password))).status).toBe(400)
       expect((yield* promise(() => holder.browser.signIn(holder.email, "a brand new passphrase"))).status).toBe(303)
     }))
@@ -221,6 +232,8 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const locked = yield* promise(() => holder.browser.signIn(holder.email.toUpperCase(), holder.password))
       expect(locked.status).toBe(429)
       expect(locked.text).toContain(`More than ${SIGN_IN_ATTEMPTS_PER_MINUTE} sign-in attempts`)
+      // (A sign-in is never charged: the words do not say it was not.)
+      expect(locked.text).not.toContain("charged")
       expect(holder.browser.cookies.has("propscore_portal")).toBe(false)
       // Another holder's email has its own count.
       const other = yield* portalHolder()
@@ -326,6 +339,31 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect((yield* Effect.flatMap(Accounts, (a) => a.listKeys(accountId))).length).toBe(2)
     }))
 
+  it.effect("AUTH-1: the issue form sent again (a reload or Back re-sends it) issues no second key; the form shown afresh does (a Portal audit, 2026-11-30)", () =>
+    Effect.gen(function*() {
+      const { accountId, browser } = yield* signedIn()
+      const keyCount = Effect.map(Effect.flatMap(Accounts, (a) => a.listKeys(accountId)), (keys) => keys.length)
+      const before = yield* keyCount
+      const formOf = (html: string) => ({
+        csrf: csrfOf(html),
+        name: "laptop",
+        keys_seen: /name="keys_seen" value="(\d+)"/.exec(html)![1]!
+      })
+      const form = formOf((yield* promise(() => browser.get("/portal/keys"))).text)
+      expect(form.keys_seen).toBe(String(before))
+      const issued = yield* promise(() => browser.post("/portal/keys", form))
+      expect(issued.status).toBe(201)
+      const again = yield* promise(() => browser.post("/portal/keys", form))
+      expect(again.status).toBe(409)
+      expect(again.text).toContain("No key was issued: this form was sent before")
+      expect(again.text).not.toContain("id=\"new-key\"")
+      expect(yield* keyCount).toBe(before + 1)
+      // The page the refusal shows is a form of the keys as they are now: it issues the next one.
+      const next = yield* promise(() => browser.post("/portal/keys", formOf(again.text)))
+      expect(next.status).toBe(201)
+      expect(yield* keyCount).toBe(before + 2)
+    }))
+
   it.effect("the overview shows Balance, tier, rate limit, spend cap with today's spend, and this month's Credits spent and refunded", () =>
     Effect.gen(function*() {
       const holder = yield* signedIn(40)
@@ -345,9 +383,11 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect(text).toContain("<dt>Balance</dt><dd>38 Credits</dd>")
       expect(text).toContain("<dt>Tier</dt><dd>public</dd>")
       expect(text).toContain("60 requests per minute <span class=\"muted\">(the public tier's)</span>")
-      expect(text).toContain("25 Credits <span class=\"muted\">(2 Credits spent today, UTC)</span>")
+      expect(text).toContain(
+        "25 Credits <span class=\"muted\">(2 Credits spent today, UTC, less today's refunds)</span>"
+      )
       const month = new Date().toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" })
-      expect(text).toContain(`<dt>Spent in ${month}</dt><dd>3 Credits</dd>`)
+      expect(text).toContain(`<dt>Spent in ${month}, before refunds</dt><dd>3 Credits</dd>`)
       expect(text).toContain(`<dt>Refunded in ${month}</dt><dd>1 Credit</dd>`)
       yield* reconciles(holder.accountId)
     }))
@@ -399,6 +439,17 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       expect(invalid.status).toBe(400)
       expect(invalid.text).toContain("From must be a date (YYYY-MM-DD).")
       expect(invalid.text).toContain("Kind must be spend, refund or grant.")
+      // The filter as sent stays in the form, no entries are listed as if there were none, and nothing is
+      // exported unfiltered (a Portal audit, 2026-11-30).
+      const reversed = yield* promise(() => browser.get(`/portal/usage?from=${today}&to=2026-01-01&kind=refund`))
+      expect(reversed.status).toBe(400)
+      expect(reversed.text).toContain("To is before From.")
+      expect(reversed.text).toContain(`id="from" name="from" type="date" value="${today}"`)
+      expect(reversed.text).toContain(`id="to" name="to" type="date" value="2026-01-01"`)
+      expect(reversed.text).toContain(`<option value="refund" selected>`)
+      expect(reversed.text).toContain("No entries are listed until the filter is mended.")
+      expect(reversed.text).not.toContain("No entries yet")
+      expect(reversed.text).not.toContain("/portal/usage.csv")
 
       expect(first.text).toContain(`<title>${today}: 50 Credits spent, 20 refunded</title>`)
       expect(first.text).toContain(`<title>${utcDay(threeDaysAgo)}: 10 Credits spent, 0 refunded</title>`)
@@ -438,6 +489,35 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
         new RegExp(`^\\d+,\\d{4}-\\d{2}-\\d{2}T[^,]+Z,spend,-1,predict,1,,,cd0{29}1,"2 Pine Ct, Riverton"$`)
       )
       expect((yield* promise(() => holder.browser.get("/portal/usage.csv?to=yesterday"))).status).toBe(400)
+
+      // An address a spreadsheet would read as a formula is written as text, in its spend and in its refund, which
+      // names it (a Portal audit, 2026-11-30: a live =HYPERLINK in the holder's export; refunds without addresses).
+      const ledger = yield* Ledger
+      const planted = yield* ledger.spend({
+        accountId: holder.accountId,
+        operation: "predict",
+        units: 1,
+        traceId: "ef".padEnd(32, "0"),
+        settleBy: Date.now() + 60_000,
+        nodeId: "node_portal_test",
+        subjects: ["=HYPERLINK(\"http://evil.example/\",\"Click\"), Riverton"],
+        attemptId: "ef-0"
+      })
+      yield* ledger.refund({
+        spendId: planted.spendId,
+        amount: 1,
+        reason: "unknown-property",
+        traceId: "ef".padEnd(32, "1")
+      })
+      // (Newest first: the refund, then its spend.)
+      const [refundLine, spendLine] = (yield* promise(() => holder.browser.get("/portal/usage.csv"))).text
+        .trimEnd().split("\n").filter((line) => line.includes("HYPERLINK"))
+      const text = `"'=HYPERLINK(""http://evil.example/"",""Click""), Riverton"`
+      expect(spendLine!.endsWith(`,${text}`)).toBe(true)
+      expect(refundLine).toMatch(new RegExp(`^\\d+,[^,]+,refund,1,,,${planted.spendId},unknown-property,ef1{30},`))
+      expect(refundLine!.endsWith(`,${text}`)).toBe(true)
+      expect(spreadsheetText("+1 555")).toBe("'+1 555")
+      expect(spreadsheetText("12 Pine Ct")).toBe("12 Pine Ct")
       yield* reconciles(holder.accountId)
     }))
 
@@ -515,6 +595,13 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const page = yield* promise(() => browser.get("/portal/terms?done=accepted"))
       expect(page.text).toContain("You have accepted the current version.")
       expect(page.text).not.toContain("New Terms of Service")
+      // A page opened before, sent once the current version is accepted from another: nothing to accept again,
+      // and not told both (a Portal audit, 2026-11-30).
+      const late = yield* promise(() =>
+        browser.post("/portal/terms/accept", { csrf: csrfOf(terms.text), version: "an-older-version" })
+      )
+      expect(late.status).toBe(303)
+      expect(late.location).toBe("/portal/terms")
     }))
 
   it.effect("isolation, every route: signed in as one Account, no page shows another's data and no action reaches it", () =>
