@@ -265,7 +265,7 @@ const cautionCodeDescription =
   "to be valued all the same); `old-comparable-sales`: the newest comparable sale is " +
   "more than 180 days before `valuation_date`, so the value is in effect of that time (the market index is " +
   "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
-  "`no-comp-band`: no comp band, so no after-repair value or offer (why); `thin-comp-band`: the band rests on " +
+  "`no-comp-band`: no comp band, so no after-repair value or offer (why), and the value itself less sure; `thin-comp-band`: the band rests on " +
   "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
   "so its middle (and the offer) is far less sure; `unalike-comp-band`: the band's sales are, weighted as in " +
   "the band, little like the property (their `similarity` averages under 0.1: other kinds, sizes or ages), so " +

@@ -127,9 +127,20 @@ const withheldCaution = (median: number, band: CompBand, dollars: (amount: numbe
   }
 }
 
+/**
+ * What no band says of the value itself. Out of time (fit before the split, value after: 172 such answers on the
+ * NYC and Melbourne files, 2026-11-30), values given without a band were a median 18.8% (NYC) and 20.2%
+ * (Melbourne) from the price, against 12.8% and 9.3% with one, and their 10–90% range held it 65% and 61% of the
+ * time; an investor's audit met a 44 m² unit valued at A$838,000 from houses of 72–135 m² with nothing said of the
+ * value (docs/decisions.md, "Cautions").
+ */
+const NO_BAND_VALUE_NOTE = " The value itself is less sure without a band: out of time, values given without one " +
+  "were about twice as far from the sale price (a median 19–20% against 9–13% with one), and their 10–90% range " +
+  "held it only about 60–65% of the time: set it beside the listed comps' facts and similarity."
+
 const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Caution => ({
   code: "no-comp-band",
-  detail: reason === "too-few-of-similar-size" && livingArea !== undefined
+  detail: (reason === "too-few-of-similar-size" && livingArea !== undefined
     ? `No comp band, after-repair value or offer: fewer than 3 comparable sales have a living area ` +
       `within ${MAX_BAND_SIZE_RATIO} times this property's ${squareFeet(livingArea)} square feet ` +
       `(${squareFeet(Math.ceil(livingArea / MAX_BAND_SIZE_RATIO))} to ` +
@@ -143,7 +154,7 @@ const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Ca
     : "No comp band, after-repair value or offer: fewer than 3 comparable sales both have a usable price and are " +
       "alike enough to this property to count (one sale a property, its latest): the records hold too few sales " +
       "near it of its kind, or a living area or lot size far beyond its neighbours' leaves few alike (the listed " +
-      "comps show which)."
+      "comps show which).") + NO_BAND_VALUE_NOTE
 })
 
 /**
