@@ -227,7 +227,8 @@ export class LedgerUnreachable extends problem<LedgerUnreachable>()("LedgerUnrea
   slug: "ledger-unreachable",
   status: 503,
   title: "The Ledger could not be reached",
-  description: "The call never started: the Ledger did not answer, so nothing is consumed. Retry later. A Spend " +
+  description: "The call never started: the Ledger did not answer, so nothing is consumed. Retry after " +
+    "`Retry-After` seconds. A Spend " +
     "the database recorded after all (a statement delivered late) is refunded within seconds of the database " +
     "answering again.",
   credits: "none"
@@ -238,7 +239,7 @@ export class CallNotStarted extends problem<CallNotStarted>()("CallNotStarted", 
   status: 503,
   title: "The call did not start",
   description:
-    "A failure happened before the Ledger was called, so no Spend was recorded. Retry later. Validate also answers this for a connected app while its approval cannot be read.",
+    "A failure happened before the Ledger was called, so no Spend was recorded. Retry after `Retry-After` seconds. Validate also answers this for a connected app while its approval cannot be read.",
   credits: "none"
 }) {}
 
@@ -247,7 +248,7 @@ export class SpendIndeterminate extends problem<SpendIndeterminate>()("SpendInde
   status: 503,
   title: "The batch was stopped",
   description:
-    "A refusal outside the covered reasons stopped the batch. No results are returned and every Credit recorded for the batch is refunded. The request can be retried.",
+    "A refusal outside the covered reasons stopped the batch. No results are returned and every Credit recorded for the batch is refunded. The request can be retried after `Retry-After` seconds.",
   credits: "refunded-if-recorded"
 }) {}
 

@@ -39,6 +39,13 @@ const bearerChallenge = (problem: Problem, context: ProblemContext) => {
     : `Bearer ${metadata}`
 }
 
+/**
+ * The `Retry-After` of a 503 (RFC 9110 §10.2.3): storage that did not answer. Its outage's length is unknown; a
+ * retry sooner than the sweeper's round (5 s) would meet a refund not yet made. (An integrator's audit,
+ * 2026-11-30: the 503s said "retry later" with no header a client's retry logic reads.)
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5
+
 const problemHeaders = (problem: Problem, context: ProblemContext): Record<string, string> => {
   switch (problem._tag) {
     case "InvalidKey":
@@ -46,6 +53,10 @@ const problemHeaders = (problem: Problem, context: ProblemContext): Record<strin
     case "RateLimited":
     case "DuplicateRequestInFlight":
       return { "retry-after": String(problem.retry_after) }
+    case "LedgerUnreachable":
+    case "CallNotStarted":
+    case "SpendIndeterminate":
+      return { "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS) }
     case "MethodNotAllowed":
       return { allow: problem.allow.join(", ") }
     default:

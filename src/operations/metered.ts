@@ -231,6 +231,23 @@ const claimKey = Effect.fnUntraced(function*(request: MeteredRequest, key: Idemp
   return yield* claimed(claim, deadline)
 })
 
+/**
+ * What a 409 `duplicate-request-in-flight` says: retry after `retry_after`; and, for an earlier attempt cut off
+ * without an answer, by when at the latest its Credits are refunded and the key freed (its claim's deadline).
+ * (Words for the caller: the sweeper and the database's absence meant nothing to an agent, its audit of
+ * 2026-11-29 found; "freed within seconds of the service recovering" was false after a server killed mid-call,
+ * whose claim holds to its deadline: an integrator's audit, 2026-11-30, polled a minute.)
+ */
+export const inFlightDetail = (deadline: number, now: number) =>
+  "An identical request with this idempotency key is still being processed: retry with the same key after " +
+  "`retry_after` seconds to get its result; nothing is charged for this refusal. (If an earlier attempt with " +
+  "this key was cut off without an answer, the service stopping while it ran, its Credits are refunded and the " +
+  (deadline > now
+    ? `key freed within seconds of ${new Date(deadline).toISOString()}, ${
+      Math.ceil((deadline - now) / 1000)
+    } seconds from now, and a retry then runs as a new request.)`
+    : "key freed within seconds, and a retry then runs as a new request.)")
+
 /** What a claim means for the call: run (claimed), answer again (replay), or refuse. */
 const claimed = (
   claim: Claim,
@@ -247,15 +264,11 @@ const claimed = (
           "Account for a different request within the last 24 hours: send this request with a new key."
       })
     case "InFlight":
-      return new DuplicateRequestInFlight({
-        // (Words for the caller: the sweeper and the database's absence meant nothing to an agent, its audit of
-        // 2026-11-29 found.)
-        detail: "An identical request with this idempotency key is still being processed: retry with the same key " +
-          "after `retry_after` seconds to get its result; nothing is charged for this refusal. (If an earlier " +
-          "attempt with this key ended without an answer during a fault of the service, the key is freed within " +
-          "seconds of the service recovering, and the retry then runs as a new request.)",
-        retry_after: 1
-      })
+      return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        new DuplicateRequestInFlight({
+          detail: inFlightDetail(claim.deadline, now),
+          retry_after: 1
+        }))
   }
 }
 

@@ -44,8 +44,11 @@ export type Claim =
   | { readonly _tag: "Replay"; readonly response: StoredResponse; readonly storedAt: number }
   /** The key belongs to a different request (another body or endpoint) still inside its window. */
   | { readonly _tag: "Conflict" }
-  /** The same request is still being processed. */
-  | { readonly _tag: "InFlight" }
+  /**
+   * The same request is still being processed, or was cut off without an answer (its process stopped): in that
+   * case its claim is presumed dead at `deadline` (epoch milliseconds), refunded and released by a sweeper.
+   */
+  | { readonly _tag: "InFlight"; readonly deadline: number }
 
 export interface ClaimRequest {
   readonly accountId: string
@@ -90,7 +93,9 @@ export const decideClaim = (
         ? { _tag: "Replay", response: existing.response!, storedAt: existing.completedAt! }
         : { _tag: "Conflict" }
     case "in_flight":
-      return existing.fingerprint === request.fingerprint ? { _tag: "InFlight" } : { _tag: "Conflict" }
+      return existing.fingerprint === request.fingerprint
+        ? { _tag: "InFlight", deadline: existing.deadline }
+        : { _tag: "Conflict" }
   }
 }
 

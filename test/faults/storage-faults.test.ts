@@ -147,6 +147,7 @@ const outageTest = (
           const slug = name.startsWith("keyed") ? "call-not-started" : "ledger-unreachable"
           expect({ name, type: response.body.type }).toEqual({ name, type: `${TEST_BASE_URL}/docs/errors/${slug}` })
           expect(response.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
+          expect({ name, retryAfter: response.headers.get("retry-after") }).toEqual({ name, retryAfter: "5" })
           expect({ name, within: millis <= ANSWER_WITHIN_MILLIS }).toEqual({ name, within: true })
         }
         expect(validated.status).toBe(200)
@@ -194,6 +195,7 @@ layer(serverOfSteps, { timeout: "300 seconds", excludeTestServices: true })("sto
           yield* faults.restore
           expect(response.status).toBe(503)
           expect(response.body.type).toBe(`${TEST_BASE_URL}/docs/errors/spend-indeterminate`)
+          expect(response.headers.get("retry-after")).toBe("5")
           expect(response.body).not.toHaveProperty("results")
           expect(millis).toBeLessThanOrEqual(ANSWER_WITHIN_MILLIS)
           // The stop's refunds and anything the stalled database took late: all returned once it is back.

@@ -10,7 +10,7 @@ import { LedgerControl, LedgerMemory } from "../../layers/ledger/memory.js"
 import { OutsideCoverage } from "../../schema/problems.js"
 import { AppConfig } from "../../src/config.js"
 import { batch } from "../../src/operations/batch.js"
-import { IN_FLIGHT_WAIT } from "../../src/operations/metered.js"
+import { ClaimDeadline, IN_FLIGHT_WAIT, inFlightDetail } from "../../src/operations/metered.js"
 import { predict } from "../../src/operations/predict.js"
 import { SettlementLive } from "../../src/operations/settlement.js"
 import type { Caller } from "../../src/services/credentials.js"
@@ -57,7 +57,17 @@ describe("the metering pipeline", () => {
       yield* TestClock.adjust(Duration.toMillis(IN_FLIGHT_WAIT) - 200)
       expect(second.unsafePoll()).toBeNull()
       yield* TestClock.adjust("200 millis")
-      expect(yield* Fiber.join(second)).toMatchObject({ _tag: "DuplicateRequestInFlight", retry_after: 1 })
+      const refused = yield* Fiber.join(second)
+      expect(refused).toMatchObject({ _tag: "DuplicateRequestInFlight", retry_after: 1 })
+      // By when an attempt cut off without an answer frees the key: its claim's deadline, not "within seconds"
+      // (an integrator's audit, 2026-11-30: a server killed mid-batch held the key a minute).
+      const deadline = new Date(Duration.toMillis(yield* ClaimDeadline)).toISOString()
+      expect((refused as { detail: string }).detail).toContain(
+        `its Credits are refunded and the key freed within seconds of ${deadline}, ${
+          Math.ceil((Duration.toMillis(yield* ClaimDeadline) - 100 - Duration.toMillis(IN_FLIGHT_WAIT)) / 1000)
+        } seconds from now, and a retry then runs as a new request.`
+      )
+      expect(inFlightDetail(1_000, 2_000)).toContain("the key freed within seconds, and a retry then runs")
       yield* TestClock.adjust("1 second")
       expect((yield* Fiber.join(first)).replayed).toBe(false)
       const later = yield* predict(input({ address: "slow" }, "slow-one"))
