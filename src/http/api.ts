@@ -176,6 +176,68 @@ const describeRefMembers = (node: unknown, schemas: Record<string, any>): unknow
  * service does not send), the 500 every operation may answer, the demo county's examples, and only the
  * descriptions `schema/` wrote (never the ones Effect generates from its filters).
  */
+/**
+ * The response headers a client reads, declared where the service sends them (an integrator's audit,
+ * 2026-11-30: the document declared none, so a generated client typed every response's headers as unknown).
+ */
+const retryAfterText = "Seconds to wait before retrying (equal to the body's `retry_after` where it has one); " +
+  "what a client obeys."
+
+const responseHeaders: Record<
+  string,
+  { readonly description: string; readonly schema: object; readonly required?: boolean }
+> = {
+  TraceId: {
+    description: "The request's trace id (32 hex digits), on every response: quote it when reporting a problem.",
+    required: true,
+    schema: { type: "string", pattern: "^[0-9a-f]{32}$" }
+  },
+  RateLimitPolicy: {
+    description: "The rate limit counting this request (IETF HTTPAPI RateLimit fields draft): " +
+      "`\"account\";q=60;w=60`. On every counted response, success or Problem Detail.",
+    schema: { type: "string" }
+  },
+  RateLimit: {
+    description: "What is left of that limit and when its window ends: `\"account\";r=59;t=60`.",
+    schema: { type: "string" }
+  },
+  RateLimitLimit: { description: "Requests a window allows (legacy field).", schema: { type: "integer" } },
+  RateLimitRemaining: { description: "Requests left in the window (legacy field).", schema: { type: "integer" } },
+  RateLimitReset: { description: "Seconds until the window ends (legacy field).", schema: { type: "integer" } },
+  RetryAfter: { description: retryAfterText, required: true, schema: { type: "integer", minimum: 0 } },
+  RetryAfterUnlessCapped: {
+    description: `${retryAfterText} On 429 \`rate-limited\`; a 429 \`spend-cap-exceeded\` carries none (the ` +
+      "cap's day ends at midnight UTC).",
+    schema: { type: "integer", minimum: 0 }
+  },
+  IdempotentReplayed: {
+    description: "`true` when the answer is the stored answer of an earlier identical request with the same " +
+      "`Idempotency-Key` (nothing charged); absent otherwise.",
+    schema: { type: "string", enum: ["true"] }
+  },
+  WwwAuthenticate: {
+    description: "The Bearer challenge (RFC 6750), naming the protected-resource metadata (RFC 9728).",
+    required: true,
+    schema: { type: "string" }
+  }
+}
+
+const headerRef = (name: keyof typeof responseHeaders) => ({ $ref: `#/components/headers/${name}` })
+
+/** The headers of one response of an operation under `/v1`, by its status. */
+const headersOf = (status: string, paid: boolean) => ({
+  "trace-id": headerRef("TraceId"),
+  "RateLimit-Policy": headerRef("RateLimitPolicy"),
+  "RateLimit": headerRef("RateLimit"),
+  "RateLimit-Limit": headerRef("RateLimitLimit"),
+  "RateLimit-Remaining": headerRef("RateLimitRemaining"),
+  "RateLimit-Reset": headerRef("RateLimitReset"),
+  ...(status === "409" || status === "503" ? { "Retry-After": headerRef("RetryAfter") } : {}),
+  ...(status === "429" ? { "Retry-After": headerRef("RetryAfterUnlessCapped") } : {}),
+  ...(status === "200" && paid ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
+  ...(status === "401" ? { "WWW-Authenticate": headerRef("WwwAuthenticate") } : {})
+})
+
 const patchOpenApi = (spec: Record<string, any>) => {
   const generated: Record<string, unknown> = { ...spec.components?.schemas }
   for (const name of decodeErrorComponents) delete generated[name]
@@ -216,6 +278,10 @@ const patchOpenApi = (spec: Record<string, any>) => {
         description: "Internal error",
         content: { "application/problem+json": { schema: internalError } }
       }
+      const paid = operation.parameters?.some((parameter: { name?: string }) => parameter.name === "Idempotency-Key")
+      for (const [status, response] of Object.entries<Record<string, any>>(responses)) {
+        responses[status] = { ...response, headers: { ...response.headers, ...headersOf(status, paid === true) } }
+      }
       const exampled = responseExamples[operation.operationId]
       if (exampled !== undefined) {
         const ok = responses["200"]?.content?.["application/json"]
@@ -226,7 +292,13 @@ const patchOpenApi = (spec: Record<string, any>) => {
       paths[path][method] = withoutGeneratedText({ ...operation, responses })
     }
   }
-  return { ...spec, paths, components: { ...spec.components, schemas } }
+  return {
+    ...spec,
+    // The service itself, wherever this document was fetched from (a relative URL: OpenAPI 3.1 §4.8.5).
+    servers: [{ url: "/", description: "This service: the address this document was served from." }],
+    paths,
+    components: { ...spec.components, schemas, headers: responseHeaders }
+  }
 }
 
 /** The refusals every Metered Call can answer, whatever it does: key reuse, Credits, the Ledger. */

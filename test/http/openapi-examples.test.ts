@@ -125,6 +125,55 @@ layer(serverWith(services), { timeout: "180 seconds", excludeTestServices: true 
       expect(spec.paths["/v1/validate"].post.parameters ?? []).toEqual([])
     }))
 
+  it.effect("ERR-6 IDEM-4 AUTH-4: the document declares the response headers the service sends, and a live answer carries them (an integrator's audit, 2026-11-30: none were declared)", () =>
+    Effect.gen(function*() {
+      const spec = yield* fetchSpec
+      expect(spec.servers).toEqual([{ url: "/", description: expect.any(String) }])
+      for (const [path, operations] of Object.entries<any>(spec.paths)) {
+        for (const [method, operation] of Object.entries<any>(operations)) {
+          for (const [status, response] of Object.entries<any>(operation.responses)) {
+            const headers = response.headers ?? {}
+            const where = `${method} ${path} ${status}`
+            expect(headers["trace-id"], where).toEqual({ $ref: "#/components/headers/TraceId" })
+            expect(headers["RateLimit-Policy"], where).toBeDefined()
+            const required = (name: string) => {
+              const ref: string | undefined = headers[name]?.$ref
+              return ref === undefined ? undefined : spec.components.headers[ref.split("/").at(-1)!].required === true
+            }
+            if (status === "409" || status === "503") expect(required("Retry-After"), where).toBe(true)
+            // (A 429 spend-cap-exceeded carries none: ERR-6.)
+            if (status === "429") expect(required("Retry-After"), where).toBe(false)
+            if (status === "401") expect(required("WWW-Authenticate"), where).toBe(true)
+            expect(required("trace-id"), where).toBe(true)
+            expect(required("RateLimit"), where).toBe(false)
+            const paidCall = paid.some(([paidPath]) => paidPath === path)
+            expect(headers["Idempotent-Replayed"] !== undefined, where).toBe(paidCall && status === "200")
+          }
+        }
+      }
+      for (const ref of Object.keys(spec.components.headers)) {
+        expect(spec.components.headers[ref].description.length, ref).toBeGreaterThan(20)
+      }
+      // Live: the declared headers are the ones sent.
+      const { apiKey } = yield* newAccount({ credits: 5 })
+      const body = { address: "3 Pine Ct, Riverton" }
+      const first = yield* request("/v1/predict", { key: apiKey, body, headers: { "idempotency-key": "declared-1" } })
+      const again = yield* request("/v1/predict", { key: apiKey, body, headers: { "idempotency-key": "declared-1" } })
+      for (const answered of [first, again]) {
+        expect(answered.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
+        for (
+          const name of ["ratelimit-policy", "ratelimit", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]
+        ) {
+          expect(answered.headers.get(name), name).not.toBeNull()
+        }
+      }
+      expect(first.headers.get("idempotent-replayed")).toBeNull()
+      expect(again.headers.get("idempotent-replayed")).toBe("true")
+      const unauthorized = yield* request("/v1/validate", { body })
+      expect(unauthorized.status).toBe(401)
+      expect(unauthorized.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata=/)
+    }))
+
   it.effect("ERR-1: every member in the document has a written description, and none is one Effect generated", () =>
     Effect.gen(function*() {
       const spec = yield* fetchSpec
