@@ -25,7 +25,7 @@ export const MatchNote = Schema.Struct({
     description: "Which part of the address (`house_number`: a Queens-style number read with or without its " +
       "hyphen, as the record has it; `remark`: text typed with the address that is not part of one, not read: " +
       "words in parentheses, after the ZIP code and a dash or semicolon, or before the house number such as " +
-      "`Property at`; `street_address`: the house number and street as an earlier record of the property wrote " +
+      "`Property at`, and symbols no address holds, an emoji or a character that was not UTF-8; `street_address`: the house number and street as an earlier record of the property wrote " +
       "them, a corner building's other street or a street since renamed, with `used` its address on record now)."
   }),
   sent: Schema.String.annotations({ description: "What the address said (\"\" when it left the part out)." }),

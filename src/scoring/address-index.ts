@@ -1816,8 +1816,12 @@ export class AddressIndex {
   }
 
   match(typed: string): AddressMatch {
-    // Remarks typed with the address (`(corner lot)`, `- asking $650k`) are not read: said in the answer.
-    const { address: raw, remarks } = withoutRemarks(typed, this.isPlaceOrState)
+    // Remarks typed with the address (`(corner lot)`, `- asking $650k`) are not read: said in the answer. So are
+    // symbols no address holds (an emoji, `☃`, the replacement character of bytes that were not UTF-8), which
+    // reading drops: `3 Pine ☃ Ct` was charged as an exact match (an integrator's audit, 2026-11-30).
+    const { address: raw, remarks: typedRemarks } = withoutRemarks(typed, this.isPlaceOrState)
+    const symbols = raw.match(/[\p{So}\p{Co}\p{Cs}\uFFFD]/gu)
+    const remarks = symbols === null ? typedRemarks : [...typedRemarks, [...new Set(symbols)].join(" ")]
     const found = this.withNumberInWords(raw, this.withUnitWrittenApart(raw, this.matchWithoutRemarks(raw)))
     if (remarks.length === 0) return found
     if (found._tag === "Found") {

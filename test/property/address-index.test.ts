@@ -3026,6 +3026,21 @@ describe("REQ-1 remarks typed with an address (an agent's audit, 2026-11-29: `11
         notes: [{ kind: "ignored", part: "remark", sent: remark }]
       })
     }
+    // Symbols no address holds, which reading drops, are said too (an integrator's audit, 2026-11-30: `3 Pine ☃ Ct`
+    // and bytes that were not UTF-8, read as U+FFFD, were charged as exact matches).
+    for (
+      const [typed, sent] of [["525 Sycamore ☃ St, Staten Island, NY 10312", "☃"], [
+        "525 Sycamore St\uFFFD\uFFFD, Staten Island, NY 10312",
+        "\uFFFD"
+      ], ["525 Sycamore St 🏠, Staten Island, NY 10312", "🏠"]] as const
+    ) {
+      expect(statenIsland.match(typed), typed).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "sycamore-525" },
+        method: "normalized",
+        notes: [{ kind: "ignored", part: "remark", sent }]
+      })
+    }
     // A unit in parentheses is the unit; a ZIP code's four-digit extension after a dash is no remark.
     expect(statenIsland.match("100 Ocean Ter (Apt 2B), Staten Island, NY 10307")).toMatchObject({
       _tag: "Found",
