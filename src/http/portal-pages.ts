@@ -547,7 +547,7 @@ form.inline label { grid-column: 1 / -1; }
 .issued { border: 2px solid #15803d; border-radius: 8px; padding: 0 1rem 1rem; background: #f0fdf4; }
 .copy-row { display: flex; gap: .5rem; }
 .secret { font-family: ui-monospace, monospace; font-size: .95rem; }
-.table { overflow-x: auto; }
+.table { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: #f9fafb; }
@@ -568,6 +568,7 @@ details { margin-bottom: 1rem; }
   main { margin: 0; border-radius: 0; padding: 1rem; }
   form.inline { grid-template-columns: 1fr; }
   th, td { padding: .4rem; }
+  td code { word-break: break-all; }
 }
 `
 
