@@ -90,9 +90,10 @@ export class DuplicateRequestInFlight extends problem<DuplicateRequestInFlight>(
   title: "An identical request is still being processed",
   description:
     "A request with the same `Idempotency-Key` and body is still running. Retry after `Retry-After` seconds; the " +
-    "retry returns the stored result. Nothing is charged. (Or an earlier attempt under the key ended without an " +
-    "answer during a fault of the service and still holds it: the key is freed within seconds of the service " +
-    "recovering, and the retry then runs as a new request.)",
+    "retry returns the stored result. Nothing is charged. (Or an earlier attempt under the key was cut off " +
+    "without an answer, the service stopping while it ran, and still holds it until its deadline, which the " +
+    "detail names: its Credits are refunded and the key freed within seconds of it, and the retry then runs as " +
+    "a new request.)",
   credits: "none"
 }, {
   retry_after: Schema.Int.annotations({ description: "Seconds to wait before retrying (as `Retry-After`)." })

@@ -9,6 +9,7 @@ import {
   type AccountView,
   type CreateAccountInput,
   EmailTaken,
+  KeyListChanged,
   KeyNotFound,
   NoTermsPublished,
   pendingTermsVersion,
@@ -110,10 +111,15 @@ export const AccountsPg = Layer.effect(
         return id
       })
 
-    const issueKey = (accountId: string, name?: string) =>
+    const issueKey = (accountId: string, name?: string, keysSeen?: number) =>
       Effect.gen(function*() {
-        const exists = yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId}`
+        const exists = yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`
         if (exists.length === 0) return yield* new AccountNotFound({ accountId })
+        if (keysSeen !== undefined) {
+          const [counted] = yield* sql<{ keys: number }>`
+            SELECT count(*)::int AS keys FROM api_keys WHERE account_id = ${accountId}`
+          if (counted!.keys !== keysSeen) return yield* new KeyListChanged({ keys: counted!.keys })
+        }
         const key = generateApiKey()
         yield* sql`
           INSERT INTO api_keys (id, account_id, secret_sha256, name)
@@ -153,7 +159,7 @@ export const AccountsPg = Layer.effect(
           yield* bumpKeys(accountId)
         })).pipe(store, Effect.zipRight(findAccount(accountId))),
 
-      issueKey: (accountId, name) => sql.withTransaction(issueKey(accountId, name)).pipe(store),
+      issueKey: (accountId, name, keysSeen) => sql.withTransaction(issueKey(accountId, name, keysSeen)).pipe(store),
 
       listKeys: (accountId) =>
         sql<{ id: string; name: string | null; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }>`
@@ -276,7 +282,7 @@ export const AccountsPg = Layer.effect(
             const id = yield* create({ name: "Demo account", tier: "public", credits, terms: "accepted" })
             return yield* issueKey(id, "demo")
           })
-        ).pipe(store, Effect.catchTag("AccountNotFound", Effect.die))
+        ).pipe(store, Effect.catchTags({ AccountNotFound: Effect.die, KeyListChanged: Effect.die }))
     })
   })
 )

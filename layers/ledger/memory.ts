@@ -13,6 +13,7 @@ import {
   LEDGER_UNREACHABLE_DETAIL,
   type LedgerEntry,
   type MeteredOperation,
+  refundSubjects,
   spendCapDetail,
   utcDay
 } from "../../src/services/ledger.js"
@@ -135,8 +136,13 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           refundOf: spendId,
           traceId,
           detail: reason,
-          // (Without one of its own, the refund names what its Spend was spent on, as the PostgreSQL Ledger does.)
-          subjects: subject === undefined ? spent.subjects : [subject]
+          // (Without one of its own, what its Spend was spent on less what its earlier refunds named.)
+          subjects: subject === undefined
+            ? refundSubjects(
+              spent.subjects,
+              (yield* Ref.get(state)).entries.filter((e) => e.refundOf === spendId).map((e) => e.subjects)
+            )
+            : [subject]
         })
         return {
           refundId: entry.id,

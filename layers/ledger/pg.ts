@@ -16,6 +16,7 @@ import {
   Ledger,
   LEDGER_UNREACHABLE_DETAIL,
   type LedgerEntry,
+  refundSubjects,
   spendCapDetail,
   type SpendRequest
 } from "../../src/services/ledger.js"
@@ -178,13 +179,28 @@ export const LedgerPg = Layer.effect(
         return { accountId: spent.account_id, left: spent.amount - refunded!.total }
       })
 
+    /** What a refund names (`refundSubjects`); inside the refund's transaction, its Spend locked. */
+    const subjectsOf = (request: Parameters<Ledger["Type"]["refund"]>[0]) =>
+      request.subject !== undefined
+        ? Effect.succeed([request.subject])
+        : Effect.map(
+          sql<{ subjects: ReadonlyArray<string> | null; refund: boolean }>`
+            SELECT subjects, refund_of IS NOT NULL AS refund FROM ledger_entries
+            WHERE id = ${request.spendId} OR refund_of = ${request.spendId}`,
+          (rows) =>
+            refundSubjects(
+              rows.find((row) => !row.refund)?.subjects ?? [],
+              rows.filter((row) => row.refund).map((row) => row.subjects ?? [])
+            )
+        )
+
     const appendRefund = (request: Parameters<Ledger["Type"]["refund"]>[0], accountId: string) =>
       Effect.gen(function*() {
+        const subjects = yield* subjectsOf(request)
         const [entry] = yield* sql<{ id: number }>`
           INSERT INTO ledger_entries (account_id, kind, amount, refund_of, trace_id, reason, subjects)
           VALUES (${accountId}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason},
-            COALESCE(${request.subject === undefined ? null : [request.subject]}::text[],
-              (SELECT subjects FROM ledger_entries WHERE id = ${request.spendId})))
+            ${subjects}::text[])
           RETURNING id`
         // A refund gives room back under the daily cap on the day it is made.
         const [updated] = yield* sql<{ balance: number }>`

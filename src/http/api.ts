@@ -233,7 +233,8 @@ const headersOf = (status: string, paid: boolean) => ({
   "RateLimit-Remaining": headerRef("RateLimitRemaining"),
   "RateLimit-Reset": headerRef("RateLimitReset"),
   ...(status === "409" || status === "503" ? { "Retry-After": headerRef("RetryAfter") } : {}),
-  ...(status === "429" ? { "Retry-After": headerRef("RetryAfterUnlessCapped") } : {}),
+  // (Only a paid operation can answer `spend-cap-exceeded`, which has none: ERR-6.)
+  ...(status === "429" ? { "Retry-After": headerRef(paid ? "RetryAfterUnlessCapped" : "RetryAfter") } : {}),
   ...(status === "200" && paid ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
   ...(status === "401" ? { "WWW-Authenticate": headerRef("WwwAuthenticate") } : {})
 })

@@ -21,6 +21,7 @@ import {
   dailySpend,
   findKey,
   issueKey,
+  KINDS,
   listKeys,
   overview,
   parseUsageQuery,
@@ -386,7 +387,7 @@ export const PortalRoutes = HttpApiBuilder.Router.use((router) =>
               filter: {
                 fromDay: params["from"],
                 toDay: params["to"],
-                kind: kind === "spend" || kind === "refund" || kind === "grant" ? kind : undefined
+                kind: KINDS.find((known) => known === kind)
               },
               entries: [],
               olderThan: null,

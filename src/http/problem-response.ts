@@ -5,8 +5,10 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server"
+import { Duration } from "effect"
 import { problemBody } from "../../schema/problem-detail.js"
 import { type Problem, problemMeta } from "../../schema/problems.js"
+import { SWEEP_INTERVAL } from "../operations/sweeper.js"
 
 export interface ProblemContext {
   readonly traceId: string
@@ -40,11 +42,13 @@ const bearerChallenge = (problem: Problem, context: ProblemContext) => {
 }
 
 /**
- * The `Retry-After` of a 503 (RFC 9110 §10.2.3): storage that did not answer. Its outage's length is unknown; a
- * retry sooner than the sweeper's round (5 s) would meet a refund not yet made. (An integrator's audit,
- * 2026-11-30: the 503s said "retry later" with no header a client's retry logic reads.)
+ * The `Retry-After` of a 503 (RFC 9110 §10.2.3), the sweeper's round: for `ledger-unreachable` and
+ * `call-not-started`, storage that did not answer, whose outage's length is unknown, and whose late-taken Spends
+ * the next round refunds; for `spend-indeterminate`, a stopped batch, a pause before the same batch is sent again
+ * (its refunds are made before the answer where the database takes them). (An integrator's audit, 2026-11-30:
+ * the 503s said "retry later" with no header a client's retry logic reads.)
  */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = Math.round(Duration.toSeconds(SWEEP_INTERVAL))
 
 const problemHeaders = (problem: Problem, context: ProblemContext): Record<string, string> => {
   switch (problem._tag) {

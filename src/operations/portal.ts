@@ -127,13 +127,6 @@ export const listKeys = (accountId: string) => Effect.flatMap(Accounts, (account
  */
 export const issueKey = (accountId: string, name: string, keysSeen?: number) =>
   Effect.gen(function*() {
-    if (keysSeen !== undefined && (yield* listKeys(accountId)).length !== keysSeen) {
-      return yield* new KeyFormStale({
-        message: "No key was issued: this form was sent before (a reload or Back sends it again), or a key was " +
-          "issued from another page since it was shown. Every key issued is listed below; a key's secret is " +
-          "shown only once, when it is issued. To issue another key, use the form again."
-      })
-    }
     const trimmed = name.trim()
     if (trimmed.length > MAX_KEY_NAME_LENGTH) {
       return yield* new InvalidKeyName({ message: `A key's name is at most ${MAX_KEY_NAME_LENGTH} characters.` })
@@ -142,8 +135,14 @@ export const issueKey = (accountId: string, name: string, keysSeen?: number) =>
       return yield* new InvalidKeyName({ message: "A key's name cannot hold control characters." })
     }
     const accounts = yield* Accounts
-    const issued = yield* accounts.issueKey(accountId, trimmed === "" ? undefined : trimmed).pipe(
-      Effect.catchTag("AccountNotFound", Effect.die)
+    const issued = yield* accounts.issueKey(accountId, trimmed === "" ? undefined : trimmed, keysSeen).pipe(
+      Effect.catchTag("AccountNotFound", Effect.die),
+      Effect.catchTag("KeyListChanged", () =>
+        new KeyFormStale({
+          message: "No key was issued: this form was sent before (a reload, Back or a second click sends it " +
+            "again), or a key was issued from another page since it was shown. Every key issued is listed below; " +
+            "a key's secret is shown only once, when it is issued. To issue another key, use the form again."
+        }))
     )
     return { ...issued, name: trimmed === "" ? null : trimmed }
   })
@@ -159,7 +158,7 @@ export const findKey = (accountId: string, keyId: string) =>
 // Usage
 
 export type EntryKind = LedgerEntry["kind"]
-const KINDS: ReadonlyArray<EntryKind> = ["spend", "refund", "grant"]
+export const KINDS: ReadonlyArray<EntryKind> = ["spend", "refund", "grant"]
 
 /** The usage pages' filter, as the holder gave it: whole UTC days, both ends included. */
 export interface UsageFilter {

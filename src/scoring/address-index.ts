@@ -2370,8 +2370,22 @@ export class AddressIndex {
         // Malvern VIC 3144`: Grant St is Malvern East's, 3145), that town is named and the town is to be checked
         // too: "on record in MALVERN ... check the ZIP code" blamed the one part that was right (an investor's
         // audit, 2026-11-30).
+        // (Judged by the names the records give the street's properties' places, town and neighbourhood, never by
+        // the town of a display address: `527 Sycamore St, Annadale` is Annadale's, on record as Staten Island's;
+        // nor by a name read from them, as MALVERN from MALVERN EAST.)
+        const named = (parcel: ParcelRecord) =>
+          [parcel.city, parcel.neighborhood].some((name) =>
+            name !== undefined && name !== null &&
+            (phraseOf(name) === parsed.locality || directionalFirst(phraseOf(name)) === parsed.locality)
+          )
+        const elsewhere = ![...(this.byName.get(parsed.street.name) ?? [])].some((street) =>
+          [...street.numbers.values()].some((parcels) =>
+            parcels.some((parcel) =>
+              this.parcelIn(parcel, { ...parsed, zip: undefined }, parsed.locality) && named(parcel)
+            )
+          )
+        )
         const towns = [...new Set(inTown.map(displayTown))]
-        const elsewhere = towns.every((town) => town !== parsed.locality)
         return {
           _tag: "Unknown",
           hint: elsewhere

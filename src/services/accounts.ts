@@ -47,6 +47,9 @@ export class TermsVersionNotCurrent extends Data.TaggedError("TermsVersionNotCur
   }
 }
 
+/** The Account has another number of keys (active and revoked) than the one an issue was asked beside. */
+export class KeyListChanged extends Data.TaggedError("KeyListChanged")<{ readonly keys: number }> {}
+
 export class EmailTaken extends Data.TaggedError("EmailTaken")<{ readonly email: string }> {
   override get message() {
     return `Another account already signs in with ${this.email}`
@@ -122,10 +125,16 @@ export class Accounts extends Context.Tag("propscore/Accounts")<Accounts, {
   readonly show: (accountId: string) => Effect.Effect<AccountView, AccountNotFound | StorageUnavailable>
   /** Every Account, oldest first (the operator's `accounts list`). */
   readonly list: Effect.Effect<ReadonlyArray<AccountView>, StorageUnavailable>
+  /**
+   * Issues a key. With `keysSeen`, only while the Account has exactly that many keys (active and revoked), checked
+   * in the issuing transaction with the Account locked (`KeyListChanged` otherwise): two sends of one form, a
+   * double click, issue one key.
+   */
   readonly issueKey: (
     accountId: string,
-    name?: string
-  ) => Effect.Effect<IssuedKey, AccountNotFound | StorageUnavailable>
+    name?: string,
+    keysSeen?: number
+  ) => Effect.Effect<IssuedKey, AccountNotFound | KeyListChanged | StorageUnavailable>
   /** Every key of the Account, newest first. */
   readonly listKeys: (accountId: string) => Effect.Effect<ReadonlyArray<KeyView>, StorageUnavailable>
   /**

@@ -57,6 +57,22 @@ export interface RefundRequest {
   readonly subject?: string | undefined
 }
 
+/**
+ * What a refund without a property of its own names: what its Spend was spent on, less what the Spend's earlier
+ * refunds named (one each: a batch's entries refunded one by one, then the rest at a stop, name each address once).
+ */
+export const refundSubjects = (
+  spent: ReadonlyArray<string>,
+  refunded: ReadonlyArray<ReadonlyArray<string>>
+): Array<string> => {
+  const left = [...spent]
+  for (const subject of refunded.flat()) {
+    const at = left.indexOf(subject)
+    if (at >= 0) left.splice(at, 1)
+  }
+  return left
+}
+
 export interface Refund {
   readonly refundId: number
   readonly spendId: number

@@ -135,8 +135,9 @@ const withheldCaution = (median: number, band: CompBand, dollars: (amount: numbe
  * value (docs/decisions.md, "Cautions").
  */
 const NO_BAND_VALUE_NOTE = " The value itself is less sure without a band: out of time, values given without one " +
-  "were about twice as far from the sale price (a median 19–20% against 9–13% with one), and their 10–90% range " +
-  "held it only about 60–65% of the time: set it beside the listed comps' facts and similarity."
+  "were further from the sale price (a median 19–20% off, against 13% with one in New York City and 9% in " +
+  "Melbourne), and their 10–90% range held it only about 60–65% of the time: set it beside the listed comps' " +
+  "facts and similarity."
 
 const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Caution => ({
   code: "no-comp-band",

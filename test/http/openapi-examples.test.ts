@@ -142,11 +142,11 @@ layer(serverWith(services), { timeout: "180 seconds", excludeTestServices: true 
             }
             if (status === "409" || status === "503") expect(required("Retry-After"), where).toBe(true)
             // (A 429 spend-cap-exceeded carries none: ERR-6.)
-            if (status === "429") expect(required("Retry-After"), where).toBe(false)
+            const paidCall = paid.some(([paidPath]) => paidPath === path)
+            if (status === "429") expect(required("Retry-After"), where).toBe(!paidCall)
             if (status === "401") expect(required("WWW-Authenticate"), where).toBe(true)
             expect(required("trace-id"), where).toBe(true)
             expect(required("RateLimit"), where).toBe(false)
-            const paidCall = paid.some(([paidPath]) => paidPath === path)
             expect(headers["Idempotent-Replayed"] !== undefined, where).toBe(paidCall && status === "200")
           }
         }

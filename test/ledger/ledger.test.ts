@@ -206,6 +206,29 @@ const statementRule = (account: Effect.Effect<string, unknown, any>) =>
       subject: "2 Main St"
     })
     expect((yield* ledger.statement(accountId, { limit: 1, kind: "refund" }))[0]!.subjects).toEqual(["2 Main St"])
+    // A batch stopped after one entry's refund: the rest's refund names the rest only (a review, 2026-11-30).
+    const stopped = yield* ledger.spend({
+      accountId,
+      operation: "batch",
+      units: 3,
+      traceId: "t".repeat(32),
+      settleBy: 60_000,
+      nodeId: "node_self",
+      subjects: ["1 Main St", "2 Main St", "1 Main St"],
+      attemptId: randomUUID()
+    })
+    yield* ledger.refund({
+      spendId: stopped.spendId,
+      amount: 1,
+      reason: "unknown-property",
+      traceId: "t".repeat(32),
+      subject: "1 Main St"
+    })
+    expect(yield* ledger.refundRemaining(stopped.spendId, "batch-stopped", "t".repeat(32))).toBe(2)
+    expect((yield* ledger.statement(accountId, { limit: 1, kind: "refund" }))[0]!.subjects).toEqual([
+      "2 Main St",
+      "1 Main St"
+    ])
   })
 
 const PgLedger = Layer.mergeAll(LedgerPg, AccountsPg).pipe(Layer.provideMerge(TestDatabase))

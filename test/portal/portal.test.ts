@@ -127,6 +127,13 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       // Signed in, the sign-in page sends the holder on.
       expect((yield* promise(() => browser.get("/portal/sign-in"))).location).toBe("/portal")
 
+      // A form of the live session, sent once it has ended (below).
+      const keysPage = (yield* promise(() => browser.get("/portal/keys"))).text
+      const lateForm = {
+        csrf: csrfOf(keysPage),
+        name: "late",
+        keys_seen: /name="keys_seen" value="(\d+)"/.exec(keysPage)![1]!
+      }
       const out = yield* promise(() => browser.submit("/portal", "/portal/sign-out"))
       expect(out.status).toBe(303)
       expect(out.location).toBe("/portal/sign-in?done=signed-out")
@@ -140,7 +147,7 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       // A form sent after the session ended does nothing, and the sign-in page says so, then goes back to the
       // form's page (a Portal audit, 2026-11-30: a bare sign-in page, and nothing said whether a key was issued).
       const keysBefore = (yield* Effect.flatMap(Accounts, (a) => a.listKeys(holder.accountId))).length
-      const stale = yield* promise(() => replay.post("/portal/keys", { csrf: "whatever", name: "late" }))
+      const stale = yield* promise(() => replay.post("/portal/keys", lateForm))
       expect(stale.status).toBe(303)
       expect(stale.location).toBe(`/portal/sign-in?next=${encodeURIComponent("/portal/keys")}&done=session-ended`)
       expect((yield* Effect.flatMap(Accounts, (a) => a.listKeys(holder.accountId))).length).toBe(keysBefore)
@@ -362,6 +369,14 @@ layer(PortalServer, { timeout: "240 seconds", excludeTestServices: true })("the 
       const next = yield* promise(() => browser.post("/portal/keys", formOf(again.text)))
       expect(next.status).toBe(201)
       expect(yield* keyCount).toBe(before + 2)
+      // A double click: the same form twice at once issues one key (checked with the Account locked).
+      const doubled = formOf(next.text)
+      const both = yield* Effect.all(
+        [promise(() => browser.post("/portal/keys", doubled)), promise(() => browser.post("/portal/keys", doubled))],
+        { concurrency: 2 }
+      )
+      expect(both.map((r) => r.status).sort()).toEqual([201, 409])
+      expect(yield* keyCount).toBe(before + 3)
     }))
 
   it.effect("the overview shows Balance, tier, rate limit, spend cap with today's spend, and this month's Credits spent and refunded", () =>

@@ -504,6 +504,17 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
       _tag: "Unknown",
       hint: expect.stringMatching(/on record in RIVERTON, but not in ZIP code 99105: check the ZIP code/)
     })
+    // So too with a neighbourhood sent as the town, whose properties the records put in their borough: the street
+    // is the neighbourhood's, and the ZIP code is what is wrong (a review, 2026-11-30: told to check the town).
+    const annadale = new AddressIndex([
+      parcel("sycamore-525", "525 SYCAMORE ST", { city: "STATEN ISLAND", zip: "10312", hood: "ANNADALE", state: "NY" }),
+      parcel("sycamore-531", "531 SYCAMORE ST", { city: "STATEN ISLAND", zip: "10312", hood: "ANNADALE", state: "NY" }),
+      parcel("amboy-4", "4 AMBOY RD", { city: "STATEN ISLAND", zip: "10308", hood: "GREAT KILLS", state: "NY" })
+    ])
+    expect(annadale.match("527 Sycamore St, Annadale, NY 10308")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/^The street is on record in ANNADALE, but not in ZIP code 10308: check the ZIP code/)
+    })
     // A record that left its type out, typed with the one type the name has in the place: the same street, the
     // address sent right (normalized, not corrected: an investor audit, 2026-11-29, `3324 Gunther Avenue`).
     const bathgate = new AddressIndex([

@@ -379,8 +379,8 @@ describe("the Scored answer", () => {
     // And that the value itself is less sure (measured out of time; an investor's audit, 2026-11-30: a 44 m² unit
     // valued from houses of 72–135 m² with nothing said of the value).
     expect(large.cautions![0]!.detail).toContain(
-      "The value itself is less sure without a band: out of time, values given without one were about twice as " +
-        "far from the sale price"
+      "The value itself is less sure without a band: out of time, values given without one were further from " +
+        "the sale price"
     )
     // Comps too unlike it to carry weight are none: said so, not only "a usable price" (an agent's audit,
     // 2026-11-29: 100,000 sq ft sent in Melbourne).
