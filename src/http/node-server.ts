@@ -83,6 +83,12 @@ export const nodeServer = (port: number) =>
           connectionsCheckingInterval: 5_000
         })
         server.on("clientError", answerClientError(config.docsBaseUrl))
+        // A client that half-closes its side once its request is sent (`shutdown(SHUT_WR)`, `socket.end(request)`)
+        // still gets its answer: by default Node ends the connection at the client's FIN, the answer is lost, and
+        // an unkeyed call's Credit waits for the sweeper (an integrator's audit, 2026-11-30). With this set, Node
+        // ends it once the answer is written (`http.Server`'s own `httpAllowHalfOpen`).
+        const halfOpen: { httpAllowHalfOpen: boolean } = server as unknown as { httpAllowHalfOpen: boolean }
+        halfOpen.httpAllowHalfOpen = true
         return server
       }, { port }))
   )

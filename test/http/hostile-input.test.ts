@@ -14,7 +14,7 @@ import { baseUrl, newAccount, request, TEST_BASE_URL, TestServer } from "../harn
 const deep = "[".repeat(5_000) + "]".repeat(5_000)
 
 /** A raw HTTP/1.1 exchange over one socket: what Node's own parser refuses never reaches fetch's client. */
-const raw = (text: string) =>
+const raw = (text: string, options: { readonly halfClose?: boolean } = {}) =>
   Effect.flatMap(baseUrl, (base) =>
     Effect.async<string>((resume) => {
       const socket = net.connect(Number(new URL(base).port), "127.0.0.1")
@@ -22,7 +22,9 @@ const raw = (text: string) =>
       socket.on("data", (chunk) => (answer += chunk.toString("utf8")))
       socket.on("close", () => resume(Effect.succeed(answer)))
       socket.on("error", () => resume(Effect.succeed(answer)))
-      socket.write(text)
+      // Half-closed: the client's side ends with the request (its FIN), the server's stays open for the answer.
+      if (options.halfClose === true) socket.end(text)
+      else socket.write(text)
     }))
 
 /** A response of a raw exchange: status, headers (lower-cased names) and the parsed body. */
@@ -59,6 +61,24 @@ const expectProblem = (
 }
 
 layer(TestServer, { timeout: "120 seconds", excludeTestServices: true })("hostile input", (it) => {
+  it.effect("SVC-4: a client that half-closes its side once its request is sent gets its answer, and a refused call's Credit back at once (an integrator's audit, 2026-11-30: 0 bytes, the Credit held until the sweeper)", () =>
+    Effect.gen(function*() {
+      const { accountId, apiKey } = yield* newAccount({ credits: 5 })
+      const body = JSON.stringify({ address: "1 Main St, Springfield" })
+      for (const [path, status] of [["/v1/validate", 200], ["/v1/predict", 422]] as const) {
+        const answer = parse(
+          yield* raw(
+            `POST ${path} HTTP/1.1\r\nHost: propscore.test\r\nAuthorization: Bearer ${apiKey}\r\n` +
+              `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+            { halfClose: true }
+          )
+        )
+        expect({ path, status: answer.status }).toEqual({ path, status })
+        expect(answer.headers["trace-id"]).toMatch(/^[0-9a-f]{32}$/)
+      }
+      expect(yield* Effect.flatMap(Ledger, (ledger) => ledger.balance(accountId))).toBe(5)
+    }))
+
   it.effect("ERR-1 SVC-4: a body nested 5,000 deep is a 400 invalid-request on every endpoint, nothing charged", () =>
     Effect.gen(function*() {
       const { accountId, apiKey } = yield* newAccount({ credits: 5 })
