@@ -2138,6 +2138,12 @@ export class AddressIndex {
   }
 
   private matchInPlace(parsed: Parsed): AddressMatch {
+    // A state no covered market is in decides first: `18 Hill St, Brooklyn, CT 06234` was told to check its ZIP
+    // code, which led to Brooklyn, NY's house (an agent's audit, 2026-11-30); without the ZIP code it was, rightly,
+    // outside the coverage.
+    if (parsed.state !== undefined && this.states.size > 0 && !this.states.has(parsed.state)) {
+      return { _tag: "OutsideCoverage" }
+    }
     if (parsed.zip !== undefined && !this.zips.has(parsed.zip)) {
       // A covered town with a ZIP code not on record (a wrong digit): refused as a wrong ZIP code on record
       // is, with the town's house suggested, not `outside-coverage`, which says not to retry (an audit, 2026-11-24).
@@ -2149,9 +2155,6 @@ export class AddressIndex {
           (suggestions.length > 0 ? " (the town's addresses nearest to the one sent are suggested)." : "."),
         suggestions: suggestions.slice(0, MAX_CANDIDATES)
       }
-    }
-    if (parsed.state !== undefined && this.states.size > 0 && !this.states.has(parsed.state)) {
-      return { _tag: "OutsideCoverage" }
     }
     if (parsed.unknownLocality !== undefined && parsed.zip === undefined) return this.qualifiedPlace(parsed)
     const notes: Array<MatchNote> = [...parsed.notes]

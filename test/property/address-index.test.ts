@@ -1857,6 +1857,10 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(statenIsland.match("21 Fingal St, Annadale 10399")._tag).toBe("Unknown")
     // No town on record beside it: outside coverage, as before.
     expect(statenIsland.match("21 Fingal St, NY 10399")._tag).toBe("OutsideCoverage")
+    // Nor with a state no covered market is in: the town of the name there is another (an agent's audit,
+    // 2026-11-30: `18 Hill St, Brooklyn, CT 06234` was told to check the ZIP code, which led to Brooklyn, NY).
+    expect(statenIsland.match("21 Fingal St, Staten Island, CT 06234")._tag).toBe("OutsideCoverage")
+    expect(statenIsland.match("21 Fingal St, Staten Island, CT")._tag).toBe("OutsideCoverage")
   })
 
   it("a neighbourhood typed before its borough is that borough's: a suburb of the name elsewhere is never found (35 Henry St, Kensington, Brooklyn found Kensington VIC)", () => {
