@@ -402,8 +402,11 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   return {
     code: "recent-resale-premium",
     detail:
-      `${which} marks it a likely renovation resale: properties resold that soon after a purchase sold on average ` +
-      `${share > 0 ? "above" : "below"} what their comparable sales say, and the model's value carries that ` +
+      // (What the records show is a purchase, not work done since: "marks it a likely renovation resale" read as a
+      // claim about the house to an agent's audit, 2026-11-30, of a house with one recorded sale.)
+      `${which} makes a sale now a resale soon after a purchase: properties resold 3 to 12 months after one (many ` +
+      `bought to be renovated) sold on average ${share > 0 ? "above" : "below"} what their comparable sales say, ` +
+      "and the model's value carries that " +
       `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))}. It is what such resales showed, not a fact ` +
       `about this property: if it has not been improved since that sale, the value is about that much too ${
         share > 0 ? "high" : "low"
