@@ -233,7 +233,8 @@ const claimKey = Effect.fnUntraced(function*(request: MeteredRequest, key: Idemp
 
 /**
  * What a 409 `duplicate-request-in-flight` says: retry after `retry_after`; and, for an earlier attempt cut off
- * without an answer, by when at the latest its Credits are refunded and the key freed (its claim's deadline).
+ * without an answer, when its Credits are refunded and the key freed: within seconds (a sweeper's round) of its
+ * claim's deadline.
  * (Words for the caller: the sweeper and the database's absence meant nothing to an agent, its audit of
  * 2026-11-29 found; "freed within seconds of the service recovering" was false after a server killed mid-call,
  * whose claim holds to its deadline: an integrator's audit, 2026-11-30, polled a minute.)
