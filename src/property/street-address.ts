@@ -317,6 +317,17 @@ export const withoutRemarks = (
     remarks.push(lead[1]!)
     address = address.slice(lead[0].length)
   }
+  // A place after `on` or `in`, as a sentence writes it (`116 Elm St on Staten Island`, `12 Smith St in Richmond`):
+  // the word stands for the comma, where the words after it begin with a place the index knows. (Refused as no
+  // such street address in a covered area: an agent's audit, 2026-11-30, would have told its user the house was
+  // not on record.) The last such word, never the first: a street's own words come before its place.
+  const sentence = /^(\s*\d.*\S)\s+(?:on|in)\s+([^,]+)(,.*)?$/is.exec(address)
+  if (sentence !== null) {
+    const words = tokenize(sentence[2]!)
+    if (words.some((_, n) => isPlace(words.slice(0, n + 1).join(" ")))) {
+      address = `${sentence[1]}, ${sentence[2]}${sentence[3] ?? ""}`
+    }
+  }
   return { address: address === raw ? raw : address.replace(/\s+/g, " ").replace(/ ,/g, ",").trim(), remarks }
 }
 

@@ -3041,6 +3041,18 @@ describe("REQ-1 remarks typed with an address (an agent's audit, 2026-11-29: `11
         notes: [{ kind: "ignored", part: "remark", sent: remark }]
       })
     }
+    // A place after `on` or `in`, as a sentence writes it, is the place (an agent's audit, 2026-11-30: `116 Elm St
+    // on Staten Island` was refused as no such street address); a street's own `on` is its name.
+    for (
+      const typed of ["525 Sycamore St on Staten Island", "the house at 525 Sycamore St in Staten Island, NY 10312"]
+    ) {
+      expect(statenIsland.match(typed), typed).toMatchObject({ _tag: "Found", parcel: { id: "sycamore-525" } })
+    }
+    const walk = new AddressIndex([
+      parcel("walk-12", "12 WALK ON WATER RD", { city: "RIVERTON", zip: "99103", state: "ZZ", market: "Demo" })
+    ])
+    expect(idOf(walk.match("12 Walk on Water Rd, Riverton"))).toBe("walk-12")
+    expect(idOf(walk.match("12 Walk on Water Rd in Riverton"))).toBe("walk-12")
     // Symbols no address holds, which reading drops, are said too (an integrator's audit, 2026-11-30: `3 Pine ☃ Ct`
     // and bytes that were not UTF-8, read as U+FFFD, were charged as exact matches).
     for (
