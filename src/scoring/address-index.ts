@@ -1819,7 +1819,7 @@ export class AddressIndex {
     // Remarks typed with the address (`(corner lot)`, `- asking $650k`) are not read: said in the answer. So are
     // symbols no address holds (an emoji, `☃`, the replacement character of bytes that were not UTF-8), which
     // reading drops: `3 Pine ☃ Ct` was charged as an exact match (an integrator's audit, 2026-11-30).
-    const { address: raw, remarks: typedRemarks } = withoutRemarks(typed, this.isPlaceOrState)
+    const { address: raw, remarks: typedRemarks } = withoutRemarks(typed, (phrase) => this.isPlaceOrState(phrase))
     const symbols = raw.match(/[\p{So}\p{Co}\p{Cs}\uFFFD]/gu)
     const remarks = symbols === null ? typedRemarks : [...typedRemarks, [...new Set(symbols)].join(" ")]
     const found = this.withNumberInWords(raw, this.withUnitWrittenApart(raw, this.matchWithoutRemarks(raw)))
@@ -1842,10 +1842,16 @@ export class AddressIndex {
     return found
   }
 
-  /** A place the index knows, its short name, or a state (what a remark must not hold: `withoutRemarks`). */
-  private readonly isPlaceOrState = (phrase: string): boolean =>
-    this.localityStates.has(phrase) || NICKNAMED.has(phrase) || STATE_NAMES.has(phrase) ||
-    US_STATE_CODES.has(phrase) || AUSTRALIAN_STATE_CODES.has(phrase)
+  /**
+   * A place the index knows, its short name, or a state (what a remark must not hold: `withoutRemarks`). A method,
+   * not a function-valued field: `fromData` builds an index without running field initialisers, and a restored
+   * index (every start from kept data, the first start's template among them) had none, so places were read as
+   * remarks there and `116 Elm St on Staten Island` was refused where a fresh index found it.
+   */
+  private isPlaceOrState(phrase: string): boolean {
+    return this.localityStates.has(phrase) || NICKNAMED.has(phrase) || STATE_NAMES.has(phrase) ||
+      US_STATE_CODES.has(phrase) || AUSTRALIAN_STATE_CODES.has(phrase)
+  }
 
   /**
    * The address found with the words after `Unit` up to the comma read as one unit, where as read it was not:

@@ -3053,6 +3053,14 @@ describe("REQ-1 remarks typed with an address (an agent's audit, 2026-11-29: `11
     ])
     expect(idOf(walk.match("12 Walk on Water Rd, Riverton"))).toBe("walk-12")
     expect(idOf(walk.match("12 Walk on Water Rd in Riverton"))).toBe("walk-12")
+    // So too on an index restored from kept data, as every start from kept models builds it (it had no place
+    // check there: a fresh clone's first start refused `3 pine ct on riverton`).
+    const restored = AddressIndex.fromData(statenIsland.toData())
+    expect(restored.match("525 Sycamore St on Staten Island")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "sycamore-525" }
+    })
+    expect(restored.match("525 Sycamore St (Staten Island)")).toMatchObject({ _tag: "Found", notes: [] })
     // Symbols no address holds, which reading drops, are said too (an integrator's audit, 2026-11-30: `3 Pine ☃ Ct`
     // and bytes that were not UTF-8, read as U+FFFD, were charged as exact matches).
     for (
