@@ -117,13 +117,18 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
     const leftOf = (spendId: number) =>
       Effect.map(Ref.get(state), (s) => {
         const spent = s.entries.find((e) => e.id === spendId && e.kind === "spend")
-        const refunded = s.entries.filter((e) => e.refundOf === spendId).reduce((sum, e) => sum + e.amount, 0)
-        return { spent, left: spent ? spent.amount - refunded : 0 }
+        const refunds = s.entries.filter((e) => e.refundOf === spendId)
+        return {
+          spent,
+          left: spent ? spent.amount - refunds.reduce((sum, e) => sum + e.amount, 0) : 0,
+          // What a refund without a property of its own names (`refundSubjects`).
+          unrefunded: spent ? refundSubjects(spent.subjects, refunds.map((e) => e.subjects)) : []
+        }
       })
 
     const appendRefund = (spendId: number, amount: number, reason: string, traceId: string, subject?: string) =>
       Effect.gen(function*() {
-        const { left, spent } = yield* leftOf(spendId)
+        const { left, spent, unrefunded } = yield* leftOf(spendId)
         if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${spendId}`))
         if (amount <= 0 || amount > left) {
           return yield* Effect.die(new Error(`refund of ${amount} exceeds what is left of spend ${spendId}`))
@@ -136,13 +141,7 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           refundOf: spendId,
           traceId,
           detail: reason,
-          // (Without one of its own, what its Spend was spent on less what its earlier refunds named.)
-          subjects: subject === undefined
-            ? refundSubjects(
-              spent.subjects,
-              (yield* Ref.get(state)).entries.filter((e) => e.refundOf === spendId).map((e) => e.subjects)
-            )
-            : [subject]
+          subjects: subject === undefined ? unrefunded : [subject]
         })
         return {
           refundId: entry.id,

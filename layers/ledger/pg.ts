@@ -167,36 +167,32 @@ export const LedgerPg = Layer.effect(
         })
       })
 
-    /** Locks the spend's Account and returns the spend with what is left of it; inside a transaction. */
+    /**
+     * Locks the spend's Account and returns the spend with what is left of it, and what a refund without a
+     * property of its own names (`refundSubjects`); inside a transaction.
+     */
     const lockSpend = (spendId: number) =>
       Effect.gen(function*() {
-        const [spent] = yield* sql<{ account_id: string; amount: number }>`
-          SELECT account_id, amount FROM ledger_entries WHERE id = ${spendId} AND kind = 'spend'`
+        const [spent] = yield* sql<{ account_id: string; amount: number; subjects: ReadonlyArray<string> | null }>`
+          SELECT account_id, amount, subjects FROM ledger_entries WHERE id = ${spendId} AND kind = 'spend'`
         if (!spent) return yield* Effect.die(new Error(`refund of unknown spend ${spendId}`))
         yield* sql`SELECT 1 FROM accounts WHERE id = ${spent.account_id} FOR UPDATE`
-        const [refunded] = yield* sql<{ total: number }>`
-          SELECT COALESCE(SUM(amount), 0) AS total FROM ledger_entries WHERE refund_of = ${spendId}`
-        return { accountId: spent.account_id, left: spent.amount - refunded!.total }
+        const refunds = yield* sql<{ amount: number; subjects: ReadonlyArray<string> | null }>`
+          SELECT amount, subjects FROM ledger_entries WHERE refund_of = ${spendId}`
+        return {
+          accountId: spent.account_id,
+          left: spent.amount - refunds.reduce((total, refund) => total + refund.amount, 0),
+          unrefunded: refundSubjects(spent.subjects ?? [], refunds.map((refund) => refund.subjects ?? []))
+        }
       })
 
-    /** What a refund names (`refundSubjects`); inside the refund's transaction, its Spend locked. */
-    const subjectsOf = (request: Parameters<Ledger["Type"]["refund"]>[0]) =>
-      request.subject !== undefined
-        ? Effect.succeed([request.subject])
-        : Effect.map(
-          sql<{ subjects: ReadonlyArray<string> | null; refund: boolean }>`
-            SELECT subjects, refund_of IS NOT NULL AS refund FROM ledger_entries
-            WHERE id = ${request.spendId} OR refund_of = ${request.spendId}`,
-          (rows) =>
-            refundSubjects(
-              rows.find((row) => !row.refund)?.subjects ?? [],
-              rows.filter((row) => row.refund).map((row) => row.subjects ?? [])
-            )
-        )
-
-    const appendRefund = (request: Parameters<Ledger["Type"]["refund"]>[0], accountId: string) =>
+    const appendRefund = (
+      request: Parameters<Ledger["Type"]["refund"]>[0],
+      spent: { readonly accountId: string; readonly unrefunded: ReadonlyArray<string> }
+    ) =>
       Effect.gen(function*() {
-        const subjects = yield* subjectsOf(request)
+        const accountId = spent.accountId
+        const subjects = request.subject === undefined ? spent.unrefunded : [request.subject]
         const [entry] = yield* sql<{ id: number }>`
           INSERT INTO ledger_entries (account_id, kind, amount, refund_of, trace_id, reason, subjects)
           VALUES (${accountId}, 'refund', ${request.amount}, ${request.spendId}, ${request.traceId}, ${request.reason},
@@ -222,7 +218,7 @@ export const LedgerPg = Layer.effect(
             )
           )
         }
-        return yield* appendRefund(request, spent.accountId)
+        return yield* appendRefund(request, spent)
       }))
     })
 
@@ -233,7 +229,7 @@ export const LedgerPg = Layer.effect(
           const spent = yield* lockSpend(spendId)
           const settled = yield* sql`DELETE FROM open_spends WHERE spend_id = ${spendId} RETURNING spend_id`
           if (settled.length === 0 || spent.left <= 0) return 0
-          yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent.accountId)
+          yield* appendRefund({ spendId, amount: spent.left, reason, traceId }, spent)
           return spent.left
         }))
       }
