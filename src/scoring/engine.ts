@@ -28,7 +28,7 @@ import { type ComparableSale, latestSalePerParcel } from "../valuation/comps.js"
 import { amountIn, currencyOfState } from "../valuation/currency.js"
 import { addDays, valuationDateFor } from "../valuation/dates.js"
 import { type CountyFacts, effectiveFacts, missingValuationFacts, subjectPropertyOf } from "../valuation/facts.js"
-import { isFlip, isRepeatRecord } from "../valuation/history.js"
+import { isFlip, withRepeatRecordsMarked } from "../valuation/history.js"
 import { kishEffectiveSampleSize } from "../valuation/weighted.js"
 import {
   AddressIndex,
@@ -292,11 +292,14 @@ const exactNumbers = (_key: string, value: unknown) =>
 export const salesDigest = (sales: ReadonlyArray<ModelSale>): string =>
   createHash("sha256").update(JSON.stringify(sales, exactNumbers)).digest("hex")
 
-/** The recorded sales the pricing model can use, as it reads them. */
+/**
+ * The recorded sales the pricing model can use, as it reads them: a repeat record of a sale is not arm's-length
+ * (`withRepeatRecordsMarked`), so it is neither trained on nor a comparable nor the property's own last sale.
+ */
 export const modelSales = (data: PropertyData, salesBefore?: string): Array<ModelSale> => {
   const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
   const sales: Array<ModelSale> = []
-  for (const sale of data.sales) {
+  for (const sale of withRepeatRecordsMarked(data.sales)) {
     if (salesBefore !== undefined && sale.saleDate >= salesBefore) continue
     const parcel = parcels.get(sale.parcelId)
     const usable = parcel && modelSale(parcel, sale)
@@ -490,21 +493,8 @@ export class ScoringEngine {
         if (list) list.push(own)
         else byParcel.set(sale.parcelKey, [own])
       }
-      // A market sale recorded again is one sale (the history's rule, `isRepeatRecord`): `22 Keith St, Parkdale`
-      // was answered with its repeat record of a week later as its own last sale (an investor's audit, 2026-11-29).
-      for (const [parcel, list] of byParcel) {
-        list.sort((a, b) => a.date.localeCompare(b.date))
-        let lastMarket: OwnSale | undefined
-        byParcel.set(
-          parcel,
-          list.filter((sale) => {
-            if (!sale.market) return true
-            if (lastMarket !== undefined && isRepeatRecord(lastMarket, sale)) return false
-            lastMarket = sale
-            return true
-          })
-        )
-      }
+      // (A market sale recorded again is one sale: its repeat record is not arm's-length here, `modelSales`.)
+      for (const list of byParcel.values()) list.sort((a, b) => a.date.localeCompare(b.date))
       this.ownSalesByParcel = byParcel
     }
     return this.ownSalesByParcel.get(parcelId) ?? []

@@ -6,6 +6,7 @@
  */
 import { type ParcelRecord, type ParsedFile, type SaleRecord, withSnapshotFacts } from "../property/records.js"
 import type { PropertyData } from "../services/property-store.js"
+import { withRepeatRecordsMarked } from "../valuation/history.js"
 import { median } from "../valuation/weighted.js"
 import { recordedAddress, ScoringEngine } from "./engine.js"
 import type { GbtLoss } from "./learner/gbt.js"
@@ -127,7 +128,8 @@ export const evaluate = (
     ...(options.stack ? { stack: options.stack } : {})
   })
   const parcels = new Map(data.parcels.map((parcel) => [parcel.id, parcel]))
-  const recorded = data.sales.flatMap((sale) => {
+  // Each repeat record of a sale is excluded with the rule, as the engine does not count it (`modelSales`).
+  const recorded = withRepeatRecordsMarked(data.sales).flatMap((sale) => {
     const parcel = parcels.get(sale.parcelId)
     return parcel ? [{ parcel, sale }] : []
   })

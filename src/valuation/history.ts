@@ -26,6 +26,47 @@ export const isRepeatRecord = (
   later: { readonly date: string; readonly price: number }
 ) => earlier.price === later.price && daysBetween(earlier.date, later.date) <= REPEAT_RECORD_DAYS
 
+/** Why a repeat record is not a sale of its own: the sale it records again, and how long after. */
+export const repeatRecordReason = (earlier: { readonly date: string }, later: { readonly date: string }) =>
+  `the price of the market sale of ${earlier.date}, recorded again ${daysBetween(earlier.date, later.date)} days ` +
+  "later: a repeat record of that sale, not a second one"
+
+/**
+ * The sales with each repeat record (`isRepeatRecord` of the parcel's previous arm's-length sale with a price)
+ * marked not arm's-length, with `repeatRecordReason`: one sale recorded twice is neither two training sales, nor
+ * two comparables (`36 Belford Rd, Kew East` was listed by its repeat record of a week later: an investor's
+ * audit, 2026-11-29), nor two test sales of `evaluate`. The rest are returned as they are, in their order.
+ */
+export const withRepeatRecordsMarked = (sales: ReadonlyArray<SaleRecord>): ReadonlyArray<SaleRecord> => {
+  const priced = (sale: SaleRecord) => sale.armsLength && sale.price > 0
+  // Only parcels with two or more such sales can hold a repeat: most have one, and need no sort.
+  const byParcel = new Map<string, Array<number> | number>()
+  sales.forEach((sale, i) => {
+    if (!priced(sale)) return
+    const seen = byParcel.get(sale.parcelId)
+    if (seen === undefined) byParcel.set(sale.parcelId, i)
+    else if (typeof seen === "number") byParcel.set(sale.parcelId, [seen, i])
+    else seen.push(i)
+  })
+  const repeats = new Map<number, string>()
+  for (const indices of byParcel.values()) {
+    if (typeof indices === "number") continue
+    indices.sort((a, b) => sales[a]!.saleDate.localeCompare(sales[b]!.saleDate) || a - b)
+    let kept = sales[indices[0]!]!
+    for (const i of indices.slice(1)) {
+      const sale = sales[i]!
+      const earlier = { date: kept.saleDate, price: kept.price }
+      if (isRepeatRecord(earlier, { date: sale.saleDate, price: sale.price })) {
+        repeats.set(i, repeatRecordReason(earlier, { date: sale.saleDate }))
+      } else kept = sale
+    }
+  }
+  return repeats.size === 0 ? sales : sales.map((sale, i) => {
+    const reason = repeats.get(i)
+    return reason === undefined ? sale : { ...sale, armsLength: false, notArmsLengthBecause: reason }
+  })
+}
+
 /** A resale within FLIP_WINDOW_DAYS of a purchase at FLIP_MIN_GAIN or more above its price (the history's flips). */
 export const isFlip = (
   bought: { readonly date: string; readonly price: number },
@@ -73,13 +114,7 @@ export const propertyHistory = (
       repeatOf !== undefined &&
       isRepeatRecord({ date: repeatOf.saleDate, price: repeatOf.price }, { date: sale.saleDate, price: sale.price })
     ) {
-      const apart = daysBetween(repeatOf.saleDate, sale.saleDate)
-      return {
-        sale,
-        market: false,
-        reason: `the price of the market sale of ${repeatOf.saleDate}, recorded again ${apart} days later: a ` +
-          "repeat record of that sale, not a second one"
-      }
+      return { sale, market: false, reason: repeatRecordReason({ date: repeatOf.saleDate }, { date: sale.saleDate }) }
     }
     if (market) lastMarket = sale
     return { sale, market, reason: undefined }

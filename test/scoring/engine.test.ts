@@ -9,6 +9,7 @@ import {
   ambiguityDetail,
   missingFactsDetail,
   modelSale,
+  modelSales,
   recordedAddress,
   ScoringEngine
 } from "../../src/scoring/engine.js"
@@ -196,6 +197,40 @@ describe("a market sale recorded twice (an investor's audit, 2026-11-29: 22 Keit
       sales: [...county.sales, sale, { ...sale, saleDate: "2026-12-08", sourceKey: "sold-again" }]
     })
     expect(resold.ownLastSale(house.id, "2026-12-31")).toEqual({ date: "2026-12-08", price: own.price })
+  })
+
+  it("ANS-7: a neighbour's sale recorded twice is one comparable, cited by the sale's own date, and one training sale", () => {
+    const subject = right(engine.score(parcelDisplayAddress(house), undefined, asOf))
+    const listed = subject.comps[0]!
+    const record = county.sales.find((sale) =>
+      sale.parcelId === listed.propertyId && sale.saleDate === listed.saleDate && sale.armsLength
+    )!
+    // The sale recorded again a week later, at its price (`36 Belford Rd, Kew East`: an investor's audit).
+    const again = {
+      ...record,
+      saleDate: new Date(Date.parse(record.saleDate) + 7 * 86_400_000).toISOString().slice(0, 10),
+      sourceKey: "recorded-again"
+    }
+    expect(again.saleDate < asOf).toBe(true)
+    const data = { parcels: county.parcels, sales: [...county.sales, again] }
+    const marked = modelSales(data).filter((sale) =>
+      sale.parcelKey === listed.propertyId && sale.price === record.price
+    )
+    expect(marked.map((sale) => [sale.date, sale.armsLength])).toEqual([[record.saleDate, true], [
+      again.saleDate,
+      false
+    ]])
+    const twice = right(ScoringEngine.build(data).score(parcelDisplayAddress(house), undefined, asOf))
+    expect(twice.comps.filter((comp) => comp.propertyId === listed.propertyId).map((comp) => comp.saleDate))
+      .toEqual([record.saleDate])
+    expect(twice.model.quantiles).toEqual(subject.model.quantiles)
+    // A sale at another price is a sale of its own, and is its parcel's latest comparable.
+    const resold = right(
+      ScoringEngine.build({ parcels: county.parcels, sales: [...county.sales, { ...again, price: record.price + 1 }] })
+        .score(parcelDisplayAddress(house), undefined, asOf)
+    )
+    expect(resold.comps.filter((comp) => comp.propertyId === listed.propertyId).map((comp) => comp.saleDate))
+      .toEqual([again.saleDate])
   })
 })
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { generateDemoCounty } from "../../src/property/demo-county.js"
+import { recordedAddress } from "../../src/scoring/engine.js"
 import { evaluate, predictionsCsv } from "../../src/scoring/evaluate.js"
 
 const county = generateDemoCounty({ parcels: 2_000 })
@@ -30,6 +31,22 @@ describe("evaluate", () => {
     }
     const excluded = after.filter((sale) => !sale.armsLength || sale.price <= 0).length
     expect(predictions.filter((row) => row.status === "excluded")).toHaveLength(excluded)
+  })
+
+  it("a repeat record of a sale (its price again within 31 days) is excluded with that rule, not valued twice", () => {
+    const sold = county.sales.find((sale) => sale.saleDate >= split && sale.armsLength && sale.price > 0)!
+    const address = recordedAddress(county.parcels.find((parcel) => parcel.id === sold.parcelId)!)
+    const day = new Date(Date.parse(sold.saleDate) + 10 * 86_400_000).toISOString().slice(0, 10)
+    const again = { ...sold, saleDate: day, sourceKey: "recorded-again" }
+    const before = evaluate({ parcels: county.parcels, sales: county.sales }, split).predictions
+    const { predictions } = evaluate({ parcels: county.parcels, sales: [...county.sales, again] }, split)
+    expect(predictions).toHaveLength(before.length + 1)
+    const rows = predictions.filter((row) => row.address === address && row.sale_price === sold.price)
+    expect(rows.map((row) => [row.sale_date, row.status])).toEqual([[sold.saleDate, "scored"], [day, "excluded"]])
+    expect(rows[1]!.reason).toBe(
+      `not arm's-length: the price of the market sale of ${sold.saleDate}, recorded again 10 days later: a repeat ` +
+        "record of that sale, not a second one"
+    )
   })
 
   it("the CSV has a row per prediction with the status column", () => {
