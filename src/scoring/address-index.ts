@@ -510,6 +510,16 @@ const numberRangeOf = (street: Street) => {
   return range
 }
 
+/**
+ * The first and last numbers of a ranged house number (`85-87`: 85 and 87), where the second is the larger;
+ * none for a single number, or for `A-B` with B not above A (no range: Queens numbers houses so too, which the
+ * callers rule out by ZIP code).
+ */
+const rangeEnds = (number: string): ReadonlyArray<string> => {
+  const range = /^(\d+)-(\d+)$/.exec(number)
+  return range !== null && Number(range[2]) > Number(range[1]) ? [range[1]!, range[2]!] : []
+}
+
 /** How far along its own street an earlier line of a parcel may lie (house numbers) and still be the parcel's. */
 const NEAR_DOORS = 20
 
@@ -3284,14 +3294,14 @@ export class AddressIndex {
     const zips = new Set(building.map((parcel) => parcel.zipCode ?? ""))
     const { directional, type } = parsed.street
     const number = building[0]!.street.split(" ")[0]!
-    // The building's number, or the range it begins or the range's first number, where the ZIP code does not
-    // number its houses Queens-style (`66 ST NICHOLAS AVE` and `66-72 ST NICHOLAS AVE`, one building's units
-    // recorded under both: `66 St Nicholas Ave Apt 1G` was told no unit 1G is recorded, an address audit).
+    // The building's number, or the range it begins or ends or the range's first or last number, where the ZIP
+    // code does not number its houses Queens-style (`66 ST NICHOLAS AVE` and `66-72 ST NICHOLAS AVE`, one
+    // building's units recorded under both: `66 St Nicholas Ave Apt 1G` was told no unit 1G is recorded, an
+    // address audit; `87 Smith St Apt 8E`, 8E recorded at `85-87 SMITH STREET` and the building's other units at
+    // `87 SMITH ST`, was told so too and offered other flats: an agent's audit, 2026-11-29).
     const sameBuilding = (at: string, zip: string) =>
-      at === number || (!this.hyphenatedZips.has(zip) && (
-        (at.startsWith(`${number}-`) && /^\d+-\d+$/.test(at)) ||
-        (/^\d+-\d+$/.test(number) && at === number.split("-")[0])
-      ))
+      at === number ||
+      (!this.hyphenatedZips.has(zip) && (rangeEnds(at).includes(number) || rangeEnds(number).includes(at)))
     const names = [...new Set([...this.sameLetters(parsed.street.name), ...this.looselyAlike(parsed.street.name)])]
     return names.flatMap((name) =>
       (this.byName.get(name) ?? []).flatMap((street) =>

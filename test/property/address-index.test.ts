@@ -2001,6 +2001,34 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     expect(idOf(index.match("66 Fresh Pond Rd Apt 1G, Queens, NY 11385"))).toBe("Unknown")
   })
 
+  it("a unit recorded under the range its building's number ends (85-87 Smith St, its other units at 87) is found by either; not in Queens, nor a number only inside the range", () => {
+    const cobbleHill = { city: "BROOKLYN", zip: "11201", state: "NY" }
+    const queens = { city: "QUEENS", zip: "11385", state: "NY" }
+    const index = new AddressIndex([
+      parcel("smith-8e", "85-87 SMITH STREET", cobbleHill, "8E"),
+      parcel("smith-2a", "87 SMITH ST", cobbleHill, "2A"),
+      parcel("smith-3b", "87 SMITH ST", cobbleHill, "3B"),
+      parcel("q-85-87-1g", "85-87 FRESH POND RD", queens, "1G"),
+      parcel("q-87-2a", "87 FRESH POND RD", queens, "2A"),
+      parcel("q-60-10", "60-10 FRESH POND RD", queens),
+      parcel("q-60-12", "60-12 FRESH POND RD", queens)
+    ])
+    findsEach(index, [
+      ["87 Smith St Apt 8E, Brooklyn, NY 11201", "smith-8e"],
+      ["85-87 Smith Street Apt 2A, Brooklyn, NY 11201", "smith-2a"]
+    ])
+    const found = index.match("87 Smith St Apt 8E, Brooklyn, NY 11201")
+    expect(found._tag === "Found" && found.notes).toContainEqual({
+      kind: "normalized",
+      part: "house_number",
+      sent: "87",
+      used: "85-87"
+    })
+    // 86 is inside the range but no number the building is recorded under; Queens' 85-87 is a house of its own.
+    expect(idOf(index.match("86 Smith St Apt 8E, Brooklyn, NY 11201"))).toBe("Unknown")
+    expect(idOf(index.match("87 Fresh Pond Rd Apt 1G, Queens, NY 11385"))).toBe("Unknown")
+  })
+
   it("a building on an avenue's other name, sent without its unit, is ambiguous with its units (2351 Adam Clayton Powell Jr Blvd was told the number is not on the street)", () => {
     const harlem = { city: "NEW YORK", zip: "10030", state: "NY", market: "Manhattan" }
     const index = new AddressIndex([
