@@ -1,21 +1,22 @@
 /**
  * Authentication, then the rate count (LIM-1, AUTH-4), for every counted route (the API and `/mcp`): a
  * valid credential counts against its Account, a missing or incorrect one against the count all such
- * requests share, so a burst of them may get 429 instead of 401. A credential that cannot be checked (503
- * `call-not-started`) is not counted. The count is recorded for the front door's RateLimit headers.
+ * requests share, so a burst of them may get 429 instead of 401; a connected app's token refused though its
+ * Account is known against that Account, and always 401 (`RefusedForAccount`). A credential that cannot be
+ * checked (503 `call-not-started`) is not counted. The count is recorded for the front door's RateLimit headers.
  *
  * Two credentials: an API key (everywhere), and on `/mcp` the access token of an app the account holder
  * connected by signing in. The token is confirmed by one Ledger read (VAL-3), which also finds it revoked
  * or its connection disconnected (AUTH-3), and must have been issued for the resource it is presented to
  * (RFC 8707 audience).
  */
-import { Context, Effect, FiberRef } from "effect"
+import { Context, Data, Effect, FiberRef } from "effect"
 import { CallNotStarted, InvalidKey, type RateLimited } from "../../schema/problems.js"
 import { parseApiKey } from "../domain/api-key.js"
 import { isAccessToken } from "../domain/oauth-token.js"
 import { verifyAccessToken } from "../oauth/tokens.js"
 import { type Caller, Credentials } from "../services/credentials.js"
-import { Ledger } from "../services/ledger.js"
+import { type ConnectedApp, Ledger } from "../services/ledger.js"
 import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
 import { CurrentRateCount } from "./rate-limit-headers.js"
 
@@ -33,38 +34,56 @@ const counted = (limits: RateLimits["Type"], subject: RateSubject) =>
     )
   })
 
+const callerOfApp = (app: ConnectedApp): Caller => ({
+  accountId: app.accountId,
+  tier: app.tier,
+  keyId: app.connectionId,
+  connectionId: app.connectionId,
+  rateLimitPerMinute: app.rateLimitPerMinute,
+  pendingTerms: app.pendingTerms
+})
+
+/**
+ * A connected app's token refused though its Account is known (expired, or issued for another resource):
+ * counted against that Account, not the count unknown credentials share, and answered 401 whatever that count
+ * says. Counted there, 30 requests a minute with a made-up key from anyone turned every connected assistant's
+ * expired token into 429 without a challenge, and an MCP client refreshes its token on the 401 only (an
+ * assistant developer's audit, 2026-11-30).
+ */
+class RefusedForAccount extends Data.TaggedError("RefusedForAccount")<{
+  readonly problem: InvalidKey
+  readonly subject: RateSubject
+}> {}
+
 /** A connected app's access token, confirmed by the Ledger for `resource` (src/oauth/tokens.ts decides). */
 const connectedApp = (
   token: string,
   resource: string | undefined
-): Effect.Effect<Caller, InvalidKey | CallNotStarted, Ledger> => {
+): Effect.Effect<Caller, InvalidKey | CallNotStarted | RefusedForAccount, Ledger> => {
   if (resource === undefined) {
     return Effect.fail(
       new InvalidKey({ detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys." })
     )
   }
   return verifyAccessToken(token, resource).pipe(
-    Effect.map((app): Caller => ({
-      accountId: app.accountId,
-      tier: app.tier,
-      keyId: app.connectionId,
-      connectionId: app.connectionId,
-      rateLimitPerMinute: app.rateLimitPerMinute,
-      pendingTerms: app.pendingTerms
-    })),
+    Effect.map(callerOfApp),
     Effect.catchTags({
       LedgerUnreachable: () =>
         new CallNotStarted({
           detail: "The connection could not be confirmed because the Ledger is unreachable; nothing was charged."
         }),
-      InvalidAccessToken: (refusal) =>
-        new InvalidKey({
+      InvalidAccessToken: (refusal) => {
+        const problem = new InvalidKey({
           detail: refusal.reason === "other-resource"
             ? `The access token was issued for ${refusal.issuedFor}, not ${resource}.`
             : refusal.reason === "expired"
             ? "The access token has expired: refresh it, or sign in again."
             : "The access token is not known: it was revoked, its connection was disconnected, or it was never issued. Sign in again."
         })
+        return refusal.app === undefined
+          ? problem
+          : new RefusedForAccount({ problem, subject: subjectOf(callerOfApp(refusal.app)) })
+      }
     })
   )
 }
@@ -106,7 +125,7 @@ export const authenticateAndCountWith =
   (token: string, resource?: string): Effect.Effect<Caller, InvalidKey | CallNotStarted | RateLimited> => {
     const credentials = Context.get(services, Credentials)
     const limits = Context.get(services, RateLimits)
-    const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted> = token === ""
+    const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted | RefusedForAccount> = token === ""
       ? Effect.fail(
         new InvalidKey({
           detail: resource === undefined
@@ -128,7 +147,12 @@ export const authenticateAndCountWith =
       )
     return caller.pipe(
       Effect.tap((caller) => counted(limits, subjectOf(caller))),
-      Effect.tapErrorTag("InvalidKey", () => counted(limits, { _tag: "Unauthenticated" }))
+      Effect.tapErrorTag("InvalidKey", () => counted(limits, { _tag: "Unauthenticated" })),
+      Effect.catchTag("RefusedForAccount", ({ problem, subject }) =>
+        counted(limits, subject).pipe(
+          Effect.catchTag("RateLimited", () => Effect.void),
+          Effect.zipRight(Effect.fail(problem))
+        ))
     )
   }
 

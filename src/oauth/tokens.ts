@@ -240,10 +240,14 @@ export const verifyAccessToken = (token: string, resource: string) =>
     const found = yield* ledger.confirmConnection(hashSecret(token))
     if (Option.isNone(found)) return yield* new InvalidAccessToken({ reason: "unknown" })
     if (found.value.expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) {
-      return yield* new InvalidAccessToken({ reason: "expired" })
+      return yield* new InvalidAccessToken({ reason: "expired", app: found.value })
     }
     if (found.value.resource !== resource) {
-      return yield* new InvalidAccessToken({ reason: "other-resource", issuedFor: found.value.resource })
+      return yield* new InvalidAccessToken({
+        reason: "other-resource",
+        issuedFor: found.value.resource,
+        app: found.value
+      })
     }
     return found.value satisfies ConnectedApp as ConnectedApp
   })
