@@ -11,7 +11,7 @@ import { type CoveredReason, isCoveredReason, problemMeta, SpendIndeterminate } 
 import type { ScoredCall } from "../../schema/scored-call.js"
 import { AppConfig } from "../config.js"
 import { Ledger, type Spend } from "../services/ledger.js"
-import { scoredAnswer, scoredEntry } from "../valuation/answer.js"
+import { scoredEntry } from "../valuation/answer.js"
 import { acceptBatch, withKeyRefusal } from "./accept.js"
 import { metered, type MeteredInput, meteredRequest } from "./metered.js"
 import { scoreAddress } from "./upstream.js"
@@ -79,7 +79,7 @@ export const batch = (input: MeteredInput) =>
 
     const entryOf = (spend: Spend) => (call: ScoredCall) =>
       scoreAddress(call.address, call.overrides).pipe(
-        Effect.map((outcome) => scoredEntry(scoredAnswer(outcome, call))),
+        Effect.map((outcome) => scoredEntry(outcome, call)),
         Effect.catchIf(isCoveredReason, (reason) => refundedEntry(spend, call, reason))
       )
 

@@ -120,7 +120,8 @@ export const valuationEvidence = (outcome: ScoringOutcome): ValuationEvidence =>
   }
 }
 
-export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredAnswer => {
+/** The Scored answer; `compsListed` false for a batch entry, which lists no comps (its cautions say so). */
+export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall, compsListed = true): ScoredAnswer => {
   const facts = effectiveFacts(outcome.subject.record, call.overrides)
   const livingArea = facts.living_area_square_feet
   const distribution = valueDistribution(outcome.model)
@@ -144,6 +145,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
   const unitLeftOut = outcome.subject.match?.notes.find((note) => note.kind === "ignored" && note.part === "unit")
   const recordedType = outcome.subject.record.property_type
   const cautions = cautionsFor({
+    compsListed,
     unitOfHouse: unitLeftOut !== undefined && (recordedType === "two_family" || recordedType === "three_family")
       ? { unit: unitLeftOut.sent, propertyType: recordedType }
       : undefined,
@@ -222,8 +224,8 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall): ScoredA
   }
 }
 
-/** A batch entry: the Scored answer without `comps` (BAT-2). */
-export const scoredEntry = (answer: ScoredAnswer) => {
-  const { comps: _comps, ...entry } = answer
+/** A batch entry: the Scored answer without `comps` (BAT-2), its cautions saying where the comps are. */
+export const scoredEntry = (outcome: ScoringOutcome, call: ScoredCall) => {
+  const { comps: _comps, ...entry } = scoredAnswer(outcome, call, false)
   return entry
 }

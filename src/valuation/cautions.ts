@@ -29,6 +29,9 @@ const percent = (share: number) => `${Number((share * 100).toFixed(1))}%`
 
 const squareFeet = (area: number) => Math.round(area).toLocaleString("en-US")
 
+/** The answer's comps, as a caution names them: listed in a single call's answer, not in a batch entry. */
+const theComps = (listed: boolean) => listed ? "the listed comps" : "the comps a single call's answer lists"
+
 /** A sale of the property the answer says it did not count, and why. */
 export type UncountedSale = {
   readonly date: string
@@ -50,6 +53,11 @@ export type UncountedSale = {
 }
 
 export interface CautionInputs {
+  /**
+   * Whether the answer lists its comps: a batch entry does not (BAT-2), and its cautions say where they are
+   * instead of sending the reader to a list it does not have (an assistant developer's audit, 2026-11-30).
+   */
+  readonly compsListed: boolean
   /** The model's median, whole dollars (withheld or not). */
   readonly modelMedian: number
   readonly withheld: boolean
@@ -134,12 +142,14 @@ const withheldCaution = (median: number, band: CompBand, dollars: (amount: numbe
  * time; an investor's audit met a 44 m² unit valued at A$838,000 from houses of 72–135 m² with nothing said of the
  * value (docs/decisions.md, "Cautions").
  */
-const NO_BAND_VALUE_NOTE = " The value itself is less sure without a band: out of time, values given without one " +
-  "were further from the sale price (a median 19–20% off, against 13% with one in New York City and 9% in " +
-  "Melbourne), and their 10–90% range held it only about 60–65% of the time: set it beside the listed comps' " +
-  "facts and similarity."
+const noBandValueNote = (compsListed: boolean) =>
+  " The value itself is less sure without a band: out of time, values given without one were further from the " +
+  "sale price (a median 19–20% off, against 13% with one in New York City and 9% in Melbourne), and their " +
+  `10–90% range held it only about 60–65% of the time: set it beside the facts and similarity of ${
+    theComps(compsListed)
+  }.`
 
-const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Caution => ({
+const noBandCaution = (reason: NoBandReason, livingArea: number | undefined, compsListed: boolean): Caution => ({
   code: "no-comp-band",
   detail: (reason === "too-few-of-similar-size" && livingArea !== undefined
     ? `No comp band, after-repair value or offer: fewer than 3 comparable sales have a living area ` +
@@ -154,27 +164,31 @@ const noBandCaution = (reason: NoBandReason, livingArea: number | undefined): Ca
     // near; told its size was the cause, an agent's audit, 2026-11-29.)
     : "No comp band, after-repair value or offer: fewer than 3 comparable sales both have a usable price and are " +
       "alike enough to this property to count (one sale a property, its latest): the records hold too few sales " +
-      "near it of its kind, or a living area or lot size far beyond its neighbours' leaves few alike (the listed " +
-      "comps show which).") + NO_BAND_VALUE_NOTE
+      "near it of its kind, or a living area or lot size far beyond its neighbours' leaves few alike " +
+      `(${theComps(compsListed)} show which).`) + noBandValueNote(compsListed)
 })
 
 /**
  * A band from the fewest sales a band is given from: out of time (docs/decisions.md, "Cautions") such bands'
  * middles were about 1.5–2.5 times further from the prices than those of four sales or more.
  */
-const thinBandCaution = (band: CompBand): Caution | undefined =>
+const thinBandCaution = (band: CompBand, compsListed: boolean): Caution | undefined =>
   band.comp_count > MIN_COMPS_FOR_BAND ? undefined : {
     code: "thin-comp-band",
     detail: `The comp band rests on ${band.comp_count} comparable sales, the fewest a band is given from: one ` +
       "sale more or less could move its middle, the after-repair value and the offer a long way. Set them beside " +
-      "the model's value (where it is given) and the listed comps before relying on them."
+      `the model's value (where it is given) and ${theComps(compsListed)} before relying on them.`
   }
 
 /**
  * A band whose sales disagree widely (its high at least WIDE_BAND_RATIO times its low): its middle, and so the
  * after-repair value and the offer, rest on where between them the property lies, which the band cannot say.
  */
-const wideBandCaution = (band: CompBand, dollars: (amount: number) => string): Caution | undefined => {
+const wideBandCaution = (
+  band: CompBand,
+  dollars: (amount: number) => string,
+  compsListed: boolean
+): Caution | undefined => {
   const ratio = band.high / band.low
   return ratio < WIDE_BAND_RATIO ? undefined : {
     code: "wide-comp-band",
@@ -184,7 +198,7 @@ const wideBandCaution = (band: CompBand, dollars: (amount: number) => string): C
       }): its comparable sales disagree that much about what this property ` +
       "is worth, and its middle, the after-repair value and the offer rest on where between them it lies. Out " +
       "of time, the middles of bands this wide were about twice as far from the sale price as the middles of all " +
-      "bands: check the listed comps and the property's condition before relying on them."
+      `bands: check ${theComps(compsListed)} and the property's condition before relying on them.`
   }
 }
 
@@ -203,8 +217,8 @@ const unalikeBandCaution = (inputs: CautionInputs): Caution | undefined => {
       "size, lot and age; each difference lowers it), so they are other kinds of property, or of other sizes or " +
       "ages, and its middle, the after-repair value and the offer rest on how far such sales carry. Out of time, " +
       "the middles of bands this unalike were about 1.4 to 1.8 times further from the sale price than those of " +
-      "other bands: set the band beside the model's value (where it is given) and check the listed comps' facts " +
-      "before relying on it."
+      "other bands: set the band beside the model's value (where it is given) and check the facts of " +
+      `${theComps(inputs.compsListed)} before relying on it.`
   }
 }
 
@@ -225,7 +239,7 @@ const distantCompsCaution = (inputs: CautionInputs): Caution | undefined => {
       "for nearer sales, and the 0.1–0.9 range held 57% and 36% of the prices against 75–85%. Read " +
       // (Without a band there is no band or offer to read so: an agent's audit, 2026-11-29, `14151 Indio Dr`.)
       `${inputs.band === undefined ? "the value and its range" : "the value, its range, the band and the offer"} ` +
-      "as less sure than they look, and check the listed comps' places."
+      `as less sure than they look, and check the places of ${theComps(inputs.compsListed)}.`
   }
 }
 
@@ -359,8 +373,11 @@ const typeWithoutSalesCaution = (inputs: CautionInputs): Caution | undefined => 
     detail:
       `No recorded market sale in this property's market is of its type (${type}${
         unsold.sent ? ", as sent in `overrides`" : ""
-      }): the value, its range, the comp band and the offer all come from sales of other types (each listed comp's ` +
-      "`facts.property_type` says which), and a property of this type may sell well above or below them. The " +
+      }): the value, its range, the comp band and the offer all come from sales of other types (${
+        inputs.compsListed
+          ? "each listed comp's `facts.property_type`"
+          : "each comp's `facts.property_type`, in a single call's answer,"
+      } says which), and a property of this type may sell well above or below them. The ` +
       "figures are those of a property of the other types with these facts, not evidence of this type's price."
   }
 }
@@ -677,7 +694,9 @@ const afterRepairBelowModelCaution = (inputs: CautionInputs): Caution | undefine
       `pricing model's 5% value of the property as it stands (${dollars(distribution["0.05"])}; its median ` +
       `${dollars(distribution["0.5"])}): the comparable sales put it lower than the model does, repairs and all. ` +
       "Out of time, band middles this far below the model's range were several times further from the sale " +
-      "price than the model's value: check the listed comps (their size, type and place) before relying on the offer."
+      `price than the model's value: check ${
+        theComps(inputs.compsListed)
+      } (their size, type and place) before relying on the offer.`
   }
 }
 
@@ -697,7 +716,8 @@ const bandAboveModelCaution = (inputs: CautionInputs): Caution | undefined => {
       `built on, is above the pricing model's 95% value of the property as it stands ` +
       `(${dollars(distribution["0.95"])}; its median ${dollars(distribution["0.5"])}): the comparable sales put ` +
       "it higher than the model does. An offer built on sales that may be larger, newer or better placed than this " +
-      "property overpays: check the listed comps (their size, type, condition and place) before relying on it."
+      `property overpays: check ${theComps(inputs.compsListed)} (their size, type, condition and place) before ` +
+      "relying on it."
   }
 }
 
@@ -754,7 +774,7 @@ const offerRisesWithRepairsCaution = (inputs: CautionInputs): Caution | undefine
         dollars(asItStands.price)
       }): these repairs raise the offer instead of lowering it. That holds only ` +
       "where the band's higher sales are higher for their condition (not their size, street or build), and only " +
-      "if the repairs bring this property there: check the listed comps before paying for the lift."
+      `if the repairs bring this property there: check ${theComps(inputs.compsListed)} before paying for the lift.`
   }
 }
 
@@ -774,10 +794,10 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
       ? withheldCaution(inputs.modelMedian, inputs.band, amountIn(inputs.currency))
       : undefined,
     inputs.band === undefined && inputs.noBand !== undefined
-      ? noBandCaution(inputs.noBand, inputs.livingArea)
+      ? noBandCaution(inputs.noBand, inputs.livingArea, inputs.compsListed)
       : undefined,
-    inputs.band === undefined ? undefined : thinBandCaution(inputs.band),
-    inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency)),
+    inputs.band === undefined ? undefined : thinBandCaution(inputs.band, inputs.compsListed),
+    inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency), inputs.compsListed),
     unalikeBandCaution(inputs),
     distantCompsCaution(inputs),
     noOfferCaution(inputs),

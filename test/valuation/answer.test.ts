@@ -194,12 +194,12 @@ describe("the Scored answer", () => {
       expect("newest_comparable_sale" in answer.evidence).toBe(newest !== undefined)
       // The note is there exactly when the value is not as of the day of the call.
       expect("note" in answer.evidence).toBe(o.dates.valuationDate !== o.dates.callDate)
-      expect(scoredEntry(answer).valuation_date).toBe(answer.valuation_date)
-      expect(scoredEntry(answer).evidence).toEqual(answer.evidence)
+      expect(scoredEntry(o, c).valuation_date).toBe(answer.valuation_date)
+      expect(scoredEntry(o, c).evidence).toEqual(answer.evidence)
     }))
   })
 
-  it("ANS-1 ANS-2 ANS-5 ANS-6: the estimate is withheld exactly when its median lies outside the band ±15%", () => {
+  it("ANS-1 ANS-2 ANS-5 ANS-6 BAT-2: the estimate is withheld exactly when its median lies outside the band ±15%", () => {
     fc.assert(fc.property(outcome, call, (o, c) => {
       const answer = scoredAnswer(o, c)
       expect(answer.subject_property.property_id).toBe("subject-1")
@@ -219,7 +219,7 @@ describe("the Scored answer", () => {
           }
           : undefined
       )
-      expect(scoredEntry(answer).unusual_size).toEqual(answer.unusual_size)
+      expect(scoredEntry(o, c).unusual_size).toEqual(answer.unusual_size)
       // A withheld estimate is said, with the way the model disagreed.
       const withheld = answer.cautions?.filter((caution) => caution.code === "estimate-withheld") ?? []
       expect(withheld.length).toBe(answer.model_estimate_available ? 0 : 1)
@@ -230,7 +230,16 @@ describe("the Scored answer", () => {
             /15% below the comp band's low/
         )
       }
-      expect(scoredEntry(answer).cautions).toEqual(answer.cautions)
+      // A batch entry has the same cautions, but lists no comps: where a caution sends the reader to the listed
+      // comps, the entry's says a single call's answer lists them (an assistant developer's audit, 2026-11-30).
+      const entryCautions = scoredEntry(o, c).cautions ?? []
+      expect(entryCautions.map((caution) => caution.code)).toEqual((answer.cautions ?? []).map((x) => x.code))
+      entryCautions.forEach((caution, i) => {
+        expect(caution.detail).not.toMatch(/listed comp/)
+        const single = answer.cautions![i]!.detail
+        if (/listed comp/.test(single)) expect(caution.detail).toMatch(/a single call's answer/)
+        else expect(caution.detail).toBe(single)
+      })
       if (!answer.model_estimate_available) {
         for (const member of modelMembers) expect(answer).not.toHaveProperty(member)
         const band = answer.comp_band!
@@ -319,7 +328,7 @@ describe("the Scored answer", () => {
       else {expect(answer.comps!.map((comp) => comp.property_id)).toEqual(
           o.comps.slice(0, 10).map((comp) => comp.propertyId)
         )}
-      expect(scoredEntry(answer)).not.toHaveProperty("comps")
+      expect(scoredEntry(o, c)).not.toHaveProperty("comps")
     }))
   })
 
@@ -635,7 +644,7 @@ describe("the Scored answer", () => {
       expect(atMargin(0.004)).toMatch(/^No purchase price clears the 0\.4% margin:/)
     })
 
-    it("ANS-7 cautions: a comp band whose high is twice its low or more is said to be wide, with its figures", () => {
+    it("ANS-7 BAT-2 cautions: a comp band whose high is twice its low or more is said to be wide, with its figures; a batch entry's caution says where its comps are", () => {
       // Six comps of the same 2,000 sq ft at $300,000 to $1,100,000: a band whose high is about three times its low.
       const spread = (prices: ReadonlyArray<number>): ScoringOutcome => ({
         ...outcome(undefined),
@@ -660,6 +669,13 @@ describe("the Scored answer", () => {
       )
       // The default comps (a band of $900k-$1.0M) are no wide band.
       expect(wideOf(comps.map((comp) => comp.salePrice))).toBeUndefined()
+      // BAT-2: a batch entry lists no comps, and its caution says where they are instead.
+      const spreadOut = spread([300_000, 350_000, 400_000, 900_000, 1_000_000, 1_100_000])
+      expect(wideOf([300_000, 350_000, 400_000, 900_000, 1_000_000, 1_100_000])?.detail).toMatch(
+        /check the listed comps and the property's condition/
+      )
+      expect(scoredEntry(spreadOut, { address: "x" }).cautions?.find((c) => c.code === "wide-comp-band")?.detail)
+        .toMatch(/check the comps a single call's answer lists and the property's condition/)
     })
 
     it("ANS-7 cautions: a band of sales little like the property (their similarity, weighted as in the band, under 0.1) is said, with the figure; an alike band is not (an investor's audit: 15 Eunice Pl)", () => {

@@ -126,7 +126,10 @@ describe("the engine's valuation date", () => {
     const listed = answer.comps!.map((comp) => comp.sale_date).sort().at(-1)!
     expect(newest! >= listed).toBe(true)
     // A batch entry carries the same dates (it only lacks `comps`).
-    expect(scoredEntry(answer)).toMatchObject({ valuation_date: "2020-01-10", evidence: answer.evidence })
+    expect(scoredEntry(outcome, { address: "x" })).toMatchObject({
+      valuation_date: "2020-01-10",
+      evidence: answer.evidence
+    })
   })
 })
 
