@@ -26,6 +26,10 @@ export const recovery = {
     "call with the same idempotency key, a batch's failed entry in a new call with a new key (the batch's key " +
     "replays its whole answer). Refunded.",
   "invalid-request": "`invalid-request`: `errors` points at each refused value; fix them and call again. Not charged.",
+  "batch-too-large":
+    "`batch-too-large`: more than 100 properties (`limit`, `submitted`); split them into batches of at most 100. " +
+    "Not charged.",
+  "rate-limited": "`rate-limited`: too many requests this minute; wait `retry_after` seconds. Not charged.",
   "credits":
     "`insufficient-credits` (the Balance is too low), `spend-cap-exceeded`, `rate-limited` (wait `retry_after` " +
     "seconds) and `terms-not-accepted` (the account holder must accept the Terms of Service at `/portal/terms`) are not charged; " +
@@ -104,7 +108,7 @@ export const operations = {
       "entries included, for 24 hours. Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
       "refunds all of it; retry it unchanged. More than 100 properties is refused whole with `batch-too-large` " +
       "(not charged): split it.",
-    refusals: SCORING_REFUSALS
+    refusals: [...SCORING_REFUSALS, "batch-too-large"]
   },
   history: {
     summary: "A property's recorded history (one Credit)",
@@ -115,7 +119,16 @@ export const operations = {
       "(a Scored answer's `subject_property.property_id`, or a comparable sale's). `records_from` and " +
       "`records_through` say which years the market's records cover: an empty chain of title or no flips means " +
       "none in those years, not never. Costs one Credit, refunded when the property cannot be found.",
-    refusals: ["ambiguous-address", "unscorable-address", "outside-coverage", "unknown-property", "invalid-request"]
+    // (Every refusal it can give: the list had left out the Credits' and scoring's, an assistant developer's audit.)
+    refusals: [
+      "ambiguous-address",
+      "unscorable-address",
+      "outside-coverage",
+      "unknown-property",
+      "upstream",
+      "invalid-request",
+      "credits"
+    ]
   },
   validate: {
     summary: "Check a request without spending (free)",
@@ -124,7 +137,7 @@ export const operations = {
       "property's members (`address`, …) or a batch's `properties`. Answers `{\"valid\": true}`, or the same " +
       "refusal the paid call would give (`invalid-request` with `errors` pointing at each refused value, " +
       "`batch-too-large`). Whether the address names a property on record is only known by scoring it.",
-    refusals: ["invalid-request"]
+    refusals: ["invalid-request", "batch-too-large", "rate-limited"]
   }
 } satisfies Record<string, OperationText>
 

@@ -112,7 +112,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           ])
         }))
 
-      it.effect("MCP-2: annotations say which tools are read-only, none destructive, and idempotent only with a key", () =>
+      it.effect("MCP-2: annotations say which tools are read-only, none destructive, and idempotent only with a key; each description says how to act on every refusal the tool can give", () =>
         Effect.gen(function*() {
           const { apiKey } = yield* newAccount()
           const client = yield* connect(generation, apiKey)
@@ -147,6 +147,28 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           expect(byName["score_property_batch"]!.description).toMatch(/batch-too-large/)
           expect(byName["score_property"]!.description).toMatch(/ambiguous-address.*candidates/)
           expect(byName["validate_request"]!.description).toMatch(/free|without .*spending/i)
+          // Each refusal a tool can give has its way on in the tool's own "If it fails" list (the instructions
+          // promise it; history's list left out the Credits' and scoring's refusals, validate's the batch's and
+          // the rate limit's: an assistant developer's audit, 2026-11-30).
+          const ifItFails = (name: string) => byName[name]!.description!.split("If it fails:")[1]!
+          const paidRefusals = [
+            "invalid-request",
+            "insufficient-credits",
+            "spend-cap-exceeded",
+            "rate-limited",
+            "terms-not-accepted",
+            "upstream-unavailable",
+            "upstream-timeout"
+          ]
+          const expected: Record<string, ReadonlyArray<string>> = {
+            score_property: [...paidRefusals, "ambiguous-address", "unscorable-address", "outside-coverage"],
+            score_property_batch: [...paidRefusals, "ambiguous-address", "batch-too-large"],
+            property_history: [...paidRefusals, "ambiguous-address", "unknown-property", "outside-coverage"],
+            validate_request: ["invalid-request", "batch-too-large", "rate-limited"]
+          }
+          for (const [name, slugs] of Object.entries(expected)) {
+            for (const slug of slugs) expect(ifItFails(name), `${name}: ${slug}`).toContain(`\`${slug}\``)
+          }
           yield* Effect.promise(() => client.close())
         }))
 
