@@ -2917,22 +2917,25 @@ export class AddressIndex {
    * houses (`12-14`), and `1214` is another house. A number on record under both forms is read as the other
    * one only for a unit that only the other one has. Never on top of a directional typed and not on record:
    * `2116 East 36th St, NY 11105` is a Brooklyn address with a Queens ZIP code or an Astoria one with a
-   * direction too many, and either guess could be someone else's house.
+   * direction too many, and either guess could be someone else's house. Where a place is sent, the typed form
+   * is judged on the place's streets: `2215 80th St, East Elmhurst` is 22-15 80th St there, not Brooklyn's 2215
+   * 80th St, which was suggested as the one meant (an investor's audit, 2026-11-30).
    */
   private numberAsRecorded(streets: ReadonlyArray<Street>, parsed: Parsed, locality: string | undefined): string {
     const typed = parsed.number
     const other = otherNumberForm(typed)
+    const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
+    const judged = locality !== undefined && inPlace.length > 0 ? inPlace : streets
     // A building the records write both ways may hold the unit under the other form only.
     const wanted = unitKey(parsed.unit)
     const unitAt = (number: string) =>
       parsed.unit !== "" &&
-      streets.some((street) => (street.numbers.get(number) ?? []).some((parcel) => unitKey(parcel.unit) === wanted))
-    const typedOnRecord = streets.some((street) => street.numbers.has(typed))
+      judged.some((street) => (street.numbers.get(number) ?? []).some((parcel) => unitKey(parcel.unit) === wanted))
+    const typedOnRecord = judged.some((street) => street.numbers.has(typed))
     if (typedOnRecord && (parsed.unit === "" || other === undefined || unitAt(typed) || !unitAt(other))) return typed
     if (other === undefined) return typed
     const { directional } = parsed.street
     if (directional !== "" && streets.some((street) => street.parts.directional !== directional)) return typed
-    const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
     if (!inPlace.some((street) => street.numbers.has(other))) return typed
     return inPlace.every((street) => this.hyphenatedZips.has(street.zip)) ? other : typed
   }

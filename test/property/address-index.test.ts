@@ -749,9 +749,27 @@ describe("house numbers with and without their hyphen", () => {
     parcel("71st-brooklyn-1200", "1200 71ST ST", { ...brooklynPlace, hood: "DYKER HEIGHTS", zip: "11228" }),
     // A street of plain numbers with one building over two (12-14): 1214 is another house.
     ...["1200", "1210", "1220", "1230"].map((n) => parcel(`main-${n}`, `${n} MAIN ST`, riverton)),
-    parcel("main-12-14", "12-14 MAIN ST", riverton)
+    parcel("main-12-14", "12-14 MAIN ST", riverton),
+    // 80th St in East Elmhurst, numbered Queens-style, and in Brooklyn, plainly, with a 2215 of its own.
+    parcel("80th-22-15", "22-15 80TH ST", queens("EAST ELMHURST", "11370")),
+    parcel("80th-22-21", "22-21 80TH ST", queens("EAST ELMHURST", "11370")),
+    parcel("80th-brooklyn-2215", "2215 80TH ST", { ...brooklynPlace, hood: "BENSONHURST", zip: "11214" })
   ])
   const idIn = (address: string) => idOf(numbers.match(address))
+
+  it("a Queens number typed without its hyphen, in a Queens place, is the place's house, though another borough has the number as typed (2215 80th St, East Elmhurst: an investor's audit was offered Brooklyn's)", () => {
+    for (
+      const typed of [
+        "2215 80th St, East Elmhurst",
+        "2215 80th St, East Elmhurst NY",
+        "2215 80th St, East Elmhurst, Queens"
+      ]
+    ) {
+      expect({ typed, id: idIn(typed) }).toEqual({ typed, id: "80th-22-15" })
+    }
+    expect(idIn("2215 80th St, Brooklyn")).toBe("80th-brooklyn-2215")
+    expect(idIn("2215 80th St, Bensonhurst")).toBe("80th-brooklyn-2215")
+  })
 
   it("a Queens number typed without its hyphen is the hyphenated one on record, and the note says so", () => {
     const match = numbers.match("16122 92nd St, Howard Beach, NY")
