@@ -230,6 +230,7 @@ export type Currency = typeof Currency.Type
 export const CAUTION_CODES = [
   "living-area-doubtful",
   "lot-size-not-used",
+  "rooms-not-used",
   "old-comparable-sales",
   "estimate-withheld",
   "no-comp-band",
@@ -262,7 +263,8 @@ const cautionCodeDescription =
   "or is under 150 square feet for each of its bedrooms: " +
   "if it is wrong, send the right one in `overrides`; `lot-size-not-used`: the `lot_size_square_feet` sent " +
   "for a house moves nothing, since no recorded sale of its market has a lot size (a house there needs one " +
-  "to be valued all the same); `old-comparable-sales`: the newest comparable sale is " +
+  "to be valued all the same); `rooms-not-used`: the `bedrooms` or `bathrooms` sent move nothing, since no " +
+  "recorded sale of its market has that count; `old-comparable-sales`: the newest comparable sale is " +
   "more than 180 days before `valuation_date`, so the value is in effect of that time (the market index is " +
   "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
   "`no-comp-band`: no comp band, so no after-repair value or offer (why), and the value itself less sure; `thin-comp-band`: the band rests on " +

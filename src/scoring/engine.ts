@@ -562,6 +562,17 @@ export class ScoringEngine {
   }
 
   /** The markets with houses whose records carry no lot size at all (Sacramento's file). */
+  /** The markets some recorded sale of which has the room count (`bedrooms` or `bathrooms`). */
+  marketsWithRooms(fact: "bedrooms" | "bathrooms"): ReadonlySet<string> {
+    let markets = this.withRooms.get(fact)
+    if (markets === undefined) {
+      markets = new Set(this.sales.filter((sale) => sale[fact] !== undefined).map((sale) => sale.market))
+      this.withRooms.set(fact, markets)
+    }
+    return markets
+  }
+  private readonly withRooms = new Map<string, ReadonlySet<string>>()
+
   marketsWithoutLots(): ReadonlySet<string> {
     if (this.withoutLots === undefined) {
       const housesWithLot = new Map<string, boolean>()
@@ -783,6 +794,12 @@ export class ScoringEngine {
         this.marketsWithoutLots().has(parcel.market)
       ? overrides.lot_size_square_feet
       : undefined
+    // Room counts sent that nothing reads: no recorded sale of the market has that count (NYC's records carry
+    // none; an investor's audit, 2026-11-30: 10 bedrooms and 6 bathrooms sent gave the answer of none, labelled
+    // caller-stated, unsaid).
+    const roomsUnused = ROOM_FACTS.filter((fact) =>
+      overrides?.[fact] !== undefined && !this.marketsWithRooms(fact).has(parcel.market)
+    )
     return Either.right({
       subject: {
         propertyId: parcel.id,
@@ -796,6 +813,7 @@ export class ScoringEngine {
         ...(uncountedSale === undefined ? {} : { uncountedSale }),
         ...(usualLivingArea === undefined ? {} : { usualLivingArea }),
         ...(lotSizeUnused === undefined ? {} : { lotSizeUnused }),
+        ...(roomsUnused.length === 0 ? {} : { roomsUnused }),
         ...(typeWithoutSales === undefined ? {} : { typeWithoutSales })
       },
       model: {
@@ -836,3 +854,6 @@ export class ScoringEngine {
     )
   }
 }
+
+/** The room counts a call may send in `overrides`, in the order an answer names them. */
+const ROOM_FACTS = ["bedrooms", "bathrooms"] as const

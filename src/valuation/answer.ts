@@ -58,6 +58,8 @@ export interface ScoringOutcome {
     readonly usualLivingArea?: readonly [number, number] | undefined
     /** The lot size the call sent for a house where no recorded sale of its market has one: read by nothing. */
     readonly lotSizeUnused?: number | undefined
+    /** The room counts the call sent where no recorded sale of its market has them: read by nothing. */
+    readonly roomsUnused?: ReadonlyArray<"bedrooms" | "bathrooms"> | undefined
     /** Its property type (recorded or sent), where no recorded market sale of its market is of that type. */
     readonly typeWithoutSales?: string | undefined
   }
@@ -173,6 +175,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall, compsLis
     },
     usualLivingArea: outcome.subject.usualLivingArea,
     lotSizeUnused: outcome.subject.lotSizeUnused,
+    roomsUnused: outcome.subject.roomsUnused?.map((fact) => ({ fact, count: call.overrides![fact]! })),
     typeWithoutSales: outcome.subject.typeWithoutSales === undefined ? undefined : {
       type: outcome.subject.typeWithoutSales,
       sent: call.overrides?.property_type !== undefined

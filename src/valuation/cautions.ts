@@ -118,6 +118,8 @@ export interface CautionInputs {
   readonly yearBuilt?: { readonly year: number; readonly sent: boolean } | undefined
   /** The lot size the call sent for a house where no recorded sale of its market has one (read by nothing). */
   readonly lotSizeUnused?: number | undefined
+  /** The room counts the call sent where no recorded sale of its market has them (read by nothing). */
+  readonly roomsUnused?: ReadonlyArray<{ readonly fact: "bedrooms" | "bathrooms"; readonly count: number }> | undefined
   /** The offer at the same margin for the property as it stands (no repairs, no lift), where repairs are priced. */
   readonly offerWithoutRepairs?: { readonly price: number; readonly clamped: boolean } | undefined
 }
@@ -527,6 +529,25 @@ const lotSizeUnusedCaution = (inputs: CautionInputs): Caution | undefined =>
       "needs one to be valued at all (the interface's rule), but the answer is the same whatever figure is sent."
   }
 
+/**
+ * Room counts sent where the market's records carry none (New York City's): read by no model, so the answer is
+ * the one of a property without them, which a `caller-stated` fact in the answer does not say (an investor's
+ * audit, 2026-11-30).
+ */
+const roomsUnusedCaution = (inputs: CautionInputs): Caution | undefined => {
+  const unused = inputs.roomsUnused
+  if (unused === undefined || unused.length === 0) return undefined
+  const sent = unused.map(({ count, fact }) => `${count} ${count === 1 ? fact.slice(0, -1) : fact}`).join(" and ")
+  return {
+    code: "rooms-not-used",
+    detail: `The ${sent} sent do${unused.length === 1 && unused[0]!.count === 1 ? "es" : ""} not move the value, ` +
+      `the comp band or the offer: no recorded sale of this market has ${
+        unused.map(({ fact }) => fact === "bedrooms" ? "a bedroom count" : "a bathroom count").join(" or ")
+      } to compare with, so the answer is the one of the property as recorded. A living area sent in ` +
+      "`overrides` is read."
+  }
+}
+
 const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const dollars = amountIn(inputs.currency)
   const own = inputs.ownLastSale
@@ -788,6 +809,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
     builtAfterValuationDateCaution(inputs),
     doubtfulAreaCaution(inputs),
     lotSizeUnusedCaution(inputs),
+    roomsUnusedCaution(inputs),
     resalePremiumCaution(inputs),
     oldCompsCaution(inputs),
     inputs.withheld && inputs.band !== undefined

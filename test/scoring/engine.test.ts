@@ -487,6 +487,31 @@ describe("the local scoring engine on a generated county", () => {
     expect(values[0]! / withRecordLot).toBeGreaterThan(0.7)
     expect(values[0]! / withRecordLot).toBeLessThan(1.4)
   })
+
+  it("OVR-2 cautions: bedrooms or bathrooms sent where no recorded sale of the market has them move nothing, and the answer says so (an investor's audit, 2026-11-30: New York City)", () => {
+    const noRooms = ScoringEngine.build({
+      parcels: county.parcels.map((parcel) => ({ ...parcel, bedrooms: undefined, bathrooms: undefined })),
+      sales: county.sales
+    })
+    const address = parcelDisplayAddress(house)
+    const answerOf = (scoring: ScoringEngine, overrides: { bedrooms?: number; bathrooms?: number }) =>
+      scoredAnswer(right(scoring.score(address, overrides, asOf)), { address, overrides })
+    const plain = answerOf(noRooms, {})
+    const sent = answerOf(noRooms, { bedrooms: 10, bathrooms: 6 })
+    expect(sent.value_distribution).toEqual(plain.value_distribution)
+    expect(sent.cautions?.find((c) => c.code === "rooms-not-used")?.detail).toBe(
+      "The 10 bedrooms and 6 bathrooms sent do not move the value, the comp band or the offer: no recorded sale " +
+        "of this market has a bedroom count or a bathroom count to compare with, so the answer is the one of the " +
+        "property as recorded. A living area sent in `overrides` is read."
+    )
+    expect(answerOf(noRooms, { bedrooms: 1 }).cautions?.find((c) => c.code === "rooms-not-used")?.detail)
+      .toMatch(/^The 1 bedroom sent does not move the value/)
+    // Where the market's sales have them (the demo county's), they are read, and nothing is said.
+    expect(answerOf(engine, { bedrooms: 10, bathrooms: 6 }).cautions?.map((c) => c.code) ?? []).not.toContain(
+      "rooms-not-used"
+    )
+    expect(plain.cautions?.map((c) => c.code) ?? []).not.toContain("rooms-not-used")
+  })
 })
 
 describe("a property type no sale of the market has (an investor audit, 2026-11-29: a Melbourne house sent as manufactured was priced as its houses, nothing said)", () => {
