@@ -2565,9 +2565,16 @@ export class AddressIndex {
         street.parts.type === type && this.streetIn(street, parsed) &&
         this.streetHasParcelIn(street, parsed, parsed.locality)
       )
-    const unscoredHere = [area, ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])].some((key) =>
-      this.unscoredStreetOf(key, parsed.street.name, parsed.street.type)
+    // The street sent is on record here only with properties not valued: none of it valued here (`104-51 120th
+    // Ave, Queens` was told so, then offered 120th Ave's valued houses: an investor's audit, 2026-11-30).
+    const valuedHere = (this.byName.get(parsed.street.name) ?? []).some((street) =>
+      (type === "" || street.parts.type === type) && street.parts.directional === parsed.street.directional &&
+      this.streetIn(street, parsed) && this.streetHasParcelIn(street, parsed, parsed.locality)
     )
+    const unscoredHere = !valuedHere &&
+      [area, ...(parsed.locality !== undefined ? [`L:${parsed.locality}`] : [])].some((key) =>
+        this.unscoredStreetOf(key, parsed.street.name, parsed.street.type)
+      )
     // The house number on record on a street of the name with another type, in the town (and the ZIP code
     // sent): suggested first, for the caller to confirm which is meant, never taken (`72-30 51st Ave, Woodside`
     // was suggested only 32-11 51st St, where 72-30 51st Rd and 72-30 51st Dr are on record: an agent's audit).

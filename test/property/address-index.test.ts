@@ -868,6 +868,24 @@ describe("house numbers with and without their hyphen", () => {
       ),
       suggestions: expect.arrayContaining(["72-30 51ST RD, QUEENS, NY 11377"])
     })
+    // Where valued houses of the street sent are on record here too, it is not "only" with properties not
+    // valued (`104-51 120th Ave, Queens` was told so, then offered 120th Ave's valued houses: an investor's audit).
+    const mixed = new AddressIndex([
+      parcel("120th-st-104-51", "104-51 120TH ST", queens("SOUTH OZONE PARK", "11419")),
+      parcel("120th-ave-134-05", "134-05 120TH AVE", queens("SOUTH OZONE PARK", "11420"))
+    ], [{
+      market: "Queens",
+      street: "104-20 120TH AVE",
+      city: "QUEENS",
+      state: "NY",
+      zipCode: "11419",
+      neighborhood: "SOUTH OZONE PARK"
+    }]).match("104-51 120th Ave, Queens, NY")
+    expect(mixed).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/^No property with this house number was found on this street\. The house number/),
+      suggestions: expect.arrayContaining(["104-51 120TH ST, QUEENS, NY 11419"])
+    })
   })
 
   it("REQ-1: a neighbourhood with the house number on a street of the name with another type is not widened past: both suggested (27 Sterling St, Park Slope: a review)", () => {
