@@ -216,10 +216,7 @@ const responseHeaders: Record<
     schema: { type: "string", enum: ["true"] }
   },
   WwwAuthenticate: {
-    description:
-      "The Bearer challenge (RFC 6750): `Bearer` (no credential sent), or `Bearer error=\"invalid_token\", " +
-      "error_description=\"…\"` (a refused one). The API takes API keys only; `/mcp`'s challenge also names its " +
-      "protected-resource metadata (RFC 9728), where an assistant learns to sign in.",
+    description: "The Bearer challenge (RFC 6750), naming the protected-resource metadata (RFC 9728).",
     required: true,
     schema: { type: "string" }
   }

@@ -30,19 +30,15 @@ export const protectedResourceMetadataUrl = (publicBaseUrl: string, path: string
 const quotable = (text: string) => text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, "")
 
 /**
- * The challenge of a 401 (AUTH-4). On `/mcp` it names where to learn how to sign in (RFC 9728); the API takes
- * API keys only, so its challenge names no sign-in: a generic OAuth client led from `/v1` to the root
- * metadata signed in, was refused on `/v1` and was led there again (an assistant developer's audit,
- * 2026-11-30). A request that presented a bearer token is also told the token was refused (RFC 6750 §3.1), so
- * a client refreshes it or signs in again; a request with none gets the bare challenge (no error code then).
+ * The challenge of a 401 (AUTH-4): where to learn how to authenticate (RFC 9728). A request that presented
+ * a bearer token is also told the token was refused (RFC 6750 §3.1), so a client refreshes it or signs in
+ * again; a request with none gets the bare challenge (RFC 6750 §3.1: no error code then).
  */
 const bearerChallenge = (problem: Problem, context: ProblemContext) => {
-  const onMcp = context.path === "/mcp" || context.path.startsWith("/mcp/")
-  const params = [
-    ...(onMcp ? [`resource_metadata="${protectedResourceMetadataUrl(context.publicBaseUrl, context.path)}"`] : []),
-    ...(context.bearerPresented ? ["error=\"invalid_token\"", `error_description="${quotable(problem.detail)}"`] : [])
-  ]
-  return params.length === 0 ? "Bearer" : `Bearer ${params.join(", ")}`
+  const metadata = `resource_metadata="${protectedResourceMetadataUrl(context.publicBaseUrl, context.path)}"`
+  return context.bearerPresented
+    ? `Bearer ${metadata}, error="invalid_token", error_description="${quotable(problem.detail)}"`
+    : `Bearer ${metadata}`
 }
 
 /**

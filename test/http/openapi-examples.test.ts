@@ -171,7 +171,7 @@ layer(serverWith(services), { timeout: "180 seconds", excludeTestServices: true 
       expect(again.headers.get("idempotent-replayed")).toBe("true")
       const unauthorized = yield* request("/v1/validate", { body })
       expect(unauthorized.status).toBe(401)
-      expect(unauthorized.headers.get("www-authenticate")).toBe("Bearer")
+      expect(unauthorized.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata=/)
     }))
 
   it.effect("ERR-1: every member in the document has a written description, and none is one Effect generated", () =>

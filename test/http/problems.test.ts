@@ -151,11 +151,13 @@ layer(serverWith(fakeServices(memory.layer)), { timeout: "120 seconds" })("Probl
       expect(response.body.errors[0].pointer).toBe("/address")
     }))
 
-  it.effect("ERR-1 AUTH-4: a 401 on the API carries the bare Bearer challenge: it takes API keys, and names no sign-in (an assistant developer's audit: a generic OAuth client was led round a loop)", () =>
+  it.effect("ERR-1 AUTH-4: a 401 carries WWW-Authenticate with the protected-resource metadata URL", () =>
     Effect.gen(function*() {
       const response = yield* request("/v1/validate", { body: { address: "1 Main St" } })
       expectProblem(response, "invalid-key", 401)
-      expect(response.headers.get("www-authenticate")).toBe("Bearer")
+      expect(response.headers.get("www-authenticate")).toBe(
+        `Bearer resource_metadata="${TEST_BASE_URL}/.well-known/oauth-protected-resource"`
+      )
     }))
 })
 

@@ -119,12 +119,12 @@ layer(TestServer, { timeout: "120 seconds" })("POST /v1/validate", (it) => {
       for (const response of [missing, malformed, unknown, revoked]) {
         expect(response.status).toBe(401)
         expect(response.headers.get("content-type")).toBe("application/problem+json")
+        const challenge = `Bearer resource_metadata="${TEST_BASE_URL}/.well-known/oauth-protected-resource"`
         // A presented key that is refused is also an RFC 6750 invalid_token; no key at all, the bare challenge.
-        // The API takes keys only: its challenge names no sign-in (resource_metadata is /mcp's).
         expect(response.headers.get("www-authenticate")).toBe(
           response === missing
-            ? "Bearer"
-            : `Bearer error="invalid_token", error_description="${response.body.detail}"`
+            ? challenge
+            : `${challenge}, error="invalid_token", error_description="${response.body.detail}"`
         )
         expect(response.body.type).toBe(`${TEST_BASE_URL}/docs/errors/invalid-key`)
         expect(response.body.trace_id).toBe(response.headers.get("trace-id"))
