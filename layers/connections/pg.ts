@@ -39,21 +39,11 @@ export const ConnectionsPg = Layer.effect(
 
     // The grant's lock orders this against a saveTokens of the same grant: either the tokens are saved
     // first and revoked here, or the mark is here first and they are saved revoked.
-    // A connection the revocation leaves without a refresh token that works is disconnected, however the grant
-    // was revoked (the app signing itself out, a code or refresh token presented again), so the account
-    // holder's list never shows an app as connected that no longer can be (agent and assistant audits).
     const revokeGrant = (grantId: string) =>
       sql.withTransaction(Effect.gen(function*() {
         yield* lockGrant(grantId)
         yield* sql`INSERT INTO oauth_revoked_grants (grant_id) VALUES (${grantId}) ON CONFLICT (grant_id) DO NOTHING`
         yield* sql`UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = ${grantId} AND revoked_at IS NULL`
-        yield* sql`
-          UPDATE oauth_connections c SET disconnected_at = now()
-          WHERE c.disconnected_at IS NULL
-            AND c.id IN (SELECT connection_id FROM oauth_tokens WHERE grant_id = ${grantId})
-            AND NOT EXISTS (
-              SELECT 1 FROM oauth_tokens t
-              WHERE t.connection_id = c.id AND t.kind = 'refresh' AND t.revoked_at IS NULL AND t.expires_at > now())`
       }))
 
     return Connections.of({
@@ -270,11 +260,18 @@ export const ConnectionsPg = Layer.effect(
 
       revokeByClient: (sha256, clientId) =>
         Effect.gen(function*() {
-          const [token] = yield* sql<{ grant_id: string }>`
-            SELECT grant_id FROM oauth_tokens WHERE token_sha256 = ${sha256} AND client_id = ${clientId}`
+          const [token] = yield* sql<{ grant_id: string; connection_id: string }>`
+            SELECT grant_id, connection_id FROM oauth_tokens WHERE token_sha256 = ${sha256} AND client_id = ${clientId}`
           if (!token) return
-          // The app signed itself out (its connection disconnected with it where no other grant works).
           yield* revokeGrant(token.grant_id)
+          // The app signed itself out: a connection left without a refresh token that works is disconnected, so
+          // the account holder's list does not show an app as connected that no longer is (an agent audit).
+          yield* sql`
+            UPDATE oauth_connections SET disconnected_at = now()
+            WHERE id = ${token.connection_id} AND disconnected_at IS NULL AND NOT EXISTS (
+              SELECT 1 FROM oauth_tokens
+              WHERE connection_id = ${token.connection_id} AND kind = 'refresh' AND revoked_at IS NULL
+                AND expires_at > now())`
         }).pipe(store),
 
       list: (accountId) =>
