@@ -32,7 +32,17 @@ export const repeatRecordReason = (earlier: { readonly date: string }, later: { 
   "later: a repeat record of that sale, not a second one"
 
 /**
- * The sales with each repeat record (`isRepeatRecord` of the parcel's previous arm's-length sale with a price)
+ * The earlier sale (of `kept`, in date order) that `sale` records again (`isRepeatRecord`): the latest at its
+ * price within REPEAT_RECORD_DAYS, whatever other deeds lie between (a deed at another price, fenced out or not,
+ * does not make the same sale a second one).
+ */
+export const repeatedSale = <A extends { readonly date: string; readonly price: number }>(
+  kept: ReadonlyArray<A>,
+  sale: { readonly date: string; readonly price: number }
+): A | undefined => kept.findLast((earlier) => isRepeatRecord(earlier, sale))
+
+/**
+ * The sales with each repeat record (`repeatedSale` among the parcel's earlier arm's-length sales with a price)
  * marked not arm's-length, with `repeatRecordReason`: one sale recorded twice is neither two training sales, nor
  * two comparables (`36 Belford Rd, Kew East` was listed by its repeat record of a week later: an investor's
  * audit, 2026-11-29), nor two test sales of `evaluate`. The rest are returned as they are, in their order.
@@ -52,13 +62,12 @@ export const withRepeatRecordsMarked = (sales: ReadonlyArray<SaleRecord>): Reado
   for (const indices of byParcel.values()) {
     if (typeof indices === "number") continue
     indices.sort((a, b) => sales[a]!.saleDate.localeCompare(sales[b]!.saleDate) || a - b)
-    let kept = sales[indices[0]!]!
-    for (const i of indices.slice(1)) {
-      const sale = sales[i]!
-      const earlier = { date: kept.saleDate, price: kept.price }
-      if (isRepeatRecord(earlier, { date: sale.saleDate, price: sale.price })) {
-        repeats.set(i, repeatRecordReason(earlier, { date: sale.saleDate }))
-      } else kept = sale
+    const kept: Array<{ readonly date: string; readonly price: number }> = []
+    for (const i of indices) {
+      const sale = { date: sales[i]!.saleDate, price: sales[i]!.price }
+      const earlier = repeatedSale(kept, sale)
+      if (earlier !== undefined) repeats.set(i, repeatRecordReason(earlier, sale))
+      else kept.push(sale)
     }
   }
   return repeats.size === 0 ? sales : sales.map((sale, i) => {
@@ -106,17 +115,13 @@ export const propertyHistory = (
 ): HistoryAnswer => {
   // A repeat record of a market sale is no second sale (`79 New Rd, Oak Park`: two market sales at A$1,071,888
   // a week apart, one sale listed twice; an investor audit, 2026-11-29): not counted, with why.
-  let lastMarket: SaleRecord | undefined
+  const marketSales: Array<{ readonly date: string; readonly price: number }> = []
   const transfers = [...records.sales].sort((a, b) => a.saleDate.localeCompare(b.saleDate)).map((sale) => {
     const market = marketSale(sale)
-    const repeatOf = market ? lastMarket : undefined
-    if (
-      repeatOf !== undefined &&
-      isRepeatRecord({ date: repeatOf.saleDate, price: repeatOf.price }, { date: sale.saleDate, price: sale.price })
-    ) {
-      return { sale, market: false, reason: repeatRecordReason({ date: repeatOf.saleDate }, { date: sale.saleDate }) }
-    }
-    if (market) lastMarket = sale
+    const at = { date: sale.saleDate, price: sale.price }
+    const repeatOf = market ? repeatedSale(marketSales, at) : undefined
+    if (repeatOf !== undefined) return { sale, market: false, reason: repeatRecordReason(repeatOf, at) }
+    if (market) marketSales.push(at)
     return { sale, market, reason: undefined }
   })
   // Only market sales say what a buyer paid and a seller got (a $10,000 deed on a house was a flip's purchase),

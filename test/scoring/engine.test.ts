@@ -17,6 +17,7 @@ import { type PropertyData, PropertyStore } from "../../src/services/property-st
 import { Scoring } from "../../src/services/scoring.js"
 import { StorageUnavailable } from "../../src/services/storage.js"
 import { scoredAnswer } from "../../src/valuation/answer.js"
+import { propertyHistory } from "../../src/valuation/history.js"
 import { dataStore } from "../harness/demo-county.js"
 
 const county = generateDemoCounty({ parcels: 3_000 })
@@ -197,6 +198,23 @@ describe("a market sale recorded twice (an investor's audit, 2026-11-29: 22 Keit
       sales: [...county.sales, sale, { ...sale, saleDate: "2026-12-08", sourceKey: "sold-again" }]
     })
     expect(resold.ownLastSale(house.id, "2026-12-31")).toEqual({ date: "2026-12-08", price: own.price })
+    // A deed at another price between the sale and its repeat (fenced out here) makes it no second sale: the
+    // sale stays the property's own last, the deed between is said, and its history agrees (a review).
+    const between = { ...sale, saleDate: "2026-10-05", price: own.price * 50, sourceKey: "between" }
+    const repeat = { ...sale, saleDate: "2026-10-20", sourceKey: "recorded-again" }
+    const fenced = ScoringEngine.build({ parcels: county.parcels, sales: [...county.sales, sale, between, repeat] })
+    expect(fenced.ownLastSale(house.id, "2026-11-01")).toEqual({ date: "2026-10-01", price: own.price })
+    expect(fenced.ownUncountedSale(house.id, "2026-11-01")).toMatchObject({ date: "2026-10-05", why: "fenced" })
+    const chain = propertyHistory(
+      { parcel: house, sales: [sale, between, repeat], listing: undefined, permits: [] },
+      undefined,
+      (record) => fenced.isMarketSale(house, record)
+    ).chain_of_title
+    expect(chain.map((transfer) => [transfer.recorded_date, transfer.arms_length])).toEqual([
+      ["2026-10-01", true],
+      ["2026-10-05", false],
+      ["2026-10-20", false]
+    ])
   })
 
   it("ANS-7: a neighbour's sale recorded twice is one comparable, cited by the sale's own date, and one training sale", () => {
