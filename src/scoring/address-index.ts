@@ -510,14 +510,22 @@ const numberRangeOf = (street: Street) => {
   return range
 }
 
+/** The most house numbers a building's ranged number spans (`2444-2446`, `66-72`): wider is no one building. */
+const MAX_RANGE_SPAN = 20
+
 /**
- * The first and last numbers of a ranged house number (`85-87`: 85 and 87), where the second is the larger;
- * none for a single number, or for `A-B` with B not above A (no range: Queens numbers houses so too, which the
- * callers rule out by ZIP code).
+ * The last number of a ranged house number, written out (`85-87`: 87; `1373-75`: 1375): on the same side of the
+ * street as the first (same parity) and at most MAX_RANGE_SPAN above it; undefined for anything else, such as
+ * a Queens-style number in a ZIP code of plain ones (`12-45`, block 12's house 45: an audit of the diff found
+ * `45 Cornaga Ave Apt 3` taken for `12-45 CORNAGA AVE`'s unit 3) or a span of a whole block (`1-87`).
  */
-const rangeEnds = (number: string): ReadonlyArray<string> => {
+const rangeLast = (number: string): string | undefined => {
   const range = /^(\d+)-(\d+)$/.exec(number)
-  return range !== null && Number(range[2]) > Number(range[1]) ? [range[1]!, range[2]!] : []
+  if (range === null) return undefined
+  const [, first, end] = range as unknown as [string, string, string]
+  const last = end.length < first.length ? first.slice(0, first.length - end.length) + end : end
+  const span = Number(last) - Number(first)
+  return span > 0 && span <= MAX_RANGE_SPAN && span % 2 === 0 ? last : undefined
 }
 
 /** How far along its own street an earlier line of a parcel may lie (house numbers) and still be the parcel's. */
@@ -3310,8 +3318,11 @@ export class AddressIndex {
     // address audit; `87 Smith St Apt 8E`, 8E recorded at `85-87 SMITH STREET` and the building's other units at
     // `87 SMITH ST`, was told so too and offered other flats: an agent's audit, 2026-11-29).
     const sameBuilding = (at: string, zip: string) =>
-      at === number ||
-      (!this.hyphenatedZips.has(zip) && (rangeEnds(at).includes(number) || rangeEnds(number).includes(at)))
+      at === number || (!this.hyphenatedZips.has(zip) && (
+        (at.startsWith(`${number}-`) && /^\d+-\d+$/.test(at)) ||
+        (/^\d+-\d+$/.test(number) && at === number.split("-")[0]) ||
+        rangeLast(at) === number || rangeLast(number) === at
+      ))
     const names = [...new Set([...this.sameLetters(parsed.street.name), ...this.looselyAlike(parsed.street.name)])]
     return names.flatMap((name) =>
       (this.byName.get(name) ?? []).flatMap((street) =>

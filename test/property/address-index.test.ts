@@ -2063,6 +2063,26 @@ describe("wrong parcels and refusals an audit of typing styles found (NYC, Melbo
     // 86 is inside the range but no number the building is recorded under; Queens' 85-87 is a house of its own.
     expect(idOf(index.match("86 Smith St Apt 8E, Brooklyn, NY 11201"))).toBe("Unknown")
     expect(idOf(index.match("87 Fresh Pond Rd Apt 1G, Queens, NY 11385"))).toBe("Unknown")
+    // A review of the change: a Queens-style number in a ZIP code of plain ones (12-45, block 12's house 45) and
+    // a span of a whole block (1-87) are no building's range; an abbreviated range (1373-75) still is, by its
+    // first number, and now by its last written out (1375).
+    const rockaway = { city: "FAR ROCKAWAY", zip: "11691", state: "NY" }
+    const williamsburg = { city: "BROOKLYN", zip: "11216", state: "NY" }
+    const mixed = new AddressIndex([
+      parcel("cornaga-45-1", "45 CORNAGA AVE", rockaway, "1"),
+      parcel("cornaga-45-2", "45 CORNAGA AVE", rockaway, "2"),
+      parcel("cornaga-12-45-3", "12-45 CORNAGA AVE", rockaway, "3"),
+      ...["10", "20", "30", "40", "50"].map((n) => parcel(`cornaga-${n}`, `${n} CORNAGA AVE`, rockaway)),
+      parcel("smith-1-87-5", "1-87 SMITH ST", cobbleHill, "5"),
+      parcel("smith-87-2a", "87 SMITH ST", cobbleHill, "2A"),
+      parcel("bedford-4c", "1373-75 BEDFORD AVE", williamsburg, "4C"),
+      parcel("bedford-1373-2a", "1373 BEDFORD AVE", williamsburg, "2A"),
+      parcel("bedford-1375-3b", "1375 BEDFORD AVE", williamsburg, "3B")
+    ])
+    expect(idOf(mixed.match("45 Cornaga Ave Apt 3, Far Rockaway, NY 11691"))).toBe("Unknown")
+    expect(idOf(mixed.match("87 Smith St Apt 5, Brooklyn, NY 11201"))).toBe("Unknown")
+    expect(idOf(mixed.match("1373 Bedford Ave Apt 4C, Brooklyn, NY 11216"))).toBe("bedford-4c")
+    expect(idOf(mixed.match("1375 Bedford Ave Apt 4C, Brooklyn, NY 11216"))).toBe("bedford-4c")
   })
 
   it("a building on an avenue's other name, sent without its unit, is ambiguous with its units (2351 Adam Clayton Powell Jr Blvd was told the number is not on the street)", () => {
