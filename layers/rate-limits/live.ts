@@ -27,6 +27,12 @@ export const RateLimitsLive = Layer.effect(
           ? { policy: "account" as const, limit: subject.limit, key: `account:${subject.accountId}` }
           : subject._tag === "SignIn"
           ? { policy: "sign-in" as const, limit: SIGN_IN_ATTEMPTS_PER_MINUTE, key: `sign-in:${subject.email}` }
+          : subject._tag === "RefusedToken"
+          ? {
+            policy: "refused-token" as const,
+            limit: UNAUTHENTICATED_LIMIT,
+            key: `refused-token:${subject.connectionId}`
+          }
           : { policy: "unauthenticated" as const, limit: UNAUTHENTICATED_LIMIT, key: "unauthenticated" }
         return limiter.consume({
           algorithm: "fixed-window",
@@ -55,6 +61,8 @@ export const RateLimitsLive = Layer.effect(
                     ? " for this Account"
                     : policy === "sign-in"
                     ? " for this email"
+                    : policy === "refused-token"
+                    ? " with this connection's refused access token (refresh it, or sign in again)"
                     : " without a valid API key"
                 }. Retry after ${retryAfter} seconds${
                   // (A sign-in is never charged: "nothing was charged" read oddly on the Portal's sign-in page, a

@@ -2,7 +2,7 @@
  * Authentication, then the rate count (LIM-1, AUTH-4), for every counted route (the API and `/mcp`): a
  * valid credential counts against its Account, a missing or incorrect one against the count all such
  * requests share, so a burst of them may get 429 instead of 401; a connected app's token refused though its
- * Account is known against that Account, and always 401 (`RefusedForAccount`). A credential that cannot be
+ * connection is known in that connection's own count (`RefusedKnownToken`). A credential that cannot be
  * checked (503 `call-not-started`) is not counted. The count is recorded for the front door's RateLimit headers.
  *
  * Two credentials: an API key (everywhere), and on `/mcp` the access token of an app the account holder
@@ -44,13 +44,14 @@ const callerOfApp = (app: ConnectedApp): Caller => ({
 })
 
 /**
- * A connected app's token refused though its Account is known (expired, or issued for another resource):
- * counted against that Account, not the count unknown credentials share, and answered 401 whatever that count
- * says. Counted there, 30 requests a minute with a made-up key from anyone turned every connected assistant's
- * expired token into 429 without a challenge, and an MCP client refreshes its token on the 401 only (an
- * assistant developer's audit, 2026-11-30).
+ * A connected app's token refused though its connection is known (expired, or issued for another resource):
+ * counted in that connection's own count of refused tokens (`RefusedToken`), not the count unknown
+ * credentials share: there, 30 requests a minute with a made-up key from anyone turned every connected
+ * assistant's expired token into a 429 without a challenge, and an MCP client refreshes its token on the 401
+ * only (an assistant developer's audit, 2026-11-30). Nor the Account's: a leaked expired token would then use
+ * up the Account's count, and its RateLimit headers show it (a review of the change).
  */
-class RefusedForAccount extends Data.TaggedError("RefusedForAccount")<{
+class RefusedKnownToken extends Data.TaggedError("RefusedKnownToken")<{
   readonly problem: InvalidKey
   readonly subject: RateSubject
 }> {}
@@ -59,7 +60,7 @@ class RefusedForAccount extends Data.TaggedError("RefusedForAccount")<{
 const connectedApp = (
   token: string,
   resource: string | undefined
-): Effect.Effect<Caller, InvalidKey | CallNotStarted | RefusedForAccount, Ledger> => {
+): Effect.Effect<Caller, InvalidKey | CallNotStarted | RefusedKnownToken, Ledger> => {
   if (resource === undefined) {
     return Effect.fail(
       new InvalidKey({ detail: "Access tokens from account sign-in are accepted on /mcp only; /v1 takes API keys." })
@@ -82,7 +83,10 @@ const connectedApp = (
         })
         return refusal.app === undefined
           ? problem
-          : new RefusedForAccount({ problem, subject: subjectOf(callerOfApp(refusal.app)) })
+          : new RefusedKnownToken({
+            problem,
+            subject: { _tag: "RefusedToken", connectionId: refusal.app.connectionId }
+          })
       }
     })
   )
@@ -125,7 +129,7 @@ export const authenticateAndCountWith =
   (token: string, resource?: string): Effect.Effect<Caller, InvalidKey | CallNotStarted | RateLimited> => {
     const credentials = Context.get(services, Credentials)
     const limits = Context.get(services, RateLimits)
-    const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted | RefusedForAccount> = token === ""
+    const caller: Effect.Effect<Caller, InvalidKey | CallNotStarted | RefusedKnownToken> = token === ""
       ? Effect.fail(
         new InvalidKey({
           detail: resource === undefined
@@ -148,11 +152,10 @@ export const authenticateAndCountWith =
     return caller.pipe(
       Effect.tap((caller) => counted(limits, subjectOf(caller))),
       Effect.tapErrorTag("InvalidKey", () => counted(limits, { _tag: "Unauthenticated" })),
-      Effect.catchTag("RefusedForAccount", ({ problem, subject }) =>
-        counted(limits, subject).pipe(
-          Effect.catchTag("RateLimited", () => Effect.void),
-          Effect.zipRight(Effect.fail(problem))
-        ))
+      Effect.catchTag(
+        "RefusedKnownToken",
+        ({ problem, subject }) => counted(limits, subject).pipe(Effect.zipRight(Effect.fail(problem)))
+      )
     )
   }
 

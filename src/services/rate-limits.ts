@@ -23,6 +23,12 @@ export type RateSubject =
   | { readonly _tag: "Account"; readonly accountId: string; readonly limit: number }
   | { readonly _tag: "Unauthenticated" }
   | { readonly _tag: "SignIn"; readonly email: string }
+  /**
+   * A connected app's access token refused though its connection is known (expired, or for another resource):
+   * its own count, of UNAUTHENTICATED_LIMIT, neither the shared one (which anyone's made-up keys fill) nor the
+   * Account's (which a leaked expired token would then fill).
+   */
+  | { readonly _tag: "RefusedToken"; readonly connectionId: string }
 
 export const subjectOf = (caller: Caller): RateSubject => ({
   _tag: "Account",
@@ -33,7 +39,7 @@ export const subjectOf = (caller: Caller): RateSubject => ({
 /** One counted request: what the RateLimit headers report. */
 export interface RateCount {
   /** The policy's name in `RateLimit-Policy` and `RateLimit`. */
-  readonly policy: "account" | "unauthenticated" | "sign-in"
+  readonly policy: "account" | "unauthenticated" | "sign-in" | "refused-token"
   readonly limit: number
   readonly windowSeconds: number
   readonly remaining: number

@@ -1,7 +1,8 @@
 /**
  * Which count a refused credential is counted in (LIM-1, AUTH-4): a missing or unknown one in the count all
- * such requests share; a connected app's token refused though its Account is known (expired, or issued for
- * another resource) in its Account's, and always answered 401, which is what an MCP client refreshes on.
+ * such requests share; a connected app's token refused though its connection is known (expired, or issued for
+ * another resource) in that connection's own count, so that neither anyone's made-up keys (the shared count)
+ * nor a leaked expired token (the Account's) can turn its 401, which an MCP client refreshes on, into a 429.
  */
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
@@ -45,30 +46,33 @@ const attempt = (token: string) =>
     return { tag: refused._tag, detail: refused.detail, counted: cell.current }
   })
 
-it.effect("AUTH-4 LIM-1: a connected app's expired token, after the shared count of unknown credentials is spent, is still 401 'expired' (counted against its Account), not 429", () =>
+it.effect("AUTH-4 LIM-1: a connected app's expired token, after the shared count of unknown credentials is spent, is still 401 'expired', counted in its connection's own count (not its Account's)", () =>
   Effect.gen(function*() {
     for (let i = 0; i < UNAUTHENTICATED_LIMIT; i++) expect((yield* attempt("nope")).tag).toBe("InvalidKey")
     const spent = yield* attempt("nope")
     expect(spent.tag).toBe("RateLimited")
     expect(spent.counted?.policy).toBe("unauthenticated")
-    // The Account's limit is 2: its third expired call is counted there too, and still answered 401.
-    for (const remaining of [1, 0, 0]) {
-      const expired = yield* attempt(newAccessToken())
-      expect(expired).toEqual({
+    // The Account's limit is 2, and is not touched: the refused token has a count of its own.
+    for (let i = 0; i < UNAUTHENTICATED_LIMIT; i++) {
+      expect(yield* attempt(newAccessToken())).toEqual({
         tag: "InvalidKey",
         detail: "The access token has expired: refresh it, or sign in again.",
-        counted: expect.objectContaining({ policy: "account", remaining })
+        counted: expect.objectContaining({ policy: "refused-token", remaining: UNAUTHENTICATED_LIMIT - 1 - i })
       })
     }
+    // Past its own count, the token is rate limited like any other.
+    const flooded = yield* attempt(newAccessToken())
+    expect(flooded.tag).toBe("RateLimited")
+    expect(flooded.detail).toMatch(/with this connection's refused access token/)
   }).pipe(Effect.provide(withLedgerFinding(app(new Date(0))))))
 
-it.effect("AUTH-4 LIM-1: a token issued for another resource is 401 naming it, counted against its Account; an unknown one in the shared count", () =>
+it.effect("AUTH-4 LIM-1: a token issued for another resource is 401 naming it, counted in its connection's count; an unknown one in the shared count", () =>
   Effect.gen(function*() {
     const other = yield* attempt(newAccessToken())
     expect(other).toEqual({
       tag: "InvalidKey",
       detail: `The access token was issued for http://elsewhere/mcp, not ${MCP}.`,
-      counted: expect.objectContaining({ policy: "account" })
+      counted: expect.objectContaining({ policy: "refused-token" })
     })
     expect((yield* attempt("nope")).counted?.policy).toBe("unauthenticated")
   }).pipe(Effect.provide(withLedgerFinding(app(new Date(8.64e15), "http://elsewhere/mcp")))))
