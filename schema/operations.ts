@@ -30,6 +30,9 @@ export const recovery = {
     "`batch-too-large`: more than 100 properties (`limit`, `submitted`); split them into batches of at most 100. " +
     "Not charged.",
   "rate-limited": "`rate-limited`: too many requests this minute; wait `retry_after` seconds. Not charged.",
+  "unavailable":
+    "`ledger-unreachable` / `call-not-started`: the service could not reach its Ledger, so the call did not " +
+    "start; retry after the `Retry-After` seconds. Not charged.",
   "credits":
     "`insufficient-credits` (the Balance is too low), `spend-cap-exceeded`, `rate-limited` (wait `retry_after` " +
     "seconds) and `terms-not-accepted` (the account holder must accept the Terms of Service at `/portal/terms`) are not charged; " +
@@ -59,7 +62,8 @@ const SCORING_REFUSALS: ReadonlyArray<keyof typeof recovery> = [
   "missing-valuation-fact",
   "upstream",
   "invalid-request",
-  "credits"
+  "credits",
+  "unavailable"
 ]
 
 export const operations = {
@@ -127,7 +131,8 @@ export const operations = {
       "unknown-property",
       "upstream",
       "invalid-request",
-      "credits"
+      "credits",
+      "unavailable"
     ]
   },
   validate: {
@@ -137,7 +142,7 @@ export const operations = {
       "property's members (`address`, …) or a batch's `properties`. Answers `{\"valid\": true}`, or the same " +
       "refusal the paid call would give (`invalid-request` with `errors` pointing at each refused value, " +
       "`batch-too-large`). Whether the address names a property on record is only known by scoring it.",
-    refusals: ["invalid-request", "batch-too-large", "rate-limited"]
+    refusals: ["invalid-request", "batch-too-large", "rate-limited", "unavailable"]
   }
 } satisfies Record<string, OperationText>
 

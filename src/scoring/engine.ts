@@ -561,7 +561,6 @@ export class ScoringEngine {
     return this.typesSold.get(market) ?? new Set()
   }
 
-  /** The markets with houses whose records carry no lot size at all (Sacramento's file). */
   /** The markets some recorded sale of which has the room count (`bedrooms` or `bathrooms`). */
   marketsWithRooms(fact: "bedrooms" | "bathrooms"): ReadonlySet<string> {
     let markets = this.withRooms.get(fact)
@@ -573,6 +572,7 @@ export class ScoringEngine {
   }
   private readonly withRooms = new Map<string, ReadonlySet<string>>()
 
+  /** The markets with houses whose records carry no lot size at all (Sacramento's file). */
   marketsWithoutLots(): ReadonlySet<string> {
     if (this.withoutLots === undefined) {
       const housesWithLot = new Map<string, boolean>()

@@ -543,7 +543,7 @@ const roomsUnusedCaution = (inputs: CautionInputs): Caution | undefined => {
     detail: `The ${sent} sent do${unused.length === 1 && unused[0]!.count === 1 ? "es" : ""} not move the value, ` +
       `the comp band or the offer: no recorded sale of this market has ${
         unused.map(({ fact }) => fact === "bedrooms" ? "a bedroom count" : "a bathroom count").join(" or ")
-      } to compare with, so the answer is the one of the property as recorded. A living area sent in ` +
+      } to compare with, so the answer is the one it would be without them. A living area sent in ` +
       "`overrides` is read."
   }
 }

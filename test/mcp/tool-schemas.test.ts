@@ -158,13 +158,15 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             "rate-limited",
             "terms-not-accepted",
             "upstream-unavailable",
-            "upstream-timeout"
+            "upstream-timeout",
+            "ledger-unreachable",
+            "call-not-started"
           ]
           const expected: Record<string, ReadonlyArray<string>> = {
             score_property: [...paidRefusals, "ambiguous-address", "unscorable-address", "outside-coverage"],
             score_property_batch: [...paidRefusals, "ambiguous-address", "batch-too-large"],
             property_history: [...paidRefusals, "ambiguous-address", "unknown-property", "outside-coverage"],
-            validate_request: ["invalid-request", "batch-too-large", "rate-limited"]
+            validate_request: ["invalid-request", "batch-too-large", "rate-limited", "call-not-started"]
           }
           for (const [name, slugs] of Object.entries(expected)) {
             for (const slug of slugs) expect(ifItFails(name), `${name}: ${slug}`).toContain(`\`${slug}\``)

@@ -519,8 +519,8 @@ describe("the local scoring engine on a generated county", () => {
     expect(sent.value_distribution).toEqual(plain.value_distribution)
     expect(sent.cautions?.find((c) => c.code === "rooms-not-used")?.detail).toBe(
       "The 10 bedrooms and 6 bathrooms sent do not move the value, the comp band or the offer: no recorded sale " +
-        "of this market has a bedroom count or a bathroom count to compare with, so the answer is the one of the " +
-        "property as recorded. A living area sent in `overrides` is read."
+        "of this market has a bedroom count or a bathroom count to compare with, so the answer is the one it would " +
+        "be without them. A living area sent in `overrides` is read."
     )
     expect(answerOf(noRooms, { bedrooms: 1 }).cautions?.find((c) => c.code === "rooms-not-used")?.detail)
       .toMatch(/^The 1 bedroom sent does not move the value/)
