@@ -2939,6 +2939,8 @@ export class AddressIndex {
   private numberAsRecorded(streets: ReadonlyArray<Street>, parsed: Parsed, locality: string | undefined): string {
     const typed = parsed.number
     const other = otherNumberForm(typed)
+    // (A number with no other form is as typed whatever the place: judged without reading the place's streets.)
+    if (other === undefined) return typed
     const inPlace = streets.filter((street) => this.streetHasParcelIn(street, parsed, locality))
     const judged = locality !== undefined && inPlace.length > 0 ? inPlace : streets
     // A building the records write both ways may hold the unit under the other form only.
@@ -2947,8 +2949,7 @@ export class AddressIndex {
       parsed.unit !== "" &&
       judged.some((street) => (street.numbers.get(number) ?? []).some((parcel) => unitKey(parcel.unit) === wanted))
     const typedOnRecord = judged.some((street) => street.numbers.has(typed))
-    if (typedOnRecord && (parsed.unit === "" || other === undefined || unitAt(typed) || !unitAt(other))) return typed
-    if (other === undefined) return typed
+    if (typedOnRecord && (parsed.unit === "" || unitAt(typed) || !unitAt(other))) return typed
     const { directional } = parsed.street
     if (directional !== "" && streets.some((street) => street.parts.directional !== directional)) return typed
     if (!inPlace.some((street) => street.numbers.has(other))) return typed
