@@ -53,7 +53,11 @@ const grantUser = (
   grantId
 })
 
-/** The library's refusal, as ours. */
+/**
+ * The library's refusal, as ours. Two of its codes are RFC 6749 §5.2's others: a `redirect_uri` other than the
+ * one the code was issued for is `invalid_grant` (the library says `invalid_request`), and a missing
+ * `code_verifier` is `invalid_request` (it says `invalid_grant`): an assistant developer's audit, 2026-11-30.
+ */
 const refusalOf = (
   failure: OAuth2Server.OAuthError,
   request: { readonly grantType: string; readonly viaAuthorizationHeader: boolean }
@@ -61,11 +65,13 @@ const refusalOf = (
   const reason = failure.message
   switch (failure.name) {
     case "invalid_request":
-      return new MalformedRequest({ reason })
+      return reason === "Invalid request: `redirect_uri` is invalid"
+        ? new InvalidGrant({ reason: "The redirect_uri is not the one the authorization code was issued for." })
+        : new MalformedRequest({ reason })
     case "invalid_client":
       return new InvalidClient({ reason, viaAuthorizationHeader: request.viaAuthorizationHeader })
     case "invalid_grant":
-      return new InvalidGrant({ reason })
+      return reason.startsWith("Missing parameter:") ? new MalformedRequest({ reason }) : new InvalidGrant({ reason })
     case "unauthorized_client":
       return new UnauthorizedClient({ reason })
     case "unsupported_grant_type":

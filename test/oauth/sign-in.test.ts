@@ -546,7 +546,7 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       expect((yield* refusalOf(authorize({ scope: "openid profile" }))).error).toBe("invalid_scope")
     }))
 
-  it.effect("a loopback redirect URI matches on any port (native apps, RFC 8252), and the code must be redeemed with that same URI", () =>
+  it.effect("AUTH-2: a loopback redirect URI matches on any port (native apps, RFC 8252), and the code must be redeemed with that same URI (else invalid_grant; no verifier, invalid_request)", () =>
     Effect.gen(function*() {
       const { email, password } = yield* holder(1)
       const { authorize, clientId, root, verifier } = yield* registered
@@ -563,6 +563,23 @@ layer(SignInServer, { timeout: "180 seconds", excludeTestServices: true })("the 
       })
       expect(exchanged.status).toBe(200)
       expect((yield* redirectOf(authorize({ redirect_uri: "http://127.0.0.1:51234/other" }))).status).toBe(400)
+      // RFC 6749 §5.2: another redirect URI than the code's is invalid_grant; a missing verifier invalid_request
+      // (the library had them the other way round: an assistant developer's audit, 2026-11-30).
+      const redeemed = (extra: Record<string, string>, omit?: string) =>
+        Effect.flatMap(consent(authorize(), email, password), (issued) => {
+          const form: Record<string, string> = {
+            grant_type: "authorization_code",
+            code: issued.searchParams.get("code")!,
+            redirect_uri: REDIRECT,
+            client_id: clientId,
+            code_verifier: verifier,
+            ...extra
+          }
+          if (omit !== undefined) delete form[omit]
+          return postForm(`${root}/oauth/token`, form)
+        })
+      expect((yield* redeemed({ redirect_uri: "http://127.0.0.1:9/other" })).body.error).toBe("invalid_grant")
+      expect((yield* redeemed({}, "code_verifier")).body.error).toBe("invalid_request")
     }))
 
   it.effect("the code is single use, bound to its verifier and redirect URI; tokens are stored hashed; refresh rotates and a reused refresh token revokes the grant", () =>
