@@ -32,7 +32,7 @@ export const recovery = {
   "rate-limited": "`rate-limited`: too many requests this minute; wait `retry_after` seconds. Not charged.",
   "unavailable":
     "`ledger-unreachable` / `call-not-started`: the service could not reach its Ledger, so the call did not " +
-    "start; retry after the `Retry-After` seconds. Not charged.",
+    "start; retry in a few seconds (over HTTP, its `Retry-After` header says how many). Not charged.",
   "credits":
     "`insufficient-credits` (the Balance is too low), `spend-cap-exceeded`, `rate-limited` (wait `retry_after` " +
     "seconds) and `terms-not-accepted` (the account holder must accept the Terms of Service at `/portal/terms`) are not charged; " +
