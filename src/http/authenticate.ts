@@ -16,7 +16,7 @@ import { parseApiKey } from "../domain/api-key.js"
 import { isAccessToken } from "../domain/oauth-token.js"
 import { verifyAccessToken } from "../oauth/tokens.js"
 import { type Caller, Credentials } from "../services/credentials.js"
-import { type ConnectedApp, Ledger } from "../services/ledger.js"
+import { Ledger } from "../services/ledger.js"
 import { RateLimits, type RateSubject, subjectOf } from "../services/rate-limits.js"
 import { CurrentRateCount } from "./rate-limit-headers.js"
 
@@ -34,15 +34,6 @@ const counted = (limits: RateLimits["Type"], subject: RateSubject) =>
     )
   })
 
-const callerOfApp = (app: ConnectedApp): Caller => ({
-  accountId: app.accountId,
-  tier: app.tier,
-  keyId: app.connectionId,
-  connectionId: app.connectionId,
-  rateLimitPerMinute: app.rateLimitPerMinute,
-  pendingTerms: app.pendingTerms
-})
-
 /**
  * A connected app's token refused though its connection is known (expired, or issued for another resource):
  * counted in that connection's own count of refused tokens (`RefusedToken`), not the count unknown
@@ -53,7 +44,7 @@ const callerOfApp = (app: ConnectedApp): Caller => ({
  */
 class RefusedKnownToken extends Data.TaggedError("RefusedKnownToken")<{
   readonly problem: InvalidKey
-  readonly subject: RateSubject
+  readonly connectionId: string
 }> {}
 
 /** A connected app's access token, confirmed by the Ledger for `resource` (src/oauth/tokens.ts decides). */
@@ -67,7 +58,14 @@ const connectedApp = (
     )
   }
   return verifyAccessToken(token, resource).pipe(
-    Effect.map(callerOfApp),
+    Effect.map((app): Caller => ({
+      accountId: app.accountId,
+      tier: app.tier,
+      keyId: app.connectionId,
+      connectionId: app.connectionId,
+      rateLimitPerMinute: app.rateLimitPerMinute,
+      pendingTerms: app.pendingTerms
+    })),
     Effect.catchTags({
       LedgerUnreachable: () =>
         new CallNotStarted({
@@ -81,12 +79,9 @@ const connectedApp = (
             ? "The access token has expired: refresh it, or sign in again."
             : "The access token is not known: it was revoked, its connection was disconnected, or it was never issued. Sign in again."
         })
-        return refusal.app === undefined
+        return refusal.connectionId === undefined
           ? problem
-          : new RefusedKnownToken({
-            problem,
-            subject: { _tag: "RefusedToken", connectionId: refusal.app.connectionId }
-          })
+          : new RefusedKnownToken({ problem, connectionId: refusal.connectionId })
       }
     })
   )
@@ -154,7 +149,8 @@ export const authenticateAndCountWith =
       Effect.tapErrorTag("InvalidKey", () => counted(limits, { _tag: "Unauthenticated" })),
       Effect.catchTag(
         "RefusedKnownToken",
-        ({ problem, subject }) => counted(limits, subject).pipe(Effect.zipRight(Effect.fail(problem)))
+        ({ connectionId, problem }) =>
+          counted(limits, { _tag: "RefusedToken", connectionId }).pipe(Effect.zipRight(Effect.fail(problem)))
       )
     )
   }

@@ -5,7 +5,6 @@
  * `StorageUnavailable`.
  */
 import { Data } from "effect"
-import type { ConnectedApp } from "../services/ledger.js"
 
 // Token and revocation endpoints (RFC 6749 §5.2, RFC 7009 §2.2.1) -------------------------------------------
 
@@ -69,8 +68,8 @@ export class InvalidAccessToken extends Data.TaggedError("InvalidAccessToken")<{
   readonly reason: "unknown" | "expired" | "other-resource"
   /** For `other-resource`: the audience the token was issued for. */
   readonly issuedFor?: string
-  /** For `expired` and `other-resource`: the connected app the token was issued to (its Account is known). */
-  readonly app?: ConnectedApp
+  /** For `expired` and `other-resource`: the connection the token was issued to (it is known). */
+  readonly connectionId?: string
 }> {}
 
 // Clients ------------------------------------------------------------------------------------------------------

@@ -246,13 +246,13 @@ export const verifyAccessToken = (token: string, resource: string) =>
     const found = yield* ledger.confirmConnection(hashSecret(token))
     if (Option.isNone(found)) return yield* new InvalidAccessToken({ reason: "unknown" })
     if (found.value.expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) {
-      return yield* new InvalidAccessToken({ reason: "expired", app: found.value })
+      return yield* new InvalidAccessToken({ reason: "expired", connectionId: found.value.connectionId })
     }
     if (found.value.resource !== resource) {
       return yield* new InvalidAccessToken({
         reason: "other-resource",
         issuedFor: found.value.resource,
-        app: found.value
+        connectionId: found.value.connectionId
       })
     }
     return found.value satisfies ConnectedApp as ConnectedApp
