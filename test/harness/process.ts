@@ -45,15 +45,27 @@ export const propscore = (
     child.on("close", (code) => resolve({ code, stdout, stderr }))
   })
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
+/** Whether `port` can be listened on now, on every address (as the server listens). */
+const canListen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port
-      server.close(() => resolve(port))
-    })
+    server.once("error", () => resolve(false))
+    server.listen(port, () => server.close(() => resolve(true)))
   })
+
+/**
+ * A port for a server a test starts, picked below Linux's ephemeral range (32768–60999), where the kernel
+ * draws `listen(0)` ports and the local ports of outgoing connections: a port probed free there could be
+ * handed to a database connection before the server took it (EADDRINUSE, seen with two suites on one
+ * machine). Here only a test that picks the same number at random can take it first.
+ */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (await canListen(port)) return port
+  }
+  throw new Error("no free port between 20000 and 32000")
+}
 
 export interface RunningServer {
   readonly process: ChildProcess

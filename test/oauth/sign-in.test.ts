@@ -13,7 +13,6 @@ import { Effect, Layer } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https"
-import { createServer as createNetServer } from "node:net"
 import * as path from "node:path"
 import { AccountsPg } from "../../layers/accounts/pg.js"
 import { ConnectionsPg } from "../../layers/connections/pg.js"
@@ -37,6 +36,7 @@ import { fakeScoringLayer, type ScriptEntry } from "../harness/fake-scoring.js"
 import { DatabaseFaultsTag } from "../harness/fault-proxy.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
+import { freePort } from "../harness/process.js"
 import { newAccount } from "../harness/server.js"
 
 const tls = path.join(import.meta.dirname, "../fixtures/tls")
@@ -44,14 +44,6 @@ const cert = fs.readFileSync(path.join(tls, "cert.pem"), "utf8")
 const key = fs.readFileSync(path.join(tls, "key.pem"), "utf8")
 
 const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createNetServer().listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as { port: number }).port
-      probe.close(() => resolve(port))
-    })
-  })
 
 /**
  * Counts every call the server makes to the Ledger for requests (VAL-3: exactly one read for a connected app's
