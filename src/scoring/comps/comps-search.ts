@@ -72,6 +72,32 @@ function typeRelation(a: number, b: number): 0 | 1 | 2 {
   return 2
 }
 
+/** The fewest comps among which one is judged against the others (`localFence`). */
+const LOCAL_FENCE_MIN_COMPS = 5
+
+/**
+ * Tukey fences on the comps' adjusted log values (weighted quartiles of those at or above `floor` weight,
+ * `iqrMultiple` interquartile ranges out, the range at least `minimumIqr`): none below LOCAL_FENCE_MIN_COMPS.
+ */
+const localFence = (
+  values: ReadonlyArray<number>,
+  weights: ReadonlyArray<number>,
+  floor: number,
+  fence: { readonly iqrMultiple: number; readonly minimumIqr: number }
+): readonly [number, number] => {
+  const keptValues: Array<number> = [], keptWeights: Array<number> = []
+  for (let k = 0; k < values.length; k++) {
+    if (weights[k]! >= floor) {
+      keptValues.push(values[k]!)
+      keptWeights.push(weights[k]!)
+    }
+  }
+  if (keptValues.length < LOCAL_FENCE_MIN_COMPS) return [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]
+  const [q25, q75] = weightedQuantiles(keptValues, keptWeights, [0.25, 0.75]) as [number, number]
+  const reach = fence.iqrMultiple * Math.max(q75 - q25, fence.minimumIqr)
+  return [q25 - reach, q75 + reach]
+}
+
 /**
  * Candidate search, kernel weights, adjusted comp values, centre and log-scale of the subject as of `asOf`,
  * with the market's `options`.
@@ -221,10 +247,18 @@ export function estimateFromComps(
     }
   }
   if (adjustedLogValues.length === 0) return { reason: "no comparable sales nearby" }
-  // drop negligible weights (in place)
+  // drop negligible weights and, among at least LOCAL_FENCE_MIN_COMPS comps, adjusted values far outside the
+  // others' (a sale at a price no neighbour's explains: a distress or family sale the neighbourhood's own
+  // fences let through), in place
+  const priorScale = state.regressions.priorScale[basis]
+  const [low, high] = localFence(adjustedLogValues, weights, maxWeight * options.relativeWeightFloor, {
+    iqrMultiple: options.localFenceIqr,
+    minimumIqr: 1.349 * priorScale
+  })
   let kept = 0
   for (let k = 0; k < adjustedLogValues.length; k++) {
-    if (weights[k] >= maxWeight * options.relativeWeightFloor) {
+    const value = adjustedLogValues[k]!
+    if (weights[k] >= maxWeight * options.relativeWeightFloor && value >= low && value <= high) {
       adjustedLogValues[kept] = adjustedLogValues[k]
       weights[kept] = weights[k]
       likenesses[kept] = likenesses[k]
@@ -254,7 +288,6 @@ export function estimateFromComps(
   const center = (ess * q50 + hedonicPseudoCount * hedonicPrediction) / (ess + hedonicPseudoCount) + premium
   // scale: weighted IQR of adjusted comps, shrunk to the market prior, inflated for the centre's own uncertainty
   const localScale = (q75 - q25) / 1.349
-  const priorScale = state.regressions.priorScale[basis]
   const variance = (ess * localScale * localScale + options.scalePseudoCount * priorScale * priorScale) /
     (ess + options.scalePseudoCount)
   const scale = Math.sqrt(variance * (1 + 1 / (ess + hedonicPseudoCount)))
