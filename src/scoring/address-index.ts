@@ -568,25 +568,42 @@ interface ReadAgain {
   readonly noteFor: (found: Extract<AddressMatch, { _tag: "Found" }>) => MatchNote | undefined
   /** What this reading took otherwise, in words (`15T as the unit`). */
   readonly said: string
+  /** Only a property found by this reading counts: its refusals, candidates and suggestions are not offered. */
+  readonly foundOnly?: boolean
 }
 
-/** `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). */
-const queensNumberWithSpace = (read: Parsed, hyphenatedPlace = false): ReadAgain | undefined => {
+/**
+ * `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). Any street where
+ * the ZIP code sent numbers its houses Queens-style (`hyphenatedPlace`); with no ZIP code sent, any street, if
+ * the house found is in such a ZIP code (`hyphenatedZip`): `53 29 Junction Blvd, Queens` was refused with no
+ * suggestion (an address audit, 2026-11-30), while in a place of plain numbers `12 14 Smith St` may be a unit
+ * before its number and `12-14 SMITH ST` another property.
+ */
+const queensNumberWithSpace = (
+  read: Parsed,
+  hyphenatedPlace: boolean,
+  hyphenatedZip: (zip: string) => boolean
+): ReadAgain | undefined => {
   const [second, next] = read.streetWords
   if (!/^\d{1,3}$/.test(read.number) || second === undefined || !/^\d{2}$/.test(second)) return undefined
-  // A numbered street after it; or any street where the ZIP code sent is one of Queens-style numbers
-  // (`205 27 Murdock Ave, Queens, NY 11412`: refused until 2026-11-29, an address audit).
-  if (next === undefined || (!/^\d/.test(next) && !hyphenatedPlace)) return undefined
+  if (next === undefined) return undefined
+  // (`205 27 Murdock Ave, Queens, NY 11412`: refused until 2026-11-29, an address audit.)
+  const anyHouse = /^\d/.test(next) || hyphenatedPlace
+  if (!anyHouse && read.zip !== undefined) return undefined
   const words = read.streetWords.slice(1)
   return {
     read: { ...read, number: `${read.number}-${second}`, streetWords: words, street: streetParts(words) },
     said: `${read.number} ${second} as the house number ${read.number}-${second}`,
-    noteFor: () => ({
-      kind: "normalized",
-      part: "house_number",
-      sent: `${read.number} ${second}`,
-      used: `${read.number}-${second}`
-    })
+    foundOnly: !anyHouse,
+    noteFor: (found) =>
+      anyHouse || hyphenatedZip(found.parcel.zipCode ?? "")
+        ? {
+          kind: "normalized",
+          part: "house_number",
+          sent: `${read.number} ${second}`,
+          used: `${read.number}-${second}`
+        }
+        : undefined
   }
 }
 
@@ -1536,15 +1553,26 @@ export class AddressIndex {
       localityStart = end - 1
       localityAbbreviated = "NY"
     }
-    // A neighbourhood before its town, each after its comma (`92nd St, Howard Beach, Queens`): the narrower
-    // place is the locality (its streets are the town's too).
+    // Whether the street line ends right before word `at`: after its type (`Brentwood Drive`), a directional
+    // after its type (`Drumgoole Road West`), or a unit (`Apt 13A`, `# 2`, `Rear`).
+    const streetEndsAt = (at: number) => {
+      const last = words[at - 1], beforeLast = words[at - 2]
+      if (last === undefined || at < 3) return false
+      if (STREET_TYPES.has(last) || VALUELESS_DESIGNATORS.has(last)) return true
+      if (DIRECTIONALS.has(last) && beforeLast !== undefined && STREET_TYPES.has(beforeLast) && at >= 4) return true
+      return beforeLast !== undefined && UNIT_DESIGNATORS.has(beforeLast) && at >= 4 && /\d|^[A-Z]$/.test(last)
+    }
+    // A neighbourhood before its town, each after its comma (`92nd St, Howard Beach, Queens`) or after the street's
+    // end (`1016 Decatur Street Bushwick, Brooklyn`, `68-34 Ingram St, Forest Hills Queens`: refused with no
+    // suggestion, as no property at that address, until an address audit of 2026-11-30): the narrower place is
+    // the locality (its streets are the town's too).
     let within: string | undefined
-    if (locality !== undefined && commaAfter.has(localityStart - 1)) {
+    if (locality !== undefined) {
       const towns = this.towns.get(locality) ?? new Set<string>()
       for (let length = Math.min(5, localityStart - 2); length >= 1; length--) {
         const start = localityStart - length
         const phrase = phraseOfWords(start, localityStart)
-        if (!commaAfter.has(start - 1) || !this.phrases.has(phrase)) continue
+        if (!(commaAfter.has(start - 1) || streetEndsAt(start)) || !this.phrases.has(phrase)) continue
         if ([...commaAfter].some((i) => i >= start && i < localityStart - 1)) continue
         if (![...(this.towns.get(phrase) ?? [])].some((town) => towns.has(town))) continue
         localityAbbreviated = typedPhrase(start, localityStart)
@@ -1555,15 +1583,6 @@ export class AddressIndex {
         localityStart = start
         break
       }
-    }
-    // Whether the street line ends right before word `at`: after its type (`Brentwood Drive`), a directional
-    // after its type (`Drumgoole Road West`), or a unit (`Apt 13A`, `# 2`, `Rear`).
-    const streetEndsAt = (at: number) => {
-      const last = words[at - 1], beforeLast = words[at - 2]
-      if (last === undefined || at < 3) return false
-      if (STREET_TYPES.has(last) || VALUELESS_DESIGNATORS.has(last)) return true
-      if (DIRECTIONALS.has(last) && beforeLast !== undefined && STREET_TYPES.has(beforeLast) && at >= 4) return true
-      return beforeLast !== undefined && UNIT_DESIGNATORS.has(beforeLast) && at >= 4 && /\d|^[A-Z]$/.test(last)
     }
     for (let length = Math.min(3, end - 2); length >= 1 && locality === undefined; length--) {
       const phrase = words.slice(end - length, end).join(" ")
@@ -2011,7 +2030,11 @@ export class AddressIndex {
     const coNamed = new Set(coNamedAvenues(read))
     for (
       const again of [
-        queensNumberWithSpace(read, read.zip !== undefined && this.hyphenatedZips.has(read.zip)),
+        queensNumberWithSpace(
+          read,
+          read.zip !== undefined && this.hyphenatedZips.has(read.zip),
+          (zip) => this.hyphenatedZips.has(zip)
+        ),
         unitless,
         ...coNamed,
         // Both at once: the unit with no word for it on the avenue's other name (`655 Avenue of the Americas 5B`,
@@ -2022,6 +2045,7 @@ export class AddressIndex {
     ) {
       if (again === undefined) continue
       const second = this.matchParsed(again.read)
+      if (again.foundOnly === true && second._tag !== "Found") continue
       // Read so, the address is refused with addresses to suggest where as read it had none (`209 W 14th St 10A,
       // New York NY 10014`, a wrong ZIP code, was told only that no such street address is on record, where
       // `… Apt 10A …` is told the ZIP code on record: an agent's audit, 2026-11-28): that refusal, saying how it
@@ -3621,6 +3645,15 @@ const withUnitCount = (
 const unitsOfBuilding = (units: ReadonlyArray<ParcelRecord>) =>
   withUnitCount(ambiguous(units, "unit"), new Set(units.map(parcelDisplayAddress)).size)
 
+/** A parcel's address as the index reads it: two spellings of one street (`117 ST`, `117TH ST`) are one. */
+const addressKey = (parcel: ParcelRecord) => {
+  const line = parseStreetLine(parcel.street)
+  const street = line === undefined
+    ? parcel.street
+    : `${line.number}|${line.street.name}|${line.street.type}|${line.street.directional}`
+  return `${street}|${unitKey(parcel.unit)}|${parcel.zipCode ?? ""}|${parcel.city ?? parcel.market}`
+}
+
 const ambiguous = (
   parcels: ReadonlyArray<ParcelRecord>,
   reason: AmbiguityReason,
@@ -3642,11 +3675,15 @@ const ambiguous = (
   const candidates = unitSent === ""
     ? sorted
     : [...new Set(nearestUnitsFirst(kept, unitSent).map(parcelDisplayAddress))]
-  const sameAddress = candidates.length === 1 && kept.length > 1
+  // Several properties whose records spell one address two ways (`89-32 117 STREET` and `89-32 117TH STREET`,
+  // two lots sold the same day) are at one address as much as those spelt alike: offered as two candidates, each
+  // sent back was refused the same way (an address audit, 2026-11-30).
+  const sameAddress = kept.length > 1 &&
+    (candidates.length === 1 || (reason === "several" && new Set(kept.map(addressKey)).size === 1))
   return {
     _tag: "Ambiguous",
     reason,
-    candidates: candidates.slice(0, MAX_CANDIDATES),
+    candidates: (sameAddress ? candidates.slice(0, 1) : candidates).slice(0, MAX_CANDIDATES),
     ...(otherTowns === undefined ? {} : {
       otherTowns,
       candidateTowns: [...new Set(kept.map((parcel) => parcel.city ?? parcel.market))].sort()

@@ -2896,13 +2896,81 @@ describe("REQ-1 a Queens number with a space for its hyphen on a named street (a
     parcel("hollis-200-10", "200-10 HOLLIS AVE", queens)
   ])
 
-  it("is read so with a ZIP code of Queens-style numbers, with a note; without one, only before a numbered street", () => {
-    expect(murdock.match("205 27 Murdock Ave, Queens, NY 11412")).toMatchObject({
-      _tag: "Found",
-      parcel: { id: "murdock-205-27" },
-      notes: [{ kind: "normalized", part: "house_number", sent: "205 27", used: "205-27" }]
-    })
-    expect(murdock.match("205 27 Murdock Ave, Queens, NY")._tag).toBe("Unknown")
+  it("is read so with a ZIP code of Queens-style numbers, with a note; without one, where the house found is in one (`53 29 Junction Blvd, Queens`, an address audit of 2026-11-30, was refused with no suggestion)", () => {
+    for (
+      const typed of [
+        "205 27 Murdock Ave, Queens, NY 11412",
+        "205 27 Murdock Ave, Queens, NY",
+        "205 27 Murdock Ave, Queens"
+      ]
+    ) {
+      expect(murdock.match(typed)).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "murdock-205-27" },
+        notes: [{ kind: "normalized", part: "house_number", sent: "205 27", used: "205-27" }]
+      })
+    }
+    // Never a neighbour's: the number's other form is not on record.
+    expect(murdock.match("205 29 Murdock Ave, Queens")._tag).toBe("Unknown")
+  })
+
+  it("not where the house found numbers its houses plainly: `12 14 Smith St` may be unit 12 of No. 14, and `12-14 SMITH ST` is another property", () => {
+    const plain = new AddressIndex([
+      parcel("smith-12-14", "12-14 SMITH ST", vic("FITZROY", "3065")),
+      ...["20", "22", "24", "26"].map((n) => parcel(`smith-${n}`, `${n} SMITH ST`, vic("FITZROY", "3065")))
+    ])
+    expect(plain.match("12 14 Smith St, Fitzroy")._tag).not.toBe("Found")
+    expect(idOf(plain.match("12-14 Smith St, Fitzroy"))).toBe("smith-12-14")
+  })
+})
+
+describe("REQ-1 a neighbourhood typed before its borough with no comma between them (an address audit, 2026-11-30: `68-34 Ingram St, Forest Hills Queens, NY 11375` and `1016 Decatur Street Bushwick, Brooklyn` were refused as no property at that address, with no suggestion)", () => {
+  const queens = { city: "QUEENS", zip: "11375", hood: "FOREST HILLS", state: "NY", market: "Queens" }
+  const brooklyn = { city: "BROOKLYN", zip: "11207", hood: "BUSHWICK", state: "NY", market: "Brooklyn" }
+  const places = new AddressIndex([
+    parcel("ingram-68-34", "68-34 INGRAM ST", queens),
+    parcel("ingram-68-40", "68-40 INGRAM ST", queens),
+    parcel("decatur-1016", "1016 DECATUR ST", brooklyn),
+    parcel("decatur-1020", "1020 DECATUR ST", brooklyn),
+    // The same number and street in another borough's neighbourhood: never taken for the one typed.
+    parcel("decatur-queens-1016", "1016 DECATUR ST", { ...queens, zip: "11385", hood: "RIDGEWOOD" })
+  ])
+
+  it("is the neighbourhood's house, with the comma or without it, after the street's end", () => {
+    findsEach(places, [
+      ["68-34 Ingram St, Forest Hills Queens, NY 11375", "ingram-68-34"],
+      ["68-34 Ingram St, Forest Hills Queens", "ingram-68-34"],
+      ["68-34 Ingram St Forest Hills Queens NY", "ingram-68-34"],
+      ["68-34 Ingram St, Forest Hills, Queens", "ingram-68-34"],
+      ["1016 Decatur St, Bushwick Brooklyn NY 11207", "decatur-1016"],
+      ["1016 Decatur Street Bushwick, Brooklyn", "decatur-1016"],
+      ["1016 Decatur St Bushwick Brooklyn", "decatur-1016"],
+      ["1016 Decatur St, Ridgewood Queens", "decatur-queens-1016"]
+    ])
+    // A neighbourhood of another borough than the one typed is no reading of it.
+    expect(idOf(places.match("1016 Decatur St, Bushwick Queens"))).not.toBe("decatur-1016")
+  })
+})
+
+describe("REQ-1 two properties whose records spell one address two ways (an address audit, 2026-11-30: `89-32 117th St, Queens` was offered `89-32 117 ST` and `89-32 117TH ST`, each refused the same way when sent back)", () => {
+  const queens = { city: "QUEENS", zip: "11418", state: "NY", market: "Queens" }
+  const lots = new AddressIndex([
+    parcel("117th-lot-19", "89-32 117TH STREET", queens),
+    parcel("117-lot-22", "89-32 117 STREET", queens),
+    parcel("117th-89-40", "89-40 117TH STREET", queens)
+  ])
+
+  it("is one address no spelling tells apart: one candidate, the properties' ids", () => {
+    for (const typed of ["89-32 117th St, Queens", "89-32 117 Street, Queens", "89-32 117TH ST, QUEENS, NY 11418"]) {
+      const match = lots.match(typed)
+      expect(match).toMatchObject({
+        _tag: "Ambiguous",
+        reason: "several",
+        sameAddressIds: ["117-lot-22", "117th-lot-19"]
+      })
+      expect(match._tag === "Ambiguous" && match.candidates).toHaveLength(1)
+    }
+    expect(idOf(lots.match("89-40 117 St, Queens"))).toBe("117th-89-40")
   })
 })
 
