@@ -217,6 +217,12 @@ const variants: Record<string, Variant> = {
     if (!hood || hood.toUpperCase() === (p.city ?? "").toUpperCase()) return undefined
     return `${title(recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""}, ${title(hood)}, ${p.state}`
   },
+  // `68-34 Ingram St, Forest Hills Queens, NY 11375`: refused until 2026-11-30 (an investor's audit).
+  "the neighbourhood before the town, no comma between (Forest Hills Queens)": (p) => {
+    const hood = p.neighborhood?.replace(/\([^)]*\)/g, "").split(/[-/]/)[0]?.trim()
+    if (!hood || !p.city || hood.toUpperCase() === p.city.toUpperCase()) return undefined
+    return `${title(recordedLine(p))}${p.unit ? ` Apt ${p.unit}` : ""}, ${title(hood)} ${title(p.city)}, ${p.state}`
+  },
   "the directional on the other side, spelt out": (p) => {
     const line = parseStreetLine(recordedLine(p))
     // (`Avenue S` has no directional: its letter is its name.)
@@ -259,6 +265,13 @@ const variants: Record<string, Variant> = {
   "a Queens number with a space for its hyphen (110 20 215th St)": (p) => {
     const spaced = recordedLine(p).replace(/^(\d{1,3})-(\d{1,2}) (?=\d)/, "$1 $2 ")
     return spaced === recordedLine(p) ? undefined : `${title(spaced)}${p.unit ? ` Apt ${p.unit}` : ""}, ${place(p)}`
+  },
+  // `53 29 Junction Blvd, Queens`: refused until 2026-11-30 (an investor's audit).
+  "a Queens number with a space on a named street, no ZIP code (53 29 Junction Blvd, Queens)": (p) => {
+    const spaced = recordedLine(p).replace(/^(\d{1,3})-(\d{2}) (?=[A-Z])/, "$1 $2 ")
+    return spaced === recordedLine(p) || !p.city
+      ? undefined
+      : `${title(spaced)}${p.unit ? ` Apt ${p.unit}` : ""}, ${title(p.city)}`
   },
   // NYC condominium units as often written: `250 South Street 22P`, the unit after the street type alone.
   "a unit after the street with no word for it (250 South St 22P)": (p) =>

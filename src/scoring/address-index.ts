@@ -575,14 +575,15 @@ interface ReadAgain {
 /**
  * `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). Any street where
  * the ZIP code sent numbers its houses Queens-style (`hyphenatedPlace`); with no ZIP code sent, any street, if
- * the house found is in such a ZIP code (`hyphenatedZip`): `53 29 Junction Blvd, Queens` was refused with no
- * suggestion (an address audit, 2026-11-30), while in a place of plain numbers `12 14 Smith St` may be a unit
- * before its number and `12-14 SMITH ST` another property.
+ * the house found is in such a ZIP code or in the US (`takes`), where two numbers written so name one house (or
+ * a building's range: `49 51 Chambers St`): `53 29 Junction Blvd, Queens` was refused with no suggestion (an
+ * address audit, 2026-11-30). Not in Australia, where `12 14 Smith St` may be unit 12 of No. 14 and
+ * `12-14 SMITH ST` another property.
  */
 const queensNumberWithSpace = (
   read: Parsed,
   hyphenatedPlace: boolean,
-  hyphenatedZip: (zip: string) => boolean
+  takes: (parcel: ParcelRecord) => boolean
 ): ReadAgain | undefined => {
   const [second, next] = read.streetWords
   if (!/^\d{1,3}$/.test(read.number) || second === undefined || !/^\d{2}$/.test(second)) return undefined
@@ -596,7 +597,7 @@ const queensNumberWithSpace = (
     said: `${read.number} ${second} as the house number ${read.number}-${second}`,
     foundOnly: !anyHouse,
     noteFor: (found) =>
-      anyHouse || hyphenatedZip(found.parcel.zipCode ?? "")
+      anyHouse || takes(found.parcel)
         ? {
           kind: "normalized",
           part: "house_number",
@@ -2033,7 +2034,7 @@ export class AddressIndex {
         queensNumberWithSpace(
           read,
           read.zip !== undefined && this.hyphenatedZips.has(read.zip),
-          (zip) => this.hyphenatedZips.has(zip)
+          (parcel) => this.hyphenatedZips.has(parcel.zipCode ?? "") || inUsState(parcel.state)
         ),
         unitless,
         ...coNamed,

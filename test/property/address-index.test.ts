@@ -2912,6 +2912,13 @@ describe("REQ-1 a Queens number with a space for its hyphen on a named street (a
     }
     // Never a neighbour's: the number's other form is not on record.
     expect(murdock.match("205 29 Murdock Ave, Queens")._tag).toBe("Unknown")
+    // In a ZIP code of plain numbers too (Far Rockaway's), in the US: two numbers so are one house's.
+    const rockaway = { city: "QUEENS", zip: "11691", state: "NY", market: "Queens" }
+    const mixed = new AddressIndex([
+      parcel("augustina-12-92", "12-92 AUGUSTINA AVE", rockaway),
+      ...["1301", "1305", "1311", "1315"].map((n) => parcel(`augustina-${n}`, `${n} AUGUSTINA AVE`, rockaway))
+    ])
+    expect(idOf(mixed.match("12 92 Augustina Ave, Queens"))).toBe("augustina-12-92")
   })
 
   it("not where the house found numbers its houses plainly: `12 14 Smith St` may be unit 12 of No. 14, and `12-14 SMITH ST` is another property", () => {
