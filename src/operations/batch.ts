@@ -90,7 +90,13 @@ export const batch = (input: MeteredInput) =>
           request.properties,
           (call, i) => (i === 0 ? entryOf(spend)(call) : Effect.zipRight(yieldToOtherRequests, entryOf(spend)(call)))
         ).pipe(
-          Effect.map((results) => ({ status: 200, body: { results } })),
+          // IDEM-5: a batch whose every entry was refunded is a refunded call: its key is freed, not stored (an
+          // audit: a single call refused so freed its key, a batch of such calls kept it for 24 hours).
+          Effect.map((results) => ({
+            status: 200,
+            body: { results },
+            refundedInFull: results.every((entry) => "status" in entry)
+          })),
           Effect.catchAllCause(stopTheBatch)
         ),
       () =>

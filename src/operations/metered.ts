@@ -398,20 +398,25 @@ const paidCall = <E extends WorkFailure, R>(
     const spend = recorded ?? (yield* recordSpend(request, settleBy))
     // Written as JSON once, for the store and for the wire.
     const response = withJson(yield* runWork(request, spend, settleBy, work, pastDeadline))
-    yield* storeThenSettle(spend, claimId, response)
+    // A call refunded in full is settled with nothing stored; its key is freed (`releaseKeyUnlessAnswered`).
+    yield* storeThenSettle(spend, response.refundedInFull === true ? undefined : claimId, response)
     return response
   })
 
 /**
- * IDEM-5: a keyed call that ended without an answer frees its key, so a retry takes it over; a release the
- * database cannot take now is the sweeper's next round's (the claim given up on), not its deadline's.
+ * IDEM-5: a keyed call that ended without an answer, or whose every Credit was refunded, frees its key, so a
+ * retry takes it over; a release the database cannot take now is the sweeper's next round's (the claim given
+ * up on), not its deadline's.
  */
-const releaseKeyUnlessAnswered = (claimId: string, deadline: number) => <A, E, R>(call: Effect.Effect<A, E, R>) =>
+const releaseKeyUnlessAnswered = (claimId: string, deadline: number) =>
+<E, R>(
+  call: Effect.Effect<StoredResponse, E, R>
+) =>
   Effect.flatMap(
     Effect.all([IdempotencyStore, Settlement]),
     ([store, settlement]) =>
       Effect.onExit(call, (exit) =>
-        Exit.isSuccess(exit)
+        Exit.isSuccess(exit) && exit.value.refundedInFull !== true
           ? Effect.void
           : inBackground(
             store.release(claimId).pipe(Effect.catchAll(() => settlement.giveUp(claimId, deadline))),

@@ -17,6 +17,11 @@ export interface StoredResponse {
    * never parsed and written again), and a store keeps it without encoding the body a second time.
    */
   readonly json?: string
+  /**
+   * Every Credit of the call was refunded (a batch whose every entry failed for a covered reason): answered, but
+   * as a refunded call its key is freed, not stored (IDEM-5). Never stored itself.
+   */
+  readonly refundedInFull?: boolean
 }
 
 /** The response with its body's JSON text, written once for both the store and the wire. */

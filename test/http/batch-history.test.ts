@@ -28,7 +28,7 @@ const story: HistoryAnswer = {
   listing: { status: "unknown" },
   permits: []
 }
-const callers = Array.from({ length: 10 }, (_, i) => ({ accountId: `acct_b${i}`, tier: "public" as const }))
+const callers = Array.from({ length: 11 }, (_, i) => ({ accountId: `acct_b${i}`, tier: "public" as const }))
 const credentials = makeCredentialsMemory(callers)
 const key = (i: number) => credentials.keys[i]!.apiKey
 const accounts = Object.fromEntries(callers.map((c, i) => [c.accountId, { balance: i === 2 ? 2 : 10 }]))
@@ -134,6 +134,49 @@ layer(serverWith(services), { timeout: "120 seconds", excludeTestServices: true 
       const again = yield* request("/v1/predict/batch", { key: key(4), body, headers })
       expect(again.headers.get("idempotent-replayed")).toBe("true")
       expect(yield* balance(4)).toBe(9)
+    }))
+
+  it.effect("IDEM-5 BAT-8: a batch whose every entry was refunded frees its key, as a refunded single call does: the key is taken over by another body and charged; a batch with an answer keeps its key (a Credits audit)", () =>
+    Effect.gen(function*() {
+      const headers = { "idempotency-key": "all-refunded" }
+      const refused = yield* request("/v1/predict/batch", {
+        key: key(10),
+        body: { properties: [{ address: "outside" }, { address: "outside" }] },
+        headers
+      })
+      expect(refused.status).toBe(200)
+      expect(refused.body.results.map((entry: { status: number }) => entry.status)).toEqual([422, 422])
+      expect(yield* balance(10)).toBe(10)
+      // The same body again runs again (refunded again), not a replay.
+      const again = yield* request("/v1/predict/batch", {
+        key: key(10),
+        body: { properties: [{ address: "outside" }, { address: "outside" }] },
+        headers
+      })
+      expect(again.headers.get("idempotent-replayed")).toBeNull()
+      // Another body takes the key over, and is charged.
+      const taken = yield* request("/v1/predict/batch", {
+        key: key(10),
+        body: { properties: [{ address: "good" }, { address: "outside" }] },
+        headers
+      })
+      expect(taken.status).toBe(200)
+      expect(taken.headers.get("idempotent-replayed")).toBeNull()
+      expect(yield* balance(10)).toBe(9)
+      // That batch answered one entry: its key is stored, replayed and never taken over.
+      const replay = yield* request("/v1/predict/batch", {
+        key: key(10),
+        body: { properties: [{ address: "good" }, { address: "outside" }] },
+        headers
+      })
+      expect(replay.headers.get("idempotent-replayed")).toBe("true")
+      const conflict = yield* request("/v1/predict/batch", {
+        key: key(10),
+        body: { properties: [{ address: "good" }] },
+        headers
+      })
+      expect(conflict.status).toBe(422)
+      expect(yield* balance(10)).toBe(9)
     }))
 
   it.effect("IDEM-9: the same body to predict and batch under one key is a conflict, never a replay", () =>

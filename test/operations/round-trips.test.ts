@@ -5,6 +5,8 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { OutsideCoverage } from "../../schema/problems.js"
+import { batch } from "../../src/operations/batch.js"
 import { predict } from "../../src/operations/predict.js"
 import { SettlementLive } from "../../src/operations/settlement.js"
 import { Accounts } from "../../src/services/accounts.js"
@@ -12,11 +14,14 @@ import { Ledger } from "../../src/services/ledger.js"
 import { type ScriptEntry, sqlServicesWithFakeScoring } from "../harness/fake-scoring.js"
 import { outcome } from "../harness/fixtures.js"
 import { reconciles } from "../harness/ledger.js"
-import { newAccount } from "../harness/server.js"
+import { newAccount, TestConfig } from "../harness/server.js"
 import { callerOf, counted } from "../harness/statements.js"
 
-const script: Record<string, ScriptEntry> = { "42 Elm St": { answer: { _tag: "Outcome", outcome } } }
-const services = SettlementLive.pipe(Layer.provideMerge(sqlServicesWithFakeScoring(script)))
+const script: Record<string, ScriptEntry> = {
+  "42 Elm St": { answer: { _tag: "Outcome", outcome } },
+  "9 Nowhere Rd": { answer: { _tag: "Failure", error: new OutsideCoverage({ detail: "outside" }) } }
+}
+const services = SettlementLive.pipe(Layer.provideMerge(sqlServicesWithFakeScoring(script)), Layer.merge(TestConfig))
 
 layer(services)("the round trips of a predict", (it) => {
   it.effect(
@@ -69,6 +74,32 @@ layer(services)("the round trips of a predict", (it) => {
         expect((yield* call).replayed).toBe(false)
         expect(yield* ledger.balance(accountId)).toBe(0)
         expect(yield* reconciles(accountId)).toBe(0)
+      })
+  )
+
+  it.effect(
+    "IDEM-5 BAT-8: a keyed batch whose every entry was refunded is settled with nothing stored and frees its key, on the database's joint steps too",
+    () =>
+      Effect.gen(function*() {
+        const { accountId } = yield* newAccount({ credits: 5 })
+        const caller = callerOf(accountId)
+        const call = (addresses: ReadonlyArray<string>) =>
+          batch({
+            caller,
+            body: { properties: addresses.map((address) => ({ address })) },
+            idempotencyKeyHeader: "batch-all-refunded",
+            traceId: "b".repeat(32)
+          })
+        const refused = yield* call(["9 Nowhere Rd", "9 Nowhere Rd"])
+        expect(refused.replayed).toBe(false)
+        const ledger = yield* Ledger
+        expect(yield* ledger.balance(accountId)).toBe(5)
+        const taken = yield* call(["42 Elm St", "9 Nowhere Rd"])
+        expect(taken.replayed).toBe(false)
+        expect(yield* ledger.balance(accountId)).toBe(4)
+        expect((yield* call(["42 Elm St", "9 Nowhere Rd"])).replayed).toBe(true)
+        expect(yield* ledger.balance(accountId)).toBe(4)
+        expect(yield* reconciles(accountId)).toBe(4)
       })
   )
 })
