@@ -24,7 +24,7 @@ export const recovery = {
   "unknown-property": "`unknown-property`: no property has that `property_id`. Refunded.",
   "upstream": "`upstream-unavailable` / `upstream-timeout`: scoring failed this once; retry later: a single " +
     "call with the same idempotency key, a batch's failed entry in a new call with a new key (the batch's key " +
-    "replays its whole answer). Refunded.",
+    "replays its whole answer, unless every entry failed). Refunded.",
   "invalid-request": "`invalid-request`: `errors` points at each refused value; fix them and call again. Not charged.",
   "batch-too-large":
     "`batch-too-large`: more than 100 properties (`limit`, `submitted`); split them into batches of at most 100. " +
@@ -109,7 +109,8 @@ export const operations = {
       "`trace_id`: the call's one trace id is its `trace-id` header; entry i answers property i), whose Credit " +
       "is refunded; act on each such entry as on the single call's refusal (listed below), in a new call (a single call, or a " +
       "batch of the entries to retry, with a new idempotency key): the same key replays this whole answer, failed " +
-      "entries included, for 24 hours. Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
+      "entries included, for 24 hours (unless every entry failed: that answer is not kept, and the key runs " +
+      "again like an unused one). Any other failure stops the whole batch (503 `spend-indeterminate`) and " +
       "refunds all of it; retry it unchanged. More than 100 properties is refused whole with `batch-too-large` " +
       "(not charged): split it.",
     refusals: [...SCORING_REFUSALS, "batch-too-large"]
