@@ -195,7 +195,12 @@ const prepareDemoCounty = Effect.gen(function*() {
   if ((yield* store.parcelCount) === 0) yield* loadDemoCountyAndFit
 }).pipe(Effect.provide(Layer.merge(PropertyStorePg, KeptModelsFromConfig)))
 
-/** On a first start (no demo account yet): the demo account, its API key and its login, each shown once. */
+/**
+ * On a first start (no demo account yet): the demo account, its API key and its login, each shown once. Made
+ * once the port answers, right before they are printed: made while the services started, a start killed in
+ * those seconds left an account whose key and password nobody saw, and later starts show none (a Credits
+ * audit, 2026-11-30; the operator then had to issue a key and set a login).
+ */
 const prepareDemoAccount = (ahead: DemoLoginAhead | undefined) =>
   Effect.gen(function*() {
     const demo = yield* Effect.flatMap(Accounts, (accounts) => accounts.ensureDemoAccount(DEMO_CREDITS))
@@ -293,9 +298,8 @@ const serveAlone = (asJson: boolean, config: AppConfigShape) =>
     const database = yield* openDatabase
     yield* prepareDemoCounty.pipe(Effect.provide(database))
     // The demo login's password is hashed (memory-hard, on libuv's threads) while the services start.
-    const demoAccount = yield* Effect.fork(prepareDemoAccount(ahead).pipe(Effect.provide(database)))
     yield* servingOver(config, ServingServices, database)
-    yield* reportListening(asJson, config, yield* Fiber.join(demoAccount))
+    yield* reportListening(asJson, config, yield* prepareDemoAccount(ahead).pipe(Effect.provide(database)))
   })
 
 /**
@@ -314,15 +318,16 @@ const servePrimary = (asJson: boolean, config: AppConfigShape, workers: number) 
     // The workers stop before the database closes: each settles its answered calls and refunds its stopped
     // ones there first (a graceful stop refunded 100 answered properties of a batch, their stored answers lost).
     yield* Effect.addFinalizer(() => running.stop)
-    const demo = yield* Effect.scoped(Effect.gen(function*() {
+    yield* Effect.scoped(Effect.gen(function*() {
       const database = yield* openDatabase
       yield* prepareDemoCounty.pipe(Effect.provide(database))
-      // As in one process: the demo login's password is hashed while the workers build their services.
-      const demoAccount = yield* Effect.fork(prepareDemoAccount(ahead).pipe(Effect.provide(database)))
       yield* running.startServing
-      return yield* Fiber.join(demoAccount)
     }))
+    // As in one process: the demo login's password is hashed while the workers build their services.
     yield* running.firstAnswering.pipe(Effect.catchAll(failWith(asJson)))
+    const demo = yield* Effect.scoped(
+      Effect.flatMap(openDatabase, (database) => prepareDemoAccount(ahead).pipe(Effect.provide(database)))
+    )
     yield* reportListening(asJson, config, demo)
   })
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { freePort, propscore, type RunningServer, startServer } from "../harness/process.js"
+import { freePort, propscore, type RunningServer, startServer, watchPort } from "../harness/process.js"
 
 /**
  * The operator's command line, run as separate processes against a server on the embedded database, the
@@ -32,8 +32,9 @@ describe("propscore command line on the embedded database", () => {
     return { code: result.code, value: JSON.parse(lines[0]!), stderr: result.stderr }
   }
 
+  let watched: ReturnType<typeof watchPort> | undefined
   beforeAll(async () => {
-    server = await startServer(env)
+    server = await startServer(env, [], (port) => (watched = watchPort(port)))
   }, 300_000)
 
   afterAll(async () => {
@@ -52,6 +53,15 @@ describe("propscore command line on the embedded database", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("trace-id")).toMatch(/^[0-9a-f]{32}$/)
     expect(await response.json()).toEqual({ valid: true })
+  })
+
+  it("the demo account is made once the port answers, right before its key is printed: a first start killed while the services started left an account whose key nobody saw (a Credits audit)", async () => {
+    const listed = await json(["accounts", "list"])
+    const demo = (listed.value.accounts as Array<{ account_id: string; created_at: string }>).find((account) =>
+      account.account_id === demoAccountId
+    )
+    expect(watched?.lastRefused).toBeDefined()
+    expect(Date.parse(demo!.created_at)).toBeGreaterThan(watched!.lastRefused!)
   })
 
   // AUTH-5's operator session, in three steps that share what they made (each with its own time: every

@@ -86,7 +86,9 @@ export interface RunningServer {
  */
 export const startServer = async (
   env: Record<string, string>,
-  args: ReadonlyArray<string> = []
+  args: ReadonlyArray<string> = [],
+  /** Called with the port once the process is spawned (a test that watches the port from the start). */
+  onSpawn?: (port: number) => void
 ): Promise<RunningServer> => {
   const port = await freePort()
   const workers = args.some((arg) => arg === "--workers" || arg.startsWith("--workers=")) ? [] : ["--workers", "1"]
@@ -97,6 +99,7 @@ export const startServer = async (
     env: baseEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "pipe", "pipe"]
   })
+  onSpawn?.(port)
   let stdout = ""
   let stderr = ""
   child.stdout!.on("data", (chunk) => (stdout += chunk))
@@ -136,4 +139,31 @@ export const startServer = async (
         child.kill("SIGKILL")
       })
   }
+}
+
+/**
+ * Watches a port from before its server listens: connects every 10 ms until a connection is taken, and says
+ * when the last refused attempt began (a time before the port answered) and when the first was taken.
+ */
+export const watchPort = (port: number) => {
+  const seen: { lastRefused: number | undefined; firstTaken: number | undefined } = {
+    lastRefused: undefined,
+    firstTaken: undefined
+  }
+  const attempt = () => {
+    // (When the attempt began: a refusal handled late, on a busy machine, is still of a time before the port answered.)
+    const began = Date.now()
+    const socket = net.connect(port, "127.0.0.1")
+    socket.once("connect", () => {
+      seen.firstTaken = Date.now()
+      socket.destroy()
+    })
+    socket.once("error", () => {
+      seen.lastRefused = began
+      socket.destroy()
+      setTimeout(attempt, 10)
+    })
+  }
+  attempt()
+  return seen
 }
