@@ -138,17 +138,31 @@ const oneDeed = (
   // Bronx, three deeds of the two on the same days, $60,000, $10,500 and $150,000.)
   const together = (setsOfParcels.get([...parcels.keys()].sort().join(" ")) ?? 0) >= 2
   if (!together && separateSales(parcels, price, middleOfPeers)) return undefined
+  // Houses on several blocks (two or three: four or more are a portfolio) whose price fits each one's size
+  // against its neighbourhood's houses sold on their own, and fits it better than the price split between them,
+  // are each its own sale. On one block they stay one deed: a house and its neighbour or side lot sold together
+  // is common there, and a price that fits one fits two (`peersOf`).
+  if (
+    !together && blocks.size >= 2 && parcels.size < PORTFOLIO_PARCELS &&
+    separateSales(housesAmong(parcels), price, middleOfPeers)
+  ) return undefined
   if (zips.size < 2 || blocks.size < 2 || zip === "" || together || parcels.size >= PORTFOLIO_PARCELS) {
     return new Set(parcels.keys())
   }
   return new Set([...parcels].filter(([, parcel]) => parcel.zip === zip).map(([key]) => key))
 }
 
+/** The parcels as houses weighed against their neighbourhood's houses (`DeedParcel.houses`). */
+const housesAmong = (parcels: ReadonlyMap<string, DeedParcel>): ReadonlyMap<string, DeedParcel> =>
+  new Map([...parcels].map(([key, parcel]) => [key, { ...parcel, peers: parcel.houses }]))
+
 /** A parcel of a deed's group: where it lies, its recorded living area, and the sales it is weighed against. */
 interface DeedParcel {
   readonly zip: string
   readonly block: string
   readonly area: number | undefined
+  /** A house's: its neighbourhood's houses sold on their own (`housesAmong`); "" for any other property. */
+  readonly houses: string
   /**
    * The sales its price is weighed against (`peersOf`): a condominium unit's, its block's units sold on their
    * own; "" for any other property.
@@ -217,14 +231,23 @@ const combinedWith = (
 
 /**
  * The sales a property's price is weighed against (`DeedParcel.peers`): a condominium unit's block's units. Not a
- * house's: measured on the 2018-2019 files, a neighbourhood's houses sold alone could not tell a developer's new
- * houses sold at one price (`22 Edgeview Ln, Staten Island`) from two houses on one deed at the price of one
- * (`525 Logan St` and `669 Jerome St`, $850,000 on one day, bought for $440,000 and $410,000): both fit it.
+ * house's on one block: measured on the 2018-2019 files, a neighbourhood's houses sold alone could not tell a
+ * developer's new houses sold at one price (`22 Edgeview Ln, Staten Island`) from two houses on one deed at the
+ * price of one (`525 Logan St` and `669 Jerome St`, $850,000 on one day, bought for $440,000 and $410,000): both
+ * fit it. Houses on several blocks are weighed so (`housesAmong`): two houses of one ZIP code sold the same day
+ * at one price, each at about its own worth, were one deed (a valuation audit, 2026-11-30: `107-57 113th St`
+ * and `105-28 134th St`, Richmond Hill, $585,000 each).
  */
 const peersOf = (row: Record<string, string>) =>
   propertyTypeOfBuildingClass(buildingClassOf(row)) === "condo"
     ? `condo|${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`
     : ""
+
+/** A house's neighbourhood's houses (`DeedParcel.houses`); "" for any other property. */
+const housePeersOf = (row: Record<string, string>) => {
+  const type = propertyTypeOfBuildingClass(buildingClassOf(row))
+  return type === undefined || type === "condo" ? "" : `house|${neighborhoodPeers(row)}`
+}
 
 /** The wider peers of a condominium unit's block: its neighbourhood's units (`middleOfPeers`). */
 const neighborhoodPeers = (row: Record<string, string>) =>
@@ -368,7 +391,8 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
         zip: zipOf(row),
         block: `${(row["BOROUGH"] ?? "").trim()}-${(row["BLOCK"] ?? "").trim()}`,
         area: positive(parseAmount(row["GROSS SQUARE FEET"])),
-        peers
+        peers,
+        houses: housePeersOf(row)
       })
     )
     const day = `${parcel}|${(row["APARTMENT NUMBER"] ?? "").trim().toUpperCase()}|${saleDate}`
@@ -393,10 +417,13 @@ export const parseNycDofSales = (file: string, content: Buffer | string): Parsed
   const salesOfPeers = new Map<string, Array<{ readonly price: number; readonly area: number | undefined }>>()
   for (const [deed, parcels] of parcelsPerDeed) {
     const only = parcels.size === 1 ? [...parcels.values()][0]! : undefined
-    if (only === undefined || only.peers === "") continue
+    if (only === undefined) continue
     const sale = { price: Number(deed.split("|")[3]), area: only.area }
-    for (const key of [only.peers, widerPeers.get(only.peers)!]) {
-      salesOfPeers.set(key, [...(salesOfPeers.get(key) ?? []), sale])
+    const keys = only.peers !== "" ? [only.peers, widerPeers.get(only.peers)!] : only.houses !== "" ? [only.houses] : []
+    for (const key of keys) {
+      const sales = salesOfPeers.get(key)
+      if (sales === undefined) salesOfPeers.set(key, [sale])
+      else sales.push(sale)
     }
   }
   const middleOf = (values: Array<number>) =>

@@ -264,6 +264,27 @@ describe("NYC package sales", () => {
       )
     ).toEqual([package2, package2, package2, package2])
   })
+
+  it("HIS-2: two houses on other blocks of one ZIP code at one price on one day, each at about its neighbourhood's price for its size, are two sales; at the price of two, or on one block, one deed (a valuation audit: 107-57 113th St and 105-28 134th St, $585,000 each)", () => {
+    const sold = (block: number, lot: number, street: string, price: string, date: string) =>
+      house(block, lot, street, "11412").replace("\"510,000\",12/4/19", `"${price}",${date}`)
+    // The neighbourhood's houses sold on their own: about $330 a square foot for 1,551 sq ft.
+    const alone = [
+      sold(11030, 3, "113-50 205TH STREET", "505,000", "3/1/19"),
+      sold(11040, 4, "113-60 206TH STREET", "520,000", "5/1/19"),
+      sold(11050, 5, "113-70 207TH STREET", "498,000", "7/1/19")
+    ]
+    const package2 = "one deed and price over 2 parcels (a package sale)"
+    const pair = (price: string, secondBlock: number) =>
+      reasons(
+        ...alone,
+        sold(11010, 1, "113-02 203RD STREET", price, "12/4/19"),
+        sold(secondBlock, 7, "113-40 204TH STREET", price, "12/4/19")
+      ).slice(3)
+    expect(pair("510,000", 11020)).toEqual(["market", "market"])
+    expect(pair("1,020,000", 11020)).toEqual([package2, package2])
+    expect(pair("510,000", 11010)).toEqual([package2, package2])
+  })
 })
 
 describe("NYC condominium units of one block at one price on one day (an agent's audit: 250 E 54th St Apt 20B)", () => {
