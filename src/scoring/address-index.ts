@@ -834,6 +834,16 @@ const spellingVariant = (a: string, b: string) => {
   return extra === "E" || extra === "S" || extra === " " || long[i - 1] === extra || long[i + 1] === extra
 }
 
+/**
+ * Whether a name `edits` apart from the one typed may be what was meant, mistyped: the first letter kept (few
+ * mistype it) and, two letters apart, both names long (`allowedEdits`). A real street the records hold no sale of
+ * was taken for a shorter one: `75 Rosser St, Brunswick` valued 75 Rose St, and `6 Lambert Pl, Richmond` 6 Albert
+ * Pl (an address audit, 2026-11-30); they are suggested, never taken.
+ */
+const typoOf = (name: string, typed: string, edits: number) =>
+  // (An ordinal word mistyped is its number's street, `Srcond St` 2 ST: its own rule, `corrected`.)
+  (name[0] === typed[0] || (/\d/.test(name) && !/\d/.test(typed))) && (edits <= 1 || allowedEdits(name) >= 2)
+
 /** The largest edit distance a street name of this length may be corrected across; 0: never. */
 const allowedEdits = (name: string) => {
   const letters = name.replace(/[^A-Z]/g, "").length
@@ -2764,7 +2774,7 @@ export class AddressIndex {
     // The closest street, when no other is as close: it must have the house number (else a refusal, never
     // a farther street that has it). Streets equally close are candidates, ranked.
     const closest = close.filter(({ edits }) => edits === close[0]?.edits)
-    if (closest.length === 1) {
+    if (closest.length === 1 && typoOf(closest[0]!.name, parsed.street.name, closest[0]!.edits)) {
       const corrected = this.onStreet(parsed, closest[0]!.name, locality, [
         ...notes,
         { kind: "corrected", part: "street_name", sent: parsed.street.name, used: closest[0]!.name }

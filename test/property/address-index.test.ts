@@ -1721,7 +1721,28 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     })
     expect(brighton.match("7 Wilson St, Brighton East, VIC")._tag).toBe("Unknown")
     expect(idOf(brighton.match("7 Wilson St, Brighton"))).toBe("wilson-7")
-    expect(idOf(brighton.match("7 Willson St, Brighton East"))).toBe("billson-7")
+    // One letter from Billson St, but not its first: suggested, not taken (since 2026-11-30, `typoOf`).
+    expect(brighton.match("7 Willson St, Brighton East")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["7 BILLSON ST, BRIGHTON EAST, VIC 3187"]
+    })
+  })
+
+  it("a name is corrected only keeping its first letter, and across two letters only to a long name: a street with no sale on record is no typo of a shorter one (an address audit, 2026-11-30: `75 Rosser Street Brunswick` valued 75 Rose St, `6 Lambert Pl, Richmond` 6 Albert Pl)", () => {
+    const melbourne = new AddressIndex([
+      parcel("rose-75", "75 ROSE ST", vic("BRUNSWICK", "3056")),
+      parcel("albert-6", "6 ALBERT PL", vic("RICHMOND", "3121")),
+      parcel("sydney-75", "75 SYDNEY RD", vic("BRUNSWICK", "3056"))
+    ])
+    for (const typed of ["75 Rosser Street Brunswick", "75 Rosser St, Brunswick VIC 3056", "6 Lambert Pl, Richmond"]) {
+      expect({ typed, tag: melbourne.match(typed)._tag }).toEqual({ typed, tag: "Unknown" })
+    }
+    expect(melbourne.match("6 Lambert Pl, Richmond")).toMatchObject({
+      suggestions: ["6 ALBERT PL, RICHMOND, VIC 3121"]
+    })
+    // Typos that keep the first letter are corrected as before.
+    expect(idOf(melbourne.match("75 Sydeny Rd, Brunswick"))).toBe("sydney-75")
+    expect(idOf(melbourne.match("75 Sidney Rd, Brunswick"))).toBe("sydney-75")
   })
 
   it("a street name on record anywhere in the state, whatever its numbers, is never corrected to another street here; the close streets are suggested as other streets (an address audit: 24 Rose St, Alphington)", () => {
