@@ -234,6 +234,8 @@ const PLACE_WORDS: ReadonlyMap<string, string> = new Map([
   ["S", "SOUTH"],
   ["E", "EAST"],
   ["W", "WEST"],
+  // `Elk Grv` (an address audit, 2026-11-30: `8424 Merry Hill Way Elk Grv CA` was told to add its town).
+  ["GRV", "GROVE"],
   ["MELB", "MELBOURNE"],
   ["SAINT", "ST"]
 ])
@@ -698,6 +700,20 @@ const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
   if (type === "" && directional === "" && !name.includes(" ")) {
     const withThe = streetParts(["THE", name])
     if (withThe.name === "THE" && withThe.type !== "") readings.push(withThe)
+  }
+  // The Strand, whose name is no street type: `75 Strand, Newport` (an address audit, 2026-11-30).
+  if (type === "" && directional === "" && !name.includes(" ") && name !== "THE") {
+    const withThe = streetParts(["THE", name])
+    if (withThe.name !== "THE") readings.push(withThe)
+  }
+  // A type word that is the name's last, the street's own type left off: `4899 Wind Creek, Sacramento` for 4899
+  // WIND CREEK DR, told its street was on record only in another ZIP code, with Wind Ct's house suggested (an
+  // address audit, 2026-11-30).
+  const typed = read.streetWords.at(-1)
+  if (
+    type !== "" && directional === "" && typed !== undefined && read.streetWords.length >= 2 && /^[A-Z]+$/.test(typed)
+  ) {
+    readings.push({ name: `${name} ${typed}`, type: "", directional: "", directionalAfter: false })
   }
   const [first, ...rest] = read.streetWords
   if (type !== "" && directional === "" && first !== undefined && DIRECTIONALS.has(first) && rest.length === 1) {

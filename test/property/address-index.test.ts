@@ -3737,3 +3737,30 @@ describe("REQ-1 wrong parcels an audit of the fifth session's own changes found 
     expect(found(index, "192 Lenox Ave Apt 3B")).toBe("lenox-192-3b")
   })
 })
+
+describe("REQ-1 refusals with no way on that a Melbourne and Sacramento address audit found (2026-11-30)", () => {
+  const sacramento = (city: string, zip: string) => ({ city, zip, state: "CA", market: "Sacramento" })
+  const index = new AddressIndex([
+    parcel("wind-creek-4899", "4899 WIND CREEK DR", sacramento("SACRAMENTO", "95838")),
+    parcel("wind-ct-9", "9 WIND CT", sacramento("SACRAMENTO", "95823")),
+    parcel("strand-75", "75 THE STRAND", vic("NEWPORT", "3015")),
+    parcel("merry-8424", "8424 MERRY HILL WAY", sacramento("ELK GROVE", "95624")),
+    parcel("creek-rd-10", "10 WIND CREEK RD", sacramento("CARMICHAEL", "95608"))
+  ])
+
+  it("a street's own type left off where its name ends in a type word (4899 Wind Creek for Wind Creek Dr), The left off a street whose name is no type (75 Strand), and Elk Grv are found, with notes", () => {
+    findsEach(index, [
+      ["4899 Wind Creek, Sacramento CA 95838", "wind-creek-4899"],
+      ["4899 Wind Creek, Sacramento", "wind-creek-4899"],
+      ["75 Strand, Newport", "strand-75"],
+      ["75 Strand, Newport VIC 3015", "strand-75"],
+      ["8424 Merry Hill Way Elk Grv CA", "merry-8424"],
+      ["8424 Merry Hill Way, Elk Grv, CA 95624", "merry-8424"]
+    ])
+    expect(index.match("4899 Wind Creek, Sacramento CA 95838")).toMatchObject({ method: "normalized" })
+    // Never a house of another number, nor another place's street of the name.
+    expect(idOf(index.match("4897 Wind Creek, Sacramento"))).not.toBe("wind-creek-4899")
+    expect(idOf(index.match("10 Wind Creek, Sacramento"))).not.toBe("creek-rd-10")
+    expect(idOf(index.match("9 Wind Creek, Sacramento"))).not.toBe("wind-ct-9")
+  })
+})
