@@ -423,7 +423,7 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
     detail:
       // (What the records show is a purchase, not work done since: "marks it a likely renovation resale" read as a
       // claim about the house to an agent's audit, 2026-11-30, of a house with one recorded sale.)
-      `${which} makes a sale now a resale soon after a purchase: properties resold 3 to 12 months after one (many ` +
+      `${which} makes a sale at the valuation date a resale soon after a purchase: properties resold 3 to 12 months after one (many ` +
       `bought to be renovated) sold on average ${share > 0 ? "above" : "below"} what their comparable sales say, ` +
       "and the model's value carries that " +
       `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))}. It is what such resales showed, not a fact ` +

@@ -778,8 +778,8 @@ describe("the Scored answer", () => {
           model: { ...outcome(lastSale).model, ...(lift === undefined ? {} : { resalePremium: lift }) }
         }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
       expect(withPremium(Math.log(1.147))).toBe(
-        "The property's own market sale on 2019-06-01, about 6 months before the valuation date, makes a sale now " +
-          "a resale soon after a purchase: properties resold 3 to 12 months after one (many bought to be " +
+        "The property's own market sale on 2019-06-01, about 6 months before the valuation date, makes a sale at " +
+          "the valuation date a resale soon after a purchase: properties resold 3 to 12 months after one (many bought to be " +
           "renovated) sold on average above what their comparable sales say, and the model's value carries that " +
           "difference: +14.7%. It is what such resales " +
           "showed, not a fact about this property: if it has not been improved since that sale, the value is about " +
@@ -800,7 +800,7 @@ describe("the Scored answer", () => {
         expect.arrayContaining(["own-sale-not-counted", "recent-resale-premium"])
       )
       expect(fenced.cautions?.find((c) => c.code === "recent-resale-premium")?.detail).toMatch(
-        /^The property's own sale on 2019-07-29, about 4 months before the valuation date \(arm's-length on its deed, though its price was not taken for a market one\), makes a sale now a resale/
+        /^The property's own sale on 2019-07-29, about 4 months before the valuation date \(arm's-length on its deed, though its price was not taken for a market one\), makes a sale at the valuation date a resale/
       )
       // That sale itself a flip's resale: said, with the purchase, and the premium kept (an agent's audit,
       // 2026-11-29: `116-46 227th St`, whose history listed the flip its score never named).
