@@ -572,6 +572,8 @@ interface ReadAgain {
   readonly said: string
   /** Only a property found by this reading counts: its refusals, candidates and suggestions are not offered. */
   readonly foundOnly?: boolean
+  /** A property this reading finds is only suggested, where this says so of it; nothing else of it is offered. */
+  readonly suggestOnly?: (parcel: ParcelRecord) => boolean
 }
 
 /**
@@ -607,6 +609,32 @@ const queensNumberWithSpace = (
           used: `${read.number}-${second}`
         }
         : undefined
+  }
+}
+
+/**
+ * `4 57 Blyth St, Altona`: Australia's unit and number with a space for the slash (4/57). Only suggested, never
+ * taken (`suggestOnly`): No. 4 of a street may be a house that never sold (an address audit, 2026-11-30: it was
+ * refused with nothing to send).
+ */
+const unitBeforeNumberWithSpace = (read: Parsed): ReadAgain | undefined => {
+  const [second, ...rest] = read.streetWords
+  if (read.unit !== "" || !/^\d+[A-Z]?$/.test(read.number) || second === undefined || !/^\d+[A-Z]?$/.test(second)) {
+    return undefined
+  }
+  if (rest.length === 0 || !/^[A-Z]/.test(rest[0]!)) return undefined
+  return {
+    read: {
+      ...read,
+      number: second,
+      unit: read.number,
+      unitSlashed: true,
+      streetWords: rest,
+      street: streetParts(rest)
+    },
+    said: `${read.number} ${second} as unit ${read.number} of No. ${second} (${read.number}/${second})`,
+    suggestOnly: (parcel) => !inUsState(parcel.state),
+    noteFor: () => undefined
   }
 }
 
@@ -2067,12 +2095,27 @@ export class AddressIndex {
         // Both at once: the unit with no word for it on the avenue's other name (`655 Avenue of the Americas 5B`,
         // 5B on record as `655 AVENUE OF THE AMER`, was a dead end where `Apt 5B` was found).
         ...(unitless === undefined ? [] : coNamedAvenues(unitless.read)),
-        ...streetNamedByItsType(read)
+        ...streetNamedByItsType(read),
+        unitBeforeNumberWithSpace(read)
       ]
     ) {
       if (again === undefined) continue
       const second = this.matchParsed(again.read)
       if (again.foundOnly === true && second._tag !== "Found") continue
+      if (again.suggestOnly !== undefined) {
+        if (
+          second._tag === "Found" && second.method !== "corrected" && again.suggestOnly(second.parcel) &&
+          found.suggestions.length === 0 && found.notValued === undefined
+        ) {
+          suggested ??= {
+            _tag: "Unknown",
+            hint: `No property with this street address was found; read with ${again.said}, it is on record (the ` +
+              "address suggested): send it if it is the one meant.",
+            suggestions: [parcelDisplayAddress(second.parcel)]
+          }
+        }
+        continue
+      }
       // Read so, the address is refused with addresses to suggest where as read it had none (`209 W 14th St 10A,
       // New York NY 10014`, a wrong ZIP code, was told only that no such street address is on record, where
       // `… Apt 10A …` is told the ZIP code on record: an agent's audit, 2026-11-28): that refusal, saying how it

@@ -3763,4 +3763,24 @@ describe("REQ-1 refusals with no way on that a Melbourne and Sacramento address 
     expect(idOf(index.match("10 Wind Creek, Sacramento"))).not.toBe("creek-rd-10")
     expect(idOf(index.match("9 Wind Creek, Sacramento"))).not.toBe("wind-ct-9")
   })
+
+  it("Australia's unit and number with a space for the slash (4 57 Blyth St for 4/57) is refused with the unit suggested, never taken; the suggestion sent back finds it", () => {
+    const altona = vic("ALTONA", "3018")
+    const units = new AddressIndex([
+      parcel("blyth-57-4", "57 BLYTH ST", altona, "4"),
+      parcel("blyth-57-2", "57 BLYTH ST", altona, "2"),
+      parcel("blyth-61", "61 BLYTH ST", altona),
+      parcel("main-57-4", "57 MAIN ST", { city: "QUEENS", zip: "11412", state: "NY", market: "Queens" }, "4")
+    ])
+    const refused = units.match("4 57 Blyth St, Altona")
+    expect(refused).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/read with 4 57 as unit 4 of No\. 57 \(4\/57\)/),
+      suggestions: ["57 BLYTH ST UNIT 4, ALTONA, VIC 3018"]
+    })
+    expect(idOf(units.match(refused._tag === "Unknown" ? refused.suggestions[0]! : ""))).toBe("blyth-57-4")
+    // A unit not on record: nothing of the reading is offered; in the US, never read so.
+    expect(units.match("9 57 Blyth St, Altona")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+    expect(units.match("4 57 Main St, Queens")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+  })
 })
