@@ -574,6 +574,8 @@ interface ReadAgain {
   readonly foundOnly?: boolean
   /** A property this reading finds is only suggested, where this says so of it; nothing else of it is offered. */
   readonly suggestOnly?: (parcel: ParcelRecord) => boolean
+  /** Not read so where a street of the name and type sent is in the place sent (another street's house may be it). */
+  readonly unlessTypedStreetInPlace?: boolean
 }
 
 /**
@@ -737,20 +739,23 @@ const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
   // A type word that is the name's last, the street's own type left off: `4899 Wind Creek, Sacramento` for 4899
   // WIND CREEK DR, told its street was on record only in another ZIP code, with Wind Ct's house suggested (an
   // address audit, 2026-11-30).
+  // Not where a street of the name and type sent is in the place: `12 Lake Court` is Lake Ct's, whose house 12
+  // may never have sold, not 12 LAKE COURT DR (a review of the change, 2026-11-30).
   const typed = read.streetWords.at(-1)
-  if (
-    type !== "" && directional === "" && typed !== undefined && read.streetWords.length >= 2 && /^[A-Z]+$/.test(typed)
-  ) {
-    readings.push({ name: `${name} ${typed}`, type: "", directional: "", directionalAfter: false })
-  }
+  const typeWordNamed: StreetParts | undefined =
+    type !== "" && directional === "" && typed !== undefined && read.streetWords.length >= 2 &&
+      /^[A-Z]+$/.test(typed)
+      ? { name: `${name} ${typed}`, type: "", directional: "", directionalAfter: false }
+      : undefined
   const [first, ...rest] = read.streetWords
   if (type !== "" && directional === "" && first !== undefined && DIRECTIONALS.has(first) && rest.length === 1) {
     const after = streetParts([...rest, first])
     if (after.directional !== "" && after.type === "") readings.push(after)
   }
-  return readings.map((street) => ({
+  return [...readings, ...(typeWordNamed === undefined ? [] : [typeWordNamed])].map((street) => ({
     read: { ...read, street, streetWords: spelledStreet(street).split(" ") },
     said: `the street as ${spelledStreet(street)}`,
+    ...(street === typeWordNamed ? { unlessTypedStreetInPlace: true } : {}),
     noteFor: () => ({
       kind: "normalized",
       part: "street_name",
@@ -2100,6 +2105,7 @@ export class AddressIndex {
       ]
     ) {
       if (again === undefined) continue
+      if (again.unlessTypedStreetInPlace === true && this.typedStreetInPlace(read)) continue
       const second = this.matchParsed(again.read)
       if (again.foundOnly === true && second._tag !== "Found") continue
       if (again.suggestOnly !== undefined) {
@@ -2845,6 +2851,15 @@ export class AddressIndex {
       if (candidates.length > 0) return { match: ambiguous(candidates, "spelling"), known, close }
     }
     return { match: undefined, known, close }
+  }
+
+  /** Whether a street of the name and type sent has a property in the place sent. */
+  private typedStreetInPlace(parsed: Parsed): boolean {
+    const { directional, name, type } = parsed.street
+    return (this.byName.get(name) ?? []).some((street) =>
+      street.parts.type === type && street.parts.directional === directional &&
+      this.streetHasParcelIn(street, parsed, parsed.locality)
+    )
   }
 
   /**

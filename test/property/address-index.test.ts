@@ -3762,6 +3762,16 @@ describe("REQ-1 refusals with no way on that a Melbourne and Sacramento address 
     expect(idOf(index.match("4897 Wind Creek, Sacramento"))).not.toBe("wind-creek-4899")
     expect(idOf(index.match("10 Wind Creek, Sacramento"))).not.toBe("creek-rd-10")
     expect(idOf(index.match("9 Wind Creek, Sacramento"))).not.toBe("wind-ct-9")
+    // Where a street of the name and type sent is in the place, the type word stays the type: `12 Lake Court` is
+    // Lake Ct's house 12 (which may never have sold), never 12 LAKE COURT DR (a review of the change).
+    const lakes = new AddressIndex([
+      parcel("lake-court-dr-12", "12 LAKE COURT DR", sacramento("SACRAMENTO", "95831")),
+      parcel("lake-ct-14", "14 LAKE CT", sacramento("SACRAMENTO", "95831"))
+    ])
+    for (const typed of ["12 Lake Ct, Sacramento", "12 Lake Court, Sacramento", "12 Lake Court, Sacramento CA 95831"]) {
+      expect({ typed, id: idOf(lakes.match(typed)) }).toEqual({ typed, id: "Unknown" })
+    }
+    expect(idOf(lakes.match("12 Lake Court Dr, Sacramento"))).toBe("lake-court-dr-12")
   })
 
   it("Australia's unit and number with a space for the slash (4 57 Blyth St for 4/57) is refused with the unit suggested, never taken; the suggestion sent back finds it", () => {
