@@ -727,14 +727,10 @@ const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
 const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
   const { directional, name, type } = read.street
   const readings: Array<StreetParts> = []
+  // (And The Strand, whose name is no street type: `75 Strand, Newport`, an address audit of 2026-11-30.)
   if (type === "" && directional === "" && !name.includes(" ")) {
     const withThe = streetParts(["THE", name])
-    if (withThe.name === "THE" && withThe.type !== "") readings.push(withThe)
-  }
-  // The Strand, whose name is no street type: `75 Strand, Newport` (an address audit, 2026-11-30).
-  if (type === "" && directional === "" && !name.includes(" ") && name !== "THE") {
-    const withThe = streetParts(["THE", name])
-    if (withThe.name !== "THE") readings.push(withThe)
+    if (withThe.name === "THE" ? withThe.type !== "" : name !== "THE") readings.push(withThe)
   }
   // A type word that is the name's last, the street's own type left off: `4899 Wind Creek, Sacramento` for 4899
   // WIND CREEK DR, told its street was on record only in another ZIP code, with Wind Ct's house suggested (an
