@@ -33,6 +33,10 @@ export const STREET_TYPES: ReadonlyMap<string, string> = (() => {
     CONCOURSE: "CNCS",
     RISE: "RISE",
     AV: "AVE",
+    // New York's usual short form of an expressway (`218-03 HORACE HARDING EXPWY`: 49 rows of the NYC files), not
+    // among the USPS spellings: read as part of the name, such a house was refused when typed `Expy` or
+    // `Expressway`, and its street's other houses when typed `Expwy` (an address check, 2026-11-30).
+    EXPWY: "EXPY",
     // Australia's short forms of two types (`3 Lilac Mw`, `5 Barmah Gra` in the Melbourne file): typed in full,
     // `Lilac Mews` and `Barmah Grange` were refused (an address audit, 2026-11-29).
     MW: "MEWS",

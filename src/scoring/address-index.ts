@@ -580,8 +580,9 @@ interface ReadAgain {
 
 /**
  * `110 20 215th St`: a Queens number with a space for its hyphen (a numbered street after it). Any street where
- * the ZIP code sent numbers its houses Queens-style (`hyphenatedPlace`); with no ZIP code sent, any street, if
- * the house found is in such a ZIP code or in the US (`takes`), where two numbers written so name one house (or
+ * the ZIP code sent numbers its houses Queens-style (`hyphenatedPlace`); otherwise (no ZIP code sent, or one of
+ * plain numbers) any street, if the house found is in such a ZIP code or in the US (`takes`), where two numbers
+ * written so name one house (or
  * a building's range: `49 51 Chambers St`): `53 29 Junction Blvd, Queens` was refused with no suggestion (an
  * address audit, 2026-11-30). Not in Australia, where `12 14 Smith St` may be unit 12 of No. 14 and
  * `12-14 SMITH ST` another property.
@@ -594,9 +595,10 @@ const queensNumberWithSpace = (
   const [second, next] = read.streetWords
   if (!/^\d{1,3}$/.test(read.number) || second === undefined || !/^\d{2}$/.test(second)) return undefined
   if (next === undefined) return undefined
-  // (`205 27 Murdock Ave, Queens, NY 11412`: refused until 2026-11-29, an address audit.)
+  // (`205 27 Murdock Ave, Queens, NY 11412`: refused until 2026-11-29, an address audit.) A ZIP code of plain
+  // numbers sent is read as none is: `105 21 Avenue L, Brooklyn NY 11236` (105-21, one of Canarsie's few) was
+  // refused with no suggestion where the same address without its ZIP code was found (until 2026-11-30).
   const anyHouse = /^\d/.test(next) || hyphenatedPlace
-  if (!anyHouse && read.zip !== undefined) return undefined
   const words = read.streetWords.slice(1)
   return {
     read: { ...read, number: `${read.number}-${second}`, streetWords: words, street: streetParts(words) },

@@ -2940,6 +2940,14 @@ describe("REQ-1 a Queens number with a space for its hyphen on a named street (a
       ...["1301", "1305", "1311", "1315"].map((n) => parcel(`augustina-${n}`, `${n} AUGUSTINA AVE`, rockaway))
     ])
     expect(idOf(mixed.match("12 92 Augustina Ave, Queens"))).toBe("augustina-12-92")
+    // With that ZIP code sent too, as without it (`105 21 Avenue L, Brooklyn NY 11236`, an address audit of
+    // 2026-11-30: found without its ZIP code, refused with it and no suggestion).
+    expect(mixed.match("12 92 Augustina Ave, Queens, NY 11691")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "augustina-12-92" },
+      notes: [{ kind: "normalized", part: "house_number", sent: "12 92", used: "12-92" }]
+    })
+    expect(mixed.match("12 94 Augustina Ave, Queens, NY 11691")._tag).toBe("Unknown")
   })
 
   it("not where the house found numbers its houses plainly: `12 14 Smith St` may be unit 12 of No. 14, and `12-14 SMITH ST` is another property", () => {
@@ -2948,6 +2956,7 @@ describe("REQ-1 a Queens number with a space for its hyphen on a named street (a
       ...["20", "22", "24", "26"].map((n) => parcel(`smith-${n}`, `${n} SMITH ST`, vic("FITZROY", "3065")))
     ])
     expect(plain.match("12 14 Smith St, Fitzroy")._tag).not.toBe("Found")
+    expect(plain.match("12 14 Smith St, Fitzroy VIC 3065")._tag).not.toBe("Found")
     expect(idOf(plain.match("12-14 Smith St, Fitzroy"))).toBe("smith-12-14")
   })
 })
@@ -3792,5 +3801,25 @@ describe("REQ-1 refusals with no way on that a Melbourne and Sacramento address 
     // A unit not on record: nothing of the reading is offered; in the US, never read so.
     expect(units.match("9 57 Blyth St, Altona")).toMatchObject({ _tag: "Unknown", suggestions: [] })
     expect(units.match("4 57 Main St, Queens")).toMatchObject({ _tag: "Unknown", suggestions: [] })
+  })
+})
+
+describe("REQ-1 an expressway written EXPWY, New York's usual short form, not among the USPS spellings (an address check, 2026-11-30: `218-03 Horace Harding Expy` was refused where the record writes `218-03 HORACE HARDING EXPWY`)", () => {
+  const bayside = { city: "QUEENS", zip: "11364", state: "NY", market: "Queens" }
+  const expressway = new AddressIndex([
+    parcel("hh-218-03", "218-03 HORACE HARDING EXPWY", bayside),
+    parcel("hh-217-15", "217-15 HORACE HARDING EXPY", bayside),
+    parcel("hh-224-15", "224-15 HORACE HARDING EXPY", bayside)
+  ])
+
+  it("is one street with the expressway written any way: Expwy, Expy, Expressway, and a Queens number with a space", () => {
+    findsEach(expressway, [
+      ["218-03 Horace Harding Expy, Queens, NY 11364", "hh-218-03"],
+      ["218-03 Horace Harding Expressway, Queens, NY 11364", "hh-218-03"],
+      ["218-03 Horace Harding Expwy, Queens, NY 11364", "hh-218-03"],
+      ["218 03 Horace Harding Expwy, Queens, NY 11364", "hh-218-03"],
+      ["217-15 Horace Harding Expwy, Queens", "hh-217-15"]
+    ])
+    expect(expressway.match("217-15 Horace Harding Expwy, Queens")).toMatchObject({ method: "exact", notes: [] })
   })
 })
