@@ -763,6 +763,33 @@ const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
   }))
 }
 
+/**
+ * `145 B 149th St, Queens`: the Rockaways' `B` for Beach before a numbered street (BEACH 149 STREET), as people
+ * there write it: refused until 2026-11-30, with 149th St's houses in Whitestone suggested (an address check).
+ * Only a property found so counts (`foundOnly`): a `B` that is a unit's or a half-number's letter names a house
+ * the first reading would have found.
+ */
+const beachWithItsInitial = (read: Parsed): ReadAgain | undefined => {
+  // The B is read as the number's letter (`145B`).
+  const number = /^(\d+)B$/.exec(read.number)?.[1]
+  const [numbered] = read.streetWords
+  if (number === undefined || numbered === undefined || !/^\d+(?:ST|ND|RD|TH)?$/.test(numbered)) return undefined
+  if (read.street.directional !== "") return undefined
+  const words = ["BEACH", ...read.streetWords]
+  const street = streetParts(words)
+  return {
+    read: { ...read, number, street, streetWords: words },
+    said: `the street as ${spelledStreet(street)}`,
+    foundOnly: true,
+    noteFor: () => ({
+      kind: "normalized",
+      part: "street_name",
+      sent: `B ${spelledStreet(read.street)}`,
+      used: spelledStreet(street)
+    })
+  }
+}
+
 /** A Queens-style house number: the cross street's number, a hyphen, two digits (`161-22`). */
 const HYPHENATED = /^(\d{1,3})-(\d{2})$/
 
@@ -2099,6 +2126,7 @@ export class AddressIndex {
         // 5B on record as `655 AVENUE OF THE AMER`, was a dead end where `Apt 5B` was found).
         ...(unitless === undefined ? [] : coNamedAvenues(unitless.read)),
         ...streetNamedByItsType(read),
+        beachWithItsInitial(read),
         unitBeforeNumberWithSpace(read)
       ]
     ) {

@@ -3823,3 +3823,30 @@ describe("REQ-1 an expressway written EXPWY, New York's usual short form, not am
     expect(expressway.match("217-15 Horace Harding Expwy, Queens")).toMatchObject({ method: "exact", notes: [] })
   })
 })
+
+describe("REQ-1 the Rockaways' `B` for Beach before a numbered street (an address check, 2026-11-30: `145 B 149th St, Queens` was refused with 149th St's houses in Whitestone suggested)", () => {
+  const rockaway = { city: "QUEENS", zip: "11694", state: "NY", market: "Queens" }
+  const whitestone = { city: "QUEENS", zip: "11357", state: "NY", market: "Queens" }
+  const beach = new AddressIndex([
+    parcel("beach-149-145", "145 BEACH 149 STREET", rockaway),
+    parcel("beach-149-151", "151 BEACH 149 STREET", rockaway),
+    parcel("149th-2-43", "2-43 149TH ST", whitestone),
+    parcel("149th-145b", "145B 150TH ST", whitestone)
+  ])
+
+  it("is BEACH 149 STREET's house, with a note, spaced or joined, with the place or its ZIP code", () => {
+    for (const typed of ["145 B 149th St, Queens", "145 B 149 Street, Queens NY 11694", "145B 149th St, Queens"]) {
+      expect(beach.match(typed)).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "beach-149-145" },
+        notes: [{ kind: "normalized", part: "street_name", sent: "B 149 ST", used: "BEACH 149 ST" }]
+      })
+    }
+  })
+
+  it("never another house: a number the Beach street lacks is refused, and a house whose number has a B is itself", () => {
+    expect(beach.match("147 B 149th St, Queens")._tag).toBe("Unknown")
+    expect(idOf(beach.match("145B 150th St, Queens"))).toBe("149th-145b")
+    expect(idOf(beach.match("145 B 150th St, Queens"))).toBe("149th-145b")
+  })
+})
