@@ -118,5 +118,19 @@ export const importFiles = (format: ImportFormat, files: ReadonlyArray<string>) 
   Effect.gen(function*() {
     const store = yield* PropertyStore
     const parsed = yield* Effect.forEach(inImportOrder(format, files), (file) => readAndParse(format, file))
-    return yield* Effect.forEach(parsed, (file) => store.importParsed(file, format))
+    return yield* Effect.forEach(withOtherKindSalesLast(parsed), (file) => store.importParsed(file, format))
   })
+
+/**
+ * Every file's sales of a kind not valued, given to the last file's import too: such a sale is stored only where
+ * its parcel is (`otherKindSales`), and a lot recorded as a walk-up in 2018 and a two-family house in 2019 is a
+ * parcel only from the 2019 file on, imported after 2018's, whose $850,000 sale of the walk-up was dropped from
+ * the house's history (`202 Washington Ave`, Brooklyn: a history audit, 2026-11-30). Files imported in separate
+ * calls still drop such a sale where its parcel came later: import a market's files in one call.
+ */
+const withOtherKindSalesLast = (parsed: ReadonlyArray<ParsedFile>): ReadonlyArray<ParsedFile> => {
+  const last = parsed.at(-1)
+  if (last === undefined || parsed.length === 1) return parsed
+  const every = parsed.flatMap((file) => file.otherKindSales ?? [])
+  return [...parsed.slice(0, -1), { ...last, otherKindSales: every }]
+}

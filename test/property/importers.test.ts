@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { PropertyStorePg } from "../../layers/property-store/pg.js"
 import { normalizeAddress } from "../../src/property/address.js"
@@ -895,6 +896,33 @@ layer(PropertyStorePg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 se
             parseNycDofSales("2019_brooklyn.csv", Buffer.from(nycFile(landRow, otherLand)))
           ]).sales.map((sale) => [sale.parcelId, sale.saleDate])
         ).toEqual([["nyc-3-2010-53", "2018-07-27"], ["nyc-3-2010-53", "2019-12-05"]])
+      }))
+
+    it.effect("HIS-2: a lot of a kind not valued in one file and a house in a later one keeps its earlier sale when the files are imported in one call (a history audit, 2026-11-30: 202 Washington Ave's $850,000 sale as a walk-up was missing)", () =>
+      Effect.gen(function*() {
+        const store = yield* PropertyStore
+        const walkUp =
+          `3,CLINTON HILL,07 RENTALS - WALKUP APARTMENTS,2,1903,39,,C2,202 WASHINGTON AVENUE,,11205,6,0,6,"2,000","4,200",1899,2,C2,"850,000",4/20/18`
+        const house =
+          `3,CLINTON HILL,02 TWO FAMILY DWELLINGS,1,1903,39,,B2,202 WASHINGTON AVENUE,,11205,2,0,2,"2,000","3,100",1899,1,B2,0,8/13/19`
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "propscore-import-"))
+        const files = [path.join(dir, "2018_brooklyn.csv"), path.join(dir, "2019_brooklyn.csv")]
+        fs.writeFileSync(files[0]!, nycFile(walkUp))
+        fs.writeFileSync(files[1]!, nycFile(house))
+        yield* importFiles("nyc-dof", files)
+        fs.rmSync(dir, { recursive: true })
+        const history = yield* store.history("nyc-3-1903-39")
+        expect(history?.sales.map((sale) => [sale.saleDate, sale.price, sale.armsLength, sale.notArmsLengthBecause]))
+          .toEqual([
+            [
+              "2018-04-20",
+              850_000,
+              false,
+              "recorded at this sale as a walk-up apartment building (building class C2), a kind of property not " +
+              "valued: not a sale of the property its other sales were of"
+            ],
+            ["2019-08-13", 0, false, expect.any(String)]
+          ])
       }))
 
     it.effect("generic CSV: parcels first, sales for unknown parcels rejected, listings and permits stored", () =>
