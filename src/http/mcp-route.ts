@@ -14,7 +14,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../schema/decode.js"
 import { problemBody } from "../../schema/problem-detail.js"
 import { InvalidRequest } from "../../schema/problems.js"
 import { AppConfig } from "../config.js"
-import { mcpServerFor, toolResult, type ToolServices } from "../mcp/tools.js"
+import { costOfRefusal, mcpServerFor, toolResult, type ToolServices } from "../mcp/tools.js"
 import { mcpResourceMetadata, oauthEndpoints, rootResourceMetadata } from "../oauth/metadata.js"
 import type { Caller, Credentials } from "../services/credentials.js"
 import type { Ledger } from "../services/ledger.js"
@@ -107,7 +107,12 @@ export const McpRoutes = HttpApiBuilder.Router.use((router) =>
                 jsonrpc: "2.0",
                 id,
                 result: {
-                  ...toolResult(problemBody(refusal, { traceId, docsBaseUrl: config.docsBaseUrl }), true),
+                  ...toolResult(
+                    problemBody(refusal, { traceId, docsBaseUrl: config.docsBaseUrl }),
+                    true,
+                    undefined,
+                    costOfRefusal(refusal)
+                  ),
                   // Required by the 2026-07-28 revision; earlier clients ignore it.
                   resultType: "complete"
                 }

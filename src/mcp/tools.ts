@@ -21,7 +21,7 @@ import { HistoryAnswer, HistoryRequest } from "../../schema/history.js"
 import { plainJsonSchema } from "../../schema/json-schema.js"
 import { operations, type OperationText, safeRetries, withRecovery } from "../../schema/operations.js"
 import { problemBody } from "../../schema/problem-detail.js"
-import { type BatchTooLarge, InvalidRequest, isProblem, type Problem } from "../../schema/problems.js"
+import { type BatchTooLarge, InvalidRequest, isProblem, type Problem, problemMeta } from "../../schema/problems.js"
 import { CAUTION_CODES, ScoredAnswer } from "../../schema/scored-answer.js"
 import { ScoredCall } from "../../schema/scored-call.js"
 import { ValidationAnswer } from "../../schema/validate.js"
@@ -197,8 +197,9 @@ export const SERVER_INSTRUCTIONS = [
   "Retries: send an `idempotency_key` (a new UUID per intended call) with every paid call and reuse it when " +
   "retrying that call; a retry is then never charged twice (the stored answer comes back, free, with a second " +
   "text saying so, and `\"propscore/idempotent_replayed\": true` in the result's `_meta`).",
-  "Refusals come back as tool errors carrying a Problem Detail; each tool's description says how to act on " +
-  "them (e.g. `ambiguous-address`: call again with one of `candidates`)."
+  "Refusals come back as tool errors carrying a Problem Detail, with a second text saying what the call cost " +
+  "(nothing, or a Credit refunded); a batch's answer says how many Credits it charged. Each tool's description " +
+  "says how to act on refusals (e.g. `ambiguous-address`: call again with one of `candidates`)."
 ].join("\n\n")
 
 /**
@@ -207,15 +208,60 @@ export const SERVER_INSTRUCTIONS = [
  * schema describes answers only, and the official TypeScript client (1.x) validates structured content
  * against it even on a tool error, so a Problem Detail there would reach the model as a protocol error.
  */
-export const toolResult = (body: unknown, isError: boolean, meta?: Record<string, unknown>): CallToolResult => ({
+export const toolResult = (
+  body: unknown,
+  isError: boolean,
+  meta?: Record<string, unknown>,
+  /** What the call cost, in words (`costOfRefusal`, `costOfBatch`): a second text, where no replay's is. */
+  cost?: string
+): CallToolResult => ({
   content: [
     { type: "text", text: JSON.stringify(body) },
     // Hosts pass a model the content, not `_meta`: a replay says so in words too (an agent audit).
-    ...(meta?.[REPLAYED_META] === true ? [{ type: "text" as const, text: REPLAYED_TEXT }] : [])
+    ...(meta?.[REPLAYED_META] === true
+      ? [{ type: "text" as const, text: REPLAYED_TEXT }]
+      : cost === undefined
+      ? []
+      : [{ type: "text" as const, text: cost }])
   ],
   ...(isError ? { isError: true } : { structuredContent: body as Record<string, unknown> }),
   ...(meta === undefined ? {} : { _meta: meta })
 })
+
+/**
+ * What a refusal cost, in words: its problem's Credit outcome (an agent's audit, 2026-11-30: only four of the
+ * refusals said whether anything was charged, and an agent reconciling its spend had to read the Balance).
+ */
+export const costOfRefusal = (problem: Problem): string | undefined => {
+  switch (problemMeta(problem._tag)?.credits) {
+    case "none":
+      return "Nothing was charged for this call."
+    case "refunded":
+      return "The Credit this call took was refunded: it cost nothing."
+    case "refunded-if-recorded":
+      return "Every Credit recorded for this call is refunded: it costs nothing."
+    case undefined:
+      return undefined
+  }
+}
+
+/**
+ * What a batch cost, in words: one Credit for each property answered, the failed entries refunded (the same
+ * audit: a model had to count the entries with a `type` to know what 100 properties had cost).
+ */
+export const costOfBatch = (body: unknown): string | undefined => {
+  const results = (body as { readonly results?: unknown } | undefined)?.results
+  if (!Array.isArray(results)) return undefined
+  const refused = results.filter((entry) => typeof entry === "object" && entry !== null && "type" in entry).length
+  const answered = results.length - refused
+  if (answered === 0) return "Nothing was charged: every entry failed, and its Credit was refunded."
+  return `Charged ${answered} Credit${answered === 1 ? "" : "s"}: one for each of the ${answered} ` +
+    `propert${answered === 1 ? "y" : "ies"} answered. ` +
+    (refused === 0
+      ? "No entry failed."
+      : `The ${refused} failed entr${refused === 1 ? "y's" : "ies'"} Credit${refused === 1 ? " was" : "s were"} ` +
+        "refunded (each such entry is a Problem Detail with `type`).")
+}
 
 const REPLAYED_TEXT = "This is the stored answer of an earlier call with this idempotency_key, returned again: no " +
   "Credit was charged for it."
@@ -249,15 +295,24 @@ export interface ToolContext {
 const answerOf = (
   context: ToolContext,
   traceId: string,
-  effect: Effect.Effect<ToolAnswer, unknown, ToolServices>
+  effect: Effect.Effect<ToolAnswer, unknown, ToolServices>,
+  /** What an answer cost, in words (a batch's count); none for a single property's (one Credit, as described). */
+  costOfAnswer?: (body: unknown) => string | undefined
 ) =>
   context.run(
     effect.pipe(
-      Effect.map(({ body, replayed }) => toolResult(body, false, replayed ? { [REPLAYED_META]: true } : undefined)),
+      Effect.map(({ body, replayed }) =>
+        toolResult(body, false, replayed ? { [REPLAYED_META]: true } : undefined, costOfAnswer?.(body))
+      ),
       Effect.catchAll((error) =>
         isProblem(error)
           ? Effect.succeed(
-            toolResult(problemBody(error as Problem, { traceId, docsBaseUrl: context.docsBaseUrl }), true)
+            toolResult(
+              problemBody(error as Problem, { traceId, docsBaseUrl: context.docsBaseUrl }),
+              true,
+              undefined,
+              costOfRefusal(error as Problem)
+            )
           )
           : Effect.die(error)
       )
@@ -297,7 +352,8 @@ const meteredTool = (
   context: ToolContext,
   operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, unknown, ToolServices>,
   /** What the operation refuses of the arguments before any Spend, judged alone (no Credit, no Ledger). */
-  accept: (body: unknown) => Effect.Effect<unknown, InvalidRequest | BatchTooLarge>
+  accept: (body: unknown) => Effect.Effect<unknown, InvalidRequest | BatchTooLarge>,
+  costOfAnswer?: (body: unknown) => string | undefined
 ) =>
 async (args: Record<string, unknown>) => {
   const { idempotency_key, ...body } = args
@@ -308,7 +364,8 @@ async (args: Record<string, unknown>) => {
     keyArgumentWith(idempotency_key, accept(body)).pipe(
       Effect.flatMap((key) => operation({ caller: context.caller, body, idempotencyKeyHeader: key, traceId })),
       Effect.map((answer): ToolAnswer => ({ body: answer.response.body, replayed: answer.replayed }))
-    )
+    ),
+    costOfAnswer
   )
 }
 
@@ -350,7 +407,7 @@ export const mcpServerFor = (context: ToolContext) => {
   })
   const handlers = {
     score_property: meteredTool(context, predict, acceptScoredCall),
-    score_property_batch: meteredTool(context, batch, acceptBatch),
+    score_property_batch: meteredTool(context, batch, acceptBatch, costOfBatch),
     property_history: meteredTool(context, history, decodeHistoryRequest),
     validate_request: validateTool(context)
   }

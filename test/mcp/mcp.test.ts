@@ -94,6 +94,16 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             type: `${TEST_BASE_URL}/docs/errors/outside-coverage`
           })
           expect(yield* ledger.balance(accountId)).toBe(8)
+          // What it cost, in words, as a model reads content (an agent's audit, 2026-11-30).
+          expect(batch.content.at(-1)?.text).toBe(
+            "Charged 1 Credit: one for each of the 1 property answered. The 1 failed entry's Credit was refunded " +
+              "(each such entry is a Problem Detail with `type`)."
+          )
+          const allFailed = yield* call(client, "score_property_batch", { properties: [{ address: "outside" }] })
+          expect(allFailed.content.at(-1)?.text).toBe(
+            "Nothing was charged: every entry failed, and its Credit was refunded."
+          )
+          expect(yield* ledger.balance(accountId)).toBe(8)
 
           const story = yield* call(client, "property_history", { address: "42 Elm St" })
           expect(story.structuredContent).toMatchObject({ property_id: "p-42" })
@@ -110,6 +120,9 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             status: 422,
             trace_id: expect.stringMatching(/^[0-9a-f]{32}$/)
           })
+          expect(refused.content.at(-1)?.text).toBe("The Credit this call took was refunded: it cost nothing.")
+          // One text for an answer of one property: its one Credit is the tool's description's.
+          expect(scored.content).toHaveLength(1)
           expect(yield* reconciles(accountId)).toBe(7)
           yield* Effect.promise(() => client.close())
         }))
@@ -124,6 +137,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
             type: `${TEST_BASE_URL}/docs/errors/invalid-request`,
             status: 400
           })
+          expect(bad.content.at(-1)?.text).toBe("Nothing was charged for this call.")
           const both = yield* call(client, "property_history", { address: "42 Elm St", property_id: "p-42" })
           expect(problemOf(both)).toMatchObject({ status: 400 })
           const badKey = yield* call(client, "score_property", { address: "42 Elm St", idempotency_key: 123 })
@@ -173,6 +187,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
               status: 429,
               retry_after: expect.any(Number)
             })
+            expect(result.content.at(-1)?.text).toBe("Nothing was charged for this call.")
           }
           // Only the answered calls were charged.
           expect(yield* reconciles(accountId)).toBe(5 - (results.length - limited.length))
