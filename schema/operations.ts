@@ -123,7 +123,10 @@ export const operations = {
       "listing state and recorded permit work. Name the property by exactly one of `address` or `property_id` " +
       "(a Scored answer's `subject_property.property_id`, or a comparable sale's). `records_from` and " +
       "`records_through` say which years the market's records cover: an empty chain of title or no flips means " +
-      "none in those years, not never. Costs one Credit, refunded when the property cannot be found.",
+      "none in those years, not never. A listing state of `unknown` and an empty `permits` say nothing where the " +
+      "market's listings or permits were never loaded (the NYC, Melbourne and Sacramento sales files carry none): " +
+      "never relay them as \"not for sale\" or \"no work done\". Costs one Credit, refunded when the property " +
+      "cannot be found.",
     // (Every refusal it can give: the list had left out the Credits' and scoring's, an assistant developer's audit.)
     refusals: [
       "ambiguous-address",

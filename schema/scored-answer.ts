@@ -254,7 +254,8 @@ export const CAUTION_CODES = [
   "no-sales-of-type",
   "built-after-valuation-date",
   "whole-building-valued",
-  "place-not-sent"
+  "place-not-sent",
+  "street-name-corrected"
 ] as const
 
 const cautionCodeDescription =
@@ -312,7 +313,9 @@ const cautionCodeDescription =
   "recorded or sold on their own; `match.notes` has the unit as `ignored`), so every figure is the whole " +
   "house's, not one apartment's; `place-not-sent`: the address sent named no town, suburb or ZIP code, and " +
   "was taken for the only property at its street address in the covered markets (`match.recorded_address`): " +
-  "if the property meant is elsewhere, the answer is not its own. New codes " +
+  "if the property meant is elsewhere, the answer is not its own; `street-name-corrected`: the street name " +
+  "sent is not on record in the place sent and was read as a misspelling of another (`match.notes`): check " +
+  "`match.recorded_address` is the property meant. New codes " +
   "may be added: read an unknown code's `detail`."
 
 export const Caution = Schema.Struct({

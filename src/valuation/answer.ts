@@ -146,6 +146,9 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall, compsLis
   const evidence = valuationEvidence(outcome)
   const unitLeftOut = outcome.subject.match?.notes.find((note) => note.kind === "ignored" && note.part === "unit")
   const recordedType = outcome.subject.record.property_type
+  const streetNameCorrected = outcome.subject.match?.notes.find((note) =>
+    note.kind === "corrected" && note.part === "street_name"
+  )
   const cautions = cautionsFor({
     compsListed,
     unitOfHouse: unitLeftOut !== undefined && (recordedType === "two_family" || recordedType === "three_family")
@@ -154,6 +157,9 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall, compsLis
     placeLeftOut: outcome.subject.placeLeftOut && outcome.subject.match !== undefined
       ? { recordedAddress: outcome.subject.match.recorded_address }
       : undefined,
+    streetCorrected: streetNameCorrected === undefined || outcome.subject.match === undefined
+      ? undefined
+      : { sent: streetNameCorrected.sent, recordedAddress: outcome.subject.match.recorded_address },
     modelMedian: distribution["0.5"],
     withheld,
     distribution: withheld ? undefined : distribution,

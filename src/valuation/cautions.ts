@@ -104,6 +104,8 @@ export interface CautionInputs {
    * property at its street address: that property's address as recorded.
    */
   readonly placeLeftOut?: { readonly recordedAddress: string } | undefined
+  /** The street name sent was corrected to the record's (a `corrected` note): the name sent, and the address found. */
+  readonly streetCorrected?: { readonly sent: string; readonly recordedAddress: string } | undefined
   /** The day of the call (the valuation date when the market's data is current). */
   readonly callDate?: string | undefined
   /** The market's latest recorded sale (`evidence.data_through`). */
@@ -359,6 +361,20 @@ const placeLeftOutCaution = (inputs: CautionInputs): Caution | undefined =>
       "the only property at this street address in the covered markets. If the property meant is elsewhere, " +
       "every figure here is this one's, not its own: send the address with its town or ZIP code (an address " +
       "outside the covered markets is refused, and costs nothing)."
+  }
+
+/**
+ * The street name sent was corrected to a record's (`39 Corel Court` valued as 39 CORAL CT): said only in
+ * `match.notes` until 2026-11-30, so an agent told to read `cautions` relayed the value of a property whose
+ * street it had not typed (an agent's audit). The correction is one or two letters on a name of its place; the
+ * caution names the property valued.
+ */
+const streetCorrectedCaution = (inputs: CautionInputs): Caution | undefined =>
+  inputs.streetCorrected === undefined ? undefined : {
+    code: "street-name-corrected",
+    detail: `The street name sent (${inputs.streetCorrected.sent}) is not on record in the place sent and was read ` +
+      `as a misspelling of another: the property valued is ${inputs.streetCorrected.recordedAddress}. If that ` +
+      "is not the property meant, every figure here is another's: send the address as its record spells it."
   }
 
 /**
@@ -802,6 +818,7 @@ const offerRisesWithRepairsCaution = (inputs: CautionInputs): Caution | undefine
 export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
   [
     placeLeftOutCaution(inputs),
+    streetCorrectedCaution(inputs),
     pastValuationDateCaution(inputs),
     unitOfHouseCaution(inputs),
     learnersPendingCaution(inputs),

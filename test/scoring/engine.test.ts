@@ -784,6 +784,32 @@ describe("an address sent with no town or ZIP code (an agent's audit, 2026-11-29
   })
 })
 
+describe("a street name corrected (an agent's audit, 2026-11-30: `39 Corel Court` was valued as 39 CORAL CT with the correction only in match.notes)", () => {
+  it("REQ-1 ANS-2 cautions: street-name-corrected names the property valued; the name as recorded says nothing", () => {
+    // A long name of the demo county's, one letter changed after its first (CHESTNUT → CHESTNIT).
+    const onChestnut = county.parcels.find((p) =>
+      p.street.includes(" CHESTNUT ") && p.unit === "" && p.propertyType === "single_family" &&
+      !!p.livingAreaSquareFeet && !!p.lotSizeSquareFeet
+    )!
+    const typed = `${onChestnut.street.replace(" CHESTNUT ", " CHESTNIT ")}, ${onChestnut.city}`
+    const outcome = right(engine.score(typed, undefined, asOf))
+    expect(outcome.subject.propertyId).toBe(onChestnut.id)
+    expect(outcome.subject.match?.method).toBe("corrected")
+    const caution = scoredAnswer(outcome, { address: typed }).cautions?.find((c) => c.code === "street-name-corrected")
+    expect(caution?.detail).toBe(
+      "The street name sent (CHESTNIT) is not on record in the place sent and was read as a misspelling of " +
+        `another: the property valued is ${outcome.subject.match!.recorded_address}. If that is not the ` +
+        "property meant, every figure here is another's: send the address as its record spells it."
+    )
+    const asRecorded = `${onChestnut.street}, ${onChestnut.city}`
+    expect(
+      scoredAnswer(right(engine.score(asRecorded, undefined, asOf)), { address: asRecorded }).cautions?.map((c) =>
+        c.code
+      ) ?? []
+    ).not.toContain("street-name-corrected")
+  })
+})
+
 describe("a property id sent with spaces around it (an agent's audit, 2026-11-29)", () => {
   it("HIS-2: is unknown as sent, and the refusal names the id to send; an id of no property is refused as before", () => {
     expect(left(engine.parcelById(` ${house.id} `)).detail).toBe(
