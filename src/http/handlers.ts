@@ -33,6 +33,18 @@ export const ValidateHandlers = HttpApiBuilder.group(
   (handlers) => handlers.handle("validate", () => Effect.flatMap(RequestBody, validate))
 )
 
+/**
+ * A header value as the characters its bytes spell in UTF-8, where they are UTF-8: Node hands headers over one
+ * character a byte (latin1), so a key `Åsa` sent as UTF-8 arrived as `Ã\x85sa` and was refused as holding a
+ * control character, and 128 `é` as over 255 characters (an audit, 2026-11-30). Bytes that are no UTF-8 are left
+ * as they came. The same key is then the same whether sent as this header or as the MCP tools' `idempotency_key`.
+ */
+export const utf8HeaderValue = (value: string | undefined): string | undefined => {
+  if (value === undefined || !/[^\u0000-\u007f]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value
+  const decoded = Buffer.from(value, "latin1").toString("utf8")
+  return Buffer.from(decoded, "utf8").toString("latin1") === value ? decoded : value
+}
+
 const meteredHandler =
   <E, R>(operation: (input: MeteredInput) => Effect.Effect<MeteredAnswer, E, R>) =>
   ({ request }: { readonly request: { readonly headers: Record<string, string | undefined> } }) =>
@@ -40,7 +52,7 @@ const meteredHandler =
       const answer = yield* operation({
         caller: yield* CurrentCaller,
         body: yield* RequestBody,
-        idempotencyKeyHeader: request.headers["idempotency-key"],
+        idempotencyKeyHeader: utf8HeaderValue(request.headers["idempotency-key"]),
         traceId: yield* FiberRef.get(CurrentTraceId)
       })
       return meteredResponse(answer)

@@ -31,7 +31,7 @@ const script: Record<string, ScriptEntry> = {
   )
 }
 
-const callers = Array.from({ length: 12 }, (_, i) => ({ accountId: `acct_${i}`, tier: "public" as const }))
+const callers = Array.from({ length: 13 }, (_, i) => ({ accountId: `acct_${i}`, tier: "public" as const }))
 const credentials = makeCredentialsMemory(callers)
 const key = (i: number) => credentials.keys[i]!.apiKey
 const accounts = Object.fromEntries(callers.map((c, i) => [c.accountId, { balance: i === 11 ? 0 : 10 }]))
@@ -157,6 +157,23 @@ layer(serverWith(fakeServices(credentials.layer, { accounts, script })), {
         { pointer: "", header: "Idempotency-Key", detail: "must not be blank" }
       ])
       expect(yield* kinds(8)).toEqual(["grant"])
+    }))
+
+  it.effect("IDEM-10 IDEM-3: a key of non-ASCII characters sent as UTF-8 is those characters: accepted, replayed, and its length counted in them (an audit, 2026-11-30: `Åsa` was refused as holding a control character)", () =>
+    Effect.gen(function*() {
+      // What a client's bytes look like to a header API: one character a byte.
+      const asSent = (key: string) => ({ "idempotency-key": Buffer.from(key, "utf8").toString("latin1") })
+      const first = yield* predict(12, { address: "42 Elm St, Riverton" }, asSent("Åsa-日本"))
+      expect(first.status).toBe(200)
+      const again = yield* predict(12, { address: "42 Elm St, Riverton" }, asSent("Åsa-日本"))
+      expect(again.headers.get("idempotent-replayed")).toBe("true")
+      expect(yield* balance(12)).toBe(9)
+      // 137 characters, 265 bytes: within 255 characters.
+      expect((yield* predict(12, { address: "42 Elm St, Riverton" }, asSent(`k${"é".repeat(136)}`))).status).toBe(200)
+      expect((yield* predict(12, { address: "42 Elm St, Riverton" }, asSent("é".repeat(256)))).body).toMatchObject({
+        errors: [{ header: "Idempotency-Key", detail: "must be at most 255 characters" }]
+      })
+      expect(yield* balance(12)).toBe(8)
     }))
 
   it.effect("a Balance that cannot cover the call is a 402 with nothing charged", () =>
