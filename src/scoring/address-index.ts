@@ -726,6 +726,14 @@ const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
  * Maribyrnong`, `21 Boulevard, Ivanhoe`), or its directional put first (`281 East Esplanade` for Esplanade East):
  * refused until 2026-11-29, `88 Esplanade` told that no street of the name is in Maribyrnong (an address audit).
  */
+/** A directional's letter and its word, where a street is named by the word (South Ave, West St). */
+const DIRECTIONAL_WORDS: ReadonlyMap<string, string> = new Map([
+  ["N", "NORTH"],
+  ["S", "SOUTH"],
+  ["E", "EAST"],
+  ["W", "WEST"]
+])
+
 const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
   const { directional, name, type } = read.street
   const readings: Array<StreetParts> = []
@@ -746,14 +754,36 @@ const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
       ? { name: `${name} ${typed}`, type: "", directional: "", directionalAfter: false }
       : undefined
   const [first, ...rest] = read.streetWords
+  // An avenue so read is only suggested: `46 South Ave` and `107 S Ave` (Staten Island's South Ave, its house 46
+  // vacant land) were found and charged as Brooklyn's Avenue S, and `214 North Ave` as Avenue N (an address audit,
+  // 2026-11-30). A directional before a type word names that street (South Ave), and only the Esplanade's and the
+  // Parade's kind puts it after; `25 S Ave, Brooklyn` may be Avenue S all the same.
+  let letterAvenue: StreetParts | undefined
   if (type !== "" && directional === "" && first !== undefined && DIRECTIONALS.has(first) && rest.length === 1) {
     const after = streetParts([...rest, first])
-    if (after.directional !== "" && after.type === "") readings.push(after)
+    if (after.directional !== "" && after.type === "") {
+      if (type === "AVE") letterAvenue = after
+      else readings.push(after)
+    }
   }
-  return [...readings, ...(typeWordNamed === undefined ? [] : [typeWordNamed])].map((street) => ({
+  // A directional's letter as the name (`107 S Ave, Staten Island` for South Ave, `250 S St, New York` for South St):
+  // refused until 2026-11-30, or taken for Brooklyn's Avenue S (an address audit). The word's street, where the
+  // letter's is not on record.
+  // (After the avenue's suggestion: `107 S Ave, Brooklyn`, where no South Ave is, is offered Brooklyn's Avenue S.)
+  const word = name.length === 1 && directional === "" && type !== "" ? DIRECTIONAL_WORDS.get(name) : undefined
+  const namedByWord: StreetParts | undefined = word === undefined
+    ? undefined
+    : { name: word, type, directional: "", directionalAfter: false }
+  return [
+    ...readings,
+    ...(typeWordNamed === undefined ? [] : [typeWordNamed]),
+    ...(letterAvenue === undefined ? [] : [letterAvenue]),
+    ...(namedByWord === undefined ? [] : [namedByWord])
+  ].map((street) => ({
     read: { ...read, street, streetWords: spelledStreet(street).split(" ") },
     said: `the street as ${spelledStreet(street)}`,
     ...(street === typeWordNamed ? { unlessTypedStreetInPlace: true } : {}),
+    ...(street === letterAvenue ? { suggestOnly: () => true } : {}),
     noteFor: () => ({
       kind: "normalized",
       part: "street_name",
@@ -787,6 +817,26 @@ const beachWithItsInitial = (read: Parsed): ReadAgain | undefined => {
       sent: `B ${spelledStreet(read.street)}`,
       used: spelledStreet(street)
     })
+  }
+}
+
+/**
+ * `340 149th St, Neponsit`: a Rockaway Beach street with its Beach left out (340 BEACH 149TH ST). Only suggested,
+ * never taken (`suggestOnly`): 149th St is a street of its own elsewhere in Queens, and the place sent may be
+ * the mistake (an address audit, 2026-11-30: it was found as Whitestone's 3-40 149th St, then refused with nothing
+ * to send).
+ */
+const beachLeftOut = (read: Parsed): ReadAgain | undefined => {
+  if (!/^\d+$/.test(read.street.name) || read.street.directional !== "" || read.streetWords.length === 0) {
+    return undefined
+  }
+  const words = ["BEACH", ...read.streetWords]
+  const street = streetParts(words)
+  return {
+    read: { ...read, street, streetWords: words },
+    said: `the street as ${spelledStreet(street)}`,
+    suggestOnly: () => true,
+    noteFor: () => undefined
   }
 }
 
@@ -2127,6 +2177,7 @@ export class AddressIndex {
         ...(unitless === undefined ? [] : coNamedAvenues(unitless.read)),
         ...streetNamedByItsType(read),
         beachWithItsInitial(read),
+        beachLeftOut(read),
         unitBeforeNumberWithSpace(read)
       ]
     ) {
@@ -3186,6 +3237,24 @@ export class AddressIndex {
     return false
   }
 
+  private localityZips: Map<string, Set<string>> | undefined
+
+  /** Whether any ZIP code of the place's parcels numbers its houses Queens-style (`hyphenatedZips`). */
+  private numbersQueensStyleIn(locality: string): boolean {
+    if (this.localityZips === undefined) {
+      this.localityZips = new Map()
+      for (const [parcel, place] of this.parcels) {
+        if (parcel.zipCode === undefined) continue
+        for (const phrase of place.localities) {
+          let zips = this.localityZips.get(phrase)
+          if (zips === undefined) this.localityZips.set(phrase, zips = new Set())
+          zips.add(parcel.zipCode)
+        }
+      }
+    }
+    return [...this.localityZips.get(locality) ?? []].some((zip) => this.hyphenatedZips.has(zip))
+  }
+
   private onStreet(
     parsed: Parsed,
     name: string,
@@ -3205,11 +3274,16 @@ export class AddressIndex {
       const statesOfLocality = this.localityStates.get(locality) ?? new Set<string>()
       const ofLocality = (found: ReadonlyArray<ParcelRecord>) =>
         found.filter((p) => townsOfLocality.has(this.townOf(p)) && statesOfLocality.has(p.state?.toUpperCase() ?? ""))
-      let inTown = ofLocality(anywhere.parcels)
+      // Not where the place sent numbers its houses plainly: `340 149th St, Neponsit` (340 BEACH 149TH ST, the
+      // Beach left out) was found and charged as Whitestone's 3-40 149th St (an address audit, 2026-11-30).
+      const otherFormHere = otherNumberForm(parsed.number) === undefined || this.numbersQueensStyleIn(locality)
+      let inTown = otherFormHere || !anywhere.notes.some((note) => note.part === "house_number")
+        ? ofLocality(anywhere.parcels)
+        : []
       // Read in each town itself, the number as that town records it: `7023 71st St, Ridgewood` is 70-23 71ST ST
       // in Queens' Glendale, but read anywhere the number stayed 7023, since Brooklyn's 71st St numbers its
       // houses plainly, and the address was refused with another street's house suggested (an investor audit).
-      for (const town of inTown.length > 0 ? [] : townsOfLocality) {
+      for (const town of inTown.length > 0 || !otherFormHere ? [] : townsOfLocality) {
         const there = this.parcelsOn(parsed, name, town)
         if (ofLocality(there.parcels).length === 0) continue
         anywhere = there

@@ -3850,3 +3850,75 @@ describe("REQ-1 the Rockaways' `B` for Beach before a numbered street (an addres
     expect(idOf(beach.match("145 B 150th St, Queens"))).toBe("149th-145b")
   })
 })
+
+describe("REQ-1 a directional's word or letter before an avenue is no letter avenue (an address audit, 2026-11-30: `46 South Ave` and `107 S Ave`, Staten Island's South Ave, were found and charged as Brooklyn's Avenue S)", () => {
+  const si = { city: "STATEN ISLAND", zip: "10303", state: "NY", market: "Staten Island" }
+  const gravesend = { city: "BROOKLYN", zip: "11223", state: "NY", market: "Brooklyn" }
+  const seaport = { city: "NEW YORK", zip: "10002", state: "NY", market: "Manhattan" }
+  const avenues = new AddressIndex([
+    parcel("south-ave-107", "107 SOUTH AVE", si),
+    parcel("ave-s-107", "107 AVE S", gravesend),
+    parcel("ave-s-46", "46 AVENUE S", gravesend),
+    parcel("ave-n-214", "214 AVENUE N", gravesend),
+    parcel("south-st-250", "250 SOUTH ST", seaport, "7D")
+  ], [{
+    market: "Staten Island",
+    street: "46 SOUTH AVE",
+    city: "STATEN ISLAND",
+    state: "NY",
+    zipCode: "10303",
+    recordedAs: "vacant land (building class V0)"
+  }])
+
+  it("never takes South Ave, North Ave or S Ave for Avenue S or N: refused, the avenue suggested where the place sent has it", () => {
+    expect(avenues.match("46 South Ave")._tag).toBe("Unknown")
+    expect(avenues.match("214 North Ave")._tag).toBe("Unknown")
+    expect(avenues.match("107 S Ave, Brooklyn")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["107 AVE S, BROOKLYN, NY 11223"]
+    })
+    expect(avenues.match("46 South Ave, Brooklyn")._tag).toBe("Unknown")
+    // As the records write it, Avenue S is found as before.
+    expect(idOf(avenues.match("107 Ave S, Brooklyn"))).toBe("ave-s-107")
+    expect(idOf(avenues.match("46 Avenue S, Brooklyn NY 11223"))).toBe("ave-s-46")
+  })
+
+  it("reads a directional's letter as the street's name as its word where the letter's street is not on record (S Ave is South Ave, S St South St), with a note", () => {
+    for (const typed of ["107 S Ave, Staten Island, NY 10303", "107 S Ave"]) {
+      expect(avenues.match(typed)).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "south-ave-107" },
+        notes: [{ kind: "normalized", part: "street_name", sent: "S AVE", used: "SOUTH AVE" }]
+      })
+    }
+    expect(idOf(avenues.match("250 S St Apt 7D, New York"))).toBe("south-st-250")
+  })
+})
+
+describe("REQ-1 a Rockaway Beach street typed without its Beach (an address audit, 2026-11-30: `340 149th St, Neponsit` was found and charged as Whitestone's 3-40 149th St)", () => {
+  const neponsit = { city: "QUEENS", zip: "11694", hood: "NEPONSIT", state: "NY", market: "Queens" }
+  const whitestone = { city: "QUEENS", zip: "11357", hood: "WHITESTONE", state: "NY", market: "Queens" }
+  const glendale = { city: "QUEENS", zip: "11385", hood: "GLENDALE", state: "NY", market: "Queens" }
+  const ridgewood = { city: "QUEENS", zip: "11385", hood: "RIDGEWOOD", state: "NY", market: "Queens" }
+  const queens = new AddressIndex([
+    parcel("beach-149-340", "340 BEACH 149TH ST", neponsit),
+    parcel("beach-149-350", "350 BEACH 149TH ST", neponsit),
+    ...["3-40", "3-44", "3-48", "3-52", "3-56"].map((n) => parcel(`149-${n}`, `${n} 149TH ST`, whitestone)),
+    ...["70-23", "70-27", "70-31", "70-35"].map((n) => parcel(`71-${n}`, `${n} 71ST ST`, glendale)),
+    parcel("ridgewood-60-10", "60-10 FOREST AVE", ridgewood)
+  ])
+
+  it("is never the north shore's hyphenated house: refused, with the Beach street's house suggested", () => {
+    for (const typed of ["340 149th St, Neponsit", "340 149th St, Neponsit, NY 11694"]) {
+      expect(queens.match(typed)).toMatchObject({
+        _tag: "Unknown",
+        suggestions: ["340 BEACH 149TH ST, QUEENS, NY 11694"]
+      })
+    }
+    expect(idOf(queens.match("340 Beach 149th St, Neponsit"))).toBe("beach-149-340")
+  })
+
+  it("where the place sent numbers its houses Queens-style, the number without its hyphen is still read so in its town (7023 71st St, Ridgewood)", () => {
+    expect(idOf(queens.match("7023 71st St, Ridgewood"))).toBe("71-70-23")
+  })
+})
