@@ -251,10 +251,78 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
     new Map([
       // The boroughs' counties where the county's name is not the borough's (`…, Brooklyn, Kings County, NY` was
       // `outside-coverage`, and `Richmond County, NY` read as Melbourne's Richmond: an address audit, 2026-11-29).
-      ["STATEN ISLAND", ["SI", "RICHMOND COUNTY", "RICHMOND CO"]],
-      ["BROOKLYN", ["BKLYN", "BKLN", "KINGS COUNTY", "KINGS CO"]],
+      // And neighbourhoods as people name them that the records do not (each was `outside-coverage`, which tells a
+      // caller not to retry, with nothing suggested: a wrong-parcel audit, 2026-11-30, 130 of 242 such typings):
+      // read as their borough, whose streets are searched (a street address the borough holds twice is refused as
+      // ambiguous, as for the borough sent). Only names no other US place is known by: Eastchester and Yorkville
+      // are towns of New York State too, Arlington, Rockaway, Auburndale and Hunters Point other states' places, and
+      // an address sent with no state would be read as the borough's.
+      [
+        "STATEN ISLAND",
+        [
+          "SI",
+          "RICHMOND COUNTY",
+          "RICHMOND CO",
+          "WEST BRIGHTON",
+          "SAINT GEORGE",
+          "HEARTLAND VILLAGE",
+          "GRANITEVILLE",
+          "RANDALL MANOR",
+          "LIGHTHOUSE HILL",
+          "EGBERTVILLE"
+        ]
+      ],
+      [
+        "BROOKLYN",
+        [
+          "BKLYN",
+          "BKLN",
+          "BK",
+          "KINGS COUNTY",
+          "KINGS CO",
+          "DITMAS PARK",
+          "PROSPECT PARK SOUTH",
+          "VINEGAR HILL",
+          "BORO PARK",
+          "STUYVESANT HEIGHTS",
+          "HOMECREST",
+          "GEORGETOWNE",
+          "DOWNTOWN BROOKLYN",
+          "COLUMBIA STREET WATERFRONT",
+          "SEA GATE",
+          "FISKE TERRACE",
+          "STARRETT CITY"
+        ]
+      ],
+      [
+        "QUEENS",
+        [
+          "POMONOK",
+          "ROCHDALE VILLAGE",
+          "LINDENWOOD",
+          "DITMARS",
+          "STEINWAY",
+          "ELECTCHESTER",
+          "MALBA",
+          "THE ROCKAWAYS",
+          "DOUGLASTON MANOR",
+          "LEFRAK CITY",
+          "QUEENSBORO HILL"
+        ]
+      ],
       // `The Bronx`, as the borough is spoken of (refused as no place: an address audit, 2026-11-29).
-      ["BRONX", ["BX", "THE BRONX"]],
+      [
+        "BRONX",
+        [
+          "BX",
+          "THE BRONX",
+          "PORT MORRIS",
+          "EDGEWATER PARK",
+          "SPUYTEN DUYVIL",
+          "OLINVILLE",
+          "NORTH RIVERDALE"
+        ]
+      ],
       ["LONG ISLAND CITY", ["LIC"]],
       ["BEDFORD STUYVESANT", ["BED STUY"]],
       // Neighbourhoods as people name them, where the records name them otherwise (each was `outside-coverage`,
@@ -265,7 +333,31 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
       ["FLATBUSH LEFFERTS GARDEN", ["PROSPECT LEFFERTS GARDENS", "PROSPECT LEFFERTS", "LEFFERTS GARDENS"]],
       ["EAST TREMONT", ["TREMONT"]],
       ["FLUSHING SOUTH", ["KEW GARDENS HILLS"]],
-      ["NEW YORK", ["BATTERY PARK CITY", "MARBLE HILL"]],
+      [
+        "NEW YORK",
+        [
+          "BATTERY PARK CITY",
+          "MARBLE HILL",
+          "LENOX HILL",
+          "CARNEGIE HILL",
+          "SPANISH HARLEM",
+          "HAMILTON HEIGHTS",
+          "NOLITA",
+          "NOHO",
+          "WEST VILLAGE",
+          "HUDSON SQUARE",
+          "HUDSON YARDS",
+          "TURTLE BAY",
+          "SUTTON PLACE",
+          "STUYVESANT TOWN",
+          "NOMAD",
+          "TWO BRIDGES",
+          "LINCOLN SQUARE",
+          "MANHATTANVILLE",
+          "FORT GEORGE",
+          "HUDSON HEIGHTS"
+        ]
+      ],
       // The post office's town of ZIP code 11693, from Beach 73rd to Beach 109th St (`159 Beach 93rd St,
       // Rockaway Beach, NY 11693` was refused with nothing suggested: an address audit, 2026-11-29).
       ["HAMMELS", ["ROCKAWAY BEACH"]],

@@ -3366,6 +3366,20 @@ describe("REQ-1 wrong parcels and a loop an address audit of 2026-11-29 found (t
     })
   })
 
+  it("neighbourhoods as people name them that the records do not are their borough (a wrong-parcel audit, 2026-11-30: `Lenox Hill`, `Ditmas Park`, `BK` were outside coverage, which tells a caller not to retry)", () => {
+    for (const typed of ["8645 15th Ave, Boro Park, NY", "8645 15th Ave, BK", "8645 15th Ave, Ditmas Park"]) {
+      expect(index.match(typed), typed).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "15th-8645" },
+        notes: [{ kind: "normalized", part: "town", used: "BROOKLYN" }]
+      })
+    }
+    expect(index.match("129 Roe St, West Brighton, NY")).toMatchObject({ _tag: "Found", parcel: { id: "roe-129" } })
+    // A name another state's place has too is not one of them: it stays outside the coverage.
+    expect(index.match("129 Roe St, Arlington")._tag).toBe("OutsideCoverage")
+    expect(index.match("8645 15th Ave, Boro Park, NJ")._tag).toBe("OutsideCoverage")
+  })
+
   it("a ZIP code or postcode sent alone keeps a street name on record elsewhere in the state from being corrected to a street of the ZIP code (`24 Rose St, 3078` was charged as 24 Ross St, Alphington)", () => {
     for (const typed of ["24 Rose St, 3078", "24 Rose St 3078", "24 Rose St, 3078, Australia"]) {
       const refused = index.match(typed)
