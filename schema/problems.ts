@@ -209,7 +209,10 @@ export class SpendCapExceeded extends problem<SpendCapExceeded>()("SpendCapExcee
     "The Account's optional daily spend cap (Credits per UTC day, set by the operator) would be exceeded by this call. It resets at midnight UTC; there is no `Retry-After`. Nothing is charged.",
   credits: "none"
 }, {
-  spend_cap: Schema.Int.annotations({ description: "The Account's daily cap, in Credits per UTC day." })
+  spend_cap: Schema.Int.annotations({ description: "The Account's daily cap, in Credits per UTC day." }),
+  remaining_today: Schema.Int.annotations({
+    description: "The Credits the cap leaves to spend today (UTC): a batch of at most this many properties fits."
+  })
 }) {}
 
 export class InsufficientCredits extends problem<InsufficientCredits>()("InsufficientCredits", {

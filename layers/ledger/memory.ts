@@ -14,6 +14,7 @@ import {
   type LedgerEntry,
   type MeteredOperation,
   refundSubjects,
+  remainingUnderCap,
   spendCapDetail,
   utcDay
 } from "../../src/services/ledger.js"
@@ -181,9 +182,11 @@ export const LedgerMemory = (accounts: Record<string, MemoryAccount>, prices = d
           if (cap !== undefined) {
             const today = spentToday(s.entries, request.accountId, yield* Clock.currentTimeMillis)
             if (today + cost > cap) {
+              const remaining = remainingUnderCap(cap, today)
               return yield* new SpendCapExceeded({
-                detail: spendCapDetail(cap),
-                spend_cap: cap
+                detail: spendCapDetail(cap, remaining),
+                spend_cap: cap,
+                remaining_today: remaining
               })
             }
           }

@@ -17,6 +17,7 @@ import {
   LEDGER_UNREACHABLE_DETAIL,
   type LedgerEntry,
   refundSubjects,
+  remainingUnderCap,
   spendCapDetail,
   type SpendRequest
 } from "../../src/services/ledger.js"
@@ -155,9 +156,11 @@ export const LedgerPg = Layer.effect(
         if (account.cost === null) return yield* Effect.die(new Error(`no price for ${request.operation}`))
         const cost = account.cost
         if (account.daily_spend_cap !== null && account.spent_today + cost > account.daily_spend_cap) {
+          const remaining = remainingUnderCap(account.daily_spend_cap, account.spent_today)
           return yield* new SpendCapExceeded({
-            detail: spendCapDetail(account.daily_spend_cap),
-            spend_cap: account.daily_spend_cap
+            detail: spendCapDetail(account.daily_spend_cap, remaining),
+            spend_cap: account.daily_spend_cap,
+            remaining_today: remaining
           })
         }
         return yield* new InsufficientCredits({

@@ -181,9 +181,17 @@ export const insufficientCreditsDetail = (cost: number, balance: number) =>
   (cost > 1 && balance > 0 ? `, or send at most ${balance} properties in one batch.` : ".")
 
 /** What a refusal over the Account's daily spend cap says, for every Ledger. */
-export const spendCapDetail = (cap: number) =>
+export const spendCapDetail = (cap: number, remainingToday: number) =>
   `This call would take the Credits spent today (UTC) past the Account's daily cap of ${cap}. Nothing was ` +
-  "charged: retry after midnight UTC, or ask the Account's operator to raise the cap."
+  "charged: " +
+  (remainingToday > 0
+    ? `${remainingToday} Credit${remainingToday === 1 ? " is" : "s are"} left of it today, so send at most ` +
+      `${remainingToday} propert${remainingToday === 1 ? "y" : "ies"} in one batch; or retry after midnight UTC, ` +
+      "or ask the Account's operator to raise the cap."
+    : "retry after midnight UTC, or ask the Account's operator to raise the cap.")
+
+/** What a cap leaves to spend today: never below nothing (a cap lowered below today's spending). */
+export const remainingUnderCap = (cap: number, spentToday: number) => Math.max(0, cap - spentToday)
 
 export class Ledger extends Context.Tag("propscore/Ledger")<Ledger, {
   /**

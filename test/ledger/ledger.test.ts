@@ -293,12 +293,20 @@ layer(PgLedger, { timeout: "120 seconds" })("the PostgreSQL Ledger", (it) => {
       const first = yield* spendOf(account, 2, "batch")
       yield* spendOf(account)
       expect(yield* standing).toEqual({ balance: 97, dailySpendCap: 3, spentToday: 3 })
-      expect(yield* Effect.flip(spendOf(account))).toMatchObject({ _tag: "SpendCapExceeded", spend_cap: 3 })
+      expect(yield* Effect.flip(spendOf(account))).toMatchObject({
+        _tag: "SpendCapExceeded",
+        spend_cap: 3,
+        remaining_today: 0
+      })
       yield* Effect.flatMap(
         Ledger,
         (l) => l.refund({ spendId: first.spendId, amount: 1, reason: "unscorable-address", traceId: "x" })
       )
       expect(yield* standing).toEqual({ balance: 98, dailySpendCap: 3, spentToday: 2 })
+      // A batch over what is left says what is (an agent's audit, 2026-11-30: a batch of 2 with 1 left was not told).
+      const tooBig = yield* Effect.flip(spendOf(account, 2, "batch"))
+      expect(tooBig).toMatchObject({ _tag: "SpendCapExceeded", spend_cap: 3, remaining_today: 1 })
+      expect(tooBig.detail).toContain("1 Credit is left of it today, so send at most 1 property in one batch")
       yield* spendOf(account)
       expect(yield* reconciles(account)).toBe(97)
     }))
