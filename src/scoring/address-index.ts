@@ -741,7 +741,10 @@ const unitBeforeNumberWithSpace = (read: Parsed): ReadAgain | undefined => {
 const unitWithoutDesignator = (read: Parsed): ReadAgain | undefined => {
   const unit = read.streetWords.at(-1)
   if (read.unit !== "" || read.streetWords.length < 2 || unit === undefined) return undefined
-  if (!/\d/.test(unit) || !/^[A-Z0-9]{1,4}(?:-[A-Z0-9]{1,3})?$/.test(unit)) return undefined
+  // A digit in it, or a letter alone that is no directional (`84 Congress St, A`, as the NYC files write a unit:
+  // refused with nothing suggested, a wrong-parcel audit of 2026-11-30; `12 Main St N` is North Main St's).
+  const letter = /^[A-Z]$/.test(unit) && !DIRECTIONALS.has(unit)
+  if (!letter && (!/\d/.test(unit) || !/^[A-Z0-9]{1,4}(?:-[A-Z0-9]{1,3})?$/.test(unit))) return undefined
   const words = read.streetWords.slice(0, -1)
   return {
     read: { ...read, unit, streetWords: words, street: streetParts(words) },

@@ -3936,3 +3936,27 @@ describe("REQ-1 a Rockaway Beach street typed without its Beach (an address audi
     expect(idOf(queens.match("7023 71st St, Ridgewood"))).toBe("71-70-23")
   })
 })
+
+describe("REQ-1 a unit of one letter after the street, with no word for it (a wrong-parcel audit, 2026-11-30: `84 Congress St, A`, as the NYC files write the unit, was refused with nothing suggested)", () => {
+  const cobble = { city: "BROOKLYN", zip: "11201", state: "NY", market: "Brooklyn" }
+  const units = new AddressIndex([
+    parcel("congress-84-a", "84 CONGRESS ST", cobble, "A"),
+    parcel("congress-84-2", "84 CONGRESS ST", cobble, "2"),
+    parcel("congress-90", "90 CONGRESS ST", cobble),
+    parcel("main-12", "12 MAIN ST N", cobble)
+  ])
+
+  it("is that unit, with a note, after a comma or not; a letter no unit of the building has, or a house's, is refused", () => {
+    for (const typed of ["84 Congress St, A, Brooklyn, NY 11201", "84 Congress St A, Brooklyn, NY 11201"]) {
+      expect(units.match(typed)).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "congress-84-a" },
+        notes: [{ kind: "normalized", part: "unit", sent: "A", used: "A" }]
+      })
+    }
+    expect(units.match("84 Congress St B, Brooklyn, NY 11201")._tag).not.toBe("Found")
+    expect(units.match("90 Congress St B, Brooklyn, NY 11201")._tag).not.toBe("Found")
+    // A directional's letter is the street's.
+    expect(idOf(units.match("12 Main St N, Brooklyn, NY 11201"))).toBe("main-12")
+  })
+})
