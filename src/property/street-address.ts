@@ -238,6 +238,18 @@ export const UNIT_DESIGNATORS: ReadonlySet<string> = new Set([
   ...VALUELESS_DESIGNATORS
 ])
 
+/** First words of a cross street typed beside an address (`corner of Avenue J`): a remark, whatever follows. */
+const CROSS_STREET_LEADS: ReadonlySet<string> = new Set([
+  "CORNER",
+  "COR",
+  "NEAR",
+  "NR",
+  "BETWEEN",
+  "BTWN",
+  "OFF",
+  "CROSS"
+])
+
 /** Words of a remark about a property rather than of its address (`3 bed 2 bath`, `asking $650k`). */
 const REMARK_WORDS = new Set([
   "BED",
@@ -267,6 +279,10 @@ const REMARK_WORDS = new Set([
 export const isRemark = (text: string, isPlace: (phrase: string) => boolean): boolean => {
   const words = tokenize(text).filter((word) => word !== ",")
   if (words.length === 0) return false
+  // A cross street (`corner of Avenue J`, `near Main St`, `between 5th and 6th Ave`): where the property is, in
+  // words the address is not read by (`… NY 11234 (corner of Avenue P)` was `outside-coverage`, "P" read as a
+  // town: a wrong-parcel audit, 2026-11-30).
+  if (words.length >= 2 && CROSS_STREET_LEADS.has(words[0]!)) return true
   const priced = text.includes("$") || words.some((word) => REMARK_WORDS.has(word))
   for (const [i, word] of words.entries()) {
     if (/\d/.test(word) && !priced) return false

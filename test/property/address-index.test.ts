@@ -3329,6 +3329,13 @@ describe("REQ-1 wrong parcels and a loop an address audit of 2026-11-29 found (t
     for (const part of ["A", "1/2", "South", "S", "Staten Island", "NY", "Apt 3D", "3D", "Ct"]) {
       expect(isRemark(part, place), part).toBe(false)
     }
+    // A cross street, whatever it holds (`(corner of Avenue P)` was outside coverage, P read as a town: a
+    // wrong-parcel audit, 2026-11-30).
+    for (
+      const remark of ["corner of Avenue P", "near 5th Ave", "between 3rd and 4th St", "off Route 9", "cor. W 4 St"]
+    ) {
+      expect(isRemark(remark, place), remark).toBe(true)
+    }
     for (const remark of ["corner lot", "asking $650k", "3 bed 2 bath", "brick veneer", "needs work"]) {
       expect(isRemark(remark, place), remark).toBe(true)
     }
