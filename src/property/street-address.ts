@@ -310,7 +310,14 @@ export const withoutRemarks = (
   isPlace: (phrase: string) => boolean = () => false
 ): { readonly address: string; readonly remarks: ReadonlyArray<string> } => {
   const remarks: Array<string> = []
-  let address = raw.replace(/(^|\s)[([]([^()[\]]*)[)\]]/g, (_, before: string, inside: string) => {
+  // The NYC records' neighbourhoods of Manhattan's sides name their streets' range (`Upper West Side (59-79)`):
+  // copied from the records, the range was read as a house number and the address refused (a wrong-parcel audit,
+  // 2026-11-30: 231 of 231 such typings).
+  const sides = raw.replace(/(\bSIDE)\s*\((\d{2,3}\s*-\s*\d{2,3})\)/gi, (_, side: string, range: string) => {
+    remarks.push(`(${range})`)
+    return side
+  })
+  let address = sides.replace(/(^|\s)[([]([^()[\]]*)[)\]]/g, (_, before: string, inside: string) => {
     const text = inside.trim()
     if (text === "") return before
     if (!isRemark(text, isPlace)) return `${before}${text} `

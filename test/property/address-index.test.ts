@@ -3967,3 +3967,20 @@ describe("REQ-1 a unit of one letter after the street, with no word for it (a wr
     expect(idOf(units.match("12 Main St N, Brooklyn, NY 11201"))).toBe("main-12")
   })
 })
+
+describe("REQ-1 Manhattan's sides as the NYC records name them, with their streets' range (a wrong-parcel audit, 2026-11-30: `Upper West Side (59-79)` was refused in 231 of 231 typings)", () => {
+  const ues = { city: "NEW YORK", zip: "10065", hood: "UPPER EAST SIDE (59-79)", state: "NY", market: "Manhattan" }
+  const sides = new AddressIndex([parcel("e64-36", "36 E 64TH ST", ues), parcel("e64-40", "40 E 64TH ST", ues)])
+
+  it("is read without its range, said as a remark", () => {
+    for (
+      const typed of ["36 E 64th St, Upper East Side (59-79), New York, NY", "36 E 64th St, UPPER EAST SIDE (59-79)"]
+    ) {
+      expect(sides.match(typed), typed).toMatchObject({
+        _tag: "Found",
+        parcel: { id: "e64-36" },
+        notes: expect.arrayContaining([{ kind: "ignored", part: "remark", sent: "(59-79)" }])
+      })
+    }
+  })
+})
