@@ -254,9 +254,12 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
       // And neighbourhoods as people name them that the records do not (each was `outside-coverage`, which tells a
       // caller not to retry, with nothing suggested: a wrong-parcel audit, 2026-11-30, 130 of 242 such typings):
       // read as their borough, whose streets are searched (a street address the borough holds twice is refused as
-      // ambiguous, as for the borough sent). Only names no other US place is known by: Eastchester and Yorkville
+      // ambiguous, as for the borough sent). Only names no other US place is known by (Eastchester and Yorkville
       // are towns of New York State too, Arlington, Rockaway, Auburndale and Hunters Point other states' places, and
-      // an address sent with no state would be read as the borough's.
+      // an address sent with no state would be read as the borough's), none a street's name without its type
+      // (`54 D Edgewater Park`), none spanning several neighbourhoods (`The Rockaways`, read as Queens, took `340 149th
+      // St` for Whitestone's 3-40), and none a town's one letter away (Georgetown, NY read as Georgetowne, Malta as
+      // Malba: a place is corrected to a known one a letter away; never to a nickname since: a review, 2026-11-30).
       [
         "STATEN ISLAND",
         [
@@ -264,9 +267,7 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
           "RICHMOND COUNTY",
           "RICHMOND CO",
           "WEST BRIGHTON",
-          "SAINT GEORGE",
           "HEARTLAND VILLAGE",
-          "GRANITEVILLE",
           "RANDALL MANOR",
           "LIGHTHOUSE HILL",
           "EGBERTVILLE"
@@ -282,14 +283,11 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
           "KINGS CO",
           "DITMAS PARK",
           "PROSPECT PARK SOUTH",
-          "VINEGAR HILL",
           "BORO PARK",
           "STUYVESANT HEIGHTS",
           "HOMECREST",
-          "GEORGETOWNE",
           "DOWNTOWN BROOKLYN",
           "COLUMBIA STREET WATERFRONT",
-          "SEA GATE",
           "FISKE TERRACE",
           "STARRETT CITY"
         ]
@@ -299,12 +297,8 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
         [
           "POMONOK",
           "ROCHDALE VILLAGE",
-          "LINDENWOOD",
           "DITMARS",
-          "STEINWAY",
           "ELECTCHESTER",
-          "MALBA",
-          "THE ROCKAWAYS",
           "DOUGLASTON MANOR",
           "LEFRAK CITY",
           "QUEENSBORO HILL"
@@ -316,8 +310,6 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
         [
           "BX",
           "THE BRONX",
-          "PORT MORRIS",
-          "EDGEWATER PARK",
           "SPUYTEN DUYVIL",
           "OLINVILLE",
           "NORTH RIVERDALE"
@@ -343,19 +335,11 @@ const PLACE_NICKNAMES: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<str
           "SPANISH HARLEM",
           "HAMILTON HEIGHTS",
           "NOLITA",
-          "NOHO",
-          "WEST VILLAGE",
           "HUDSON SQUARE",
           "HUDSON YARDS",
-          "TURTLE BAY",
-          "SUTTON PLACE",
           "STUYVESANT TOWN",
-          "NOMAD",
           "TWO BRIDGES",
-          "LINCOLN SQUARE",
-          "MANHATTANVILLE",
-          "FORT GEORGE",
-          "HUDSON HEIGHTS"
+          "MANHATTANVILLE"
         ]
       ],
       // The post office's town of ZIP code 11693, from Beach 73rd to Beach 109th St (`159 Beach 93rd St,
@@ -821,6 +805,9 @@ const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
  * Maribyrnong`, `21 Boulevard, Ivanhoe`), or its directional put first (`281 East Esplanade` for Esplanade East):
  * refused until 2026-11-29, `88 Esplanade` told that no street of the name is in Maribyrnong (an address audit).
  */
+/** Whether the address names a place: a town, suburb, neighbourhood or ZIP code (a state alone is none). */
+const placeSent = (read: Parsed) => read.locality !== undefined || read.zip !== undefined
+
 /** A directional's letter and its word, where a street is named by the word (South Ave, West St). */
 const DIRECTIONAL_WORDS: ReadonlyMap<string, string> = new Map([
   ["N", "NORTH"],
@@ -878,7 +865,9 @@ const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
     read: { ...read, street, streetWords: spelledStreet(street).split(" ") },
     said: `the street as ${spelledStreet(street)}`,
     ...(street === typeWordNamed ? { unlessTypedStreetInPlace: true } : {}),
-    ...(street === letterAvenue ? { suggestOnly: () => true } : {}),
+    // (The letter's word too where no place is sent: `107 S Ave, NY` may be Staten Island's South Ave or Brooklyn's
+    // Avenue S, both on record: a review, 2026-11-30. Both are suggested.)
+    ...(street === letterAvenue || (street === namedByWord && !placeSent(read)) ? { suggestOnly: () => true } : {}),
     noteFor: () => ({
       kind: "normalized",
       part: "street_name",
@@ -906,6 +895,9 @@ const beachWithItsInitial = (read: Parsed): ReadAgain | undefined => {
     read: { ...read, number, street, streetWords: words },
     said: `the street as ${spelledStreet(street)}`,
     foundOnly: true,
+    // With no place sent, only suggested: `425B 44th St` may be Brooklyn's house beside 427 44th St that never sold
+    // (a review, 2026-11-30, found it taken for Arverne's 425 Beach 44th St).
+    ...(placeSent(read) ? {} : { suggestOnly: () => true }),
     noteFor: () => ({
       kind: "normalized",
       part: "street_name",
@@ -1589,6 +1581,8 @@ export class AddressIndex {
     const found: Array<string> = []
     for (let length = phrase.length - 1; length <= phrase.length + 1; length++) {
       for (const known of this.phrasesByLength.get(length) ?? []) {
+        // (Never to a short name of a place: `Georgetown, NY` was read as Brooklyn's Georgetowne, a review found.)
+        if (NICKNAMED.has(known)) continue
         if (known[0] === phrase[0] && oneEditApart(known, phrase)) found.push(known)
       }
     }
@@ -2253,6 +2247,7 @@ export class AddressIndex {
     if (found._tag !== "Unknown") return found
     let notValued: AddressMatch | undefined
     let suggested: AddressMatch | undefined
+    let suggestedOnly: Extract<AddressMatch, { readonly _tag: "Unknown" }> | undefined
     let units: Extract<AddressMatch, { readonly _tag: "Ambiguous" }> | undefined
     let unitsCoNamed = false
     let candidates: AddressMatch | undefined
@@ -2285,11 +2280,23 @@ export class AddressIndex {
           second._tag === "Found" && second.method !== "corrected" && again.suggestOnly(second.parcel) &&
           found.suggestions.length === 0 && found.notValued === undefined
         ) {
-          suggested ??= {
+          const address = parcelDisplayAddress(second.parcel)
+          // Two readings, two properties (`107 S Ave`: South Ave's and Avenue S's): both suggested.
+          if (
+            suggestedOnly !== undefined && suggested === suggestedOnly && !suggestedOnly.suggestions.includes(address)
+          ) {
+            suggested = suggestedOnly = {
+              _tag: "Unknown",
+              hint: "No property with this street address was found; read in other ways, these are on record (the " +
+                "addresses suggested): send the one meant.",
+              suggestions: [...suggestedOnly.suggestions, address].slice(0, MAX_CANDIDATES)
+            }
+          }
+          suggested ??= suggestedOnly = {
             _tag: "Unknown",
             hint: `No property with this street address was found; read with ${again.said}, it is on record (the ` +
               "address suggested): send it if it is the one meant.",
-            suggestions: [parcelDisplayAddress(second.parcel)]
+            suggestions: [address]
           }
         }
         continue
