@@ -15,7 +15,8 @@ export const idempotencyKeyDescription =
 export const IdempotencyKey = Schema.String.pipe(
   Schema.filter((key) => {
     if (key.length === 0 || key.trim().length === 0) return "must not be blank"
-    if (key.length > 255) return "must be at most 255 characters"
+    // Characters, not UTF-16 code units: an emoji is one (a review, 2026-11-30: it counted two).
+    if (key.length > 255 && [...key].length > 255) return "must be at most 255 characters"
     if (hasControlCharacters(key)) return "must not contain control characters"
     return true
   }),

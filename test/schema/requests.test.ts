@@ -256,6 +256,9 @@ describe("Idempotency-Key header", () => {
       })
     )
     expect(Either.getOrThrow(run(decodeIdempotencyKey("k".repeat(255))))).toBe("k".repeat(255))
+    // 255 characters whatever their UTF-16 length: an emoji is one (a review, 2026-11-30: it counted two).
+    expect(Either.getOrThrow(run(decodeIdempotencyKey("🏠".repeat(255))))).toBe("🏠".repeat(255))
+    expect(Either.isLeft(run(decodeIdempotencyKey("🏠".repeat(256))))).toBe(true)
     expect(Either.getOrThrow(run(decodeIdempotencyKey(undefined)))).toBeUndefined()
   })
 
