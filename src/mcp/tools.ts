@@ -255,8 +255,7 @@ export const costOfBatch = (body: unknown): string | undefined => {
   const refused = results.filter((entry) => typeof entry === "object" && entry !== null && "type" in entry).length
   const answered = results.length - refused
   if (answered === 0) return "Nothing was charged: every entry failed, and its Credit was refunded."
-  return `Charged ${answered} Credit${answered === 1 ? "" : "s"}: one for each of the ${answered} ` +
-    `propert${answered === 1 ? "y" : "ies"} answered. ` +
+  return `Charged ${answered} Credit${answered === 1 ? "" : "s"}, one for each property answered (${answered}). ` +
     (refused === 0
       ? "No entry failed."
       : `The ${refused} failed entr${refused === 1 ? "y's" : "ies'"} Credit${refused === 1 ? " was" : "s were"} ` +

@@ -96,7 +96,7 @@ for (const generation of ["2026-07-28", "2025"] as const) {
           expect(yield* ledger.balance(accountId)).toBe(8)
           // What it cost, in words, as a model reads content (an agent's audit, 2026-11-30).
           expect(batch.content.at(-1)?.text).toBe(
-            "Charged 1 Credit: one for each of the 1 property answered. The 1 failed entry's Credit was refunded " +
+            "Charged 1 Credit, one for each property answered (1). The 1 failed entry's Credit was refunded " +
               "(each such entry is a Problem Detail with `type`)."
           )
           const allFailed = yield* call(client, "score_property_batch", { properties: [{ address: "outside" }] })
