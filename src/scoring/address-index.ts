@@ -800,22 +800,24 @@ const coNamedAvenues = (read: Parsed): ReadonlyArray<ReadAgain> => {
   }))
 }
 
+/** Whether the address names a place: a town, suburb, neighbourhood or ZIP code (a state alone is none). */
+const placeSent = (read: Parsed) => read.locality !== undefined || read.zip !== undefined
+
+/**
+ * A directional's letter and its word, where a street is named by the word (South Ave, West St): `DIRECTIONALS`
+ * read backwards, for the four one-letter ones.
+ */
+const DIRECTIONAL_WORDS: ReadonlyMap<string, string> = new Map(
+  [...DIRECTIONALS].filter(([word, letter]) => letter.length === 1 && word.length > 1).map(([word, letter]) =>
+    [letter, word] as const
+  )
+)
+
 /**
  * A street named by its type with `The` left off (`67 Parade, Ascot Vale` for 67 The Parade, `88 Esplanade,
  * Maribyrnong`, `21 Boulevard, Ivanhoe`), or its directional put first (`281 East Esplanade` for Esplanade East):
  * refused until 2026-11-29, `88 Esplanade` told that no street of the name is in Maribyrnong (an address audit).
  */
-/** Whether the address names a place: a town, suburb, neighbourhood or ZIP code (a state alone is none). */
-const placeSent = (read: Parsed) => read.locality !== undefined || read.zip !== undefined
-
-/** A directional's letter and its word, where a street is named by the word (South Ave, West St). */
-const DIRECTIONAL_WORDS: ReadonlyMap<string, string> = new Map([
-  ["N", "NORTH"],
-  ["S", "SOUTH"],
-  ["E", "EAST"],
-  ["W", "WEST"]
-])
-
 const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
   const { directional, name, type } = read.street
   const readings: Array<StreetParts> = []
