@@ -1049,13 +1049,30 @@ const spellingVariant = (a: string, b: string) => {
 
 /**
  * Whether a name `edits` apart from the one typed may be what was meant, mistyped: the first letter kept (few
- * mistype it) and, two letters apart, both names long (`allowedEdits`). A real street the records hold no sale of
- * was taken for a shorter one: `75 Rosser St, Brunswick` valued 75 Rose St, and `6 Lambert Pl, Richmond` 6 Albert
- * Pl (an address audit, 2026-11-30); they are suggested, never taken.
+ * mistype it) and, two letters apart, both names long (`allowedEdits`) and the two letters side by side swapped,
+ * the one slip of a key that costs two edits. A real street the records hold no sale of was taken for a shorter
+ * one: `75 Rosser St, Brunswick` valued 75 Rose St, and `6 Lambert Pl, Richmond` 6 Albert Pl (an address audit,
+ * 2026-11-30); and for another street of its suburb two letters apart: `81 Bartrop St, Reservoir` for 81 Barton
+ * St, `375 Warley Rd, Malvern East` for 375 Waverley Rd (an audit holding out real streets, 2026-11-30: 14 of its
+ * 16 such pairs were two edits but no swap). They are suggested, never taken.
  */
 const typoOf = (name: string, typed: string, edits: number) =>
   // (An ordinal word mistyped is its number's street, `Srcond St` 2 ST: its own rule, `corrected`.)
-  (name[0] === typed[0] || (/\d/.test(name) && !/\d/.test(typed))) && (edits <= 1 || allowedEdits(name) >= 2)
+  (name[0] === typed[0] || (/\d/.test(name) && !/\d/.test(typed))) &&
+  (edits <= 1 || (allowedEdits(name) >= 2 && swappedNeighbours(name, typed)))
+
+/**
+ * Whether the name typed is the other with two letters side by side swapped (`WAVRELEY`), or a spelling of it
+ * (`spellingVariant`: `BEKRLEY` for BERKELEY, spelt BERKLEY too) so swapped.
+ */
+const swappedNeighbours = (name: string, typed: string) => {
+  for (let i = 0; i + 1 < typed.length; i++) {
+    if (typed[i] === typed[i + 1]) continue
+    const unswapped = typed.slice(0, i) + typed[i + 1] + typed[i] + typed.slice(i + 2)
+    if (unswapped === name || spellingVariant(unswapped, name)) return true
+  }
+  return false
+}
 
 /** The largest edit distance a street name of this length may be corrected across; 0: never. */
 const allowedEdits = (name: string) => {

@@ -1745,6 +1745,26 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     expect(idOf(melbourne.match("75 Sidney Rd, Brunswick"))).toBe("sydney-75")
   })
 
+  it("across two letters a name is corrected only where they are two neighbours swapped: a real street with no sale on record is no typo of another street of its suburb (an audit holding out real streets, 2026-11-30: `81 Bartrop St, Reservoir` valued 81 Barton St, `375 Warley Rd, Malvern East` 375 Waverley Rd)", () => {
+    const melbourne = new AddressIndex([
+      parcel("barton-81", "81 BARTON ST", vic("RESERVOIR", "3073")),
+      parcel("waverley-375", "375 WAVERLEY RD", vic("MALVERN EAST", "3145")),
+      parcel("morell-133", "133 MORELL ST", vic("GLENROY", "3046"))
+    ])
+    for (
+      const typed of ["81 Bartrop St, Reservoir VIC 3073", "375 Warley Rd, Malvern East", "133 Murrell St, Glenroy"]
+    ) {
+      expect({ typed, tag: melbourne.match(typed)._tag }).toEqual({ typed, tag: "Unknown" })
+    }
+    expect(melbourne.match("375 Warley Rd, Malvern East")).toMatchObject({
+      suggestions: ["375 WAVERLEY RD, MALVERN EAST, VIC 3145"]
+    })
+    // Two letters side by side swapped, one slip of the keys, is corrected as before; so is one letter.
+    expect(idOf(melbourne.match("375 Wavelrey Rd, Malvern East"))).toBe("waverley-375")
+    expect(idOf(melbourne.match("375 Waverly Rd, Malvern East"))).toBe("waverley-375")
+    expect(idOf(melbourne.match("81 Bartno St, Reservoir"))).toBe("barton-81")
+  })
+
   it("a street name on record anywhere in the state, whatever its numbers, is never corrected to another street here; the close streets are suggested as other streets (an address audit: 24 Rose St, Alphington)", () => {
     const melbourne = new AddressIndex([
       parcel("ross-24", "24 ROSS ST", vic("ALPHINGTON", "3078")),
