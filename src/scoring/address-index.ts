@@ -2065,9 +2065,19 @@ export class AddressIndex {
     }
   }
 
-  /** Whether a street's place fits what the address says of its place. */
+  /**
+   * Whether a street's place fits what the address says of its place. A street recorded without a ZIP code fits
+   * a ZIP code of its own town only: `314 Logan Ave, NY 10301`, a Staten Island ZIP code, found and charged the
+   * Bronx's 314 Logan Ave, on record without one, with nothing said (an address audit, 2026-11-30: 22 NYC parcels
+   * have no ZIP code on record).
+   */
   private streetIn(street: Street, parsed: Parsed) {
-    return parsed.zip === undefined || street.zip === "" || street.zip === parsed.zip
+    if (parsed.zip === undefined || street.zip === parsed.zip) return true
+    if (street.zip !== "") return false
+    const towns = this.townsOfZip(parsed.zip)
+    if (towns.size === 0) return true
+    for (const parcels of street.numbers.values()) return parcels.some((parcel) => towns.has(this.townOf(parcel)))
+    return true
   }
 
   private parcelIn(parcel: ParcelRecord, parsed: Parsed, locality: string | undefined) {

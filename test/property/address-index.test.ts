@@ -1745,6 +1745,23 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     expect(idOf(melbourne.match("75 Sidney Rd, Brunswick"))).toBe("sydney-75")
   })
 
+  it("a property recorded without a ZIP code is found with a ZIP code of its own town only (an address audit, 2026-11-30: `314 Logan Ave, NY 10301`, a Staten Island ZIP code, found and charged the Bronx's 314 Logan Ave, recorded without one, with nothing said)", () => {
+    const nyc = (city: string, hood: string, zip: string) => ({ city, zip, hood, state: "NY", market: city })
+    const { zipCode: _none, ...logan } = parcel("logan-314", "314 LOGAN AVE", nyc("BRONX", "THROGS NECK", "10465"))
+    const logans = new AddressIndex([
+      logan,
+      parcel("logan-si-20", "20 LOGAN AVE", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10301")),
+      parcel("bruckner-3000", "3000 BRUCKNER BLVD", nyc("BRONX", "THROGS NECK", "10465"))
+    ])
+    expect(logans.match("314 Logan Ave, NY 10301")._tag).toBe("Unknown")
+    expect(logans.match("314 Logan Ave, Staten Island, NY 10301")._tag).toBe("Unknown")
+    findsEach(logans, [
+      ["314 Logan Ave, NY 10465", "logan-314"],
+      ["314 Logan Ave, Bronx, NY 10465", "logan-314"],
+      ["314 Logan Ave, Bronx", "logan-314"]
+    ])
+  })
+
   it("across two letters a name is corrected only where they are two neighbours swapped: a real street with no sale on record is no typo of another street of its suburb (an audit holding out real streets, 2026-11-30: `81 Bartrop St, Reservoir` valued 81 Barton St, `375 Warley Rd, Malvern East` 375 Waverley Rd)", () => {
     const melbourne = new AddressIndex([
       parcel("barton-81", "81 BARTON ST", vic("RESERVOIR", "3073")),
