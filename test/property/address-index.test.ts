@@ -1745,6 +1745,59 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     expect(idOf(melbourne.match("75 Sidney Rd, Brunswick"))).toBe("sydney-75")
   })
 
+  it("a unit sent for a house of two or three families is the house's only where it may be its flat and no flat of that name is on record a few doors away or on the name's other street (an address audit, 2026-11-30: 1,300 of 1,434 typings of recorded flats so were answered, and charged, as the house)", () => {
+    const brooklyn = (zip: string) => ({ city: "BROOKLYN", zip, state: "NY", market: "Brooklyn" })
+    const twoFamily = (id: string, street: string, zip: string): ParcelRecord => ({
+      ...parcel(id, street, brooklyn(zip)),
+      propertyType: "two_family"
+    })
+    const houses = new AddressIndex([
+      twoFamily("21st-8615", "8615 21ST AVE", "11214"),
+      parcel("21st-8616-3h", "8616 21ST AVE", brooklyn("11214"), "3H"),
+      parcel("21st-8616-2a", "8616 21ST AVE", brooklyn("11214"), "2A"),
+      twoFamily("sterling-st-84", "84 STERLING ST", "11225"),
+      parcel("sterling-pl-84-1", "84 STERLING PL", brooklyn("11217"), "1"),
+      twoFamily("kent-st-184", "184 KENT ST", "11222"),
+      // Queens' numbers, the house's written without its hyphen and the flats' with it.
+      {
+        ...parcel("107th-3724", "3724 107 ST", { city: "QUEENS", zip: "11368", state: "NY", market: "Queens" }),
+        propertyType: "three_family"
+      },
+      parcel("107th-3727-1a", "37-27 107TH ST", { city: "QUEENS", zip: "11368", state: "NY", market: "Queens" }, "1A")
+    ])
+    for (
+      const typed of [
+        "8615 21st Ave Apt 3H, Brooklyn, NY 11214",
+        "84 Sterling St Apt 1, Brooklyn",
+        "3724 107th St Apt 1A, Queens"
+      ]
+    ) {
+      expect({ typed, tag: houses.match(typed)._tag }).toEqual({ typed, tag: "Ambiguous" })
+    }
+    expect(houses.match("8615 21st Ave Apt 3H, Brooklyn, NY 11214")).toMatchObject({
+      candidates: expect.arrayContaining([
+        "8615 21ST AVE, BROOKLYN, NY 11214",
+        "8616 21ST AVE UNIT 3H, BROOKLYN, NY 11214"
+      ])
+    })
+    // No such flat in a house of two families: refused, the house suggested.
+    for (
+      const typed of ["184 Kent St Apt A202, Brooklyn", "8615 21st Ave Apt 10F, Brooklyn", "184 Kent St #12, Brooklyn"]
+    ) {
+      expect({ typed, match: houses.match(typed) }).toMatchObject({
+        typed,
+        match: { _tag: "Unknown", suggestions: [expect.stringMatching(/^(184 KENT ST|8615 21ST AVE), BROOKLYN/)] }
+      })
+    }
+    // A flat the house may have, and none of that name nearby: the house, the unit said to be ignored.
+    findsEach(houses, [
+      ["8615 21st Ave Apt 2, Brooklyn", "21st-8615"],
+      ["8615 21st Ave Apt 2F, Brooklyn", "21st-8615"],
+      ["184 Kent St Apt B, Brooklyn", "kent-st-184"],
+      ["84 Sterling St Apt 3, Brooklyn", "sterling-st-84"]
+    ])
+  })
+
   it("a property recorded without a ZIP code is found with a ZIP code of its own town only (an address audit, 2026-11-30: `314 Logan Ave, NY 10301`, a Staten Island ZIP code, found and charged the Bronx's 314 Logan Ave, recorded without one, with nothing said)", () => {
     const nyc = (city: string, hood: string, zip: string) => ({ city, zip, hood, state: "NY", market: city })
     const { zipCode: _none, ...logan } = parcel("logan-314", "314 LOGAN AVE", nyc("BRONX", "THROGS NECK", "10465"))
