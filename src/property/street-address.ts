@@ -41,7 +41,10 @@ export const STREET_TYPES: ReadonlyMap<string, string> = (() => {
     // `Lilac Mews` and `Barmah Grange` were refused (an address audit, 2026-11-29).
     MW: "MEWS",
     GRANGE: "GRA",
-    GRA: "GRA"
+    GRA: "GRA",
+    // The usual short form of a loop, not among the USPS spellings (`71 Coventry Lp, Staten Island`: 656 of 656
+    // such typings of the NYC files' Loop houses were refused with nothing suggested, an address audit, 2026-11-30).
+    LP: "LOOP"
   }
   for (const [spelling, abbreviation] of Object.entries(more)) types.set(spelling, abbreviation)
   return types
@@ -408,7 +411,11 @@ const NAME_WORDS = new Map([
   // 2026-11-29).
   ["AV", "AVENUE"],
   // USPS's abbreviation of Beach: Rockaway's `BCH 114 ST` is BEACH 114 STREET (refused: an address audit, 2026-11-29).
-  ["BCH", "BEACH"]
+  ["BCH", "BEACH"],
+  // New York's short forms of Broadway (`532 Bway Apt 1A`, `B'way`: 1,400 of 1,400 such typings were refused and
+  // offered Bay Ave's houses, an address audit, 2026-11-30).
+  ["BWAY", "BROADWAY"],
+  ["BDWY", "BROADWAY"]
 ])
 
 /** A street name word in one spelling: numeric ordinals as numbers (`67TH` → `67`), `FT` → `FORT` and the like. */

@@ -850,6 +850,11 @@ const streetNamedByItsType = (read: Parsed): ReadonlyArray<ReadAgain> => {
       else readings.push(after)
     }
   }
+  // Brooklyn's other lettered avenues written so too (`10 P Ave` for Avenue P: 1,776 of 1,776 such typings were
+  // refused with nothing suggested, an address audit, 2026-11-30): suggested, as Avenue S is.
+  if (type === "AVE" && directional === "" && /^[A-Z]$/.test(name) && !DIRECTIONAL_WORDS.has(name)) {
+    letterAvenue = streetParts(["AVENUE", name])
+  }
   // A directional's letter as the name (`107 S Ave, Staten Island` for South Ave, `250 S St, New York` for South St):
   // refused until 2026-11-30, or taken for Brooklyn's Avenue S (an address audit). The word's street, where the
   // letter's is not on record.

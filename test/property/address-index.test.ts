@@ -1745,6 +1745,28 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
     expect(idOf(melbourne.match("75 Sidney Rd, Brunswick"))).toBe("sydney-75")
   })
 
+  it("New York's short forms Bway and B'way are Broadway, and Lp is a loop (an address audit, 2026-11-30: 1,400 and 656 such typings were refused, Bway's offered Bay Ave's houses)", () => {
+    const nyc = (city: string, zip: string) => ({ city, zip, state: "NY", market: city })
+    const short = new AddressIndex([
+      parcel("broadway-532-1a", "532 BROADWAY", nyc("BROOKLYN", "11206"), "1A"),
+      parcel("bay-532", "532 BAY AVE", nyc("BROOKLYN", "11206")),
+      parcel("coventry-71", "71 COVENTRY LOOP", nyc("STATEN ISLAND", "10312"))
+    ])
+    findsEach(short, [
+      ["532 Bway Apt 1A, Brooklyn", "broadway-532-1a"],
+      ["532 B'way Apt 1A, Brooklyn, NY 11206", "broadway-532-1a"],
+      ["532 Bdwy #1A, Brooklyn", "broadway-532-1a"],
+      ["71 Coventry Lp, Staten Island", "coventry-71"],
+      ["71 Coventry Loop, Staten Island, NY 10312", "coventry-71"]
+    ])
+    // A lettered avenue written letter first is suggested, as Avenue S is (1,776 such typings had nothing).
+    const lettered = new AddressIndex([parcel("avenue-p-10-1l", "10 AVENUE P", nyc("BROOKLYN", "11223"), "1L")])
+    expect(lettered.match("10 P Ave Apt 1-L, Brooklyn")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["10 AVENUE P UNIT 1L, BROOKLYN, NY 11223"]
+    })
+  })
+
   it("a name typed without its type is not taken for the valued street where a street of the name of another type is on record with properties not valued at numbers up to it (an address audit, 2026-11-30: `1635 Grand, Bronx` found 1635 Grand Ave beside the Grand Concourse's buildings, not valued, at 296–2103)", () => {
     const bronx = { city: "BRONX", zip: "10457", state: "NY", market: "Bronx" }
     const grand = new AddressIndex([
