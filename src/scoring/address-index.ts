@@ -2123,9 +2123,9 @@ export class AddressIndex {
     if (parsed.zip === undefined || street.zip === parsed.zip) return true
     if (street.zip !== "") return false
     const towns = this.townsOfZip(parsed.zip)
-    if (towns.size === 0) return true
-    for (const parcels of street.numbers.values()) return parcels.some((parcel) => towns.has(this.townOf(parcel)))
-    return true
+    // (One street is in one town: its first parcels tell which.)
+    const parcels = street.numbers.values().next().value
+    return towns.size === 0 || parcels === undefined || parcels.some((parcel) => towns.has(this.townOf(parcel)))
   }
 
   private parcelIn(parcel: ParcelRecord, parsed: Parsed, locality: string | undefined) {
@@ -3803,16 +3803,20 @@ export class AddressIndex {
           // few doors away or at the number on the name's other street (`8615 21st Ave Apt 3H`, 3H being 8616's;
           // `84 Sterling St Apt 1`, units 1-4 being 84 Sterling Pl's): an audit typing recorded flats so found 1,300
           // of 1,434 typings answered, and charged, as the house (2026-11-30).
+          const flatsNearby = this.flatsNear(only, parsed)
           if (!unitOfSmallHouse(parsed.unit)) {
             return {
               _tag: "Unknown",
               hint: `No unit ${parsed.unit} is recorded at this address, and the property on record there is a ` +
                 `house of ${only.propertyType === "two_family" ? "two" : "three"} families, which has no such ` +
-                "flat: send the address without the unit if that house is the one meant.",
-              suggestions: [parcelDisplayAddress(only)]
+                "flat: send the address without the unit if that house is the one meant" +
+                (flatsNearby.length > 0 ? ", or the flat of that name nearby that is on record." : "."),
+              suggestions: [...flatsNearby.map(parcelDisplayAddress), parcelDisplayAddress(only)].slice(
+                0,
+                MAX_CANDIDATES
+              )
             }
           }
-          const flatsNearby = this.flatsNear(only, parsed)
           if (flatsNearby.length > 0) return ambiguous([only, ...flatsNearby], "several")
           notes.push({ kind: "ignored", part: "unit", sent: parsed.unit })
           return { _tag: "Found", parcel: only }

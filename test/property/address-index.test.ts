@@ -1794,6 +1794,7 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
       twoFamily("21st-8615", "8615 21ST AVE", "11214"),
       parcel("21st-8616-3h", "8616 21ST AVE", brooklyn("11214"), "3H"),
       parcel("21st-8616-2a", "8616 21ST AVE", brooklyn("11214"), "2A"),
+      parcel("21st-8616-12b", "8616 21ST AVE", brooklyn("11214"), "12B"),
       twoFamily("sterling-st-84", "84 STERLING ST", "11225"),
       parcel("sterling-pl-84-1", "84 STERLING PL", brooklyn("11217"), "1"),
       twoFamily("kent-st-184", "184 KENT ST", "11222"),
@@ -1828,6 +1829,11 @@ describe("wrong parcels an audit of the Sacramento file found", () => {
         match: { _tag: "Unknown", suggestions: [expect.stringMatching(/^(184 KENT ST|8615 21ST AVE), BROOKLYN/)] }
       })
     }
+    // Such a flat on record next door is suggested first.
+    expect(houses.match("8615 21st Ave Apt 12B, Brooklyn")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["8616 21ST AVE UNIT 12B, BROOKLYN, NY 11214", "8615 21ST AVE, BROOKLYN, NY 11214"]
+    })
     // A flat the house may have, and none of that name nearby: the house, the unit said to be ignored.
     findsEach(houses, [
       ["8615 21st Ave Apt 2, Brooklyn", "21st-8615"],
