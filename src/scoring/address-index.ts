@@ -1054,30 +1054,16 @@ const spellingVariant = (a: string, b: string) => {
 
 /**
  * Whether a name `edits` apart from the one typed may be what was meant, mistyped: the first letter kept (few
- * mistype it) and, two letters apart, both names long (`allowedEdits`) and the two letters side by side swapped,
- * the one slip of a key that costs two edits. A real street the records hold no sale of was taken for a shorter
- * one: `75 Rosser St, Brunswick` valued 75 Rose St, and `6 Lambert Pl, Richmond` 6 Albert Pl (an address audit,
- * 2026-11-30); and for another street of its suburb two letters apart: `81 Bartrop St, Reservoir` for 81 Barton
- * St, `375 Warley Rd, Malvern East` for 375 Waverley Rd (an audit holding out real streets, 2026-11-30: 14 of its
- * 16 such pairs were two edits but no swap). They are suggested, never taken.
+ * mistype it), and one typing slip apart (`typingEdits`: a letter dropped, doubled or mistyped, or two side by
+ * side swapped). Names two slips apart are suggested, never taken: a real street the records hold no sale of was
+ * taken for another street of its suburb (`81 Bartrop St, Reservoir` for 81 Barton St, `375 Warley Rd, Malvern
+ * East` for 375 Waverley Rd, `12 Riddle St` for 12 Riddell St: an audit holding out real streets, and a review,
+ * 2026-11-30), and for a shorter one (`75 Rosser St, Brunswick` valued 75 Rose St, `6 Lambert Pl, Richmond` 6
+ * Albert Pl: an address audit, 2026-11-30).
  */
 const typoOf = (name: string, typed: string, edits: number) =>
   // (An ordinal word mistyped is its number's street, `Srcond St` 2 ST: its own rule, `corrected`.)
-  (name[0] === typed[0] || (/\d/.test(name) && !/\d/.test(typed))) &&
-  (edits <= 1 || (allowedEdits(name) >= 2 && swappedNeighbours(name, typed)))
-
-/**
- * Whether the name typed is the other with two letters side by side swapped (`WAVRELEY`), or a spelling of it
- * (`spellingVariant`: `BEKRLEY` for BERKELEY, spelt BERKLEY too) so swapped.
- */
-const swappedNeighbours = (name: string, typed: string) => {
-  for (let i = 0; i + 1 < typed.length; i++) {
-    if (typed[i] === typed[i + 1]) continue
-    const unswapped = typed.slice(0, i) + typed[i + 1] + typed[i] + typed.slice(i + 2)
-    if (unswapped === name || spellingVariant(unswapped, name)) return true
-  }
-  return false
-}
+  (name[0] === typed[0] || (/\d/.test(name) && !/\d/.test(typed))) && edits <= 1
 
 /** The largest edit distance a street name of this length may be corrected across; 0: never. */
 const allowedEdits = (name: string) => {
@@ -1162,7 +1148,7 @@ export class AddressIndex {
    */
   private readonly unscoredAt = new Map<string, Array<UnscoredAt>>()
   /**
-   * The lowest and highest house numbers of those properties' streets, by `area|name|type`: a street of
+   * The lowest and highest house numbers of those properties' streets, by `area|name|type|directional`: a street of
    * buildings not valued is a street of the name too, when one is typed without its type (`typeLeftOut`).
    */
   private readonly unscoredRanges = new Map<string, { low: number; high: number }>()
@@ -1397,8 +1383,9 @@ export class AddressIndex {
         if (street.directional !== "") this.unscoredDirectionals.add(`${area}|${name}|${street.directional}`)
         const at = houseNumberValue(line.number)
         if (!Number.isNaN(at)) {
-          const range = this.unscoredRanges.get(`${area}|${name}|${type}`)
-          if (range === undefined) this.unscoredRanges.set(`${area}|${name}|${type}`, { low: at, high: at })
+          const key = `${area}|${name}|${type}|${street.directional}`
+          const range = this.unscoredRanges.get(key)
+          if (range === undefined) this.unscoredRanges.set(key, { low: at, high: at })
           else {
             if (at < range.low) range.low = at
             if (at > range.high) range.high = at
@@ -1607,7 +1594,9 @@ export class AddressIndex {
     return areas.some((area) =>
       [...(this.unscoredNames.get(area)?.get(name) ?? [])].some((type) => {
         if (type === "" || typesHolding.has(type)) return false
-        const range = this.unscoredRanges.get(`${area}|${name}|${type}`)
+        // (Of the directional sent: `168 W Kingsbridge, Bronx` is not in doubt for Kingsbridge Ave's buildings, a
+        // review of 2026-11-30 found.)
+        const range = this.unscoredRanges.get(`${area}|${name}|${type}|${parsed.street.directional}`)
         return range !== undefined && (Number.isNaN(wanted) || wanted <= range.high + NUMBER_SPAN_MARGIN)
       })
     )
@@ -2353,11 +2342,24 @@ export class AddressIndex {
       const second = this.matchParsed(again.read)
       if (again.foundOnly === true && second._tag !== "Found") continue
       if (again.suggestOnly !== undefined) {
+        // (With no place sent, before the addresses the first reading suggests: `10 P Ave` was offered Lincoln's
+        // 604 P St, California, and not Brooklyn's Avenue P: a review, 2026-11-30.)
+        const alongside = !placeSent(read) && found.suggestions.length > 0 && suggested === undefined
         if (
           second._tag === "Found" && second.method !== "corrected" && again.suggestOnly(second.parcel) &&
-          found.suggestions.length === 0 && found.notValued === undefined
+          (found.suggestions.length === 0 || alongside) && found.notValued === undefined
         ) {
           const address = parcelDisplayAddress(second.parcel)
+          if (alongside && !found.suggestions.includes(address)) {
+            suggested = suggestedOnly = {
+              _tag: "Unknown",
+              hint: `No property with this street address was found; read with ${again.said}, it is on record (the ` +
+                "first address suggested): send it if it is the one meant. The others are the addresses on record " +
+                "nearest to it as sent.",
+              suggestions: [address, ...found.suggestions].slice(0, MAX_CANDIDATES)
+            }
+            continue
+          }
           // Two readings, two properties (`107 S Ave`: South Ave's and Avenue S's): both suggested.
           if (
             suggestedOnly !== undefined && suggested === suggestedOnly && !suggestedOnly.suggestions.includes(address)
@@ -3764,19 +3766,25 @@ export class AddressIndex {
   }
 
   /**
-   * The flats recorded with the unit sent a few doors from a house (four numbers either side, on any street of its
-   * name in its town: `8616 21st Ave`, `84 Sterling Pl`), or at its number on another street of the name.
+   * The flats recorded with the unit sent a few doors from a house in its town (four numbers either side on its own
+   * street: `8616 21st Ave`), or at its number on another street of its name (`84 Sterling Pl`). The house's street
+   * as recorded, whatever spelling found it (`97 Geston Ave Apt 3A`, corrected to Gelston Ave, valued the house
+   * where 98 Gelston Ave's 3A is on record: a review, 2026-11-30).
    */
   private flatsNear(house: ParcelRecord, parsed: Parsed): Array<ParcelRecord> {
+    const line = parseStreetLine(house.street)
+    if (line === undefined) return []
     const wanted = unitKey(parsed.unit)
     const town = this.townOf(house)
-    const number = parseStreetLine(house.street)?.number ?? parsed.number
     const flats: Array<ParcelRecord> = []
-    for (const street of this.byName.get(parsed.street.name) ?? []) {
+    for (const street of this.byName.get(line.street.name) ?? []) {
+      const first = street.numbers.values().next().value?.[0]
+      if (first === undefined || this.townOf(first) !== town) continue
+      const own = sameStreetParts(street.parts, line.street)
       for (const [at, parcels] of street.numbers) {
-        if (!numbersNear(at, number)) continue
+        if (own ? !numbersNear(at, line.number) : houseNumberValue(at) !== houseNumberValue(line.number)) continue
         for (const parcel of parcels) {
-          if (parcel.unit !== "" && unitKey(parcel.unit) === wanted && this.townOf(parcel) === town) flats.push(parcel)
+          if (parcel.unit !== "" && unitKey(parcel.unit) === wanted) flats.push(parcel)
         }
       }
     }
