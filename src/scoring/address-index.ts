@@ -1102,7 +1102,7 @@ export interface AddressIndexData {
   readonly unscoredNames?: Map<string, Map<string, Set<string>>>
   readonly unscoredAt?: Map<string, Array<UnscoredAt>>
   readonly unscoredDirectionals?: Set<string>
-  readonly unscoredRanges?: Map<string, { low: number; high: number }>
+  readonly unscoredHighest?: Map<string, number>
 }
 
 /** A property on record that is not valued, under one of its areas' keys (`unscoredAtKey`). */
@@ -1148,10 +1148,10 @@ export class AddressIndex {
    */
   private readonly unscoredAt = new Map<string, Array<UnscoredAt>>()
   /**
-   * The lowest and highest house numbers of those properties' streets, by `area|name|type|directional`: a street of
-   * buildings not valued is a street of the name too, when one is typed without its type (`typeLeftOut`).
+   * The highest house number of those properties' streets, by `area|name|type|directional`: a street of buildings
+   * not valued is a street of the name too, when one is typed without its type (`unscoredTypeReaches`).
    */
-  private readonly unscoredRanges = new Map<string, { low: number; high: number }>()
+  private readonly unscoredHighest = new Map<string, number>()
   /** `area|name|directional` of their streets that have a directional (`SUTTON PL S`): another street than the name's. */
   private readonly unscoredDirectionals = new Set<string>()
   private readonly phrases = new Set<string>()
@@ -1194,7 +1194,7 @@ export class AddressIndex {
       unscoredAt,
       unscoredDirectionals,
       unscoredNames,
-      unscoredRanges,
+      unscoredHighest,
       zips,
       zipTowns
     } = this
@@ -1202,7 +1202,7 @@ export class AddressIndex {
       unscoredNames,
       unscoredAt,
       unscoredDirectionals,
-      unscoredRanges,
+      unscoredHighest,
       byName,
       parcels,
       names,
@@ -1223,7 +1223,7 @@ export class AddressIndex {
     const index = Object.create(AddressIndex.prototype) as AddressIndex
     return Object.assign(
       index,
-      { unscoredNames: new Map(), unscoredAt: new Map(), unscoredDirectionals: new Set(), unscoredRanges: new Map() },
+      { unscoredNames: new Map(), unscoredAt: new Map(), unscoredDirectionals: new Set(), unscoredHighest: new Map() },
       data
     )
   }
@@ -1382,15 +1382,9 @@ export class AddressIndex {
         else names.set(name, new Set([type]))
         if (street.directional !== "") this.unscoredDirectionals.add(`${area}|${name}|${street.directional}`)
         const at = houseNumberValue(line.number)
-        if (!Number.isNaN(at)) {
-          const key = `${area}|${name}|${type}|${street.directional}`
-          const range = this.unscoredRanges.get(key)
-          if (range === undefined) this.unscoredRanges.set(key, { low: at, high: at })
-          else {
-            if (at < range.low) range.low = at
-            if (at > range.high) range.high = at
-          }
-        }
+        const key = `${area}|${name}|${type}|${street.directional}`
+        const highest = this.unscoredHighest.get(key)
+        if (!Number.isNaN(at) && (highest === undefined || at > highest)) this.unscoredHighest.set(key, at)
       }
     }
     // An address an earlier row of the parcel recorded (a corner building's other street, a renamed street, a
@@ -1596,8 +1590,8 @@ export class AddressIndex {
         if (type === "" || typesHolding.has(type)) return false
         // (Of the directional sent: `168 W Kingsbridge, Bronx` is not in doubt for Kingsbridge Ave's buildings, a
         // review of 2026-11-30 found.)
-        const range = this.unscoredRanges.get(`${area}|${name}|${type}|${parsed.street.directional}`)
-        return range !== undefined && (Number.isNaN(wanted) || wanted <= range.high + NUMBER_SPAN_MARGIN)
+        const highest = this.unscoredHighest.get(`${area}|${name}|${type}|${parsed.street.directional}`)
+        return highest !== undefined && (Number.isNaN(wanted) || wanted <= highest + NUMBER_SPAN_MARGIN)
       })
     )
   }
@@ -2112,9 +2106,9 @@ export class AddressIndex {
     if (parsed.zip === undefined || street.zip === parsed.zip) return true
     if (street.zip !== "") return false
     const towns = this.townsOfZip(parsed.zip)
-    // (One street is in one town: its first parcels tell which.)
-    const parcels = street.numbers.values().next().value
-    return towns.size === 0 || parcels === undefined || parcels.some((parcel) => towns.has(this.townOf(parcel)))
+    // (One street is in one town: its first parcel tells which.)
+    const first = firstParcelOf(street)
+    return towns.size === 0 || first === undefined || towns.has(this.townOf(first))
   }
 
   private parcelIn(parcel: ParcelRecord, parsed: Parsed, locality: string | undefined) {
@@ -2350,16 +2344,7 @@ export class AddressIndex {
           (found.suggestions.length === 0 || alongside) && found.notValued === undefined
         ) {
           const address = parcelDisplayAddress(second.parcel)
-          if (alongside && !found.suggestions.includes(address)) {
-            suggested = suggestedOnly = {
-              _tag: "Unknown",
-              hint: `No property with this street address was found; read with ${again.said}, it is on record (the ` +
-                "first address suggested): send it if it is the one meant. The others are the addresses on record " +
-                "nearest to it as sent.",
-              suggestions: [address, ...found.suggestions].slice(0, MAX_CANDIDATES)
-            }
-            continue
-          }
+          const asSent = alongside && !found.suggestions.includes(address) ? found.suggestions : []
           // Two readings, two properties (`107 S Ave`: South Ave's and Avenue S's): both suggested.
           if (
             suggestedOnly !== undefined && suggested === suggestedOnly && !suggestedOnly.suggestions.includes(address)
@@ -2374,8 +2359,11 @@ export class AddressIndex {
           suggested ??= suggestedOnly = {
             _tag: "Unknown",
             hint: `No property with this street address was found; read with ${again.said}, it is on record (the ` +
-              "address suggested): send it if it is the one meant.",
-            suggestions: [address]
+              (asSent.length === 0
+                ? "address suggested): send it if it is the one meant."
+                : "first address suggested): send it if it is the one meant. The others are the addresses on record " +
+                  "nearest to it as sent."),
+            suggestions: [address, ...asSent].slice(0, MAX_CANDIDATES)
           }
         }
         continue
@@ -3778,7 +3766,7 @@ export class AddressIndex {
     const town = this.townOf(house)
     const flats: Array<ParcelRecord> = []
     for (const street of this.byName.get(line.street.name) ?? []) {
-      const first = street.numbers.values().next().value?.[0]
+      const first = firstParcelOf(street)
       if (first === undefined || this.townOf(first) !== town) continue
       const own = sameStreetParts(street.parts, line.street)
       for (const [at, parcels] of street.numbers) {
