@@ -411,6 +411,18 @@ const earlierStreets = Effect.gen(function*() {
   yield* sql`ALTER TABLE parcels ADD COLUMN earlier_streets text`
 })
 
+// The stored answers (10 KB a predict, far more a batch) compressed with lz4 where the server has it: writing
+// 5,000 demo answers cost PostgreSQL 31 µs an answer with it and 87 with the default method (pglz), reading them
+// 17 and 22 (docs/benchmarks.md). PGlite has no lz4: its column keeps the default.
+const storedAnswersLz4 = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    DO $$ BEGIN
+      ALTER TABLE idempotency_keys ALTER COLUMN response_body SET COMPRESSION lz4;
+    EXCEPTION WHEN feature_not_supported THEN NULL;
+    END $$`
+})
+
 const migrationRecord = {
   "0001_accounts_and_credentials": accountsAndCredentials,
   "0002_property_store": propertyStore,
@@ -432,7 +444,8 @@ const migrationRecord = {
   "0018_unscored_addresses": unscoredAddresses,
   "0019_sale_reasons": saleReasons,
   "0020_unscored_recorded_as": unscoredRecordedAs,
-  "0021_earlier_streets": earlierStreets
+  "0021_earlier_streets": earlierStreets,
+  "0022_stored_answers_lz4": storedAnswersLz4
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
