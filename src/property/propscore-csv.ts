@@ -103,7 +103,9 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
       }
       const numbers = {
         bedrooms: optionalNumber(row["bedrooms"], { integer: true, min: 0 }),
-        bathrooms: optionalNumber(row["bathrooms"], { integer: true, min: 0 }),
+        // A count with a fraction, as county files write a half or three-quarter bath (`2.5`, `1.75`), is read
+        // below as full bathrooms and one partial: such a file's parcels were all refused.
+        bathrooms: optionalNumber(row["bathrooms"], { min: 0 }),
         partialBathrooms: optionalNumber(row["partial_bathrooms"], { integer: true, min: 0 }),
         livingAreaSquareFeet: optionalNumber(row["living_area_square_feet"], { integer: true, min: 0 }),
         lotSizeSquareFeet: optionalNumber(row["lot_size_square_feet"], { integer: true, min: 0 }),
@@ -117,6 +119,8 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
         continue
       }
       const value = (key: keyof typeof numbers) => (numbers[key] as { value: number | undefined }).value
+      const bathrooms = value("bathrooms")
+      const fractionalBath = bathrooms !== undefined && !Number.isInteger(bathrooms)
       const lat = value("latitude")
       const lon = value("longitude")
       if (
@@ -143,8 +147,8 @@ export const parsePropscoreCsv = (file: string, content: Buffer | string): Parse
         neighborhood: (row["neighborhood"] ?? "").trim() || undefined,
         propertyType: type === "" ? undefined : (type as PropertyType),
         bedrooms: value("bedrooms"),
-        bathrooms: value("bathrooms"),
-        partialBathrooms: value("partialBathrooms"),
+        bathrooms: bathrooms === undefined ? undefined : Math.floor(bathrooms),
+        partialBathrooms: value("partialBathrooms") ?? (fractionalBath ? 1 : undefined),
         livingAreaSquareFeet: value("livingAreaSquareFeet") || undefined,
         lotSizeSquareFeet: value("lotSizeSquareFeet") || undefined,
         yearBuilt: value("yearBuilt") || undefined,

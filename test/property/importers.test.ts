@@ -536,6 +536,28 @@ describe("generic CSV files", () => {
     expect(parsed.parcels[1]!.lotSizeSquareFeet).toBeUndefined()
   })
 
+  it("parcels: a bathroom count with a fraction, as county files write a half or three-quarter bath, is full bathrooms and one partial (a generality audit: every such parcel was refused with its sales)", () => {
+    const parsed = parsePropscoreCsv(
+      "parcels.csv",
+      [
+        "property_id,market,address,bathrooms,partial_bathrooms",
+        "k-1,King,1 A St,2.5,",
+        "k-2,King,2 A St,1.75,",
+        "k-3,King,3 A St,3.25,2",
+        "k-4,King,4 A St,2,",
+        "k-5,King,5 A St,-0.5,",
+        "k-6,King,6 A St,2.5 baths,"
+      ].join("\n")
+    )
+    expect(parsed.parcels.map((parcel) => [parcel.id, parcel.bathrooms, parcel.partialBathrooms])).toEqual([
+      ["k-1", 2, 1],
+      ["k-2", 1, 1],
+      ["k-3", 3, 2],
+      ["k-4", 2, undefined]
+    ])
+    expect(parsed.rejected).toEqual({ "unreadable bathrooms": 2 })
+  })
+
   it("sales: arm's length from the column, else from the price; invalid dates rejected", () => {
     const parsed = parsePropscoreCsv("sales.csv", read("propscore-csv", "sales.csv"))
     expect(parsed.rejected).toEqual({ "unreadable sale_date": 1 })
