@@ -40,7 +40,15 @@ import { timeEffect } from "./market-index.js"
 import type { ModelOptions } from "./options.js"
 import { weightedQuantiles } from "./quantiles.js"
 import { isRecentResale, type OwnSales } from "./resale-premium.js"
-import { type Basis, groupOf, type LogPrediction, type NoValue, type Subject, TYPE_CODE } from "./types.js"
+import {
+  type Basis,
+  groupOf,
+  type LogPrediction,
+  type NoValue,
+  type Subject,
+  TYPE_CODE,
+  typeRelation
+} from "./types.js"
 
 /** What a valuation reads of the fitted model. */
 export type CompsState = {
@@ -62,14 +70,6 @@ export type CompsEstimate = LogPrediction & {
   likenesses: Array<number>
   /** the market index at the valuation date (the subject's basis; a sale's: `saleMarketIndex`) */
   subjectMarketIndex: number
-}
-
-/** 0 same, 1 close (single<->townhouse, two<->three, manufactured<->one-family), 2 other */
-function typeRelation(a: number, b: number): 0 | 1 | 2 {
-  if (a === b) return 0
-  const lo = Math.min(a, b), hi = Math.max(a, b)
-  if ((lo === 0 && hi === 1) || (lo === 2 && hi === 3) || (lo <= 1 && hi === 5)) return 1
-  return 2
 }
 
 /** The fewest comps among which one is judged against the others (`localFence`). */

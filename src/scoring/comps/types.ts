@@ -112,6 +112,14 @@ export const TYPE_CODE: Record<PropertyType, number> = {
   manufactured: 5
 }
 
+/** Of two type codes: 0 same, 1 close (single<->townhouse, two<->three, manufactured<->one-family), 2 other */
+export function typeRelation(a: number, b: number): 0 | 1 | 2 {
+  if (a === b) return 0
+  const lo = Math.min(a, b), hi = Math.max(a, b)
+  if ((lo === 0 && hi === 1) || (lo === 2 && hi === 3) || (lo <= 1 && hi === 5)) return 1
+  return 2
+}
+
 /** Houses and condos are never comps for each other, and each has its own regression. */
 export type PropertyGroup = "house" | "condo"
 export const groupOf = (propertyType: PropertyType): PropertyGroup => (propertyType === "condo" ? "condo" : "house")
