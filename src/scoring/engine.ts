@@ -238,7 +238,7 @@ export const missingFactsDetail = (missing: ReadonlyArray<string>): string => {
       overridable.map((fact) => `\`${fact}\``).join(", ")
     }) if known`
   const location = missing.includes("location")
-    ? "; the record places the property nowhere the comparable search can use (no coordinates or neighbourhood)" +
+    ? "; the record places the property nowhere the comparable search can use (no coordinates, neighbourhood or ZIP code)" +
       ", which no override can supply"
     : ""
   return `The valuation needs ${missing.join(", ")}, which the property's record lacks${supply}${location}.`

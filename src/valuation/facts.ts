@@ -104,7 +104,7 @@ export const recordFacts = (record: CountyFacts): Facts => factsWithOrigins(reco
 
 /**
  * The facts the valuation needs that are still missing: `property_type`, `living_area_square_feet`, a
- * location the comparable search can use (coordinates or a neighbourhood), and `lot_size_square_feet` for
+ * location the comparable search can use (coordinates, a neighbourhood or a ZIP code), and `lot_size_square_feet` for
  * every type except `condo`.
  */
 export const missingValuationFacts = (facts: CountyFacts): ReadonlyArray<string> => {
@@ -113,6 +113,6 @@ export const missingValuationFacts = (facts: CountyFacts): ReadonlyArray<string>
   if (facts.living_area_square_feet === undefined) missing.push("living_area_square_feet")
   if (facts.property_type !== "condo" && facts.lot_size_square_feet === undefined) missing.push("lot_size_square_feet")
   const hasCoordinates = facts.latitude !== undefined && facts.longitude !== undefined
-  if (!hasCoordinates && facts.neighborhood === undefined) missing.push("location")
+  if (!hasCoordinates && facts.neighborhood === undefined && facts.zip_code === undefined) missing.push("location")
   return missing
 }

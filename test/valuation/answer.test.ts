@@ -180,6 +180,11 @@ describe("facts", () => {
         effectiveFacts({ ...house, lot_size_square_feet: 2_000, living_area_square_feet: 0 }, undefined)
       )
     ).toEqual(["living_area_square_feet"])
+    // A ZIP code alone places it too: the comps are searched by ZIP code where there is nothing finer (a generality
+    // audit: a file with ZIP codes and neither neighbourhoods nor coordinates was refused whole).
+    const { neighborhood: _, ...withoutNeighborhood } = house
+    expect(missingValuationFacts({ ...withoutNeighborhood, property_type: "condo" })).toEqual(["location"])
+    expect(missingValuationFacts({ ...withoutNeighborhood, property_type: "condo", zip_code: "3065" })).toEqual([])
   })
 })
 
