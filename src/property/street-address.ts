@@ -372,7 +372,11 @@ export const tokenize = (raw: string): Array<string> =>
     .toUpperCase()
     // Dashes as typed or pasted (`104–42`, an en dash) are the hyphen.
     .replace(/[\u2010-\u2015\u2212]/g, "-")
-    .replace(/['’`.]/g, "")
+    // A number a spreadsheet wrote as a decimal (`7.0`, a ZIP code's `10457.0`) is the whole number; any other
+    // point between digits (`7.5`) stays, and the number is read as no number: dropped, `7.0 Somers St` was 70
+    // Somers St, someone else's house (an address audit, 2026-11-30). Every other point and apostrophe goes.
+    .replace(/(\d)\.0+(?![\d.])/g, "$1")
+    .replace(/(?<!\d)['’`.]|['’`.](?!\d)/g, "")
     // A unit the NYC files write with its other number in parentheses (`4(2E)`, `7(8)A`): one unit, as `4/2E`
     // (read as unit 4 and a word 2E, the address sent back as an ambiguity's candidate was refused: an address
     // audit, 2026-11-29).

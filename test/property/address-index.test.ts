@@ -4169,3 +4169,40 @@ describe("REQ-1 Manhattan's sides as the NYC records name them, with their stree
     }
   })
 })
+
+describe("numbers a spreadsheet wrote as decimals (an address audit, 2026-11-30: `7.0 Somers St` was charged as 70 Somers St)", () => {
+  const decimals = new AddressIndex([
+    parcel("two", "2 MAPLE ST", maple),
+    parcel("twenty", "20 MAPLE ST", maple),
+    parcel("two-hundred", "200 MAPLE ST", maple),
+    // What the digits of `2.5`, `2.05` and unit `1.5` joined would name.
+    parcel("twenty-five", "25 MAPLE ST", maple),
+    parcel("two-hundred-five", "205 MAPLE ST", maple),
+    parcel("unit-15", "30 PICKETT ST", { city: "FOOTSCRAY", zip: "3011", state: "VIC", market: "Melbourne" }, "15"),
+    parcel("unit-1", "30 PICKETT ST", { city: "FOOTSCRAY", zip: "3011", state: "VIC", market: "Melbourne" }, "1"),
+    parcel("unit-10", "30 PICKETT ST", { city: "FOOTSCRAY", zip: "3011", state: "VIC", market: "Melbourne" }, "10")
+  ])
+
+  it("REQ-1: a whole number with a point and zeros is that number, in the house number, the unit and the ZIP code", () => {
+    findsEach(decimals, [
+      ["2.0 Maple St, Maple Falls, ZZ 99101", "two"],
+      ["2.00 Maple St, Maple Falls", "two"],
+      ["2 Maple St, Maple Falls, ZZ 99101.0", "two"],
+      ["20.0 Maple St., Maple Falls", "twenty"],
+      ["1.0/30 Pickett St, Footscray VIC 3011", "unit-1"],
+      ["30 Pickett St Unit 1.0, Footscray VIC 3011", "unit-1"]
+    ])
+  })
+
+  it("REQ-1: any other point between digits makes no number, never the digits joined", () => {
+    for (
+      const typed of [
+        "2.5 Maple St, Maple Falls",
+        "2.05 Maple St, Maple Falls",
+        "1.5/30 Pickett St, Footscray VIC 3011"
+      ]
+    ) {
+      expect({ typed, found: decimals.match(typed)._tag }).toEqual({ typed, found: "Unknown" })
+    }
+  })
+})
