@@ -26,10 +26,17 @@ export const Address = Schema.String.annotations({
     "state and ZIP code if known (commas, abbreviations and small typos are fine; a unit names the unit where " +
     "units are on record at the address, a condominium's or a strata unit, and is ignored on a house of two or " +
     "three families; on any other property without units on record it may name one not on record, and is " +
-    "refused, free). 1 to 200 characters.",
+    "refused, free). 1 to 200 characters; line breaks and tabs separate its parts as commas do.",
   examples: ["3 Pine Ct, Riverton, ZZ 99103"]
 }).pipe(
   Schema.compose(Schema.Trim),
+  // Line breaks and tabs, as an address pasted from a letter or a spreadsheet row has them, separate its parts as
+  // commas do; any other control character is refused (an address audit, 2026-11-30: every such paste was a 400).
+  Schema.compose(Schema.transform(Schema.String, Schema.String, {
+    strict: true,
+    decode: (address) => address.replace(/[ ,]*[\r\n\t][\s,]*/g, ", "),
+    encode: (address) => address
+  })),
   Schema.filter((address) =>
     address.length === 0
       ? "must not be empty"

@@ -23,7 +23,7 @@ describe("Scored Call body", () => {
     expect(pointersOf(run(decodeScoredCall({ property_id: "p-1" }))).sort()).toEqual(["/address", "/property_id"])
   })
 
-  it("REQ-1: the address is required, a string of 1 to 200 characters once trimmed, with a letter or digit and no control characters", () => {
+  it("REQ-1: the address is required, a string of 1 to 200 characters once trimmed, with a letter or digit and no control characters but line breaks and tabs, read as commas", () => {
     expect(pointersOf(run(decodeScoredCall({})))).toEqual(["/address"])
     const addressLike = fc.string({ minLength: 1, maxLength: 200 }).filter((s) =>
       s.trim().length > 0 && /[\p{L}\p{N}]/u.test(s) && !/[\u0000-\u001f\u007f-\u009f]/.test(s)
@@ -34,8 +34,19 @@ describe("Scored Call body", () => {
         expect(Either.getOrThrow(decoded).address).toBe(address.trim())
       })
     )
-    for (const address of ["🏠🏠", "—", "12 Main St\u0000", "12\tMain St", "!!!"]) {
+    for (const address of ["🏠🏠", "—", "12 Main St\u0000", "12 Main St\u0007", "\t\n", "!!!"]) {
       expect(pointersOf(run(decodeScoredCall({ address }))), address).toEqual(["/address"])
+    }
+    // Line breaks and tabs, as pasted from a letter or a spreadsheet row, separate the address's parts as commas do
+    // (an address audit, 2026-11-30: every such paste was refused).
+    for (
+      const [address, read] of [
+        ["12 Main St\nRiverton, ZZ 99103", "12 Main St, Riverton, ZZ 99103"],
+        ["12 Main St,\r\nRiverton", "12 Main St, Riverton"],
+        ["12 Main St\tRiverton\tZZ 99103\n", "12 Main St, Riverton, ZZ 99103"]
+      ]
+    ) {
+      expect(Either.getOrThrow(run(decodeScoredCall({ address }))).address).toBe(read)
     }
     fc.assert(
       fc.property(fc.string({ minLength: 201, maxLength: 400 }).filter((s) => s.trim().length > 200), (address) => {
