@@ -57,4 +57,19 @@ describe("comps without tax blocks or coordinates", () => {
     expect(towns.has("Farville")).toBe(false)
     expect(towns.has("Nextdoor")).toBe(true)
   })
+
+  it("skip the sales after the valuation date without counting them: a busy neighbourhood valued as of an earlier day still finds its comps", () => {
+    // 1,300 sales in Hometown after the day (more than the 1,200 candidates a search examines), 200 before it.
+    const busy = [
+      ...Array.from({ length: 200 }, (_, i) => sale(3_000 + i, "Hometown", "3050", 600_000, month(i, 2018))),
+      ...Array.from(
+        { length: 1_300 },
+        (_, i) => sale(4_000 + i, "Hometown", "3050", 650_000, `2019-0${2 + (i % 3)}-10`)
+      )
+    ]
+    const valuation = fitModel([...busy], {}).value({ ...busy[0]!, parcelKey: "subject" }, "2019-01-20")
+    if ("reason" in valuation) throw new Error(valuation.reason)
+    expect(valuation.comps.length).toBeGreaterThan(100)
+    expect(valuation.comps.every((comp) => comp.sale.date < "2019-01-20")).toBe(true)
+  })
 })

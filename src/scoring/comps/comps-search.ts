@@ -113,6 +113,17 @@ const localityOf = (bucket: CompsBucket): Locality => {
   return locality
 }
 
+/** The position in `sales` (newest first) of the first sale dated before `day` (binary search). */
+const firstBefore = (records: Float64Array, sales: Int32Array, day: number): number => {
+  let lo = 0, hi = sales.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (records[sales[mid]! * CANDIDATE_FIELDS + DAY] >= day) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** The numeric ZIP codes (in order) with their sales, nearest `from` first (the lower of two equally near). */
 function* zipsOutwardFrom(
   numericZips: ReadonlyArray<readonly [number, Int32Array]>,
@@ -304,14 +315,17 @@ export function estimateFromComps(
       }
     }
     tiers.push([locality.newestFirst, Math.exp(-options.maxBlockDistance / options.blockBandwidth)])
-    const seen = new Uint8Array(bucket.sales.length)
+    const seen = new Set<number>()
     let scanned = 0
     search: for (const [sales, locationWeight] of tiers) {
       if (sales === undefined) continue
-      for (const i of sales) {
+      // From the newest sale before the valuation date: the later ones are no comps, and counted they ended the
+      // search (a review: valued as of an earlier date, as calibration does, a busy ZIP code found none).
+      for (let k = firstBefore(records, sales, asOfDay); k < sales.length; k++) {
         if (adjustedLogValues.length >= options.maxCandidates || scanned >= 4 * options.maxCandidates) break search
-        if (seen[i]) continue
-        seen[i] = 1
+        const i = sales[k]!
+        if (seen.has(i)) continue
+        seen.add(i)
         scanned++
         consider(i, locationWeight, false)
       }
