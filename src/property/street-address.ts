@@ -383,7 +383,8 @@ export const tokenize = (raw: string): Array<string> =>
     .replace(/(\d)\((\d[A-Z0-9]*)\)/g, "$1/$2")
     .replace(/#/g, " # ")
     .replace(/,/g, " , ")
-    .replace(/[^A-Z0-9#,\-/ ]+/g, " ")
+    // (A point left is one between digits: it stays, so that `7.5` is one token and no number.)
+    .replace(/[^A-Z0-9#,\-/. ]+/g, " ")
     .split(/\s+/)
     .filter((token) => token !== "" && token !== "-")
 

@@ -4175,7 +4175,9 @@ describe("numbers a spreadsheet wrote as decimals (an address audit, 2026-11-30:
     parcel("two", "2 MAPLE ST", maple),
     parcel("twenty", "20 MAPLE ST", maple),
     parcel("two-hundred", "200 MAPLE ST", maple),
-    // What the digits of `2.5`, `2.05` and unit `1.5` joined would name.
+    // What the digits of `2.5`, `2.05` and unit `1.5` joined, or read apart, would name (a review found `7.5 Ave`
+    // read as 7 5th Ave).
+    parcel("two-fifth", "2 5 AVE", maple),
     parcel("twenty-five", "25 MAPLE ST", maple),
     parcel("two-hundred-five", "205 MAPLE ST", maple),
     parcel("unit-15", "30 PICKETT ST", { city: "FOOTSCRAY", zip: "3011", state: "VIC", market: "Melbourne" }, "15"),
@@ -4194,12 +4196,14 @@ describe("numbers a spreadsheet wrote as decimals (an address audit, 2026-11-30:
     ])
   })
 
-  it("REQ-1: any other point between digits makes no number, never the digits joined", () => {
+  it("REQ-1: any other point between digits makes no number, never the digits joined nor read apart", () => {
     for (
       const typed of [
         "2.5 Maple St, Maple Falls",
         "2.05 Maple St, Maple Falls",
-        "1.5/30 Pickett St, Footscray VIC 3011"
+        "1.5/30 Pickett St, Footscray VIC 3011",
+        "2.5 Ave, Maple Falls",
+        "2.5th Ave, Maple Falls"
       ]
     ) {
       expect({ typed, found: decimals.match(typed)._tag }).toEqual({ typed, found: "Unknown" })
