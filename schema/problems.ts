@@ -151,7 +151,7 @@ export class MissingValuationFact extends problem<MissingValuationFact>()("Missi
   status: 422,
   title: "A fact the valuation needs is missing",
   description:
-    "The record lacks a fact the valuation needs and no override supplied it. `missing` names the facts, and `subject_property` the property the address named; `living_area_square_feet`, `lot_size_square_feet` and `property_type` can be supplied through `overrides` (`location`, no coordinates or neighbourhood on record, cannot). The Credit is refunded.",
+    "The record lacks a fact the valuation needs and no override supplied it. `missing` names the facts, and `subject_property` the property the address named; `living_area_square_feet`, `lot_size_square_feet` and `property_type` can be supplied through `overrides` (`location`, no coordinates, neighbourhood or ZIP code on record, cannot). The Credit is refunded.",
   credits: "refunded"
 }, {
   missing: Schema.Array(Schema.String).annotations({

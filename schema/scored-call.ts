@@ -21,6 +21,8 @@ export type Condition = typeof Condition.Type
  * A street address: 1 to 200 characters once surrounding white space is trimmed, with a letter or a digit,
  * no control characters. Whether it names a property is the scoring step's to say (a covered 422).
  */
+const PASTED_SEPARATORS = /[\r\n\t]/g
+
 export const Address = Schema.String.annotations({
   description: "The property's street address as a person would write it: house number and street, then town, " +
     "state and ZIP code if known (commas, abbreviations and small typos are fine; a unit names the unit where " +
@@ -30,24 +32,25 @@ export const Address = Schema.String.annotations({
   examples: ["3 Pine Ct, Riverton, ZZ 99103"]
 }).pipe(
   Schema.compose(Schema.Trim),
-  // Line breaks and tabs, as an address pasted from a letter or a spreadsheet row has them, separate its parts as
-  // commas do; any other control character is refused (an address audit, 2026-11-30: every such paste was a 400).
-  Schema.compose(Schema.transform(Schema.String, Schema.String, {
-    strict: true,
-    decode: (address) => address.replace(/[ ,]*[\r\n\t][\s,]*/g, ", "),
-    encode: (address) => address
-  })),
   Schema.filter((address) =>
     address.length === 0
       ? "must not be empty"
       : address.length > 200
       ? "must be at most 200 characters"
-      : hasControlCharacters(address)
-      ? "must not contain control characters"
+      : hasControlCharacters(address.replace(PASTED_SEPARATORS, " "))
+      ? "must not contain control characters other than line breaks and tabs"
       : !/[\p{L}\p{N}]/u.test(address)
       ? "must contain a street address (letters and numbers)"
       : true
-  )
+  ),
+  // Line breaks and tabs, as an address pasted from a letter or a spreadsheet row has them, separate its parts as
+  // commas do; any other control character is refused (an address audit, 2026-11-30: every such paste was a 400).
+  // Its length is the length sent.
+  Schema.compose(Schema.transform(Schema.String, Schema.String, {
+    strict: true,
+    decode: (address) => address.replace(/[ ,]*[\r\n\t][\s,]*/g, ", "),
+    encode: (address) => address
+  }))
 )
 
 export const RehabBudget = Schema.Int.pipe(Schema.between(0, 10_000_000)).annotations({

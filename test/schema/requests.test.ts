@@ -48,6 +48,10 @@ describe("Scored Call body", () => {
     ) {
       expect(Either.getOrThrow(run(decodeScoredCall({ address }))).address).toBe(read)
     }
+    // The length is the length sent: 200 characters with a line break are not refused as 201.
+    const long = `12 Main St\n${"R".repeat(189)}`
+    expect(long).toHaveLength(200)
+    expect(Either.getOrThrow(run(decodeScoredCall({ address: long }))).address).toBe(`12 Main St, ${"R".repeat(189)}`)
     fc.assert(
       fc.property(fc.string({ minLength: 201, maxLength: 400 }).filter((s) => s.trim().length > 200), (address) => {
         expect(pointersOf(run(decodeScoredCall({ address })))).toEqual(["/address"])
