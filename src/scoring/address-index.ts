@@ -1938,6 +1938,14 @@ export class AddressIndex {
         streetWords = ["UNIT", joined[1]!, ...streetWords.slice(1)]
       }
     }
+    // `No. 12 Main St`, `Number 12 …`: the word says what the number is (every such typing was told it had no house
+    // number: an address audit, 2026-11-30).
+    if (
+      (streetWords[0] === "NO" || streetWords[0] === "NUMBER") && streetWords.length >= 3 &&
+      /^\d/.test(streetWords[1]!)
+    ) {
+      streetWords = streetWords.slice(1)
+    }
     const slashed = streetWords.length >= 2
       ? /^([A-Z0-9][A-Z0-9-]*)\/(\d+[A-Z]?(?:-\d+[A-Z]?)?)$/.exec(streetWords[0]!)
       : null
