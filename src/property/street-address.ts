@@ -366,6 +366,9 @@ export const tokenize = (raw: string): Array<string> =>
   raw
     // `334½`: the half apart from the number, as `334 1/2` (NFKD makes it `3341⁄2`, then `3341 2`: another number).
     .replace(/\s*½/g, " 1/2")
+    // Invisible characters a paste carries inside a word (a soft hyphen, zero-width spaces and joiners) are not
+    // there: as a space, `Broa\u00addway` was two words and refused (an address audit, 2026-11-30).
+    .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, "")
     .replace(/\u2044/g, "/")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")

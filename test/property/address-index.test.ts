@@ -4220,6 +4220,18 @@ describe("a point with no space after it, and `No.` before the number (an addres
     bronx("585 E 178TH ST"),
     bronx("12 MOUNT EDEN AVE"),
     bronx("12 MAIN ST"),
+    parcel(
+      "376 BROADWAY PH2",
+      "376 BROADWAY",
+      { city: "NEW YORK", zip: "10013", state: "NY", market: "Manhattan" },
+      "PH2"
+    ),
+    parcel(
+      "376 BROADWAY PH3",
+      "376 BROADWAY",
+      { city: "NEW YORK", zip: "10013", state: "NY", market: "Manhattan" },
+      "PH3"
+    ),
     parcel("3 SAINT JOHNS PL", "3 SAINT JOHNS PL", { city: "BROOKLYN", zip: "11238", state: "NY", market: "Brooklyn" })
   ])
 
@@ -4234,6 +4246,21 @@ describe("a point with no space after it, and `No.` before the number (an addres
       ["12 Mt.Eden Ave, Bronx", "12 MOUNT EDEN AVE"],
       ["3 St.John's Pl, Brooklyn", "3 SAINT JOHNS PL"],
       ["12 Main St., Bronx, N.Y. 10465", "12 MAIN ST"]
+    ])
+  })
+
+  it("REQ-1: a soft hyphen or a zero-width character inside a word is not there", () => {
+    const clarence = points.match("600 Clar\u00adence Ave Apt 2S, Bronx")
+    expect(clarence._tag === "Found" && [clarence.parcel.street, clarence.parcel.unit]).toEqual([
+      "600 CLARENCE AVE",
+      "2S"
+    ])
+    findsEach(points, [
+      ["376 Broa\u00addway #PH2, New York, NY 10013", "376 BROADWAY PH2"],
+      ["585 E 178th St, Br\u00adonx", "585 E 178TH ST"],
+      ["12 Ma\u00adin St, Bronx", "12 MAIN ST"],
+      ["12 Main\u200b St, Br\u200bonx", "12 MAIN ST"],
+      ["\ufeff12 Main St, Bro\u2060nx", "12 MAIN ST"]
     ])
   })
 
