@@ -295,6 +295,9 @@ const startTarget = async (workerCount: number, dataDirs: Array<string>): Promis
   } else {
     env = { DATABASE_URL: databaseUrl }
   }
+  // Served as `npm start` serves: with the learners (the test harness starts servers without them). Until
+  // 2026-11-30 this bench measured the comps model alone.
+  env = { ...env, LEARNERS: "background" }
   log(
     `starting propscore serve --workers ${workerCount} on ${
       embedded ? "the embedded database" : databaseUrl
@@ -322,6 +325,7 @@ const startTarget = async (workerCount: number, dataDirs: Array<string>): Promis
     // Distinct addresses in turn, so the figures are those of real scoring work, not of one hot parcel.
     const bodies = candidates.map((address) => JSON.stringify({ address }))
     const batchBody = JSON.stringify({ properties: candidates.slice(0, 100).map((address) => ({ address })) })
+    await learnersJoined(server.baseUrl, headers, bodies)
     const replayKey = `bench-replay-${process.pid}-${Date.now()}`
     const primed = await fetch(`${server.baseUrl}/v1/predict`, {
       method: "POST",
@@ -369,6 +373,27 @@ const main = async () => {
   } finally {
     await Promise.all(targets.map((target) => target.server.stop()))
     for (const dataDir of dataDirs) fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Waits until the learners serve (fitted on a worker thread, or restored from the kept ones): an answer says
+ * `pricing-model-incomplete` until they do. Twenty answers in a row without it, so that every worker has them.
+ */
+const learnersJoined = async (baseUrl: string, headers: Record<string, string>, bodies: ReadonlyArray<string>) => {
+  const deadline = Date.now() + 15 * 60_000
+  let inRow = 0
+  let said = false
+  for (let n = 0; inRow < 20; n++) {
+    if (Date.now() > deadline) throw new Error("the learners did not join within 15 minutes")
+    const response = await fetch(`${baseUrl}/v1/predict`, { method: "POST", headers, body: bodies[n % bodies.length]! })
+    const pending = (await response.text()).includes("pricing-model-incomplete")
+    inRow = pending ? 0 : inRow + 1
+    if (pending) {
+      if (!said) log("waiting for the learners to join (fitted on a worker thread, or restored from the kept ones)")
+      said = true
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+    }
   }
 }
 
