@@ -378,7 +378,8 @@ const main = async () => {
 
 /**
  * Waits until the learners serve (fitted on a worker thread, or restored from the kept ones): an answer says
- * `pricing-model-incomplete` until they do. Twenty answers in a row without it, so that every worker has them.
+ * `pricing-model-incomplete` until they do. Twenty answers in a row without it, each on a connection of its own
+ * so that the workers share them. (A fit that fails never says so here: the server's log does.)
  */
 const learnersJoined = async (baseUrl: string, headers: Record<string, string>, bodies: ReadonlyArray<string>) => {
   const deadline = Date.now() + 15 * 60_000
@@ -386,8 +387,16 @@ const learnersJoined = async (baseUrl: string, headers: Record<string, string>, 
   let said = false
   for (let n = 0; inRow < 20; n++) {
     if (Date.now() > deadline) throw new Error("the learners did not join within 15 minutes")
-    const response = await fetch(`${baseUrl}/v1/predict`, { method: "POST", headers, body: bodies[n % bodies.length]! })
-    const pending = (await response.text()).includes("pricing-model-incomplete")
+    // A connection of its own each (`connection: close`): with workers, each probe may reach another of them.
+    const response = await fetch(`${baseUrl}/v1/predict`, {
+      method: "POST",
+      headers: { ...headers, connection: "close" },
+      body: bodies[n % bodies.length]!,
+      signal: AbortSignal.timeout(30_000)
+    })
+    const text = await response.text()
+    if (response.status !== 200) throw new Error(`a probe for the learners answered ${response.status}: ${text}`)
+    const pending = text.includes("pricing-model-incomplete")
     inRow = pending ? 0 : inRow + 1
     if (pending) {
       if (!said) log("waiting for the learners to join (fitted on a worker thread, or restored from the kept ones)")

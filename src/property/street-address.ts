@@ -366,9 +366,11 @@ export const tokenize = (raw: string): Array<string> =>
   raw
     // `334½`: the half apart from the number, as `334 1/2` (NFKD makes it `3341⁄2`, then `3341 2`: another number).
     .replace(/\s*½/g, " 1/2")
-    // Invisible characters a paste carries inside a word (a soft hyphen, zero-width spaces and joiners) are not
-    // there: as a space, `Broa\u00addway` was two words and refused (an address audit, 2026-11-30).
-    .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, "")
+    // Invisible characters a paste carries inside a word (a soft hyphen, zero-width joiners, a byte-order mark)
+    // are not there: as a space, `Broa\u00addway` was two words and refused (an address audit, 2026-11-30).
+    .replace(/\u00ad|\u200c|\u200d|\u2060|\ufeff/g, "")
+    // (A zero-width space is a word break, as a space.)
+    .replace(/\u200b/g, " ")
     .replace(/\u2044/g, "/")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -379,10 +381,6 @@ export const tokenize = (raw: string): Array<string> =>
     // point between digits (`7.5`) stays, and the number is read as no number: dropped, `7.0 Somers St` was 70
     // Somers St, someone else's house (an address audit, 2026-11-30). Every other point and apostrophe goes.
     .replace(/(\d)\.0+(?![\d.])/g, "$1")
-    // A point with no space after it ends a word (`Apt.4B`, `E.178th St`, `W.End Ave`, `Mt.Eden Ave`): it
-    // separates, where dropped it joined the two (every such typing was refused, an address audit of 2026-11-30);
-    // between single letters it is an abbreviation's (`N.Y.`, `F.D.R.`), dropped as before.
-    .replace(/([A-Z]{2,})\.(?=[A-Z0-9])|\b([A-Z])\.(?=\d)|\b([NSEW])\.(?=[A-Z]{2})/g, "$1$2$3 ")
     .replace(/(?<!\d)['’`.]|['’`.](?!\d)/g, "")
     // A unit the NYC files write with its other number in parentheses (`4(2E)`, `7(8)A`): one unit, as `4/2E`
     // (read as unit 4 and a word 2E, the address sent back as an ambiguity's candidate was refused: an address
