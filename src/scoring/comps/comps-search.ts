@@ -105,8 +105,10 @@ const localityOf = (bucket: CompsBucket): Locality => {
   }
   const byZip = listsBy(ZIP)
   const numericZips = [...byZip.values()]
-    .filter((sales) => NUMERIC_ZIP.test(bucket.sales[sales[0]!]!.zip))
-    .map((sales) => [Number(bucket.sales[sales[0]!]!.zip), sales] as const)
+    .flatMap((sales) => {
+      const zip = bucket.sales[sales[0]!]!.zip
+      return NUMERIC_ZIP.test(zip) ? [[Number(zip), sales] as const] : []
+    })
     .sort((a, b) => a[0] - b[0])
   const locality = { byNeighborhood: listsBy(NEIGHBORHOOD), byZip, newestFirst, numericZips }
   localities.set(bucket, locality)
@@ -302,22 +304,24 @@ export function estimateFromComps(
     // A walk from block 0 took the market's oldest sales (a generality audit, 2026-11-30: Melbourne without
     // coordinates, comps alone 13.1% → 22.6% MdAPE; 16.5% with this search).
     const locality = localityOf(bucket)
-    const tiers: Array<readonly [Int32Array | undefined, number]> = [
-      [subject.neighborhood === "" ? undefined : locality.byNeighborhood.get(subjectNeighborhood), 1],
-      [subject.zip === "" ? undefined : locality.byZip.get(subjectZip), 1]
-    ]
-    const zipNumber = NUMERIC_ZIP.test(subject.zip) ? Number(subject.zip) : undefined
-    if (zipNumber !== undefined) {
-      for (const [number, sales] of zipsOutwardFrom(locality.numericZips, zipNumber)) {
-        const distance = Math.abs(number - zipNumber)
-        if (distance > options.maxBlockDistance) break
-        tiers.push([sales, Math.exp(-distance / options.blockBandwidth)])
+    // The lists in the order searched, each with its location weight: drawn as the search goes, which mostly
+    // ends in the first lists.
+    function* tiers(): Generator<readonly [Int32Array | undefined, number]> {
+      if (subject.neighborhood !== "") yield [locality.byNeighborhood.get(subjectNeighborhood), 1]
+      if (subject.zip !== "") yield [locality.byZip.get(subjectZip), 1]
+      if (NUMERIC_ZIP.test(subject.zip)) {
+        const zipNumber = Number(subject.zip)
+        for (const [number, sales] of zipsOutwardFrom(locality.numericZips, zipNumber)) {
+          const distance = Math.abs(number - zipNumber)
+          if (distance > options.maxBlockDistance) break
+          yield [sales, Math.exp(-distance / options.blockBandwidth)]
+        }
       }
+      yield [locality.newestFirst, Math.exp(-options.maxBlockDistance / options.blockBandwidth)]
     }
-    tiers.push([locality.newestFirst, Math.exp(-options.maxBlockDistance / options.blockBandwidth)])
     const seen = new Set<number>()
     let scanned = 0
-    search: for (const [sales, locationWeight] of tiers) {
+    search: for (const [sales, locationWeight] of tiers()) {
       if (sales === undefined) continue
       // From the newest sale before the valuation date: the later ones are no comps, and counted they ended the
       // search (a review: valued as of an earlier date, as calibration does, a busy ZIP code found none).
