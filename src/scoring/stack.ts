@@ -56,6 +56,8 @@ export interface StackOptions {
   /** Fewest training sales a market needs for a learner; fewest window sales for a blend of its own. */
   readonly minLearnerSales: number
   readonly minWindowSales: number
+  /** Fewest valued window sales that calibrate the comps model where it serves a market alone. */
+  readonly minCompsAloneWindowSales: number
   /** The window's weight is shrunk toward 0.5 as if this many more sales had shown an even blend. */
   readonly blendPseudoCount: number
   /** The most recent sales a learner is fitted on, per market (a bound on build time at scale). */
@@ -90,6 +92,7 @@ export const defaultStackOptions: StackOptions = {
   windowMonths: 3,
   minLearnerSales: 500,
   minWindowSales: 100,
+  minCompsAloneWindowSales: 30,
   // The window's weight is the argmin of a median over a flat criterion: a few sales more or less move it far
   // (Melbourne's 0.15 became 0 when ten repeat records left its training sales). Shrunk toward the even blend
   // by 200 sales (not 20): out of time on NYC 2019 and Melbourne, seeds 1 and 2, every market the same or
@@ -168,6 +171,8 @@ interface Blend {
   readonly z: ReadonlyArray<number>
   readonly sample: ReadonlyArray<number>
   readonly windowSales: number
+  /** The comps model serves the market alone (`compsAloneBlend`): `compsWeight` is 1 and there is no learner. */
+  readonly compsAlone?: true
 }
 
 /** What the stack's parts said, for `evaluate` (each part's accuracy beside the stack's). */
@@ -378,6 +383,70 @@ const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number, slop
 }
 
 /**
+ * The calibration of the comps model where it serves a market alone (no learner): the market's latest sales
+ * valued out of time, as a blend's window is (by a comps model fitted on the market's sales before them, as of
+ * each sale's date, never from its own parcel), their residuals giving the z-values (and, from
+ * `minWindowSales` valued sales, the centre's shift and slope) a blend of weight 1 serves with. The comps
+ * model's own calibration is leave-one-out on sales its regressions were fitted on, with no months past the
+ * data: in markets of 100–700 training sales its 0.1–0.9 range held 52–75% of the prices out of time
+ * (docs/pricing-model.md, "Markets without a learner").
+ *
+ * The window is the last `windowMonths`, reaching back a month at a time until it holds `minWindowSales` sales
+ * while the sales before it stay the more; with fewer than `minCompsAloneWindowSales` valued, none is made. A
+ * window valued by a model fitted on fewer sales than serve has, around each sale, thinner comps, so each
+ * residual is taken in units of the scale the served model gives the sale (its comps before the sale's date):
+ * the units the served answers' ranges are drawn in.
+ */
+const compsAloneBlend = (comps: Model, marketSales: ReadonlyArray<Sale>, options: StackOptions): Blend | undefined => {
+  const months = marketSales.map((sale) => monthNumber(sale.date))
+  const { first, last } = monthRange(marketSales)
+  const inWindowFrom = (start: number) => months.reduce((count, month) => count + (month >= start ? 1 : 0), 0)
+  let windowStart = last - options.windowMonths + 1
+  while (windowStart < last && inWindowFrom(windowStart) > marketSales.length / 2) windowStart++
+  while (
+    windowStart - 1 > first && inWindowFrom(windowStart) < options.minWindowSales &&
+    inWindowFrom(windowStart - 1) <= marketSales.length / 2
+  ) windowStart--
+  const before = marketSales.filter((_, i) => months[i]! < windowStart)
+  if (before.length === 0) return undefined
+  const windowComps = fitModel(before, { ...comps.options, calibrate: false })
+  // The resale premium needs the leave-one-out pass, the costliest part of a fit: the full model's serves.
+  for (const [key, premium] of comps.resalePremium) windowComps.resalePremium.set(key, premium)
+  const sizeRanges = sizeRangesOf(marketSales)
+  const rows: Array<WindowValuation> = []
+  marketSales.forEach((sale, i) => {
+    if (months[i]! < windowStart) return
+    const prediction = windowComps.predictLog(sale, sale.date)
+    const served = comps.predictLog(sale, sale.date)
+    if ("reason" in prediction || "reason" in served) return
+    rows.push({
+      market: sale.market,
+      logPrice: Math.log(sale.price),
+      comps: prediction.center,
+      learner: prediction.center,
+      scale: served.scale,
+      unusualSize: unusualSizeFacts(sizeRanges, sale).length > 0,
+      group: groupOf(sale.propertyType)
+    })
+  })
+  if (rows.length < options.minCompsAloneWindowSales) return undefined
+  if (rows.length >= options.minWindowSales) return { ...blendOf(rows, 1, options.centreSlopes), compsAlone: true }
+  // From fewer residuals than a blend's window needs, no slope, and the centre's shift (their median) shrunk
+  // toward none as if `minWindowSales` more had shown none: out of time on markets of 100–250 training sales the
+  // whole shift and a slope moved values by more than they mended (the Bronx's 18.5% MdAPE became 24.5%), while
+  // without any shift a market whose prices rose past its comps' kept its range below them.
+  const blend = blendOf(rows, 1, [1])
+  const unshifted = blend.z[QUANTILE_LEVELS.indexOf("0.5")]! * options.minWindowSales /
+    (rows.length + options.minWindowSales)
+  return {
+    ...blend,
+    z: blend.z.map((z) => z - unshifted),
+    sample: blend.sample.map((u) => u - unshifted),
+    compsAlone: true
+  }
+}
+
+/**
  * A fitted stack as plain data (maps, typed arrays, numbers): what a worker thread that fitted it sends back
  * (structured clone), to be joined with the comps model the serving thread fitted on the same sales.
  */
@@ -515,6 +584,15 @@ export class StackedModel {
         fitLearner(salesByMarket.get(market)!, index, options, settingOf(market), options.maxLearnerSales)
       )
     }
+    // A market without a learner is served by the comps model alone: calibrated, like a blend, out of time on
+    // its own latest sales (`compsAloneBlend`), where it has enough of them.
+    for (const [market, marketSales] of salesByMarket) {
+      if (blends.has(market)) continue
+      const blend = compsAloneBlend(comps, marketSales, options)
+      if (blend === undefined) continue
+      blends.set(market, blend)
+      drifts.set(market, driftOf(comps, marketSales, monthRange(marketSales).last))
+    }
     return new StackedModel(comps, learners, blends, drifts, sizeRanges)
   }
 
@@ -566,7 +644,8 @@ export class StackedModel {
 
   /** The slope the market's blend is drawn toward its window's median value by, where it has a blend. */
   centreSlope(market: string): number | undefined {
-    return this.learners.has(market) ? this.blends.get(market)?.slope : undefined
+    const blend = this.blends.get(market)
+    return this.learners.has(market) || blend?.compsAlone === true ? blend?.slope : undefined
   }
 
   /**
@@ -585,7 +664,7 @@ export class StackedModel {
    */
   unusualSize(subject: Subject): UnusualSize | undefined {
     const blend = this.blends.get(subject.market)
-    if (blend === undefined || !this.learners.has(subject.market)) return undefined
+    if (blend === undefined) return undefined
     const facts = unusualSizeFacts(this.sizeRanges, subject)
     return facts.length === 0 ? undefined : { facts, factor: blend.unusualSizeFactor }
   }
@@ -603,7 +682,7 @@ export class StackedModel {
     if ("reason" in valuation) return valuation
     const blend = this.blends.get(subject.market)
     const learner = this.learnerValue(subject, asOf)
-    if (blend === undefined || learner === undefined) {
+    if (blend === undefined || (learner === undefined && blend.compsAlone !== true)) {
       return {
         ...valuation,
         parts: {
@@ -613,7 +692,9 @@ export class StackedModel {
         }
       }
     }
-    const blended = blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
+    const blended = learner === undefined
+      ? valuation.center
+      : blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
     const center = blend.pivot + blend.slope * (blended - blend.pivot)
     // Past the market's data the index is held flat; each month beyond adds its month-to-month variance.
     const drift = this.drifts.get(subject.market)
@@ -641,7 +722,7 @@ export class StackedModel {
       center,
       parts: {
         comps: valuation.quantiles["0.5"],
-        learner: Math.exp(learner),
+        ...(learner === undefined ? {} : { learner: Math.exp(learner) }),
         compsWeight: blend.compsWeight,
         ...(unusualSize === undefined ? {} : { unusualSize }),
         // Carried into the served centre by the comps' weight and the centre's slope.

@@ -8,7 +8,7 @@ import { generateDemoCounty } from "../../src/property/demo-county.js"
 import { monthIndex } from "../../src/scoring/comps/calendar.js"
 import { QUANTILE_LEVELS } from "../../src/scoring/comps/types.js"
 import { modelSales } from "../../src/scoring/engine.js"
-import { fitModel } from "../../src/scoring/model.js"
+import { fitModel, type Model } from "../../src/scoring/model.js"
 import { centreSlope, defaultStackOptions, StackedModel } from "../../src/scoring/stack.js"
 import { seededRandom } from "../../src/seeded-random.js"
 import { turnEventLoop } from "../harness/event-loop.js"
@@ -218,4 +218,66 @@ describe("the ranges of each property group", () => {
     },
     FITTING_TIMEOUT
   )
+})
+
+describe("the comps model serving a market alone (too few sales for a learner)", () => {
+  // A market of a few hundred sales, as a small county's file is: a sample of the county's first four fifths,
+  // valued on the last fifth as of each sale's date.
+  const byDate = [...sales].sort((a, b) => a.date.localeCompare(b.date))
+  const split = byDate[Math.floor(byDate.length * 0.8)]!.date
+  const sampleOf = (size: number) => {
+    const random = seededRandom(1)
+    return byDate.filter((sale) => sale.date < split && random() < size / (byDate.length * 0.8))
+  }
+  const later = byDate.filter((sale) => sale.date >= split && sale.armsLength && sale.price > 0).slice(0, 2_000)
+  /** The share of the later sales' prices inside the 0.1–0.9 range each model gives them. */
+  const coverage = (...models: ReadonlyArray<Pick<Model, "value">>) => {
+    const inside = models.map(() => 0)
+    let valued = 0
+    for (const sale of later) {
+      const valuations = models.map((model) => model.value(sale, sale.date))
+      if (valuations.some((valuation) => "reason" in valuation)) continue
+      valued++
+      valuations.forEach((valuation, i) => {
+        if ("reason" in valuation) return
+        if (sale.price >= valuation.quantiles["0.1"] && sale.price <= valuation.quantiles["0.9"]) inside[i]++
+      })
+    }
+    return inside.map((count) => count / valued)
+  }
+
+  it(
+    "is calibrated out of time on the market's latest sales: its 0.1–0.9 range holds about 80% of later prices",
+    () => {
+      const train = sampleOf(450)
+      expect(train.length).toBeLessThan(defaultStackOptions.minLearnerSales)
+      const comps = fitModel([...train], {})
+      const stack = StackedModel.fit(comps, train, defaultStackOptions)
+      expect(stack.hasLearners).toBe(false)
+      const blend = new Map(stack.toData().blends).get(market)
+      expect(blend?.compsAlone).toBe(true)
+      expect(blend?.compsWeight).toBe(1)
+      expect(blend?.windowSales).toBeGreaterThanOrEqual(defaultStackOptions.minCompsAloneWindowSales)
+      // The comps model's own calibration (leave-one-out on sales its regressions saw) held about half of them.
+      const [own, served] = coverage(comps, stack)
+      expect(own).toBeLessThan(0.65)
+      expect(served).toBeGreaterThan(0.7)
+      expect(served).toBeLessThan(0.9)
+    },
+    FITTING_TIMEOUT
+  )
+
+  it("keeps the comps model's own calibration where the window holds too few sales to calibrate", () => {
+    const train = sampleOf(60)
+    const comps = fitModel([...train], {})
+    const stack = StackedModel.fit(comps, train, defaultStackOptions)
+    expect(new Map(stack.toData().blends).has(market)).toBe(false)
+    const valued = later.filter((subject) => !("reason" in comps.value(subject, subject.date))).slice(0, 20)
+    expect(valued.length).toBe(20)
+    for (const subject of valued) {
+      const [fromStack, fromComps] = [stack.value(subject, subject.date), comps.value(subject, subject.date)]
+      if ("reason" in fromStack || "reason" in fromComps) throw new Error("not valued")
+      expect(fromStack.quantiles).toEqual(fromComps.quantiles)
+    }
+  }, FITTING_TIMEOUT)
 })
