@@ -171,7 +171,10 @@ interface Blend {
   readonly z: ReadonlyArray<number>
   readonly sample: ReadonlyArray<number>
   readonly windowSales: number
-  /** The comps model serves the market alone (`compsAloneBlend`): `compsWeight` is 1 and there is no learner. */
+  /**
+   * The comps model serves the market alone (`compsAloneBlend`): no learner, `compsWeight` 1, slope 1, and the
+   * centre the comps model's own value; the z-values (about their median) give its range.
+   */
   readonly compsAlone?: true
 }
 
@@ -383,16 +386,16 @@ const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number, slop
 }
 
 /**
- * The calibration of the comps model where it serves a market alone (no learner): the market's latest sales
- * valued out of time, as a blend's window is (by a comps model fitted on the market's sales before them, as of
- * each sale's date, never from its own parcel), their residuals giving the z-values (and, from
- * `minWindowSales` valued sales, the centre's shift and slope) a blend of weight 1 serves with. The comps
- * model's own calibration is leave-one-out on sales its regressions were fitted on, with no months past the
- * data: in markets of 100–700 training sales its 0.1–0.9 range held 52–75% of the prices out of time
- * (docs/pricing-model.md, "Markets without a learner").
+ * The range of the comps model where it serves a market alone (no learner): the market's latest sales valued
+ * out of time, as a blend's window is (by a comps model fitted on the market's sales before them, as of each
+ * sale's date, never from its own parcel), their residuals' spread about their median giving the z-values a
+ * blend of weight 1 serves with about the comps model's own value. The comps model's own calibration is
+ * leave-one-out on sales its regressions were fitted on: in markets of 100–700 training sales its 0.1–0.9 range
+ * held 52–75% of the prices out of time (docs/pricing-model.md, "Markets without a learner").
  *
- * The window is the last `windowMonths`, reaching back a month at a time until it holds `minWindowSales` sales
- * while the sales before it stay the more; with fewer than `minCompsAloneWindowSales` valued, none is made. A
+ * The window is the last `windowMonths`, moved later while it holds more than half the market's sales and
+ * earlier, a month at a time, while it holds under `minWindowSales` and the sales before it stay the more; with
+ * fewer than `minCompsAloneWindowSales` valued, none is made (the comps model's own calibration serves). A
  * window valued by a model fitted on fewer sales than serve has, around each sale, thinner comps, so each
  * residual is taken in units of the scale the served model gives the sale (its comps before the sale's date):
  * the units the served answers' ranges are drawn in.
@@ -430,18 +433,17 @@ const compsAloneBlend = (comps: Model, marketSales: ReadonlyArray<Sale>, options
     })
   })
   if (rows.length < options.minCompsAloneWindowSales) return undefined
-  if (rows.length >= options.minWindowSales) return { ...blendOf(rows, 1, options.centreSlopes), compsAlone: true }
-  // From fewer residuals than a blend's window needs, no slope, and the centre's shift (their median) shrunk
-  // toward none as if `minWindowSales` more had shown none: out of time on markets of 100–250 training sales the
-  // whole shift and a slope moved values by more than they mended (the Bronx's 18.5% MdAPE became 24.5%), while
-  // without any shift a market whose prices rose past its comps' kept its range below them.
+  // The range's spread only, about the comps model's own value (`StackedModel.value`): the window's sales are
+  // valued up to months past their model's data, so their median residual carries the market's move over those
+  // months, which a value as of the data's end does not have to make up; added to the centre it is the market
+  // index carried past its data. Through the service, a market of 348 Melbourne sales valued so was 3.0% above
+  // the prices of its later sales (8.5% → 10.1% MdAPE), while the comps model's own value was 1.3% below them.
   const blend = blendOf(rows, 1, [1])
-  const unshifted = blend.z[QUANTILE_LEVELS.indexOf("0.5")]! * options.minWindowSales /
-    (rows.length + options.minWindowSales)
+  const middle = blend.z[QUANTILE_LEVELS.indexOf("0.5")]!
   return {
     ...blend,
-    z: blend.z.map((z) => z - unshifted),
-    sample: blend.sample.map((u) => u - unshifted),
+    z: blend.z.map((z) => z - middle),
+    sample: blend.sample.map((u) => u - middle),
     compsAlone: true
   }
 }
@@ -692,10 +694,11 @@ export class StackedModel {
         }
       }
     }
-    const blended = learner === undefined
-      ? valuation.center
-      : blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner
-    const center = blend.pivot + blend.slope * (blended - blend.pivot)
+    // The comps model alone keeps its own value (`compsAloneBlend`); a blend is drawn toward its pivot.
+    const center = learner === undefined
+      ? Math.log(valuation.quantiles["0.5"])
+      : blend.pivot +
+        blend.slope * (blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner - blend.pivot)
     // Past the market's data the index is held flat; each month beyond adds its month-to-month variance.
     const drift = this.drifts.get(subject.market)
     const monthsPast = drift === undefined ? 0 : Math.max(0, monthNumber(asOf) - drift.dataEnd)
