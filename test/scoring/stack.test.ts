@@ -274,9 +274,12 @@ describe("the comps model serving a market alone (too few sales for a learner)",
   }, FITTING_TIMEOUT)
 
   it("keeps the comps model's own calibration where the window holds too few sales to calibrate", () => {
-    const train = sampleOf(60)
+    // The market of the test above, whose window values 64 sales: fewer than a minimum of 1,000.
+    const train = sampleOf(150)
     const comps = fitModel([...train], {})
-    const stack = StackedModel.fit(comps, train, defaultStackOptions)
+    const calibrated = StackedModel.fit(comps, train, defaultStackOptions)
+    expect(new Map(calibrated.toData().blends).get(market)?.windowSales).toBeLessThan(1_000)
+    const stack = StackedModel.fit(comps, train, { ...defaultStackOptions, minCompsAloneWindowSales: 1_000 })
     expect(new Map(stack.toData().blends).has(market)).toBe(false)
     const valued = later.filter((subject) => !("reason" in comps.value(subject, subject.date))).slice(0, 20)
     expect(valued.length).toBe(20)
