@@ -212,6 +212,21 @@ interface LearnerSetting {
   readonly capacity: Partial<Omit<GbtOptions, "loss">>
 }
 
+/** The `most` latest sales (all of them, as they are, when there are no more). */
+const mostRecent = <A extends { readonly date: string }>(sales: ReadonlyArray<A>, most: number): ReadonlyArray<A> =>
+  sales.length > most ? [...sales].sort((a, b) => a.date.localeCompare(b.date)).slice(-most) : sales
+
+/**
+ * A comps model that values a calibration window as the served one would, fitted on the sales before the window
+ * (without a calibration of its own): the resale premium needs the leave-one-out pass, the costliest part of a
+ * fit, so the served model's is taken.
+ */
+const windowCompsModel = (comps: Model, before: ReadonlyArray<Sale>): Model => {
+  const model = fitModel([...before], { ...comps.options, calibrate: false })
+  for (const [key, premium] of comps.resalePremium) model.resalePremium.set(key, premium)
+  return model
+}
+
 const fitLearner = (
   sales: ReadonlyArray<Sale>,
   index: MarketIndex,
@@ -219,9 +234,7 @@ const fitLearner = (
   setting: LearnerSetting,
   maxSales: number
 ): Learner => {
-  const recent = sales.length > maxSales
-    ? [...sales].sort((a, b) => a.date.localeCompare(b.date)).slice(-maxSales)
-    : sales
+  const recent = mostRecent(sales, maxSales)
   const encoder = fitFeatureEncoder(recent, (sale) => index(sale as Sale, sale.date))
   const columns = Array.from({ length: encoder.featureCount }, () => new Float64Array(recent.length))
   const target = new Float64Array(recent.length)
@@ -406,7 +419,12 @@ const MAX_COMPS_ALONE_WINDOW_VALUED = 5_000
  * residual is taken in units of the scale the served model gives the sale (its comps before the sale's date):
  * the units the served answers' ranges are drawn in.
  */
-const compsAloneBlend = (comps: Model, marketSales: ReadonlyArray<Sale>, options: StackOptions): Blend | undefined => {
+const compsAloneBlend = (
+  comps: Model,
+  marketSales: ReadonlyArray<Sale>,
+  sizeRanges: ReadonlyMap<string, SizeRange>,
+  options: StackOptions
+): Blend | undefined => {
   const months = marketSales.map((sale) => monthNumber(sale.date))
   const { first, last } = monthRange(marketSales)
   const inWindowFrom = (start: number) => months.reduce((count, month) => count + (month >= start ? 1 : 0), 0)
@@ -419,13 +437,9 @@ const compsAloneBlend = (comps: Model, marketSales: ReadonlyArray<Sale>, options
   // Bounded at scale (a large market without a blend: its data spans under a window, or its window is thin): the
   // window model is fitted on at most `maxWindowLearnerSales` of the latest sales before the window, and at
   // most `MAX_COMPS_ALONE_WINDOW_VALUED` of the window's sales, evenly spread, are valued.
-  const before = marketSales.filter((_, i) => months[i]! < windowStart)
-    .sort((a, b) => a.date.localeCompare(b.date)).slice(-options.maxWindowLearnerSales)
+  const before = mostRecent(marketSales.filter((_, i) => months[i]! < windowStart), options.maxWindowLearnerSales)
   if (before.length === 0) return undefined
-  const windowComps = fitModel(before, { ...comps.options, calibrate: false })
-  // The resale premium needs the leave-one-out pass, the costliest part of a fit: the full model's serves.
-  for (const [key, premium] of comps.resalePremium) windowComps.resalePremium.set(key, premium)
-  const sizeRanges = sizeRangesOf(marketSales)
+  const windowComps = windowCompsModel(comps, before)
   const stride = Math.ceil(inWindowFrom(windowStart) / MAX_COMPS_ALONE_WINDOW_VALUED)
   let seen = 0
   const rows: Array<WindowValuation> = []
@@ -502,12 +516,7 @@ export class StackedModel {
     const compsBefore = (windowStart: number): Model => {
       let model = windowModels.get(windowStart)
       if (model === undefined) {
-        model = fitModel(sales.filter((sale) => monthNumber(sale.date) < windowStart), {
-          ...comps.options,
-          calibrate: false
-        })
-        // The resale premium needs the leave-one-out pass, the costliest part of a fit: the full model's serves.
-        for (const [key, premium] of comps.resalePremium) model.resalePremium.set(key, premium)
+        model = windowCompsModel(comps, sales.filter((sale) => monthNumber(sale.date) < windowStart))
         windowModels.set(windowStart, model)
       }
       return model
@@ -602,7 +611,7 @@ export class StackedModel {
     // its own latest sales (`compsAloneBlend`), where it has enough of them.
     for (const [market, marketSales] of salesByMarket) {
       if (blends.has(market)) continue
-      const blend = compsAloneBlend(comps, marketSales, options)
+      const blend = compsAloneBlend(comps, marketSales, sizeRanges, options)
       if (blend === undefined) continue
       blends.set(market, blend)
       drifts.set(market, driftOf(comps, marketSales, monthRange(marketSales).last))
