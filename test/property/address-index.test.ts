@@ -4214,11 +4214,10 @@ describe("numbers a spreadsheet wrote as decimals (an address audit, 2026-11-30:
 describe("pasted invisible characters, and `No.` before the number (an address audit, 2026-11-30: each such typing was refused)", () => {
   const bronx = (street: string, unit = "") =>
     parcel(street, street, { city: "BRONX", zip: "10465", state: "NY", market: "Bronx" }, unit)
-  const points = new AddressIndex([
+  const pasted = new AddressIndex([
     bronx("600 CLARENCE AVE", "2S"),
     bronx("600 CLARENCE AVE", "3S"),
     bronx("585 E 178TH ST"),
-    bronx("12 MOUNT EDEN AVE"),
     bronx("12 MAIN ST"),
     parcel(
       "376 BROADWAY PH2",
@@ -4231,17 +4230,16 @@ describe("pasted invisible characters, and `No.` before the number (an address a
       "376 BROADWAY",
       { city: "NEW YORK", zip: "10013", state: "NY", market: "Manhattan" },
       "PH3"
-    ),
-    parcel("3 SAINT JOHNS PL", "3 SAINT JOHNS PL", { city: "BROOKLYN", zip: "11238", state: "NY", market: "Brooklyn" })
+    )
   ])
 
   it("REQ-1: a soft hyphen or a zero-width joiner inside a word is not there; a zero-width space is a space", () => {
-    const clarence = points.match("600 Clar\u00adence Ave Apt 2S, Bronx")
+    const clarence = pasted.match("600 Clar\u00adence Ave Apt 2S, Bronx")
     expect(clarence._tag === "Found" && [clarence.parcel.street, clarence.parcel.unit]).toEqual([
       "600 CLARENCE AVE",
       "2S"
     ])
-    findsEach(points, [
+    findsEach(pasted, [
       ["376 Broa\u00addway #PH2, New York, NY 10013", "376 BROADWAY PH2"],
       ["585 E 178th St, Br\u00adonx", "585 E 178TH ST"],
       ["12 Ma\u00adin St, Bronx", "12 MAIN ST"],
@@ -4252,7 +4250,7 @@ describe("pasted invisible characters, and `No.` before the number (an address a
   })
 
   it("REQ-1: `No.`, `No` or `Number` before the house number says what it is", () => {
-    findsEach(points, [
+    findsEach(pasted, [
       ["No. 12 Main St, Bronx", "12 MAIN ST"],
       ["No 12 Main St, Bronx", "12 MAIN ST"],
       ["Number 12 Main St, Bronx", "12 MAIN ST"]
