@@ -246,6 +246,7 @@ export const CAUTION_CODES = [
   "no-offer-clears-margin",
   "after-repair-value-below-model",
   "comp-band-above-model",
+  "comp-band-above-own-sale",
   "after-repair-value-below-own-sale",
   "offer-rises-with-repairs",
   "past-valuation-date",
@@ -292,6 +293,9 @@ const cautionCodeDescription =
   "(the comparable sales put the repaired property lower than the model puts it as it stands); " +
   "`comp-band-above-model`: `comp_band.middle` is above the 95% value of `value_distribution` (the comparable " +
   "sales the offer is built on put the property higher than the model does); " +
+  "`comp-band-above-own-sale`: `comp_band.middle` is at least 1.3 times the property's own market sale of the " +
+  "last two years while `max_allowable_offer` is not above that sale (the detail says whether the band's sales " +
+  "are smaller than the property: a price per square foot falls with size); " +
   "`after-repair-value-below-own-sale`: `rehab_adjusted_arv` is more than 10% below the property's own " +
   "market sale of the last two years; `offer-rises-with-repairs`: the repairs lift `rehab_adjusted_arv` toward " +
   "the band's high by so much more than they cost that `max_allowable_offer` is above the offer for the " +

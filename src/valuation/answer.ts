@@ -166,6 +166,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall, compsLis
     band,
     noBand: bandOutcome.reason,
     bandLikeness: bandOutcome.likeness,
+    bandLivingArea: bandOutcome.livingArea,
     compsDistanceMiles: weightedCompDistance(outcome.comps),
     livingArea,
     ownLastSale: outcome.subject.lastSale,

@@ -68,6 +68,8 @@ export interface CautionInputs {
   readonly noBand?: NoBandReason | undefined
   /** How alike the band's sales are to the property, weighted as in the band (`CompBandOutcome.likeness`). */
   readonly bandLikeness?: number | undefined
+  /** The weighted median living area of the band's sales, for a band by price per square foot (`CompBandOutcome`). */
+  readonly bandLivingArea?: number | undefined
   /** How far the comparable sales lie, in miles, weighted as in the band (`weightedCompDistance`). */
   readonly compsDistanceMiles?: number | undefined
   readonly livingArea?: number | undefined
@@ -786,6 +788,44 @@ const afterRepairBelowOwnSaleCaution = (inputs: CautionInputs): Caution | undefi
 }
 
 /**
+ * The comp band's middle (the value as it stands the after-repair value and the offer are built on) at least
+ * VALUE_FAR_FROM_OWN_SALE times the property's own recent market sale, the offer still below that sale (above it,
+ * `offer-above-own-sale` says more). The mirror of `after-repair-value-below-own-sale`, with the threshold of
+ * `value-far-from-own-sale`: the band is the comps' price per square foot times the property's living area, and a
+ * price per square foot falls with size, so a band of smaller houses overstates a larger one (an investor's audit,
+ * 2026-11-30: `31 Ludwig Lane, Staten Island`, 2,807 sq ft, sold for $440,000 two months before, valued at $456,000,
+ * its band's middle $635,456 from houses of about 1,900 sq ft, offered $421,000 with no word).
+ */
+const bandAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined => {
+  const { band, offer, ownLastSale: own } = inputs
+  if (band === undefined || own === undefined || !recentEnough(own.date, inputs.valuationDate)) return undefined
+  if (band.middle < own.price * VALUE_FAR_FROM_OWN_SALE) return undefined
+  if (offer !== undefined && !offer.clamped && offer.price > own.price) return undefined
+  const dollars = amountIn(inputs.currency)
+  const { bandLivingArea: theirs, livingArea: its } = inputs
+  const larger = band.method === "price_per_square_foot" && theirs !== undefined && its !== undefined &&
+    its > theirs * 1.1
+  return {
+    code: "comp-band-above-own-sale",
+    detail: `The comp band's middle (${dollars(band.middle)}), the value as it stands that the after-repair value ` +
+      `and the offer are built on, is ${percent(band.middle / own.price - 1)} above the price the property itself ` +
+      `sold for on ${own.date} (${dollars(own.price)}, recorded as a market sale)${
+        inputs.withheld ? "" : `; the pricing model's median is ${dollars(inputs.modelMedian)}`
+      }. ${
+        larger
+          ? `The band is its sales' price per square foot times this property's living area (${
+            Math.round(its!).toLocaleString("en-US")
+          } sq ft), and its sales are smaller (a weighted median of ${
+            Math.round(theirs!).toLocaleString("en-US")
+          } sq ft): a price per square foot falls with size, so the band overstates a larger house. `
+          : ""
+      }Either that price was below the market's (a sale between relatives, a distressed sale, a property in need of ` +
+      `work) or the comparable sales overstate this property: check which before relying on the after-repair value ` +
+      `and the offer${offer === undefined || offer.clamped ? "" : ` (${dollars(offer.price)})`}.`
+  }
+}
+
+/**
  * The repairs lift the after-repair value by so much more than they cost that the offer rises with them: the
  * lift is in proportion to the repairs per square foot (fully at FULL_LIFT_PER_SQUARE_FOOT), whatever the band's
  * width, and across a band wide in dollars a square foot of repairs buys many dollars of value (an investor
@@ -842,6 +882,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
     noOfferCaution(inputs),
     afterRepairBelowModelCaution(inputs),
     bandAboveModelCaution(inputs),
+    bandAboveOwnSaleCaution(inputs),
     afterRepairBelowOwnSaleCaution(inputs),
     offerRisesWithRepairsCaution(inputs),
     offerAboveOwnSaleCaution(inputs),

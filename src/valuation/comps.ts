@@ -142,9 +142,19 @@ export type CompBandOutcome =
      * in the band (the capped weights its percentiles use). Not on the wire: it decides `unalike-comp-band`.
      */
     readonly likeness: number
+    /**
+     * The weighted median living area of the band's sales, for a band by price per square foot. Not on the wire:
+     * `comp-band-above-own-sale` says how the property's size compares with theirs.
+     */
+    readonly livingArea?: number | undefined
     readonly reason?: undefined
   }
-  | { readonly band?: undefined; readonly likeness?: undefined; readonly reason: NoBandReason }
+  | {
+    readonly band?: undefined
+    readonly likeness?: undefined
+    readonly livingArea?: undefined
+    readonly reason: NoBandReason
+  }
 
 /**
  * The comp band (ANS-7): weighted 25th/50th/75th percentiles of the comps' time-adjusted prices,
@@ -190,8 +200,12 @@ export const compBandOf = (
     totalWeight += weights[i]!
     weightedLikeness += weights[i]! * comp.similarity
   })
+  const areaMiddle = bySize
+    ? weightedQuantile(used.map((comp, i) => ({ value: livingArea(comp)!, weight: weights[i]! })), 0.5)
+    : undefined
   return {
     likeness: weightedLikeness / totalWeight,
+    livingArea: areaMiddle,
     band: {
       low: Math.round(low),
       middle: Math.round(middle),

@@ -567,6 +567,41 @@ describe("the Scored answer", () => {
       expect(scoredAnswer(outcome(undefined), { address: "x" })).not.toHaveProperty("cautions")
     })
 
+    it("ANS-11 cautions: a comp band's middle 30% or more above the property's own recent market price is said, and a band of smaller houses named as the cause (an investor's audit: 31 Ludwig Lane)", () => {
+      const answerAt = (price: number, overrides?: { living_area_square_feet: number }, date = "2019-10-18") =>
+        scoredAnswer(outcome({ date, price }), { address: "x", ...(overrides ? { overrides } : {}) })
+      const codesAt = (...args: Parameters<typeof answerAt>) => answerAt(...args).cautions?.map((c) => c.code) ?? []
+      // The band's sales are of the property's size (2,000 sq ft): its middle $920,000 is 35% above $680,000, the
+      // offer below that price. What is said, with no word of sizes.
+      const same = answerAt(680_000)
+      expect(same.comp_band!.middle).toBe(920_000)
+      expect(same.max_allowable_offer!.price).toBeLessThan(680_000)
+      expect(same.cautions?.find((c) => c.code === "comp-band-above-own-sale")?.detail).toBe(
+        "The comp band's middle ($920,000), the value as it stands that the after-repair value and the offer are " +
+          "built on, is 35.3% above the price the property itself sold for on 2019-10-18 ($680,000, recorded as a " +
+          "market sale); the pricing model's median is $976,000. Either that price was below the market's (a sale " +
+          "between relatives, a distressed sale, a property in need of work) or the comparable sales overstate this " +
+          `property: check which before relying on the after-repair value and the offer ($${
+            same.max_allowable_offer!.price.toLocaleString("en-US")
+          }).`
+      )
+      // A property of 2,600 sq ft valued from sales of 2,000: the band is their price per square foot times its
+      // area ($1,196,000), and the caution says so.
+      const larger = answerAt(850_000, { living_area_square_feet: 2_600 })
+      expect(larger.comp_band!.middle).toBe(1_196_000)
+      expect(larger.cautions?.find((c) => c.code === "comp-band-above-own-sale")?.detail).toContain(
+        "The band is its sales' price per square foot times this property's living area (2,600 sq ft), and its " +
+          "sales are smaller (a weighted median of 2,000 sq ft): a price per square foot falls with size, so the " +
+          "band overstates a larger house. "
+      )
+      // Under 1.3 times, an offer above the sale (`offer-above-own-sale` says it), or a sale more than two years
+      // before: not this one.
+      expect(codesAt(720_000)).not.toContain("comp-band-above-own-sale")
+      expect(codesAt(400_000)).toEqual(expect.arrayContaining(["offer-above-own-sale"]))
+      expect(codesAt(400_000)).not.toContain("comp-band-above-own-sale")
+      expect(codesAt(680_000, undefined, "2017-11-30")).not.toContain("comp-band-above-own-sale")
+    })
+
     it("ANS-11 cautions: a comp band's middle above the model's 95% value is said (an investor's audit: 121 Richardson St, Albert Park)", () => {
       const base = outcome(undefined)
       const band = scoredAnswer(base, { address: "x" }).comp_band!
