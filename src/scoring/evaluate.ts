@@ -64,6 +64,8 @@ export interface MarketReport {
   readonly learner_min_leaf: number | null
   /** The slope the stack's values are drawn toward the window's median value by (1: not at all). */
   readonly centre_slope: number | null
+  /** The exponent the comps' local scale is tempered by in the market's ranges (1: as it is), chosen on the window. */
+  readonly scale_exponent: number | null
   readonly baseline: {
     readonly mdape: number | null
     readonly ppe10: number | null
@@ -254,6 +256,7 @@ export const evaluate = (
       learner_loss: lossName(engine.stack.learnerLoss(name)),
       learner_min_leaf: engine.stack.learnerMinLeaf(name) ?? null,
       centre_slope: engine.stack.centreSlope(name) ?? null,
+      scale_exponent: engine.stack.scaleExponent(name) ?? null,
       baseline: {
         mdape: orNull(base, "mdape"),
         ppe10: orNull(base, "ppe10"),
@@ -287,6 +290,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     "learner loss",
     "leaf",
     "slope",
+    "scale exp",
     "base MdAPE",
     "base PPE10",
     "base PPE20"
@@ -311,6 +315,7 @@ export const formatEvaluation = (report: EvaluationReport) => {
     m.learner_loss ?? "-",
     m.learner_min_leaf === null ? "-" : String(m.learner_min_leaf),
     m.centre_slope === null ? "-" : m.centre_slope.toFixed(2),
+    m.scale_exponent === null ? "-" : m.scale_exponent.toFixed(2),
     percent(m.baseline.mdape),
     percent(m.baseline.ppe10),
     percent(m.baseline.ppe20)

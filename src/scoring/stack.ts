@@ -12,7 +12,8 @@
  *    the window, shrunk toward an even blend when the window is small; the blend's log value is then drawn
  *    toward the window's median value by the slope (1 to 0.8) its residuals show (`centreSlope`);
  * 3. the quantiles are recalibrated on the same window: the blend's residuals, in units of the comps'
- *    local scale, give the z-values that turn centre and scale into the reported quantiles;
+ *    local scale (tempered toward the window's median by the exponent, of `scaleExponents`, whose quantiles score
+ *    best there), give the z-values that turn centre and scale into the reported quantiles;
  * 4. the learner that serves is fitted again on every training sale of the market (only where a blend was
  *    calibrated: its own window of at least `minWindowSales`, or the pooled window of every market).
  * Without a learner (too few sales) or a window (too few recent sales) the comps model serves alone, its range
@@ -87,6 +88,13 @@ export interface StackOptions {
    * default first: the one whose window residuals have the smallest median absolute deviation serves.
    */
   readonly centreSlopes: ReadonlyArray<number>
+  /**
+   * Exponents the comps' local scale may be tempered by (1 = as it is), the default first: a subject's range
+   * is drawn in units of `reference × (scale / reference)^exponent` (the reference the window's median scale),
+   * and the exponent whose window quantiles score best (the mean quantile loss over QUANTILE_LEVELS, a proper
+   * score of the whole range) serves.
+   */
+  readonly scaleExponents: ReadonlyArray<number>
 }
 
 export const defaultStackOptions: StackOptions = {
@@ -131,7 +139,14 @@ export const defaultStackOptions: StackOptions = {
   // Drawing values toward the window's median by the slope the window shows takes that out. Only toward it:
   // a stretch (slope above 1) was chosen on some windows by the noise of the median and lost out of time
   // (docs/pricing-model.md).
-  centreSlopes: [1, 0.95, 0.9, 0.85, 0.8]
+  centreSlopes: [1, 0.95, 0.9, 0.85, 0.8],
+  // The comps' local scale says which values are less sure, but out of time a range as wide as it made them held
+  // too few prices where it was narrow and too many where it was wide (0.1–0.9 coverage in the narrowest tenth of
+  // ranges 65–81%, in the widest 84–91%, in every NYC borough and Melbourne alike): the errors grow with the
+  // scale, less than in proportion. Every window's quantile loss preferred 0.25–0.75; only the mildest step is
+  // allowed, since a three-month window is thin ground for more (Melbourne's window chose 0.25, and its later
+  // ranges then held 83.8% of prices): docs/pricing-model.md, "Ranges as wide as the evidence is thin".
+  scaleExponents: [1, 0.75]
 }
 
 /** The comps model's market index (log) at a date: the learner fits prices with it taken out. */
@@ -150,7 +165,7 @@ interface Drift {
   readonly monthlyVariance: number
 }
 
-interface Blend {
+export interface Blend {
   /** The comps' share of the log value; the learner has the rest. */
   readonly compsWeight: number
   /** The blend's log value is `pivot + slope × (value − pivot)`. */
@@ -168,6 +183,12 @@ interface Blend {
    * ranges. Drawn in like an unusual size's, and multiplied with its factor.
    */
   readonly groupFactors: Partial<Record<PropertyGroup, number>>
+  /**
+   * The scale a subject's range is drawn in is `scaleReference × (scale / scaleReference)^scaleExponent`
+   * (`temperedScale`); absent (an engine's kept blends of before 2026-11-30): the scale as it is.
+   */
+  readonly scaleExponent?: number | undefined
+  readonly scaleReference?: number | undefined
   /** z-values at QUANTILE_LEVELS, and a 101-point sample of the residuals for the mean. */
   readonly z: ReadonlyArray<number>
   readonly sample: ReadonlyArray<number>
@@ -321,7 +342,7 @@ export const marketsExpectingLearners = (
 const cleanSales = (comps: Model, sales: ReadonlyArray<Sale>): Array<Sale> =>
   sales.filter((sale) => sale.armsLength && sale.price > 0 && !comps.isOutlier(sale))
 
-interface WindowValuation {
+export interface WindowValuation {
   readonly market: string
   readonly logPrice: number
   readonly comps: number
@@ -375,32 +396,98 @@ export const centreSlope = (
   return { slope, pivot }
 }
 
-const blendOf = (rows: ReadonlyArray<WindowValuation>, compsWeight: number, slopes: ReadonlyArray<number>): Blend => {
+/** The scale a range is drawn in: `scale` tempered toward the reference by the blend's exponent. */
+const temperedScale = (blend: Pick<Blend, "scaleExponent" | "scaleReference">, scale: number): number => {
+  const { scaleExponent: exponent, scaleReference: reference } = blend
+  return exponent === undefined || exponent === 1 || reference === undefined || !(reference > 0) || !(scale > 0)
+    ? scale
+    : reference * Math.pow(scale / reference, exponent)
+}
+
+/** The mean quantile (pinball) loss of log quantiles `predicted[i][j]` at QUANTILE_LEVELS for log prices. */
+const quantileLoss = (logPrices: ReadonlyArray<number>, predicted: (i: number, j: number) => number): number => {
+  let sum = 0
+  logPrices.forEach((logPrice, i) => {
+    QUANTILE_LEVELS.forEach((level, j) => {
+      const tau = Number(level)
+      const miss = logPrice - predicted(i, j)
+      sum += miss >= 0 ? tau * miss : (tau - 1) * miss
+    })
+  })
+  return sum / (logPrices.length * QUANTILE_LEVELS.length)
+}
+
+/** The most window sales `servedScaleReference` values (a median needs few). */
+const MAX_SCALE_REFERENCE_SALES = 500
+
+/**
+ * The median local scale the served comps model gives the window's sales (at most MAX_SCALE_REFERENCE_SALES of
+ * them, evenly spread; each as of its date, never from its own parcel): the reference a served range's scale is
+ * tempered toward. The window's own comps model, fitted on fewer sales, gives wider scales; a reference in its
+ * units would widen every served range as the exponent falls.
+ */
+const servedScaleReference = (comps: Model, sales: ReadonlyArray<Sale>): number | undefined => {
+  const stride = Math.max(1, Math.ceil(sales.length / MAX_SCALE_REFERENCE_SALES))
+  const scales: Array<number> = []
+  for (let i = 0; i < sales.length; i += stride) {
+    const prediction = comps.predictLog(sales[i]!, sales[i]!.date)
+    if (!("reason" in prediction) && prediction.scale > 0) scales.push(prediction.scale)
+  }
+  return scales.length === 0 ? undefined : quantileSorted(scales.sort((a, b) => a - b), 0.5)
+}
+
+/**
+ * The window's blend: the weight given, the slope the window shows, and its range. `servedReference` is the
+ * median scale the served model gives the window's sales (`servedScaleReference`); without it, the window's own.
+ */
+export const blendOf = (
+  rows: ReadonlyArray<WindowValuation>,
+  compsWeight: number,
+  slopes: ReadonlyArray<number>,
+  scaleExponents: ReadonlyArray<number>,
+  servedReference?: number | undefined
+): Blend => {
   const values = rows.map((row) => compsWeight * row.comps + (1 - compsWeight) * row.learner)
-  const { pivot, slope } = centreSlope(rows.map((row) => row.logPrice), values, slopes)
-  const standardized = rows.map((row, i) => (row.logPrice - (pivot + slope * (values[i]! - pivot))) / row.scale)
-  const factor = spreadFactor(standardized, rows.map((row) => row.unusualSize))
-  const groupFactors: Partial<Record<PropertyGroup, number>> = {}
-  for (const group of new Set(rows.map((row) => row.group))) {
-    groupFactors[group] = spreadFactor(standardized, rows.map((row) => row.group === group))
+  const logPrices = rows.map((row) => row.logPrice)
+  const { pivot, slope } = centreSlope(logPrices, values, slopes)
+  const centres = values.map((value) => pivot + slope * (value - pivot))
+  const scaleReference = quantileSorted(rows.map((row) => row.scale).sort((a, b) => a - b), 0.5)
+  // The range for each exponent, calibrated on the window; the one whose quantiles score best there serves (the
+  // first, unless another is strictly better).
+  const calibrated = (scaleExponent: number) => {
+    const scales = rows.map((row) => temperedScale({ scaleExponent, scaleReference }, row.scale))
+    const standardized = rows.map((row, i) => (row.logPrice - centres[i]!) / scales[i]!)
+    const factor = spreadFactor(standardized, rows.map((row) => row.unusualSize))
+    const groupFactors: Partial<Record<PropertyGroup, number>> = {}
+    for (const group of new Set(rows.map((row) => row.group))) {
+      groupFactors[group] = spreadFactor(standardized, rows.map((row) => row.group === group))
+    }
+    // Served, the range of an unusual size or a wider group is widened about its median: here its residual is
+    // drawn in about theirs.
+    const widths = rows.map((row) => (row.unusualSize ? factor : 1) * groupFactors[row.group]!)
+    const middle = quantileSorted([...standardized].sort((a, b) => a - b), 0.5)
+    const residuals = standardized.map((residual, i) => middle + (residual - middle) / widths[i]!)
+      .sort((a, b) => a - b)
+    const z = QUANTILE_LEVELS.map((level) => quantileSorted(residuals, Number(level)))
+    const loss = quantileLoss(
+      logPrices,
+      (i, j) => centres[i]! + scales[i]! * (middle + widths[i]! * (z[j]! - middle))
+    )
+    const blend: Blend = {
+      compsWeight,
+      slope,
+      pivot,
+      unusualSizeFactor: factor,
+      groupFactors,
+      ...(scaleExponent === 1 ? {} : { scaleExponent, scaleReference: servedReference ?? scaleReference }),
+      z,
+      sample: Array.from({ length: 101 }, (_, j) => quantileSorted(residuals, (j + 0.5) / 101)),
+      windowSales: rows.length
+    }
+    return { blend, loss }
   }
-  // Served, the range of an unusual size or a wider group is widened about its median: here its residual is
-  // drawn in about theirs.
-  const middle = quantileSorted([...standardized].sort((a, b) => a - b), 0.5)
-  const residuals = standardized.map((residual, i) => {
-    const row = rows[i]!
-    return middle + (residual - middle) / ((row.unusualSize ? factor : 1) * groupFactors[row.group]!)
-  }).sort((a, b) => a - b)
-  return {
-    compsWeight,
-    slope,
-    pivot,
-    unusualSizeFactor: factor,
-    groupFactors,
-    z: QUANTILE_LEVELS.map((level) => quantileSorted(residuals, Number(level))),
-    sample: Array.from({ length: 101 }, (_, j) => quantileSorted(residuals, (j + 0.5) / 101)),
-    windowSales: rows.length
-  }
+  const tried = (scaleExponents.length > 0 ? scaleExponents : [1]).map(calibrated)
+  return tried.reduce((best, candidate) => candidate.loss < best.loss - 1e-12 ? candidate : best).blend
 }
 
 /** The most window sales `compsAloneBlend` values (a bound on build time; z-values need far fewer). */
@@ -468,7 +555,7 @@ const compsAloneBlend = (
   // months, which a value as of the data's end does not have to make up; added to the centre it is the market
   // index carried past its data. Through the service, a market of 348 Melbourne sales valued so was 3.0% above
   // the prices of its later sales (8.5% → 10.1% MdAPE), while the comps model's own value was 1.3% below them.
-  const blend = blendOf(rows, 1, [1])
+  const blend = blendOf(rows, 1, [1], options.scaleExponents)
   const middle = blend.z[QUANTILE_LEVELS.indexOf("0.5")]!
   return {
     ...blend,
@@ -506,6 +593,9 @@ export class StackedModel {
     const learners = new Map<string, Learner>()
     const blends = new Map<string, Blend>()
     const pooled: Array<WindowValuation> = []
+    // The served comps model's median scale over each market's window sales, and over every market's.
+    const servedReferences = new Map<string, number>()
+    const pooledWindowSales: Array<Sale> = []
     const perMarket = new Map<string, Array<WindowValuation>>()
     const drifts = new Map<string, Drift>()
     const sizeRanges = sizeRangesOf(clean)
@@ -591,15 +681,33 @@ export class StackedModel {
         }
         perMarket.set(market, rows)
         for (const row of rows) pooled.push(row)
+        const reference = servedScaleReference(comps, window)
+        if (reference !== undefined) servedReferences.set(market, reference)
+        for (const sale of window) pooledWindowSales.push(sale)
       }
     }
     const pooledBlend = pooled.length >= options.minWindowSales
-      ? blendOf(pooled, blendWeight(pooled, options.blendPseudoCount), options.centreSlopes)
+      ? blendOf(
+        pooled,
+        blendWeight(pooled, options.blendPseudoCount),
+        options.centreSlopes,
+        options.scaleExponents,
+        servedScaleReference(comps, pooledWindowSales)
+      )
       : undefined
     for (const market of drifts.keys()) {
       const rows = perMarket.get(market) ?? []
       if (rows.length >= options.minWindowSales) {
-        blends.set(market, blendOf(rows, blendWeight(rows, options.blendPseudoCount), options.centreSlopes))
+        blends.set(
+          market,
+          blendOf(
+            rows,
+            blendWeight(rows, options.blendPseudoCount),
+            options.centreSlopes,
+            options.scaleExponents,
+            servedReferences.get(market)
+          )
+        )
       } else if (pooledBlend !== undefined) {
         blends.set(market, pooledBlend)
       }
@@ -696,6 +804,12 @@ export class StackedModel {
     return this.learners.has(market) || blend?.compsAlone === true ? blend?.slope : undefined
   }
 
+  /** The exponent the market's ranges temper the comps' local scale by (1: as it is), where it has a blend. */
+  scaleExponent(market: string): number | undefined {
+    const blend = this.blends.get(market)
+    return blend === undefined ? undefined : blend.scaleExponent ?? 1
+  }
+
   /**
    * The living areas of the middle 95% of the recorded sales of the subject's market and group (houses or
    * condos), where its market has enough of them (MIN_SIZE_RANGE_SALES); what the answer sets a recorded area
@@ -748,9 +862,8 @@ export class StackedModel {
     // Past the market's data the index is held flat; each month beyond adds its month-to-month variance.
     const drift = this.drifts.get(subject.market)
     const monthsPast = drift === undefined ? 0 : Math.max(0, monthNumber(asOf) - drift.dataEnd)
-    const scale = Math.sqrt(
-      valuation.scale * valuation.scale + monthsPast * (drift?.monthlyVariance ?? 0)
-    )
+    const local = temperedScale(blend, valuation.scale)
+    const scale = Math.sqrt(local * local + monthsPast * (drift?.monthlyVariance ?? 0))
     // A property of unusual size, or of a group the window found harder to value: its range widened about its
     // median by the factors its market's window measured.
     const unusualSize = this.unusualSize(subject)

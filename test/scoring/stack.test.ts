@@ -9,7 +9,14 @@ import { monthIndex } from "../../src/scoring/comps/calendar.js"
 import { QUANTILE_LEVELS } from "../../src/scoring/comps/types.js"
 import { modelSales } from "../../src/scoring/engine.js"
 import { fitModel, type Model } from "../../src/scoring/model.js"
-import { centreSlope, defaultStackOptions, StackedModel } from "../../src/scoring/stack.js"
+import {
+  type Blend,
+  blendOf,
+  centreSlope,
+  defaultStackOptions,
+  StackedModel,
+  type WindowValuation
+} from "../../src/scoring/stack.js"
 import { seededRandom } from "../../src/seeded-random.js"
 import { turnEventLoop } from "../harness/event-loop.js"
 
@@ -317,5 +324,95 @@ describe("the comps model serving a market alone (too few sales for a learner)",
       if ("reason" in fromStack || "reason" in fromComps) throw new Error("not valued")
       expect(fromStack.quantiles).toEqual(fromComps.quantiles)
     }
+  }, FITTING_TIMEOUT)
+})
+
+describe("the ranges' scale, tempered where the window shows errors growing less than the comps' spread", () => {
+  // A window whose residuals grow with the square root of the comps' local scale: ranges in proportion to the
+  // scale hold too few prices where it is small and too many where it is large (as the real files' did).
+  const random = seededRandom(5)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const reference = 0.25
+  const windowOf = (truth: number): Array<WindowValuation> =>
+    Array.from({ length: 4_000 }, () => {
+      const scale = reference * Math.exp(0.8 * normal())
+      const centre = 13 + 0.3 * normal()
+      return {
+        market,
+        logPrice: centre + reference * Math.pow(scale / reference, truth) * normal(),
+        comps: centre,
+        learner: centre,
+        scale,
+        unusualSize: false,
+        group: "house" as const
+      }
+    })
+  /** The 0.1–0.9 coverage of the window's own sales in its narrowest and widest thirds of scale. */
+  const coverageByScale = (blend: Blend, rows: ReadonlyArray<WindowValuation>) => {
+    const sorted = [...rows].sort((a, b) => a.scale - b.scale)
+    const [z10, z90] = [blend.z[QUANTILE_LEVELS.indexOf("0.1")]!, blend.z[QUANTILE_LEVELS.indexOf("0.9")]!]
+    const held = (part: ReadonlyArray<WindowValuation>) =>
+      part.filter((row) => {
+        const scale = blend.scaleExponent === undefined
+          ? row.scale
+          : blend.scaleReference! * Math.pow(row.scale / blend.scaleReference!, blend.scaleExponent)
+        const residual = (row.logPrice - row.comps) / scale
+        return residual >= z10 && residual <= z90
+      }).length / part.length
+    const third = Math.floor(sorted.length / 3)
+    return { narrow: held(sorted.slice(0, third)), wide: held(sorted.slice(-third)) }
+  }
+
+  it("chooses the exponent whose window quantiles score best, and calibrates its range on it", () => {
+    const rows = windowOf(0.5)
+    const proportional = blendOf(rows, 1, [1], [1])
+    expect(proportional.scaleExponent).toBeUndefined()
+    const before = coverageByScale(proportional, rows)
+    expect(before.narrow).toBeLessThan(0.7)
+    expect(before.wide).toBeGreaterThan(0.9)
+    const chosen = blendOf(rows, 1, [1], [1, 0.75, 0.5, 0.25, 0])
+    expect(chosen.scaleExponent).toBe(0.5)
+    expect(chosen.scaleReference).toBeCloseTo(reference, 1)
+    const after = coverageByScale(chosen, rows)
+    expect(Math.abs(after.narrow - 0.8)).toBeLessThan(0.04)
+    expect(Math.abs(after.wide - 0.8)).toBeLessThan(0.04)
+    // As served: at most the mildest step.
+    expect(blendOf(rows, 1, [1], defaultStackOptions.scaleExponents).scaleExponent).toBe(0.75)
+    // Where the errors do grow in proportion to the scale, it is kept as it is.
+    expect(blendOf(windowOf(1), 1, [1], [1, 0.75, 0.5, 0.25, 0]).scaleExponent).toBeUndefined()
+    // The reference a served range is tempered toward is the served model's, where it is given.
+    expect(blendOf(rows, 1, [1], [1, 0.5], 0.2).scaleReference).toBe(0.2)
+  })
+
+  it("serves a range drawn in the tempered scale, and a kept blend without an exponent as before", () => {
+    const comps = compsOfSales()
+    const data = quickStackOfSales().toData()
+    const [name, blend] = data.blends.find(([blendMarket]) => blendMarket === market)!
+    const untempered = { ...blend, scaleExponent: undefined, scaleReference: undefined }
+    const asBefore = StackedModel.fromData(comps, { ...data, blends: [[name, untempered]] })
+    const tempered = StackedModel.fromData(comps, {
+      ...data,
+      blends: [[name, { ...untempered, scaleExponent: 0.5, scaleReference: 0.3 }]]
+    })
+    let compared = 0
+    for (const subject of sales.slice(-400, -300)) {
+      // As of the sale's day: no months past the data to widen the range by.
+      const [own, before, after] = [
+        comps.value(subject, subject.date),
+        asBefore.value(subject, subject.date),
+        tempered.value(subject, subject.date)
+      ]
+      if ("reason" in own || "reason" in before || "reason" in after) continue
+      const ratio = Math.log(after.quantiles["0.9"] / after.quantiles["0.1"]) /
+        Math.log(before.quantiles["0.9"] / before.quantiles["0.1"])
+      const factor = (0.3 * Math.pow(own.scale / 0.3, 0.5)) / own.scale
+      expect(ratio).toBeCloseTo(factor, 6)
+      // The centre is the same; the window's median residual about it is in units of the (tempered) scale too.
+      expect(after.center).toBeCloseTo(before.center, 9)
+      expect(Math.log(after.quantiles["0.5"]) - after.center)
+        .toBeCloseTo((Math.log(before.quantiles["0.5"]) - before.center) * factor, 4)
+      compared++
+    }
+    expect(compared).toBeGreaterThan(50)
   }, FITTING_TIMEOUT)
 })
