@@ -383,7 +383,7 @@ export class ScoringEngine {
       new Map(data.parcels.map((parcel) => [parcel.id, parcel])),
       comps,
       options.learners === "later"
-        ? StackedModel.compsOnly(comps, sales, { ...defaultStackOptions, ...options.stack })
+        ? StackedModel.compsOnly(comps)
         : StackedModel.fit(comps, sales, { ...defaultStackOptions, ...options.stack }),
       dataThrough,
       recordsFrom,

@@ -338,10 +338,6 @@ export const marketsExpectingLearners = (
   )
 }
 
-/** The sales the stack is fitted on: arm's-length, priced, and within the comps model's fences. */
-const cleanSales = (comps: Model, sales: ReadonlyArray<Sale>): Array<Sale> =>
-  sales.filter((sale) => sale.armsLength && sale.price > 0 && !comps.isOutlier(sale))
-
 export interface WindowValuation {
   readonly market: string
   readonly logPrice: number
@@ -588,7 +584,7 @@ export class StackedModel {
   ) {}
 
   static fit(comps: Model, sales: ReadonlyArray<Sale>, options: StackOptions = defaultStackOptions): StackedModel {
-    const clean = cleanSales(comps, sales)
+    const clean = sales.filter((sale) => sale.armsLength && sale.price > 0 && !comps.isOutlier(sale))
     const index: MarketIndex = (subject, date) => comps.marketIndex(subject, date)
     const learners = new Map<string, Learner>()
     const blends = new Map<string, Blend>()
@@ -731,30 +727,9 @@ export class StackedModel {
     return new StackedModel(comps, learners, blends, drifts, sizeRanges)
   }
 
-  /**
-   * The comps model alone: what serves until the learners are fitted, and with none. A market too small ever to
-   * have a learner (under `minLearnerSales` clean sales) already has the out-of-time range `fit` gives it
-   * (`compsAloneBlend`: cheap at that size), so its answers do not change when the learners are joined; the
-   * others keep the comps model's own calibration until then (`pricing-model-incomplete` names those that will
-   * get a learner).
-   */
-  static compsOnly(
-    comps: Model,
-    sales: ReadonlyArray<Sale> = [],
-    options: StackOptions = defaultStackOptions
-  ): StackedModel {
-    const clean = cleanSales(comps, sales)
-    const sizeRanges = sizeRangesOf(clean)
-    const blends = new Map<string, Blend>()
-    const drifts = new Map<string, Drift>()
-    for (const [market, marketSales] of groupBy(clean, (sale) => sale.market)) {
-      if (marketSales.length >= options.minLearnerSales) continue
-      const blend = compsAloneBlend(comps, marketSales, sizeRanges, options)
-      if (blend === undefined) continue
-      blends.set(market, blend)
-      drifts.set(market, driftOf(comps, marketSales, monthRange(marketSales).last))
-    }
-    return new StackedModel(comps, new Map(), blends, drifts, sizeRanges)
+  /** The comps model alone (its own calibration): what serves until the learners are fitted. */
+  static compsOnly(comps: Model): StackedModel {
+    return new StackedModel(comps, new Map(), new Map(), new Map(), new Map())
   }
 
   /** True when at least one market has a learner. */

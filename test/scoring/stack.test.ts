@@ -280,35 +280,6 @@ describe("the comps model serving a market alone (too few sales for a learner)",
     expect(served).toBeLessThan(0.9)
   }, FITTING_TIMEOUT)
 
-  it("serves that range before the learners are fitted too, and the comps model's own to a market awaiting one", () => {
-    // What the service serves on until its background fit joins the learners (and with LEARNERS=off): a market
-    // that can never have a learner is answered as it will be after the fit, from the first answer.
-    const small = sampleOf(150)
-    const large = byDate.filter((sale) => sale.date < split).map((sale) => ({ ...sale, market: "Larger County" }))
-    const train = [...small, ...large]
-    const comps = fitModel([...train], {})
-    const before = StackedModel.compsOnly(comps, train, defaultStackOptions)
-    expect(before.hasLearners).toBe(false)
-    const blends = new Map(before.toData().blends)
-    expect(blends.get(market)?.compsAlone).toBe(true)
-    expect(blends.has("Larger County")).toBe(false)
-    const after = StackedModel.fit(comps, train, quick)
-    expect(new Map(after.toData().blends).get(market)).toEqual(blends.get(market))
-    let compared = 0
-    for (const sale of later.slice(0, 40)) {
-      const [early, fitted] = [before.value(sale, sale.date), after.value(sale, sale.date)]
-      if ("reason" in early || "reason" in fitted) continue
-      expect(early.quantiles).toEqual(fitted.quantiles)
-      compared++
-      // The larger market's answers are the comps model's own until its learner is joined.
-      const elsewhere = { ...sale, market: "Larger County" }
-      const [own, served] = [comps.value(elsewhere, sale.date), before.value(elsewhere, sale.date)]
-      if ("reason" in own || "reason" in served) continue
-      expect(served.quantiles).toEqual(own.quantiles)
-    }
-    expect(compared).toBeGreaterThan(20)
-  }, FITTING_TIMEOUT)
-
   it("keeps the comps model's own calibration where the window holds too few sales to calibrate", () => {
     // The market of the test above, whose window values 64 sales: fewer than a minimum of 1,000.
     const train = sampleOf(150)
