@@ -89,10 +89,10 @@ export interface StackOptions {
    */
   readonly centreSlopes: ReadonlyArray<number>
   /**
-   * Exponents the comps' local scale may be tempered by (1 = as it is), the default first: a subject's range
-   * is drawn in units of `reference × (scale / reference)^exponent` (the reference the window's median scale),
-   * and the exponent whose window quantiles score best (the mean quantile loss over QUANTILE_LEVELS, a proper
-   * score of the whole range) serves.
+   * Exponents the comps' local scale may be tempered by (1 = as it is): a subject's range is drawn in units of
+   * `reference × (scale / reference)^exponent` (the reference the median scale the served comps model gives the
+   * window's sales), and the exponent whose window quantiles score best (the mean quantile loss over
+   * QUANTILE_LEVELS, a proper score of the whole range) serves; 1 where another scores no better.
    */
   readonly scaleExponents: ReadonlyArray<number>
 }
@@ -185,7 +185,7 @@ export interface Blend {
   readonly groupFactors: Partial<Record<PropertyGroup, number>>
   /**
    * The scale a subject's range is drawn in is `scaleReference × (scale / scaleReference)^scaleExponent`
-   * (`temperedScale`); absent (an engine's kept blends of before 2026-11-30): the scale as it is.
+   * (`temperedScale`); absent (an exponent of 1): the scale as it is.
    */
   readonly scaleExponent?: number | undefined
   readonly scaleReference?: number | undefined
@@ -447,11 +447,15 @@ export const blendOf = (
   const logPrices = rows.map((row) => row.logPrice)
   const { pivot, slope } = centreSlope(logPrices, values, slopes)
   const centres = values.map((value) => pivot + slope * (value - pivot))
-  const scaleReference = quantileSorted(rows.map((row) => row.scale).sort((a, b) => a - b), 0.5)
+  const windowReference = quantileSorted(rows.map((row) => row.scale).sort((a, b) => a - b), 0.5)
+  // Served ranges are tempered toward the served model's reference; the window's own stands in without one.
+  const servedOrWindow = servedReference !== undefined && Number.isFinite(servedReference) && servedReference > 0
+    ? servedReference
+    : windowReference
   // The range for each exponent, calibrated on the window; the one whose quantiles score best there serves (the
   // first, unless another is strictly better).
   const calibrated = (scaleExponent: number) => {
-    const scales = rows.map((row) => temperedScale({ scaleExponent, scaleReference }, row.scale))
+    const scales = rows.map((row) => temperedScale({ scaleExponent, scaleReference: windowReference }, row.scale))
     const standardized = rows.map((row, i) => (row.logPrice - centres[i]!) / scales[i]!)
     const factor = spreadFactor(standardized, rows.map((row) => row.unusualSize))
     const groupFactors: Partial<Record<PropertyGroup, number>> = {}
@@ -475,14 +479,16 @@ export const blendOf = (
       pivot,
       unusualSizeFactor: factor,
       groupFactors,
-      ...(scaleExponent === 1 ? {} : { scaleExponent, scaleReference: servedReference ?? scaleReference }),
+      // (A reference that tempers nothing, 0 or none, keeps the scale as it is: no exponent is stored.)
+      ...(scaleExponent === 1 || !(servedOrWindow > 0) ? {} : { scaleExponent, scaleReference: servedOrWindow }),
       z,
       sample: Array.from({ length: 101 }, (_, j) => quantileSorted(residuals, (j + 0.5) / 101)),
       windowSales: rows.length
     }
     return { blend, loss }
   }
-  const tried = (scaleExponents.length > 0 ? scaleExponents : [1]).map(calibrated)
+  // 1 first, so that it serves unless another exponent scores strictly better (ties: as it is).
+  const tried = [1, ...scaleExponents.filter((exponent) => exponent !== 1)].map(calibrated)
   return tried.reduce((best, candidate) => candidate.loss < best.loss - 1e-12 ? candidate : best).blend
 }
 

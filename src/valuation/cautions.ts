@@ -487,6 +487,9 @@ const valueRange = (inputs: CautionInputs) => {
 /** A sale this few days before the valuation date is of the same time: nothing can have changed since. */
 const SAME_TIME_DAYS = 31
 
+/** The band's sales are said to be smaller than the property where their weighted median area is this much less. */
+const BAND_SMALLER_SHARE = 0.1
+
 /**
  * The value's median far from the property's own recent market sale, which lies inside the value's range
  * (outside it, `own-sale-outside-range` says so): VALUE_FAR_FROM_OWN_SALE.
@@ -803,25 +806,46 @@ const bandAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined => 
   if (offer !== undefined && !offer.clamped && offer.price > own.price) return undefined
   const dollars = amountIn(inputs.currency)
   const { bandLivingArea: theirs, livingArea: its } = inputs
-  const larger = band.method === "price_per_square_foot" && theirs !== undefined && its !== undefined &&
-    its > theirs * 1.1
+  const smaller = band.method === "price_per_square_foot" && theirs !== undefined && its !== undefined &&
+    theirs < its * (1 - BAND_SMALLER_SHARE)
+  // Where the value's own caution says the sale lies that far below (`own-sale-outside-range` below the range,
+  // `value-far-from-own-sale` with the median 1.3 times it), its reasons are not said again.
+  const range = valueRange(inputs)
+  const saidOfValue = range !== undefined &&
+    (own.price < range.low ||
+      (own.price <= range.high && !inputs.withheld && inputs.modelMedian >= own.price * VALUE_FAR_FROM_OWN_SALE))
+  // A band by sale price has no after-repair value or offer (no living area to lift it by).
+  const reliedOn = offer === undefined
+    ? "the comp band"
+    : `the after-repair value and the offer${offer.clamped ? "" : ` (${dollars(offer.price)})`}`
   return {
     code: "comp-band-above-own-sale",
-    detail: `The comp band's middle (${dollars(band.middle)}), the value as it stands that the after-repair value ` +
-      `and the offer are built on, is ${percent(band.middle / own.price - 1)} above the price the property itself ` +
-      `sold for on ${own.date} (${dollars(own.price)}, recorded as a market sale)${
+    detail:
+      `The comp band's middle (${dollars(band.middle)})${
+        offer === undefined ? "" : ", the value as it stands that the after-repair value and the offer are built on,"
+      } is ${percent(band.middle / own.price - 1)} above the price the property itself sold for on ${own.date} ` +
+      `(${dollars(own.price)}, recorded as a market sale)${
         inputs.withheld ? "" : `; the pricing model's median is ${dollars(inputs.modelMedian)}`
       }. ${
-        larger
+        smaller
           ? `The band is its sales' price per square foot times this property's living area (${
             Math.round(its!).toLocaleString("en-US")
           } sq ft), and its sales are smaller (a weighted median of ${
             Math.round(theirs!).toLocaleString("en-US")
           } sq ft): a price per square foot falls with size, so the band overstates a larger house. `
           : ""
-      }Either that price was below the market's (a sale between relatives, a distressed sale, a property in need of ` +
-      `work) or the comparable sales overstate this property: check which before relying on the after-repair value ` +
-      `and the offer${offer === undefined || offer.clamped ? "" : ` (${dollars(offer.price)})`}.`
+      }${
+        saidOfValue
+          ? `Check ${theComps(inputs.compsListed)} and that sale before relying on ${reliedOn}.`
+          : `Either ${
+            daysBetween(own.date, inputs.valuationDate) <= SAME_TIME_DAYS
+              ? ""
+              : "the market or the property has changed since (work done), "
+          }that price was below the market's (a sale between relatives, a distressed sale, a property in need of ` +
+            `work) or the comparable sales overstate this property: check ${
+              theComps(inputs.compsListed)
+            } before relying on ${reliedOn}.`
+      }`
   }
 }
 

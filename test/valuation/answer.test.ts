@@ -568,38 +568,79 @@ describe("the Scored answer", () => {
     })
 
     it("ANS-11 cautions: a comp band's middle 30% or more above the property's own recent market price is said, and a band of smaller houses named as the cause (an investor's audit: 31 Ludwig Lane)", () => {
-      const answerAt = (price: number, overrides?: { living_area_square_feet: number }, date = "2019-10-18") =>
-        scoredAnswer(outcome({ date, price }), { address: "x", ...(overrides ? { overrides } : {}) })
-      const codesAt = (...args: Parameters<typeof answerAt>) => answerAt(...args).cautions?.map((c) => c.code) ?? []
-      // The band's sales are of the property's size (2,000 sq ft): its middle $920,000 is 35% above $680,000, the
-      // offer below that price. What is said, with no word of sizes.
-      const same = answerAt(680_000)
-      expect(same.comp_band!.middle).toBe(920_000)
-      expect(same.max_allowable_offer!.price).toBeLessThan(680_000)
-      expect(same.cautions?.find((c) => c.code === "comp-band-above-own-sale")?.detail).toBe(
+      // The model's median $800,000 (its range $600,000 to $1,000,000): the value is not far from a sale of
+      // $700,000, but the band's middle, $920,000, is 31.4% above it.
+      const lower = (lastSale: { date: string; price: number }) => {
+        const base = outcome(lastSale)
+        return {
+          ...base,
+          model: {
+            ...base.model,
+            quantiles: {
+              "0.05": 600_000,
+              "0.1": 650_000,
+              "0.25": 720_000,
+              "0.5": 800_000,
+              "0.75": 880_000,
+              "0.9": 950_000,
+              "0.95": 1_000_000
+            }
+          }
+        }
+      }
+      type Call = Parameters<typeof scoredAnswer>[1]
+      const answerAt = (price: number, date = "2019-11-20", call: Call = { address: "x" }) =>
+        scoredAnswer(lower({ date, price }), call)
+      const captionOf = (answer: ReturnType<typeof answerAt>) =>
+        answer.cautions?.find((c) => c.code === "comp-band-above-own-sale")?.detail
+      const sameTime = answerAt(700_000)
+      expect(sameTime.comp_band!.middle).toBe(920_000)
+      expect(sameTime.max_allowable_offer!.price).toBeLessThan(700_000)
+      expect(sameTime.cautions?.map((c) => c.code)).toEqual(["comp-band-above-own-sale"])
+      const offer = `$${sameTime.max_allowable_offer!.price.toLocaleString("en-US")}`
+      expect(captionOf(sameTime)).toBe(
         "The comp band's middle ($920,000), the value as it stands that the after-repair value and the offer are " +
-          "built on, is 35.3% above the price the property itself sold for on 2019-10-18 ($680,000, recorded as a " +
-          "market sale); the pricing model's median is $976,000. Either that price was below the market's (a sale " +
+          "built on, is 31.4% above the price the property itself sold for on 2019-11-20 ($700,000, recorded as a " +
+          "market sale); the pricing model's median is $800,000. Either that price was below the market's (a sale " +
           "between relatives, a distressed sale, a property in need of work) or the comparable sales overstate this " +
-          `property: check which before relying on the after-repair value and the offer ($${
-            same.max_allowable_offer!.price.toLocaleString("en-US")
-          }).`
+          `property: check the listed comps before relying on the after-repair value and the offer (${offer}).`
       )
+      // Sold more than a month before: the market or the property may have changed since, too.
+      expect(captionOf(answerAt(700_000, "2019-03-01"))).toContain(
+        "Either the market or the property has changed since (work done), that price was below the market's"
+      )
+      // A batch entry lists no comps: the caution says where they are.
+      expect(captionOf(scoredAnswer(lower({ date: "2019-11-20", price: 700_000 }), { address: "x" }, false)))
+        .toContain("check the comps a single call's answer lists before relying on")
       // A property of 2,600 sq ft valued from sales of 2,000: the band is their price per square foot times its
       // area ($1,196,000), and the caution says so.
-      const larger = answerAt(850_000, { living_area_square_feet: 2_600 })
+      const larger = scoredAnswer(outcome({ date: "2019-10-18", price: 850_000 }), {
+        address: "x",
+        overrides: { living_area_square_feet: 2_600 }
+      })
       expect(larger.comp_band!.middle).toBe(1_196_000)
-      expect(larger.cautions?.find((c) => c.code === "comp-band-above-own-sale")?.detail).toContain(
+      expect(captionOf(larger)).toContain(
         "The band is its sales' price per square foot times this property's living area (2,600 sq ft), and its " +
           "sales are smaller (a weighted median of 2,000 sq ft): a price per square foot falls with size, so the " +
           "band overstates a larger house. "
       )
+      // The value far above the sale too (its median $976,000 against $680,000, below its 5–95% range): the
+      // value's caution gives the reasons, this one the band's part only.
+      const both = scoredAnswer(outcome({ date: "2019-10-18", price: 680_000 }), { address: "x" })
+      expect(both.cautions?.map((c) => c.code)).toEqual(["comp-band-above-own-sale", "own-sale-outside-range"])
+      expect(captionOf(both)).toMatch(
+        /Check the listed comps and that sale before relying on the after-repair value and the offer \(\$[\d,]+\)\.$/
+      )
       // Under 1.3 times, an offer above the sale (`offer-above-own-sale` says it), or a sale more than two years
       // before: not this one.
-      expect(codesAt(720_000)).not.toContain("comp-band-above-own-sale")
-      expect(codesAt(400_000)).toEqual(expect.arrayContaining(["offer-above-own-sale"]))
-      expect(codesAt(400_000)).not.toContain("comp-band-above-own-sale")
-      expect(codesAt(680_000, undefined, "2017-11-30")).not.toContain("comp-band-above-own-sale")
+      expect(captionOf(answerAt(710_000))).toBeUndefined()
+      expect(
+        scoredAnswer(outcome({ date: "2019-03-01", price: 400_000 }), { address: "x" }).cautions?.map((c) => c.code)
+      )
+        .toEqual(expect.arrayContaining(["offer-above-own-sale"]))
+      expect(captionOf(scoredAnswer(outcome({ date: "2019-03-01", price: 400_000 }), { address: "x" })))
+        .toBeUndefined()
+      expect(captionOf(answerAt(700_000, "2017-11-30"))).toBeUndefined()
     })
 
     it("ANS-11 cautions: a comp band's middle above the model's 95% value is said (an investor's audit: 121 Richardson St, Albert Park)", () => {
