@@ -797,7 +797,7 @@ const afterRepairBelowOwnSaleCaution = (inputs: CautionInputs): Caution | undefi
  * `value-far-from-own-sale`: the band is the comps' price per square foot times the property's living area, and a
  * price per square foot falls with size, so a band of smaller houses overstates a larger one (an investor's audit,
  * 2026-11-30: `31 Ludwig Lane, Staten Island`, 2,807 sq ft, sold for $440,000 two months before, valued at $456,000,
- * its band's middle $635,456 from houses of about 1,900 sq ft, offered $421,000 with no word).
+ * its band's middle $635,456 from houses a weighted median of 2,400 sq ft, offered $421,000 with no word).
  */
 const bandAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const { band, offer, ownLastSale: own } = inputs
