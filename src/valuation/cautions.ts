@@ -832,7 +832,7 @@ const bandAboveOwnSaleCaution = (inputs: CautionInputs): Caution | undefined => 
             Math.round(its!).toLocaleString("en-US")
           } sq ft), and its sales are smaller (a weighted median of ${
             Math.round(theirs!).toLocaleString("en-US")
-          } sq ft): a price per square foot falls with size, so the band overstates a larger house. `
+          } sq ft): a price per square foot falls with size, so the band can overstate a larger house. `
           : ""
       }${
         saidOfValue

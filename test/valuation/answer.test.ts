@@ -622,7 +622,7 @@ describe("the Scored answer", () => {
       expect(captionOf(larger)).toContain(
         "The band is its sales' price per square foot times this property's living area (2,600 sq ft), and its " +
           "sales are smaller (a weighted median of 2,000 sq ft): a price per square foot falls with size, so the " +
-          "band overstates a larger house. "
+          "band can overstate a larger house. "
       )
       // The value far above the sale too (its median $976,000 against $680,000, below its 5–95% range): the
       // value's caution gives the reasons, this one the band's part only.
