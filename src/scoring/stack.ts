@@ -12,8 +12,8 @@
  *    the window, shrunk toward an even blend when the window is small; the blend's log value is then drawn
  *    toward the window's median value by the slope (1 to 0.8) its residuals show (`centreSlope`);
  * 3. the quantiles are recalibrated on the same window: the blend's residuals, in units of the comps'
- *    local scale (tempered toward the window's median by the exponent, of `scaleExponents`, whose quantiles score
- *    best there), give the z-values that turn centre and scale into the reported quantiles;
+ *    local scale (tempered, by the exponent of `scaleExponents` whose quantiles score best there, toward the
+ *    median scale the served comps model gives the window's sales), give the z-values that turn centre and scale into the reported quantiles;
  * 4. the learner that serves is fitted again on every training sale of the market (only where a blend was
  *    calibrated: its own window of at least `minWindowSales`, or the pooled window of every market).
  * Without a learner (too few sales) or a window (too few recent sales) the comps model serves alone, its range
@@ -688,15 +688,16 @@ export class StackedModel {
         for (const sale of window) pooledWindowSales.push(sale)
       }
     }
-    const pooledBlend = pooled.length >= options.minWindowSales
-      ? blendOf(
+    // Made only for a market whose own window is too thin: its reference values up to 500 more window sales.
+    let pooledBlend: Blend | undefined
+    const pooledBlendOf = () =>
+      pooledBlend ??= blendOf(
         pooled,
         blendWeight(pooled, options.blendPseudoCount),
         options.centreSlopes,
         options.scaleExponents,
         servedScaleReference(comps, pooledWindowSales)
       )
-      : undefined
     for (const market of drifts.keys()) {
       const rows = perMarket.get(market) ?? []
       if (rows.length >= options.minWindowSales) {
@@ -710,8 +711,8 @@ export class StackedModel {
             servedReferences.get(market)
           )
         )
-      } else if (pooledBlend !== undefined) {
-        blends.set(market, pooledBlend)
+      } else if (pooled.length >= options.minWindowSales) {
+        blends.set(market, pooledBlendOf())
       }
     }
     // The learner that serves, fitted on every training sale of a market that has a blend to serve in.
