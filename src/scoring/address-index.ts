@@ -618,6 +618,30 @@ const doorsApart = (a: string, b: string) => {
   return Number.isNaN(gap) ? Number.POSITIVE_INFINITY : gap
 }
 
+/**
+ * How many house numbers apart a line's number is from the parcel's (`doorsApart`): a range (`rangeLast`), where
+ * `ranges` says the place writes them (no Queens-style numbers), by its nearer end.
+ */
+const doorsFrom = (number: string, from: string, ranges: boolean) => {
+  const last = ranges ? rangeLast(number) : undefined
+  return last === undefined
+    ? doorsApart(number, from)
+    : Math.min(doorsApart(number.split("-")[0]!, from), doorsApart(last, from))
+}
+
+/**
+ * How far apart along a street a number on record and the number sent (`wanted`, its `houseNumberValue`) are:
+ * a range on record (`rangeLast`), where `ranges` says the place writes them, by its nearer end (`61-63` is next
+ * to 61, not after 18: an investor's audit, 2026-11-30, saw `54-56 LUDWIG ST` suggested last).
+ */
+const numberGap = (number: string, sent: string, wanted: number, ranges: boolean) => {
+  const last = ranges ? rangeLast(number) : undefined
+  const sentLast = ranges ? rangeLast(sent) : undefined
+  const ends = last === undefined ? [houseNumberValue(number)] : [Number(number.split("-")[0]), Number(last)]
+  const sentEnds = sentLast === undefined ? [wanted] : [Number(sent.split("-")[0]), Number(sentLast)]
+  return Math.min(...ends.flatMap((end) => sentEnds.map((at) => Math.abs(end - at))))
+}
+
 /** Whether two house numbers on one street lie on its two sides (one odd, one even: `leadingNumber`). */
 const otherSide = (a: string, b: string) => {
   const x = leadingNumber(a)
@@ -1418,8 +1442,14 @@ export class AddressIndex {
         // 2444-2446 on the even side, found it, an address audit).
         if (line.street.name === current.street.name && otherSide(line.number, current.number)) continue
         // Nor a number of its own street more than a few doors away: a lot's line far along its street is another
-        // building's, a deed's error (`208 LINDEN ST` for 78 Linden St, on another block: an address audit).
-        if (line.street.name === current.street.name && doorsApart(line.number, current.number) > NEAR_DOORS) continue
+        // building's, a deed's error (`208 LINDEN ST` for 78 Linden St, on another block: an address audit). A
+        // range where the ZIP code numbers no house Queens-style is as near as its nearer end (`54-56 LUDWIG ST`,
+        // the only market sale's line of 56 Ludwig St, was read as number 5456 and dropped: an investor's audit,
+        // 2026-11-30).
+        if (
+          line.street.name === current.street.name &&
+          doorsFrom(line.number, current.number, !this.hyphenatedZips.has(zip)) > NEAR_DOORS
+        ) continue
         // Nor a misspelling of a street of its ZIP code (`37 DULANCY CT` for Dulancey Ct): the street's name found,
         // it made `21 Dulancy Ct` a name on record, no longer corrected to its street (an address audit).
         const here = namesInZip.get(zip) ?? new Set<string>()
@@ -3929,7 +3959,7 @@ export class AddressIndex {
         // Never another unit than the one sent (sent back, it would value someone else's): the unit sent, else
         // the building or house without a unit, whose answer lists its units.
         const sameUnit = parsed.unit === "" ? undefined : here.find((p) => p.unit !== "" && unitKey(p.unit) === unit)
-        const gap = Math.abs(houseNumberValue(number) - wanted)
+        const gap = numberGap(number, parsed.number, wanted, !this.hyphenatedZips.has(street.zip))
         near.push(
           sameUnit !== undefined
             ? { parcel: sameUnit, withUnit: true, gap }

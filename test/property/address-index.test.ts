@@ -3917,6 +3917,38 @@ describe("REQ-1 wrong parcels an audit of the fifth session's own changes found 
     expect(found(index, "37 Dulancy Ct, Staten Island, NY")).toBe("dulancey-37")
   })
 
+  it("an earlier line that is a range of the parcel's own number (`54-56 LUDWIG ST` for 56 Ludwig St) is kept where the ZIP code writes ranges, and a range on record is suggested by its nearer end (an investor's audit, 2026-11-30)", () => {
+    const clove = si("CLOVE LAKES", "10310")
+    const index = new AddressIndex([
+      { ...parcel("ludwig-56", "56 LUDWIG ST", clove), earlierStreets: ["54-56 LUDWIG ST"] },
+      parcel("ludwig-18", "18 LUDWIG ST", clove),
+      parcel("ludwig-29", "29 LUDWIG ST", clove),
+      parcel("ludwig-60", "60 LUDWIG ST", clove),
+      parcel("ludwig-61", "61-63 LUDWIG ST", clove)
+    ])
+    findsEach(index, [
+      ["54-56 Ludwig Street, Staten Island, NY", "ludwig-56"],
+      ["54-56 Ludwig St 10310", "ludwig-56"],
+      ["56 Ludwig St, Staten Island, NY", "ludwig-56"]
+    ])
+    // 54 alone is no number on record; 61 and 63 are the range's ends, suggested first (they had come last,
+    // read as 6163).
+    for (const typed of ["54 Ludwig St, Staten Island, NY 10310", "61 Ludwig St, Staten Island, NY 10310"]) {
+      expect(idOf(index.match(typed))).toBe("Unknown")
+    }
+    const near = index.match("63 Ludwig St, Staten Island, NY 10310")
+    expect(near._tag === "Unknown" && near.suggestions[0]).toBe("61-63 LUDWIG ST, STATEN ISLAND, NY 10310")
+    // In a ZIP code of Queens-style numbers 54-56 is block 54's house 56, far from 56: not kept.
+    const queens = { city: "QUEENS", zip: "11385", state: "NY" }
+    const hyphenated = new AddressIndex([
+      { ...parcel("q-56", "56 FRESH POND RD", queens), earlierStreets: ["54-56 FRESH POND RD"] },
+      parcel("q-60-10", "60-10 FRESH POND RD", queens),
+      parcel("q-60-12", "60-12 FRESH POND RD", queens),
+      parcel("q-60-14", "60-14 FRESH POND RD", queens)
+    ])
+    expect(idOf(hyphenated.match("54-56 Fresh Pond Rd, Queens, NY 11385"))).not.toBe("q-56")
+  })
+
   it("a unit on record on the street without a directional only, sent with its ZIP code, is found: the refusal's own candidate looped (`2600 HENRY HUDSON PKWY UNIT 2A`, its building's other flats on PKWY E)", () => {
     const index = new AddressIndex([
       parcel("hudson-2a", "2600 HENRY HUDSON PKWY", nyc("BRONX", "10463"), "2A"),
