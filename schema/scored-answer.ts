@@ -201,7 +201,8 @@ export type ValuationEvidence = typeof ValuationEvidence.Type
 export const UnusualSize = Schema.Struct({
   facts: Schema.Array(Schema.Literal("living_area_square_feet", "lot_size_square_feet")).annotations({
     description: "The facts (as recorded, or as overridden) outside the middle 95% of the recorded sales of the " +
-      "property's type (houses or condos) in its market."
+      "property's group (houses or condos) in its market and, where its type (townhouse, two-family house, …) has " +
+      "200 such sales, outside its type's too."
   }),
   range_widened_by: Schema.Number.annotations({
     description: "The factor `value_distribution` was widened by about its median (which does not move): how much " +

@@ -47,6 +47,39 @@ describe("a property of unusual size", () => {
   })
 })
 
+describe("a property of unusual size for its market's houses but usual for its type (an investor's audit, 2026-11-30)", () => {
+  // Detached houses on lots of 3,001 … 5,996 sq ft with 1,201 … 2,399 sq ft of living area; townhouses on lots
+  // of 401 … 999 sq ft with 1,601 … 3,395 sq ft: a third of the houses are townhouses, so the houses' middle
+  // 95% of lots begins about 445 sq ft, the townhouses' own about 416.
+  const detached = Array.from({ length: 600 }, (_, i) => house(1_201 + 2 * i, 3_001 + 5 * i))
+  const townhouses = Array.from({ length: 300 }, (_, i) => ({
+    ...house(1_601 + 6 * i, 401 + 2 * i),
+    propertyType: "townhouse" as const
+  }))
+  const ranges = sizeRangesOf([...detached, ...townhouses])
+  const townhouse = (livingArea: number, lotSize: number) => ({
+    ...house(livingArea, lotSize),
+    propertyType: "townhouse" as const
+  })
+
+  it("is not of unusual size: a townhouse's lot small for a house, a townhouse's area small for a townhouse", () => {
+    expect(ranges.get("Riverton|house")!.lotSize![0]).toBeGreaterThan(430)
+    expect(ranges.get("Riverton|type|townhouse")!.lotSize![0]).toBeLessThan(430)
+    expect(unusualSizeFacts(ranges, townhouse(2_000, 430))).toEqual([])
+    // 1,400 sq ft is below the townhouses' middle 95% (from about 1,646) but a house's size.
+    expect(ranges.get("Riverton|type|townhouse")!.livingArea![0]).toBeGreaterThan(1_400)
+    expect(unusualSizeFacts(ranges, townhouse(1_400, 700))).toEqual([])
+  })
+
+  it("is of unusual size outside both: a townhouse on a lot of 300 sq ft, a detached house on one of 300", () => {
+    expect(unusualSizeFacts(ranges, townhouse(2_000, 300))).toEqual(["lot_size_square_feet"])
+    expect(unusualSizeFacts(ranges, house(1_800, 300))).toEqual(["lot_size_square_feet"])
+    // A type with too few sales of its own is judged by its group's range alone.
+    const few = sizeRangesOf([...detached, ...townhouses.slice(0, MIN_SIZE_RANGE_SALES - 1)])
+    expect(unusualSizeFacts(few, townhouse(2_000, 430))).toEqual(["lot_size_square_feet"])
+  })
+})
+
 describe("the factor an unusual size widens a range by", () => {
   /** Residuals of 1,000 window sales, the first `count` of unusual size and `spread` times as far out. */
   const window = (count: number, spread: number) => {
