@@ -183,7 +183,7 @@ export const ValuationEvidence = Schema.Struct({
       price: Schema.Int.annotations({ description: "The price recorded, whole dollars." })
     }).annotations({
       description: "The property's own latest market (arm's-length) sale on record by the valuation date. It is " +
-        "never a comparable sale (the interface removes it), and its price is not the value: a sale 3 to 12 " +
+        "never a comparable sale (the interface removes it), and its price is not the value: a sale 3 to 24 " +
         "months before is read as a likely purchase for renovation, and the value carries the market's premium " +
         "for such resales. Absent when none is on record."
     })
@@ -303,7 +303,7 @@ const cautionCodeDescription =
   "property as it stands (the detail gives both): it holds only if the repairs bring it to the band's higher " +
   "sales; `past-valuation-date`: `valuation_date` is before the day of the call (the market's records end " +
   "earlier, and the value is not carried past them): every figure is of that date; `recent-resale-premium`: " +
-  "the property's own market sale 3 to 12 months before `valuation_date` makes a sale at `valuation_date` a resale soon after a " +
+  "the property's own market sale 3 to 24 months before `valuation_date` makes a sale at `valuation_date` a resale soon after a " +
   "purchase (many such are renovated), " +
   "and the model's value carries what such resales sold at over their comparable sales (the detail gives the " +
   "share): if it was not improved since, the value is that much too high; `pricing-model-incomplete`: the " +

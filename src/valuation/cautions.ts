@@ -17,6 +17,7 @@ import {
   MIN_COMPS_FOR_BAND,
   OLD_COMPS_DAYS,
   OWN_SALE_CAUTION_DAYS,
+  RESALE_MONTHS,
   UNALIKE_BAND_LIKENESS,
   VALUE_FAR_FROM_OWN_SALE,
   WIDE_BAND_RATIO,
@@ -403,7 +404,7 @@ const typeWithoutSalesCaution = (inputs: CautionInputs): Caution | undefined => 
 }
 
 /**
- * The model's value carries the recent-resale premium: the property's own market sale 3 to 12 months before the
+ * The model's value carries the recent-resale premium: the property's own market sale 3 to 24 months (RESALE_MONTHS) before the
  * valuation date marks it a likely renovation resale, and such resales sold above their comparable sales on
  * average (docs/pricing-model.md, "Recent-resale premium"). Nothing said it (an investor audit, 2026-11-28: a
  * house bought three months before was valued as if renovated since); the premium is what such sales showed,
@@ -414,13 +415,13 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   if (lift === undefined || inputs.distribution === undefined) return undefined
   const share = Math.exp(lift) - 1
   if (Math.abs(share) < 0.005) return undefined
-  // The sale named is the one the premium keys on (3 to 12 months back): the latest market sale, or a sale of
+  // The sale named is the one the premium keys on (RESALE_MONTHS back): the latest market sale, or a sale of
   // the property's recorded as arm's-length but not taken for a market one (its price beyond its
   // neighbourhood's: `own-sale-not-counted`), which the premium counts too. Called a market sale beside that
   // caution, it contradicted it (an investor audit, 2026-11-28: `27 Burroughs Rd, Balwyn`).
   const monthsBack = (date: string) => Math.round(daysBetween(date, inputs.valuationDate) / 30.44)
   const inWindow = (sale: { readonly date: string } | undefined) =>
-    sale !== undefined && monthsBack(sale.date) >= 3 && monthsBack(sale.date) <= 12
+    sale !== undefined && monthsBack(sale.date) >= RESALE_MONTHS.fewest && monthsBack(sale.date) <= RESALE_MONTHS.most
   const own = inputs.ownLastSale
   // (A package sale is not arm's-length: the premium never keys on one.)
   const uncounted = inputs.ownUncountedSale?.why === "fenced" ? inputs.ownUncountedSale : undefined
@@ -430,7 +431,7 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
     ? `The property's own sale on ${uncounted!.date}, about ${
       monthsBack(uncounted!.date)
     } months before the valuation date (arm's-length on its deed, though its price was not taken for a market one),`
-    : "The property's own sale 3 to 12 months before the valuation date"
+    : `The property's own sale ${RESALE_MONTHS.fewest} to ${RESALE_MONTHS.most} months before the valuation date`
   // That sale itself a flip's resale (its history lists the flip): the premium is kept, as measured, and said so
   // (an agent's audit, 2026-11-29: `116-46 227th St, Queens`, bought for $315,000 and resold for $560,000 140
   // days later, was told its value carried the premium of a likely renovation resale, and nothing of the flip).
@@ -441,7 +442,7 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
     detail:
       // (What the records show is a purchase, not work done since: "marks it a likely renovation resale" read as a
       // claim about the house to an agent's audit, 2026-11-30, of a house with one recorded sale.)
-      `${which} makes a sale at the valuation date a resale soon after a purchase: properties resold 3 to 12 months after one (many ` +
+      `${which} makes a sale at the valuation date a resale soon after a purchase: properties resold ${RESALE_MONTHS.fewest} to ${RESALE_MONTHS.most} months after one (many ` +
       `bought to be renovated) sold on average ${share > 0 ? "above" : "below"} what their comparable sales say, ` +
       "and the model's value carries that " +
       `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))}. It is what such resales showed, not a fact ` +

@@ -48,7 +48,7 @@ export interface ModelEstimate {
   readonly effectiveSampleSize: number
   readonly unusualSize?: UnusualSize | undefined
   /**
-   * The recent-resale premium (log) in the value: the subject's own market sale 3–12 months before the
+   * The recent-resale premium (log) in the value: the subject's own market sale 3–24 months before the
    * valuation date marks it a likely renovation resale (docs/pricing-model.md, "Recent-resale premium").
    */
   readonly resalePremium?: number | undefined

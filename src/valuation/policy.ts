@@ -13,6 +13,15 @@ export const repairBrackets: Record<Exclude<Condition, "tear_down">, { readonly 
     major_rehab: { low: 45, high: 80 }
   }
 
+/**
+ * The months between a property's own market sale and the valuation date that make it a likely renovation
+ * resale, valued with the premium such resales showed (docs/pricing-model.md, "Recent-resale premium"). 24
+ * since 2026-12-01 (12 before, a flip's usual holding period): out of time, NYC's 2019 sales resold 12 to 24
+ * months after a 2018 purchase sold a median 16–23% above their value in Queens, the Bronx and Brooklyn, as
+ * those resold sooner did before the premium.
+ */
+export const RESALE_MONTHS = { fewest: 3, most: 24 } as const
+
 /** The rehab lift starts at $0 and is full at this many dollars per square foot. */
 export const FULL_LIFT_PER_SQUARE_FOOT = 60
 

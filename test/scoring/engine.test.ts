@@ -689,7 +689,7 @@ describe("the recent-resale premium", () => {
   const sale = lastSale.get(parcel.id)!
   const subject = modelSale(parcel, sale)!
 
-  it("is learned from the training data's own resales, and applies only 3 to 12 months after the subject's own last sale", () => {
+  it("is learned from the training data's own resales, and applies only 3 to 24 months after the subject's own last sale", () => {
     const premiums = [...engine.model.resalePremium.values()]
     expect(premiums.length).toBeGreaterThan(0)
     const at = (months: number) => engine.model.predictLog(subject, addMonths(sale.saleDate, months))
@@ -697,7 +697,10 @@ describe("the recent-resale premium", () => {
     if ("reason" in inside) throw new Error(inside.reason)
     expect(inside.resale).toBe(true)
     expect(inside.premium).not.toBe(0)
-    for (const months of [2, 13]) {
+    const later = at(18)
+    if ("reason" in later) throw new Error(later.reason)
+    expect(later).toMatchObject({ resale: true, premium: inside.premium })
+    for (const months of [2, 25]) {
       const outside = at(months)
       if ("reason" in outside) throw new Error(outside.reason)
       expect(outside).toMatchObject({ resale: false, premium: 0 })
@@ -722,7 +725,7 @@ describe("the recent-resale premium", () => {
     expect(Math.abs(share)).toBeGreaterThanOrEqual(0.005)
     expect(caution?.detail).toContain(`own market sale on ${sale.saleDate}, about 6 months before the valuation date`)
     expect(caution?.detail).toContain(`${share > 0 ? "+" : "−"}${Number((Math.abs(share) * 100).toFixed(1))}%`)
-    for (const months of [2, 13]) {
+    for (const months of [2, 25]) {
       const outside = answerAt(months)
       expect(outside.outcome.model.resalePremium).toBeUndefined()
       expect((outside.answer.cautions ?? []).map((c) => c.code)).not.toContain("recent-resale-premium")

@@ -860,7 +860,7 @@ describe("the Scored answer", () => {
         }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
       expect(withPremium(Math.log(1.147))).toBe(
         "The property's own market sale on 2019-06-01, about 6 months before the valuation date, makes a sale at " +
-          "the valuation date a resale soon after a purchase: properties resold 3 to 12 months after one (many bought to be " +
+          "the valuation date a resale soon after a purchase: properties resold 3 to 24 months after one (many bought to be " +
           "renovated) sold on average above what their comparable sales say, and the model's value carries that " +
           "difference: +14.7%. It is what such resales " +
           "showed, not a fact about this property: if it has not been improved since that sale, the value is about " +

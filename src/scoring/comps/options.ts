@@ -1,5 +1,6 @@
 // The comparable-sales model's tuning: every kernel width, pseudo-count and ridge penalty, with the default
 // values chosen on validation sales (docs/pricing-model.md records how), and per-market overrides.
+import { RESALE_MONTHS } from "../../valuation/policy.js"
 
 export type ModelOptions = {
   /** candidates examined per valuation: the nearest by tax-block number within market and group */
@@ -85,8 +86,8 @@ export const DEFAULT_OPTIONS: ModelOptions = {
   condoBlockBandwidth: 3,
   condoLotBandwidth: 100,
   condoSameLineBonus: 5,
-  resaleMonths: 12,
-  resaleMinMonths: 3,
+  resaleMonths: RESALE_MONTHS.most,
+  resaleMinMonths: RESALE_MONTHS.fewest,
   resalePremiumPseudoCount: 20,
   neighborhoodAdjustment: 0.5,
   hedonicPseudoCount: 3,

@@ -1,4 +1,4 @@
-// The recent-resale premium: a subject whose own parcel sold at arm's length a few months to a year before
+// The recent-resale premium: a subject whose own parcel sold at arm's length a few months to two years before
 // the valuation date is most often a renovation being resold, and sells above its comps. The subject's own
 // prior sale is never a comparable; it only raises this flag, and the flag moves the centre by the premium
 // that leave-one-out valuations of such resales in the training data showed (calibration.ts computes those
