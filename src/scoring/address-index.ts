@@ -618,16 +618,23 @@ const doorsApart = (a: string, b: string) => {
   return Number.isNaN(gap) ? Number.POSITIVE_INFINITY : gap
 }
 
-/**
- * How many house numbers apart a line's number is from the parcel's (`doorsApart`): a range (`rangeLast`), where
- * `ranges` says the place writes them (no Queens-style numbers), by its nearer end.
- */
-const doorsFrom = (number: string, from: string, ranges: boolean) => {
+/** A ranged number's first and last numbers (`rangeLast`: `1373-75` is 1373 and 1375), where `ranges` says the place writes them; else the number alone. */
+const rangeEnds = (number: string, ranges: boolean): ReadonlyArray<string> => {
   const last = ranges ? rangeLast(number) : undefined
-  return last === undefined
-    ? doorsApart(number, from)
-    : Math.min(doorsApart(number.split("-")[0]!, from), doorsApart(last, from))
+  return last === undefined ? [number] : [number.split("-")[0]!, last]
 }
+
+/**
+ * How many house numbers apart a line's number is from the parcel's (`doorsApart`): ranges (`rangeEnds`), where
+ * `ranges` says the place writes them (no Queens-style numbers), by their nearer ends.
+ */
+const doorsFrom = (number: string, from: string, ranges: boolean) =>
+  Math.min(...rangeEnds(number, ranges).flatMap((end) => rangeEnds(from, ranges).map((at) => doorsApart(end, at))))
+
+/** Whether a street's numbers on record are Queens-style (`12-45`: block 12's house 45), not ranges of doors. */
+const queensStyleNumbers = (street: Street | undefined): boolean =>
+  street !== undefined &&
+  [...street.numbers.keys()].some((number) => HYPHENATED.test(number) && rangeLast(number) === undefined)
 
 /**
  * How far apart along a street a number on record and the number sent (`wanted`, its `houseNumberValue`) are:
@@ -1425,12 +1432,29 @@ export class AddressIndex {
       names.add(street.parts.name)
       namesInZip.set(street.zip, names)
     }
+    // Where a place writes ranges of doors (a ZIP code on record that numbers no house Queens-style, on a street
+    // with no Queens-style number on record), a range line of a parcel's own street is read as one (`54-56`:
+    // 54 and 56); and kept only by one parcel (a deed over two lots gives both the line).
+    const readsRanges = (zip: string, street: Street | undefined) =>
+      zip !== "" && !this.hyphenatedZips.has(zip) && !queensStyleNumbers(street)
+    const rangeClaims = new Map<string, Set<ParcelRecord>>()
+    for (const parcel of withEarlierStreets) {
+      for (const earlier of parcel.earlierStreets!) {
+        const line = parseStreetLine(earlier)
+        if (line === undefined || rangeLast(line.number) === undefined) continue
+        const key = `${streetKey(parcel, line)}|${line.number}`
+        rangeClaims.set(key, (rangeClaims.get(key) ?? new Set()).add(parcel))
+      }
+    }
     for (const parcel of withEarlierStreets) {
       const zip = parcel.zipCode ?? ""
       const current = parseStreetLine(parcel.street)!
       for (const earlier of parcel.earlierStreets!) {
         const line = parseStreetLine(earlier)
         if (line === undefined) continue
+        const street = streets.get(streetKey(parcel, line))
+        const at = (number: string) => street?.numbers.get(number) ?? []
+        const ranges = readsRanges(zip, street)
         const numbers = numberForms(line.number)
         // Only its directional where the latest row has none (`170 E 206 ST`, later `170 206TH ST`, its
         // neighbours on E 206 St): the rules for a directional typed found no 170 on E 206 St, and the address
@@ -1446,16 +1470,27 @@ export class AddressIndex {
         // range where the ZIP code numbers no house Queens-style is as near as its nearer end (`54-56 LUDWIG ST`,
         // the only market sale's line of 56 Ludwig St, was read as number 5456 and dropped: an investor's audit,
         // 2026-11-30).
-        if (
-          line.street.name === current.street.name &&
-          doorsFrom(line.number, current.number, !this.hyphenatedZips.has(zip)) > NEAR_DOORS
-        ) continue
+        if (line.street.name === current.street.name && doorsFrom(line.number, current.number, ranges) > NEAR_DOORS) {
+          continue
+        }
+        // A range no other property's doors are among (`54-56`, where 54 is a house of its own, is both or
+        // either: not this one's alone), claimed by no other parcel.
+        const [first, last] = rangeEnds(line.number, ranges)
+        if (last !== undefined) {
+          if ((rangeClaims.get(`${streetKey(parcel, line)}|${line.number}`)?.size ?? 0) > 1) continue
+          const doors = Array.from(
+            { length: (Number(last) - Number(first)) / 2 + 1 },
+            (_, i) => String(Number(first) + 2 * i)
+          )
+          const another = (other: ParcelRecord) =>
+            other !== parcel && (parcel.unit === "" || other.unit === "" || !sameCondominium(other, parcel) ||
+              unitKey(other.unit) === unitKey(parcel.unit))
+          if (doors.some((door) => at(door).some(another))) continue
+        }
         // Nor a misspelling of a street of its ZIP code (`37 DULANCY CT` for Dulancey Ct): the street's name found,
         // it made `21 Dulancy Ct` a name on record, no longer corrected to its street (an address audit).
         const here = namesInZip.get(zip) ?? new Set<string>()
         if (!here.has(line.street.name) && [...here].some((name) => distance(name, line.street.name) <= 1)) continue
-        const street = streets.get(streetKey(parcel, line))
-        const at = (number: string) => street?.numbers.get(number) ?? []
         // A unit at an address whose units on record are another condominium's (another block, or another
         // thousand of lot numbers, as NYC numbers a condominium's units): that building's unit of the name is
         // another flat (`300 E 33rd St Apt 19K`, a deed's line for 333 E 30th St's 19-K on the same block, found

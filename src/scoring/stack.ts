@@ -344,7 +344,7 @@ export interface WindowValuation {
   readonly comps: number
   readonly learner: number
   readonly scale: number
-  /** Of unusual size in its market × group (`unusualSizeFacts`). */
+  /** Of unusual size in its market × group and type (`unusualSizeFacts`). */
   readonly unusualSize: boolean
   readonly group: PropertyGroup
 }
@@ -803,7 +803,7 @@ export class StackedModel {
 
   /**
    * Where the subject is of unusual size and the stack serves its market: the facts outside its market ×
-   * group's middle 95% and the factor its range is widened by (its market's window measured it; 1 where that
+   * group's middle 95% and its type's (`unusualSizeFacts`) and the factor its range is widened by (its market's window measured it; 1 where that
    * window showed such properties no harder to value).
    */
   unusualSize(subject: Subject): UnusualSize | undefined {

@@ -419,12 +419,18 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   // the property's recorded as arm's-length but not taken for a market one (its price beyond its
   // neighbourhood's: `own-sale-not-counted`), which the premium counts too. Called a market sale beside that
   // caution, it contradicted it (an investor audit, 2026-11-28: `27 Burroughs Rd, Balwyn`).
-  const monthsBack = (date: string) => Math.round(daysBetween(date, inputs.valuationDate) / 30.44)
+  // (The window in days as the premium's rule reads it, `isRecentResale`: months of 365.25 / 12 days.)
+  const daysBack = (date: string) => daysBetween(date, inputs.valuationDate)
+  const monthsBack = (date: string) => Math.round(daysBack(date) / (365.25 / 12))
   const inWindow = (sale: { readonly date: string } | undefined) =>
-    sale !== undefined && monthsBack(sale.date) >= RESALE_MONTHS.fewest && monthsBack(sale.date) <= RESALE_MONTHS.most
-  const own = inputs.ownLastSale
-  // (A package sale is not arm's-length: the premium never keys on one.)
+    sale !== undefined && daysBack(sale.date) >= RESALE_MONTHS.fewest * 365.25 / 12 &&
+    daysBack(sale.date) <= RESALE_MONTHS.most * 365.25 / 12
+  // The premium keys on the latest arm's-length sale: a sale not taken for a market one is later than the
+  // latest market sale (`ownUncountedSale`), so it is that one where there is one (a purchase 18 months back and
+  // its fenced resale 6 months back named the purchase: a review, 2026-12-01). (A package sale is not
+  // arm's-length: the premium never keys on one.)
   const uncounted = inputs.ownUncountedSale?.why === "fenced" ? inputs.ownUncountedSale : undefined
+  const own = uncounted === undefined ? inputs.ownLastSale : undefined
   const which = inWindow(own)
     ? `The property's own market sale on ${own!.date}, about ${monthsBack(own!.date)} months before the valuation date,`
     : inWindow(uncounted)

@@ -883,6 +883,17 @@ describe("the Scored answer", () => {
       expect(fenced.cautions?.find((c) => c.code === "recent-resale-premium")?.detail).toMatch(
         /^The property's own sale on 2019-07-29, about 4 months before the valuation date \(arm's-length on its deed, though its price was not taken for a market one\), makes a sale at the valuation date a resale/
       )
+      // A market purchase 18 months back, its fenced resale 5 months back: the premium keys on the resale, the
+      // latest arm's-length sale, and the caution names it, not the purchase (a review, 2026-12-01).
+      const bothInWindow = scoredAnswer({
+        ...outcome({ date: "2018-06-30", price: 500_000 }),
+        subject: {
+          ...outcome({ date: "2018-06-30", price: 500_000 }).subject,
+          uncountedSale: { date: "2019-07-29", price: 3_812_000, why: "fenced" }
+        },
+        model: { ...outcome({ date: "2018-06-30", price: 500_000 }).model, resalePremium: Math.log(1.05) }
+      }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
+      expect(bothInWindow).toMatch(/^The property's own sale on 2019-07-29, about 4 months before/)
       // That sale itself a flip's resale: said, with the purchase, and the premium kept (an agent's audit,
       // 2026-11-29: `116-46 227th St`, whose history listed the flip its score never named).
       const flipExit = scoredAnswer({
