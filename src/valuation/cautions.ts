@@ -458,9 +458,9 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
         flippedFrom === undefined ?
           "" :
           ` That sale was itself a flip's resale, of a purchase on ${flippedFrom.date} ` +
-          `for ${dollars(flippedFrom.price)} (its history lists it): houses resold again that soon after a resale ` +
-          "still sold above their comparable sales on average, so the premium is kept, but whatever work the flip " +
-          "paid for is in that sale's price already."
+          `for ${dollars(flippedFrom.price)} (its history lists it): houses resold again within a year of a resale ` +
+          "still sold above their comparable sales on average (later ones were too few to measure), so the premium " +
+          "is kept, but whatever work the flip paid for is in that sale's price already."
       }`
   }
 }
