@@ -637,17 +637,16 @@ const queensStyleNumbers = (street: Street | undefined): boolean =>
   [...street.numbers.keys()].some((number) => HYPHENATED.test(number) && rangeLast(number) === undefined)
 
 /**
- * How far apart along a street a number on record and the number sent (`wanted`, its `houseNumberValue`) are:
- * a range on record (`rangeLast`), where `ranges` says the place writes them, by its nearer end (`61-63` is next
- * to 61, not after 18: an investor's audit, 2026-11-30, saw `54-56 LUDWIG ST` suggested last).
+ * How far apart along a street a number on record and the number sent are (`houseNumberValue`): ranges
+ * (`rangeEnds`), where `ranges` says the place writes them, by their nearer ends (`61-63` is next to 61, not
+ * after 18: an investor's audit, 2026-11-30, saw `54-56 LUDWIG ST` suggested last).
  */
-const numberGap = (number: string, sent: string, wanted: number, ranges: boolean) => {
-  const last = ranges ? rangeLast(number) : undefined
-  const sentLast = ranges ? rangeLast(sent) : undefined
-  const ends = last === undefined ? [houseNumberValue(number)] : [Number(number.split("-")[0]), Number(last)]
-  const sentEnds = sentLast === undefined ? [wanted] : [Number(sent.split("-")[0]), Number(sentLast)]
-  return Math.min(...ends.flatMap((end) => sentEnds.map((at) => Math.abs(end - at))))
-}
+const numberGap = (number: string, sent: string, ranges: boolean) =>
+  Math.min(
+    ...rangeEnds(number, ranges).flatMap((end) =>
+      rangeEnds(sent, ranges).map((at) => Math.abs(houseNumberValue(end) - houseNumberValue(at)))
+    )
+  )
 
 /** Whether two house numbers on one street lie on its two sides (one odd, one even: `leadingNumber`). */
 const otherSide = (a: string, b: string) => {
@@ -3969,8 +3968,7 @@ export class AddressIndex {
    * West 89th's houses, nor `Prospect Pl` Prospect Ave's).
    */
   private nearNumbers(parsed: Parsed, name: string): Array<string> {
-    // Nearness along the street: Queens' `14-45` is 1445, between `14-43` and `14-47`.
-    const wanted = houseNumberValue(parsed.number)
+    // Nearness along the street (`numberGap`): Queens' `14-45` is 1445, between `14-43` and `14-47`.
     const unit = unitKey(parsed.unit)
     const near: Array<{ parcel: ParcelRecord; withUnit: boolean; gap: number }> = []
     let streets = (this.byName.get(name) ?? []).filter((street) =>
@@ -3994,7 +3992,7 @@ export class AddressIndex {
         // Never another unit than the one sent (sent back, it would value someone else's): the unit sent, else
         // the building or house without a unit, whose answer lists its units.
         const sameUnit = parsed.unit === "" ? undefined : here.find((p) => p.unit !== "" && unitKey(p.unit) === unit)
-        const gap = numberGap(number, parsed.number, wanted, !this.hyphenatedZips.has(street.zip))
+        const gap = numberGap(number, parsed.number, !this.hyphenatedZips.has(street.zip))
         near.push(
           sameUnit !== undefined
             ? { parcel: sameUnit, withUnit: true, gap }

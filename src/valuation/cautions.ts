@@ -420,11 +420,10 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   // neighbourhood's: `own-sale-not-counted`), which the premium counts too. Called a market sale beside that
   // caution, it contradicted it (an investor audit, 2026-11-28: `27 Burroughs Rd, Balwyn`).
   // (The window in days as the premium's rule reads it, `isRecentResale`: months of 365.25 / 12 days.)
-  const daysBack = (date: string) => daysBetween(date, inputs.valuationDate)
-  const monthsBack = (date: string) => Math.round(daysBack(date) / (365.25 / 12))
+  const daysPerMonth = 365.25 / 12
+  const monthsBack = (date: string) => daysBetween(date, inputs.valuationDate) / daysPerMonth
   const inWindow = (sale: { readonly date: string } | undefined) =>
-    sale !== undefined && daysBack(sale.date) >= RESALE_MONTHS.fewest * 365.25 / 12 &&
-    daysBack(sale.date) <= RESALE_MONTHS.most * 365.25 / 12
+    sale !== undefined && monthsBack(sale.date) >= RESALE_MONTHS.fewest && monthsBack(sale.date) <= RESALE_MONTHS.most
   // The premium keys on the latest arm's-length sale: a sale not taken for a market one is later than the
   // latest market sale (`ownUncountedSale`), so it is that one where there is one (a purchase 18 months back and
   // its fenced resale 6 months back named the purchase: a review, 2026-12-01). (A package sale is not
@@ -432,10 +431,12 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   const uncounted = inputs.ownUncountedSale?.why === "fenced" ? inputs.ownUncountedSale : undefined
   const own = uncounted === undefined ? inputs.ownLastSale : undefined
   const which = inWindow(own)
-    ? `The property's own market sale on ${own!.date}, about ${monthsBack(own!.date)} months before the valuation date,`
+    ? `The property's own market sale on ${own!.date}, about ${
+      Math.round(monthsBack(own!.date))
+    } months before the valuation date,`
     : inWindow(uncounted)
     ? `The property's own sale on ${uncounted!.date}, about ${
-      monthsBack(uncounted!.date)
+      Math.round(monthsBack(uncounted!.date))
     } months before the valuation date (arm's-length on its deed, though its price was not taken for a market one),`
     : `The property's own sale ${RESALE_MONTHS.fewest} to ${RESALE_MONTHS.most} months before the valuation date`
   // That sale itself a flip's resale (its history lists the flip): the premium is kept, as measured, and said so
