@@ -822,7 +822,10 @@ export class ScoringEngine {
         // Over one sale per parcel, as the band and the listed comps are.
         effectiveSampleSize: kishEffectiveSampleSize(comps.map((comp) => comp.weight)),
         ...(valuation.parts?.unusualSize === undefined ? {} : { unusualSize: valuation.parts.unusualSize }),
-        ...(valuation.parts?.resalePremium === undefined ? {} : { resalePremium: valuation.parts.resalePremium }),
+        ...(valuation.parts?.resalePremium === undefined ? {} : {
+          resalePremium: valuation.parts.resalePremium,
+          resaleSaleDate: valuation.parts.resaleSaleDate
+        }),
         parts: valuation.parts
       },
       comps,

@@ -209,6 +209,8 @@ export interface StackParts {
   readonly unusualSize?: UnusualSize | undefined
   /** The recent-resale premium's share of the served log value, where the comps' centre carries one. */
   readonly resalePremium?: number | undefined
+  /** The subject's own sale that premium keys on (ISO date). */
+  readonly resaleSaleDate?: string | undefined
 }
 
 const learnerFacts = (subject: Subject): LearnerFacts => ({
@@ -832,7 +834,10 @@ export class StackedModel {
         parts: {
           comps: valuation.quantiles["0.5"],
           compsWeight: 1,
-          ...(valuation.resalePremium === undefined ? {} : { resalePremium: valuation.resalePremium })
+          ...(valuation.resalePremium === undefined ? {} : {
+            resalePremium: valuation.resalePremium,
+            resaleSaleDate: valuation.resaleSaleDate
+          })
         }
       }
     }
@@ -871,7 +876,8 @@ export class StackedModel {
         ...(unusualSize === undefined ? {} : { unusualSize }),
         // Carried into the served centre by the comps' weight and the centre's slope.
         ...(valuation.resalePremium === undefined ? {} : {
-          resalePremium: blend.slope * blend.compsWeight * valuation.resalePremium
+          resalePremium: blend.slope * blend.compsWeight * valuation.resalePremium,
+          resaleSaleDate: valuation.resaleSaleDate
         })
       }
     }

@@ -195,6 +195,7 @@ export const scoredAnswer = (outcome: ScoringOutcome, call: ScoredCall, compsLis
     valuationDate: outcome.dates.valuationDate,
     callDate: outcome.dates.callDate,
     resalePremium: outcome.model.resalePremium,
+    resaleSaleDate: outcome.model.resaleSaleDate,
     dataThrough: outcome.dates.dataThrough,
     learnersPending: outcome.learnersPending,
     offerWithoutRepairs: offer === undefined || band === undefined || rehabBudget === 0

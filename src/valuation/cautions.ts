@@ -115,6 +115,8 @@ export interface CautionInputs {
   readonly dataThrough?: string | undefined
   /** The recent-resale premium (log) in the model's value, where there is one (`ModelEstimate.resalePremium`). */
   readonly resalePremium?: number | undefined
+  /** The property's own sale that premium keys on (`ModelEstimate.resaleSaleDate`). */
+  readonly resaleSaleDate?: string | undefined
   /** The property's type, where no recorded market sale of its market is of it, and whether the call sent it. */
   readonly typeWithoutSales?: { readonly type: string; readonly sent: boolean } | undefined
   /** The value is the comps model's alone, the market's learners still being fitted (`ScoringOutcome`). */
@@ -415,34 +417,30 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   if (lift === undefined || inputs.distribution === undefined) return undefined
   const share = Math.exp(lift) - 1
   if (Math.abs(share) < 0.005) return undefined
-  // The sale named is the one the premium keys on (RESALE_MONTHS back): the latest market sale, or a sale of
-  // the property's recorded as arm's-length but not taken for a market one (its price beyond its
-  // neighbourhood's: `own-sale-not-counted`), which the premium counts too. Called a market sale beside that
-  // caution, it contradicted it (an investor audit, 2026-11-28: `27 Burroughs Rd, Balwyn`).
-  // (The window in days as the premium's rule reads it, `isRecentResale`: months of 365.25 / 12 days.)
-  const daysPerMonth = 365.25 / 12
-  const monthsBack = (date: string) => daysBetween(date, inputs.valuationDate) / daysPerMonth
-  const inWindow = (sale: { readonly date: string } | undefined) =>
-    sale !== undefined && monthsBack(sale.date) >= RESALE_MONTHS.fewest && monthsBack(sale.date) <= RESALE_MONTHS.most
-  // The premium keys on the latest arm's-length sale: a sale not taken for a market one is later than the
-  // latest market sale (`ownUncountedSale`), so it is that one where there is one (a purchase 18 months back and
-  // its fenced resale 6 months back named the purchase: a review, 2026-12-01). (A package sale is not
-  // arm's-length: the premium never keys on one.)
-  const uncounted = inputs.ownUncountedSale?.why === "fenced" ? inputs.ownUncountedSale : undefined
-  const own = uncounted === undefined ? inputs.ownLastSale : undefined
-  const which = inWindow(own)
-    ? `The property's own market sale on ${own!.date}, about ${
-      Math.round(monthsBack(own!.date))
-    } months before the valuation date,`
-    : inWindow(uncounted)
-    ? `The property's own sale on ${uncounted!.date}, about ${
-      Math.round(monthsBack(uncounted!.date))
-    } months before the valuation date (arm's-length on its deed, though its price was not taken for a market one),`
-    : `The property's own sale ${RESALE_MONTHS.fewest} to ${RESALE_MONTHS.most} months before the valuation date`
+  // The sale named is the one the premium keys on (`resaleSaleDate`, the engine's rule says which): the latest
+  // market sale, or a sale of the property's recorded as arm's-length but not taken for a market one (its price
+  // beyond its neighbourhood's: `own-sale-not-counted`), which the premium counts too. Called a market sale beside
+  // that caution, it contradicted it (an investor audit, 2026-11-28: `27 Burroughs Rd, Balwyn`); and re-deriving
+  // the sale here from the dates named the purchase 18 months back where the premium keyed on its fenced resale
+  // 6 months back (a review, 2026-12-01). (A package sale is not arm's-length: the premium never keys on one.)
+  const date = inputs.resaleSaleDate
+  // (Months of 365.25 / 12 days, as the premium's rule counts them.)
+  const months = date === undefined ? 0 : Math.round(daysBetween(date, inputs.valuationDate) / (365.25 / 12))
+  const own = date !== undefined && inputs.ownLastSale?.date === date ? inputs.ownLastSale : undefined
+  const uncounted = date !== undefined && own === undefined && inputs.ownUncountedSale?.why === "fenced" &&
+      inputs.ownUncountedSale.date === date
+    ? inputs.ownUncountedSale
+    : undefined
+  const which = date === undefined
+    ? `The property's own sale ${RESALE_MONTHS.fewest} to ${RESALE_MONTHS.most} months before the valuation date`
+    : `The property's own ${own === undefined ? "" : "market "}sale on ${date}, about ${months} months before the ` +
+      `valuation date${
+        uncounted === undefined ? "" : " (arm's-length on its deed, though its price was not taken for a market one)"
+      },`
   // That sale itself a flip's resale (its history lists the flip): the premium is kept, as measured, and said so
   // (an agent's audit, 2026-11-29: `116-46 227th St, Queens`, bought for $315,000 and resold for $560,000 140
   // days later, was told its value carried the premium of a likely renovation resale, and nothing of the flip).
-  const flippedFrom = inWindow(own) ? inputs.ownSaleFlippedFrom : undefined
+  const flippedFrom = own === undefined ? undefined : inputs.ownSaleFlippedFrom
   const dollars = amountIn(inputs.currency)
   return {
     code: "recent-resale-premium",

@@ -52,6 +52,8 @@ export interface ModelEstimate {
    * valuation date marks it a likely renovation resale (docs/pricing-model.md, "Recent-resale premium").
    */
   readonly resalePremium?: number | undefined
+  /** The property's own sale the premium keys on (ISO date), beside `resalePremium`. */
+  readonly resaleSaleDate?: string | undefined
   /** What each part of the stacked model said (its medians in dollars) and the comps' weight; for evaluation. */
   readonly parts?: {
     readonly comps: number

@@ -715,6 +715,8 @@ describe("the recent-resale premium", () => {
     const inside = answerAt(6)
     const lift = inside.outcome.model.resalePremium!
     expect(lift).not.toBe(0)
+    // The sale the premium keys on, as the engine's rule found it (the caution names it).
+    expect(inside.outcome.model.resaleSaleDate).toBe(sale.saleDate)
     // Carried by the comps' weight into the served value: no more than the comps' own premium.
     const compsPremium = engine.model.predictLog(subject, addMonths(sale.saleDate, 6))
     if ("reason" in compsPremium) throw new Error(compsPremium.reason)

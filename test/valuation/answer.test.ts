@@ -856,7 +856,10 @@ describe("the Scored answer", () => {
       const withPremium = (lift: number | undefined, lastSale = { date: "2019-06-01", price: 700_000 }) =>
         scoredAnswer({
           ...outcome(lastSale),
-          model: { ...outcome(lastSale).model, ...(lift === undefined ? {} : { resalePremium: lift }) }
+          model: {
+            ...outcome(lastSale).model,
+            ...(lift === undefined ? {} : { resalePremium: lift, resaleSaleDate: lastSale.date })
+          }
         }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
       expect(withPremium(Math.log(1.147))).toBe(
         "The property's own market sale on 2019-06-01, about 6 months before the valuation date, makes a sale at " +
@@ -875,7 +878,7 @@ describe("the Scored answer", () => {
           ...outcome(undefined).subject,
           uncountedSale: { date: "2019-07-29", price: 3_812_000, why: "fenced" }
         },
-        model: { ...outcome(undefined).model, resalePremium: Math.log(1.011) }
+        model: { ...outcome(undefined).model, resalePremium: Math.log(1.011), resaleSaleDate: "2019-07-29" }
       }, { address: "x" })
       expect(fenced.cautions?.map((c) => c.code)).toEqual(
         expect.arrayContaining(["own-sale-not-counted", "recent-resale-premium"])
@@ -891,9 +894,27 @@ describe("the Scored answer", () => {
           ...outcome({ date: "2018-06-30", price: 500_000 }).subject,
           uncountedSale: { date: "2019-07-29", price: 3_812_000, why: "fenced" }
         },
-        model: { ...outcome({ date: "2018-06-30", price: 500_000 }).model, resalePremium: Math.log(1.05) }
+        model: {
+          ...outcome({ date: "2018-06-30", price: 500_000 }).model,
+          resalePremium: Math.log(1.05),
+          resaleSaleDate: "2019-07-29"
+        }
       }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
       expect(bothInWindow).toMatch(/^The property's own sale on 2019-07-29, about 4 months before/)
+      // The sale is the one the engine's rule keyed on (`resaleSaleDate`), not one found again here from the dates:
+      // a market sale on the valuation date's eve is no resale's purchase (the rule reads sales 3 months back and
+      // more), and the sale named is the earlier one the premium keys on, with no claim of which kind it was.
+      const keyedEarlier = scoredAnswer({
+        ...outcome({ date: "2019-11-30", price: 900_000 }),
+        model: {
+          ...outcome({ date: "2019-11-30", price: 900_000 }).model,
+          resalePremium: Math.log(1.05),
+          resaleSaleDate: "2019-05-02"
+        }
+      }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
+      expect(keyedEarlier).toMatch(
+        /^The property's own sale on 2019-05-02, about 7 months before the valuation date, makes/
+      )
       // That sale itself a flip's resale: said, with the purchase, and the premium kept (an agent's audit,
       // 2026-11-29: `116-46 227th St`, whose history listed the flip its score never named).
       const flipExit = scoredAnswer({
@@ -902,7 +923,11 @@ describe("the Scored answer", () => {
           ...outcome({ date: "2019-06-01", price: 700_000 }).subject,
           lastSaleFlippedFrom: { date: "2019-01-15", price: 400_000 }
         },
-        model: { ...outcome({ date: "2019-06-01", price: 700_000 }).model, resalePremium: Math.log(1.1) }
+        model: {
+          ...outcome({ date: "2019-06-01", price: 700_000 }).model,
+          resalePremium: Math.log(1.1),
+          resaleSaleDate: "2019-06-01"
+        }
       }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
       expect(flipExit).toMatch(
         /That sale was itself a flip's resale, of a purchase on 2019-01-15 for \$400,000 \(its history lists it\): .*so the premium is kept/

@@ -8,6 +8,9 @@ export const DAY_MS = 86_400_000
 export const dayNumber = (iso: string) =>
   Math.floor(Date.UTC(+iso.slice(0, 4), +iso.slice(5, 7) - 1, +iso.slice(8, 10)) / DAY_MS)
 
+/** The ISO date of a day number (`dayNumber`'s inverse). */
+export const isoOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
+
 /** Calendar month index (months since 2000-01). */
 export const monthIndex = (iso: string) => (+iso.slice(0, 4) - 2000) * 12 + (+iso.slice(5, 7) - 1)
 

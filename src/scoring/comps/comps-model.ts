@@ -10,7 +10,7 @@
 // comps-index.ts and comps-search.ts (the index and one valuation from it), resale-premium.ts and
 // calibration.ts (what leave-one-out valuations of the training sales teach). docs/pricing-model.md
 // describes the method and how every parameter was chosen.
-import { dayNumber, monthIndex } from "./calendar.js"
+import { dayNumber, isoOfDay, monthIndex } from "./calendar.js"
 import {
   type Calibration,
   calibrationFor,
@@ -227,7 +227,7 @@ export class Model {
   value(subject: Subject, asOf: string): Valuation | NoValue {
     const estimate = estimateFromComps(this.state, this.opt(subject.market), subject, asOf)
     if ("reason" in estimate) return { reason: estimate.reason }
-    const { adjustedLogValues, basis, bucket, center, ess, positions, premium, resale, scale, subjectMarketIndex } =
+    const { adjustedLogValues, basis, bucket, center, ess, positions, premium, resaleDay, scale, subjectMarketIndex } =
       estimate
     const calibration = calibrationFor(this.calibration, subject.market, basis)
     const quantiles = predictiveQuantiles(calibration, center, scale)
@@ -252,7 +252,9 @@ export class Model {
       basis,
       center,
       scale,
-      ...(resale && premium !== 0 ? { resalePremium: premium } : {})
+      ...(resaleDay !== undefined && premium !== 0
+        ? { resalePremium: premium, resaleSaleDate: isoOfDay(resaleDay) }
+        : {})
     }
   }
 }

@@ -39,7 +39,7 @@ import { characteristics, type MarketRegressions } from "./hedonic.js"
 import { timeEffect } from "./market-index.js"
 import type { ModelOptions } from "./options.js"
 import { weightedQuantiles } from "./quantiles.js"
-import { isRecentResale, type OwnSales } from "./resale-premium.js"
+import { type OwnSales, recentResaleSaleDay } from "./resale-premium.js"
 import {
   type Basis,
   groupOf,
@@ -61,6 +61,8 @@ export type CompsState = {
 
 /** The log-scale valuation and the comps behind it (parallel arrays, in the order they were found). */
 export type CompsEstimate = LogPrediction & {
+  /** the day number of the subject's own sale that makes it a recent resale (`recentResaleSaleDay`) */
+  resaleDay: number | undefined
   bucket: CompsBucket
   /** each comp's position in the bucket, adjusted log value and kernel weight */
   positions: Array<number>
@@ -390,8 +392,8 @@ export function estimateFromComps(
   const hedonicPrediction = hedonic.intercept + subjectNeighborhoodEffect + subjectCharacteristics +
     subjectMarketIndex
   const hedonicPseudoCount = condoPrice ? options.condoPriceHedonicPseudoCount : options.hedonicPseudoCount
-  const resale = isRecentResale(state.ownSales, subject.parcelKey, asOfDay, options, subject.yearBuilt)
-  const premium = resale ? state.resalePremium.get(`${key}|${basis}`) ?? 0 : 0
+  const resaleDay = recentResaleSaleDay(state.ownSales, subject.parcelKey, asOfDay, options, subject.yearBuilt)
+  const premium = resaleDay === undefined ? 0 : state.resalePremium.get(`${key}|${basis}`) ?? 0
   const center = (ess * q50 + hedonicPseudoCount * hedonicPrediction) / (ess + hedonicPseudoCount) + premium
   // scale: weighted IQR of adjusted comps, shrunk to the market prior, inflated for the centre's own uncertainty
   const localScale = (q75 - q25) / 1.349
@@ -403,7 +405,8 @@ export function estimateFromComps(
     scale,
     ess,
     basis,
-    resale,
+    resale: resaleDay !== undefined,
+    resaleDay,
     premium,
     bucket,
     positions,

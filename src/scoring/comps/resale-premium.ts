@@ -23,30 +23,42 @@ export function indexOwnSales(sales: Array<Sale>): OwnSales {
   return ownSales
 }
 
-/** True when the parcel has an arm's-length training sale between `resaleMinMonths` and `resaleMonths` before
- * `asOfDay` (the latest such sale strictly before `asOfDay` counts); always false when `resaleMonths` is 0. Not
- * where that sale was of a house new then, within two years of the year it was built (`yearBuilt`): a builder's first
- * sale is no renovator's purchase (an agent's audit, 2026-11-29: `1235 Jerome St`, built 2017 and sold new in
- * 2019, was valued with the premium of a likely renovation resale). */
-export function isRecentResale(
+/** The day number of the sale that makes the subject a recent resale: the parcel's latest arm's-length training
+ * sale strictly before `asOfDay`, where it lies between `resaleMinMonths` and `resaleMonths` before it; else
+ * undefined (always where `resaleMonths` is 0). Not where that sale was of a house new then, within two years of
+ * the year it was built (`yearBuilt`): a builder's first sale is no renovator's purchase (an agent's audit,
+ * 2026-11-29: `1235 Jerome St`, built 2017 and sold new in 2019, was valued with the premium of a likely
+ * renovation resale). The answer names this sale (`recent-resale-premium`), so that what it says is the rule's. */
+export function recentResaleSaleDay(
   ownSales: OwnSales,
   parcelKey: string,
   asOfDay: number,
   options: ModelOptions,
   yearBuilt?: number
-): boolean {
-  if (!(options.resaleMonths > 0)) return false
+): number | undefined {
+  if (!(options.resaleMonths > 0)) return undefined
   const days = ownSales.get(parcelKey)
-  if (!days) return false
+  if (!days) return undefined
   let lastSaleDay = -Infinity
   for (const day of days) {
     if (day < asOfDay) lastSaleDay = day
     else break
   }
   const gap = asOfDay - lastSaleDay
-  if (gap > options.resaleMonths * DAYS_PER_MONTH || gap < options.resaleMinMonths * DAYS_PER_MONTH) return false
+  if (gap > options.resaleMonths * DAYS_PER_MONTH || gap < options.resaleMinMonths * DAYS_PER_MONTH) return undefined
   return yearBuilt === undefined || new Date(lastSaleDay * DAY_MS).getUTCFullYear() > yearBuilt + 2
+    ? lastSaleDay
+    : undefined
 }
+
+/** True when the subject is a recent resale (`recentResaleSaleDay`). */
+export const isRecentResale = (
+  ownSales: OwnSales,
+  parcelKey: string,
+  asOfDay: number,
+  options: ModelOptions,
+  yearBuilt?: number
+): boolean => recentResaleSaleDay(ownSales, parcelKey, asOfDay, options, yearBuilt) !== undefined
 
 /** One training sale valued leave-one-out, as the premium reads it. */
 export type ResaleResidual = {

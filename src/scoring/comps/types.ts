@@ -88,6 +88,8 @@ export type Valuation = {
   scale: number
   /** the recent-resale premium (log) in `center`, where the subject is a recent resale and its premium is not 0 */
   resalePremium?: number
+  /** The subject's own sale the premium keys on (ISO date), beside `resalePremium` */
+  resaleSaleDate?: string
 }
 export type NoValue = { reason: string }
 
