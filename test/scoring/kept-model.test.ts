@@ -212,7 +212,7 @@ describe("the server's Scoring layer with kept models", () => {
             .toEqual({ ending, learners: ending === "joined" })
         }
       }),
-    { timeout: 120_000 }
+    { timeout: 300_000 }
   )
 
   it.scoped("a first start keeps the comps model it fitted; a restart over the same data restores it", () =>
@@ -259,7 +259,7 @@ describe("the server's Scoring layer with kept models", () => {
           /the comps model restored from the kept one with its index \(with the kept learners\)/
         )
       }),
-    { timeout: 120_000 }
+    { timeout: 300_000 }
   )
 
   it.scoped("a restart reads the data it kept while the store's version is the one it was read at", () =>
@@ -369,7 +369,7 @@ describe("the server's Scoring layer with kept models", () => {
         // The learners count: the comps model alone answers otherwise.
         expect(restarted).not.toEqual(yield* answersOn(servingOn(kept, "off")))
       }),
-    { timeout: 180_000 }
+    { timeout: 300_000 }
   )
 })
 
