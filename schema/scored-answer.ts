@@ -305,8 +305,9 @@ const cautionCodeDescription =
   "earlier, and the value is not carried past them): every figure is of that date; `recent-resale-premium`: " +
   "the property's own market sale 3 to 24 months before `valuation_date` makes a sale at `valuation_date` a resale soon after a " +
   "purchase (many such are renovated), " +
-  "and the model's value carries what such resales sold at over their comparable sales (the detail gives the " +
-  "share): if it was not improved since, the value is that much too high; `pricing-model-incomplete`: the " +
+  "and the model's value carries what such resales sold at over its value of a property with the same facts (the " +
+  "detail gives the share and the value's median without it): if it was not improved since, the value is that much " +
+  "too high; `pricing-model-incomplete`: the " +
   "value and its range are the comparable-sales model's alone, the pricing model's learner for the market " +
   "still being fitted (for a minute or so after the service starts on new data or its data changes): the " +
   "same call a few minutes later may give another value; the comp band and offer are the same either way; " +

@@ -95,6 +95,11 @@ export interface StackOptions {
    * QUANTILE_LEVELS, a proper score of the whole range) serves; 1 where another scores no better.
    */
   readonly scaleExponents: ReadonlyArray<number>
+  /**
+   * The learner's recent-resale premium of a market × group is shrunk toward every market's as if this many
+   * more window resales had shown that (`learnerResalePremiums`).
+   */
+  readonly learnerResalePremiumPseudoCount: number
 }
 
 export const defaultStackOptions: StackOptions = {
@@ -146,7 +151,9 @@ export const defaultStackOptions: StackOptions = {
   // scale, less than in proportion. Every window's quantile loss preferred 0.25–0.75; only the mildest step is
   // allowed, since a three-month window is thin ground for more (Melbourne's window chose 0.25, and its later
   // ranges then held 83.8% of prices): docs/pricing-model.md, "Ranges as wide as the evidence is thin".
-  scaleExponents: [1, 0.75]
+  scaleExponents: [1, 0.75],
+  // As the comps' premium is shrunk toward the all-market one (`resalePremiumPseudoCount`).
+  learnerResalePremiumPseudoCount: 20
 }
 
 /** The comps model's market index (log) at a date: the learner fits prices with it taken out. */
@@ -183,6 +190,11 @@ export interface Blend {
    * ranges. Drawn in like an unusual size's, and multiplied with its factor.
    */
   readonly groupFactors: Partial<Record<PropertyGroup, number>>
+  /**
+   * The learner's own recent-resale premium (log) per property group (`learnerResalePremiums`): added to its
+   * value of a subject the comps model finds a recent resale. Absent: none.
+   */
+  readonly learnerResalePremium?: Partial<Record<PropertyGroup, number>> | undefined
   /**
    * The scale a subject's range is drawn in is `scaleReference × (scale / scaleReference)^scaleExponent`
    * (`temperedScale`); absent (an exponent of 1): the scale as it is.
@@ -349,7 +361,57 @@ export interface WindowValuation {
   /** Of unusual size in its market × group and type (`unusualSizeFacts`). */
   readonly unusualSize: boolean
   readonly group: PropertyGroup
+  /** A recent resale (`recentResaleSaleDay`): the comps' value carries their premium, the learner's none. */
+  readonly resale: boolean
 }
+
+/**
+ * The groups whose resales the learner's premium is measured for: houses. A house resold a few months to two
+ * years after a purchase is most often a renovation, bought far below the market; a condominium unit resold is
+ * as often a move. On the NYC windows the learner's premium for houses was 14–18% in Queens, the Bronx and
+ * Brooklyn on both splits measured, for condominium units +7% and −15% (Manhattan), +12% and −8% (Brooklyn): no
+ * effect a three-month window can measure (docs/pricing-model.md, "The learner's own resale premium").
+ */
+const LEARNER_PREMIUM_GROUPS: ReadonlyArray<PropertyGroup> = ["house"]
+
+/**
+ * The learner's recent-resale premium per property group, measured on window rows: how much further above the
+ * learner's value the window's recent resales sold than its other sales (the difference of the medians of
+ * their log residuals), shrunk toward `prior` (every market's windows pooled) by `pseudoCount` resales. The
+ * learner reads no sale history, and its trees are fitted on the parcel's own earlier sale too (the purchase a
+ * resale follows, often far below the market, which the comps model never counts for its own parcel): its
+ * value of a resale is lower than the comps' by about what that price pulled it.
+ */
+export const learnerResalePremiums = (
+  rows: ReadonlyArray<WindowValuation>,
+  pseudoCount: number,
+  prior: Partial<Record<PropertyGroup, number>> = {}
+): Partial<Record<PropertyGroup, number>> => {
+  const premiums: Partial<Record<PropertyGroup, number>> = {}
+  for (const group of LEARNER_PREMIUM_GROUPS) {
+    const residuals = (resale: boolean) =>
+      rows.filter((row) => row.group === group && row.resale === resale).map((row) => row.logPrice - row.learner)
+        .sort((a, b) => a - b)
+    const resales = residuals(true)
+    const others = residuals(false)
+    const measured = resales.length > 0 && others.length > 0
+      ? quantileSorted(resales, 0.5) - quantileSorted(others, 0.5)
+      : 0
+    const counted = others.length > 0 ? resales.length : 0
+    const premium = counted + pseudoCount > 0
+      ? (counted * measured + pseudoCount * (prior[group] ?? 0)) / (counted + pseudoCount)
+      : 0
+    if (premium !== 0) premiums[group] = premium
+  }
+  return premiums
+}
+
+/** Window rows with the learner's resale premium added to its value of their resales. */
+const withLearnerPremium = (
+  rows: ReadonlyArray<WindowValuation>,
+  premiums: Partial<Record<PropertyGroup, number>>
+): ReadonlyArray<WindowValuation> =>
+  rows.map((row) => row.resale ? { ...row, learner: row.learner + (premiums[row.group] ?? 0) } : row)
 
 /** The comps' weight minimizing the median absolute log error, shrunk toward an even blend. */
 const blendWeight = (rows: ReadonlyArray<WindowValuation>, pseudoCount: number) => {
@@ -443,7 +505,8 @@ export const blendOf = (
   compsWeight: number,
   slopes: ReadonlyArray<number>,
   scaleExponents: ReadonlyArray<number>,
-  servedReference?: number | undefined
+  servedReference?: number | undefined,
+  learnerResalePremium?: Partial<Record<PropertyGroup, number>> | undefined
 ): Blend => {
   const values = rows.map((row) => compsWeight * row.comps + (1 - compsWeight) * row.learner)
   const logPrices = rows.map((row) => row.logPrice)
@@ -481,6 +544,9 @@ export const blendOf = (
       pivot,
       unusualSizeFactor: factor,
       groupFactors,
+      ...(learnerResalePremium === undefined || Object.keys(learnerResalePremium).length === 0
+        ? {}
+        : { learnerResalePremium }),
       // (A reference that tempers nothing, 0 or none, keeps the scale as it is: no exponent is stored.)
       ...(scaleExponent === 1 || !(servedOrWindow > 0) ? {} : { scaleExponent, scaleReference: servedOrWindow }),
       z,
@@ -550,7 +616,8 @@ const compsAloneBlend = (
       learner: prediction.center,
       scale: served.scale,
       unusualSize: unusualSizeFacts(sizeRanges, sale).length > 0,
-      group: groupOf(sale.propertyType)
+      group: groupOf(sale.propertyType),
+      resale: prediction.resale
     })
   })
   if (rows.length < Math.max(1, options.minCompsAloneWindowSales)) return undefined
@@ -679,7 +746,8 @@ export class StackedModel {
               learner: values[i]!,
               scale: prediction.scale,
               unusualSize: unusualSizeFacts(sizeRanges, sale).length > 0,
-              group: groupOf(sale.propertyType)
+              group: groupOf(sale.propertyType),
+              resale: prediction.resale
             })
           )
         }
@@ -692,25 +760,34 @@ export class StackedModel {
     }
     // Made only for a market whose own window is too thin: its reference values up to 500 more window sales.
     let pooledBlend: Blend | undefined
-    const pooledBlendOf = () =>
-      pooledBlend ??= blendOf(
-        pooled,
-        blendWeight(pooled, options.blendPseudoCount),
+    // The learner's resale premium of every market's windows pooled: the prior each market's is shrunk toward.
+    const pooledPremiums = learnerResalePremiums(pooled, 0)
+    // The weight is chosen on the parts as the window measured them; the learner's value of a recent resale then
+    // carries its premium (`learnerResalePremiums`), and the slope and the range are the window's with it.
+    const blendOfRows = (
+      rows: ReadonlyArray<WindowValuation>,
+      reference: number | undefined,
+      premiums: Partial<Record<PropertyGroup, number>>
+    ) =>
+      blendOf(
+        withLearnerPremium(rows, premiums),
+        blendWeight(rows, options.blendPseudoCount),
         options.centreSlopes,
         options.scaleExponents,
-        servedScaleReference(comps, pooledWindowSales)
+        reference,
+        premiums
       )
+    const pooledBlendOf = () =>
+      pooledBlend ??= blendOfRows(pooled, servedScaleReference(comps, pooledWindowSales), pooledPremiums)
     for (const market of drifts.keys()) {
       const rows = perMarket.get(market) ?? []
       if (rows.length >= options.minWindowSales) {
         blends.set(
           market,
-          blendOf(
+          blendOfRows(
             rows,
-            blendWeight(rows, options.blendPseudoCount),
-            options.centreSlopes,
-            options.scaleExponents,
-            servedReferences.get(market)
+            servedReferences.get(market),
+            learnerResalePremiums(rows, options.learnerResalePremiumPseudoCount, pooledPremiums)
           )
         )
       } else if (pooled.length >= options.minWindowSales) {
@@ -841,11 +918,15 @@ export class StackedModel {
         }
       }
     }
+    const learnerPremium = valuation.resaleSaleDate === undefined
+      ? 0
+      : blend.learnerResalePremium?.[groupOf(subject.propertyType)] ?? 0
     // The comps model alone keeps its own value (`compsAloneBlend`); a blend is drawn toward its pivot.
     const center = learner === undefined
       ? Math.log(valuation.quantiles["0.5"])
       : blend.pivot +
-        blend.slope * (blend.compsWeight * valuation.center + (1 - blend.compsWeight) * learner - blend.pivot)
+        blend.slope *
+          (blend.compsWeight * valuation.center + (1 - blend.compsWeight) * (learner + learnerPremium) - blend.pivot)
     // Past the market's data the index is held flat; each month beyond adds its month-to-month variance.
     const drift = this.drifts.get(subject.market)
     const monthsPast = drift === undefined ? 0 : Math.max(0, monthNumber(asOf) - drift.dataEnd)
@@ -875,8 +956,9 @@ export class StackedModel {
         compsWeight: blend.compsWeight,
         ...(unusualSize === undefined ? {} : { unusualSize }),
         // Carried into the served centre by the comps' weight and the centre's slope.
-        ...(valuation.resalePremium === undefined ? {} : {
-          resalePremium: blend.slope * blend.compsWeight * valuation.resalePremium,
+        ...(valuation.resaleSaleDate === undefined ? {} : {
+          resalePremium: blend.slope *
+            (blend.compsWeight * (valuation.resalePremium ?? 0) + (1 - blend.compsWeight) * learnerPremium),
           resaleSaleDate: valuation.resaleSaleDate
         })
       }

@@ -433,10 +433,15 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
     : undefined
   const which = date === undefined
     ? `The property's own sale ${RESALE_MONTHS.fewest} to ${RESALE_MONTHS.most} months before the valuation date`
-    : `The property's own ${own === undefined ? "" : "market "}sale on ${date}, about ${months} months before the ` +
-      `valuation date${
-        uncounted === undefined ? "" : " (arm's-length on its deed, though its price was not taken for a market one)"
-      },`
+    : `The property's own sale on ${date}, about ${months} months before the valuation date${
+      own !== undefined
+        // "Recorded as": its price may still be no market one (own-sale-outside-range may say so beside it: an
+        // investor's audit, 2026-12-01, of a $105,780 sale of a house valued near $1M called a "market sale").
+        ? " (recorded as a market sale)"
+        : uncounted === undefined
+        ? ""
+        : " (arm's-length on its deed, though its price was not taken for a market one)"
+    },`
   // That sale itself a flip's resale (its history lists the flip): the premium is kept, as measured, and said so
   // (an agent's audit, 2026-11-29: `116-46 227th St, Queens`, bought for $315,000 and resold for $560,000 140
   // days later, was told its value carried the premium of a likely renovation resale, and nothing of the flip).
@@ -448,9 +453,11 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
       // (What the records show is a purchase, not work done since: "marks it a likely renovation resale" read as a
       // claim about the house to an agent's audit, 2026-11-30, of a house with one recorded sale.)
       `${which} makes a sale at the valuation date a resale soon after a purchase: properties resold ${RESALE_MONTHS.fewest} to ${RESALE_MONTHS.most} months after one (many ` +
-      `bought to be renovated) sold on average ${share > 0 ? "above" : "below"} what their comparable sales say, ` +
-      "and the model's value carries that " +
-      `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))}. It is what such resales showed, not a fact ` +
+      `bought to be renovated) sold on average ${share > 0 ? "above" : "below"} the model's value of a property ` +
+      "with the same facts otherwise, and the model's value carries that " +
+      `difference: ${share > 0 ? "+" : "−"}${percent(Math.abs(share))} (the value's median without it: ${
+        dollars(inputs.modelMedian / Math.exp(lift))
+      }). It is what such resales showed, not a fact ` +
       `about this property: if it has not been improved since that sale, the value is about that much too ${
         share > 0 ? "high" : "low"
       }.${

@@ -725,7 +725,9 @@ describe("the recent-resale premium", () => {
     const share = Math.exp(lift) - 1
     // (The demo county's is about +2.3%, above the half percent under which nothing is said.)
     expect(Math.abs(share)).toBeGreaterThanOrEqual(0.005)
-    expect(caution?.detail).toContain(`own market sale on ${sale.saleDate}, about 6 months before the valuation date`)
+    expect(caution?.detail).toContain(
+      `own sale on ${sale.saleDate}, about 6 months before the valuation date (recorded as a market sale)`
+    )
     expect(caution?.detail).toContain(`${share > 0 ? "+" : "−"}${Number((Math.abs(share) * 100).toFixed(1))}%`)
     for (const months of [2, 25]) {
       const outside = answerAt(months)

@@ -14,6 +14,7 @@ import {
   blendOf,
   centreSlope,
   defaultStackOptions,
+  learnerResalePremiums,
   StackedModel,
   type WindowValuation
 } from "../../src/scoring/stack.js"
@@ -151,6 +152,94 @@ describe("the stack's centre slope", () => {
     expect(drawn.center).toBeCloseTo(blend.pivot + 0.8 * (asIs.center - blend.pivot), 10)
     expect(Math.log(drawn.quantiles["0.9"] / asIs.quantiles["0.9"])).toBeCloseTo(drawn.center - asIs.center, 10)
   }, FITTING_TIMEOUT)
+})
+
+describe("the learner's own recent-resale premium (its trees are fitted on the purchase a resale follows)", () => {
+  const row = (logPrice: number, learner: number, resale: boolean, group: "house" | "condo"): WindowValuation => ({
+    market,
+    logPrice,
+    comps: logPrice,
+    learner,
+    scale: 0.2,
+    unusualSize: false,
+    group,
+    resale
+  })
+  // 200 houses valued right by the learner give or take 0.05, 20 resales of them 0.15 above their values.
+  const spread = (i: number) => 0.05 * Math.sin(i)
+  const houses = [
+    ...Array.from({ length: 200 }, (_, i) => row(13 + spread(i), 13, false, "house")),
+    ...Array.from({ length: 20 }, (_, i) => row(13.15 + spread(i), 13, true, "house"))
+  ]
+
+  it("is how much further above the learner's value a window's resales sold than its other sales, shrunk toward the prior", () => {
+    expect(learnerResalePremiums(houses, 0).house).toBeCloseTo(0.15, 2)
+    // 20 resales and 20 pseudo-resales of a prior of 0.05: halfway.
+    expect(learnerResalePremiums(houses, 20, { house: 0.05 }).house).toBeCloseTo(0.1, 2)
+    // No resale in the window: the prior's.
+    expect(learnerResalePremiums(houses.filter((r) => !r.resale), 20, { house: 0.05 }).house).toBeCloseTo(0.05, 10)
+    expect(learnerResalePremiums(houses.filter((r) => !r.resale), 20)).toEqual({})
+  })
+
+  it("is measured for houses only: a condominium unit resold is as often a move as a renovation", () => {
+    const condos = houses.map((r) => ({ ...r, group: "condo" as const }))
+    expect(learnerResalePremiums(condos, 0)).toEqual({})
+    expect(learnerResalePremiums([...houses, ...condos], 0)).toEqual({ house: expect.closeTo(0.15, 2) })
+  })
+
+  it("is measured on the window: where resales sell above the rest, the fitted blend carries it", () => {
+    // Each house sold again 3 to 24 months after its purchase resold 35% higher (a renovation's resale).
+    const byParcel = new Map<string, Array<string>>()
+    for (const sale of sales) byParcel.set(sale.parcelKey, [...(byParcel.get(sale.parcelKey) ?? []), sale.date])
+    const monthsBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / (86_400_000 * 365.25 / 12)
+    const isResale = (sale: (typeof sales)[number]) =>
+      sale.propertyType !== "condo" &&
+      (byParcel.get(sale.parcelKey) ?? []).some((date) =>
+        monthsBetween(date, sale.date) >= 3 && monthsBetween(date, sale.date) <= 24
+      )
+    const marked = sales.map((sale) => isResale(sale) ? { ...sale, price: Math.round(sale.price * 1.35) } : sale)
+    expect(marked.filter(isResale).length).toBeGreaterThan(100)
+    const premiumOf = (stack: StackedModel) =>
+      stack.toData().blends.find(([blendMarket]) => blendMarket === market)![1].learnerResalePremium?.house ?? 0
+    const markedPremium = premiumOf(StackedModel.fit(fitModel([...marked], {}), marked, quick))
+    expect(markedPremium - premiumOf(quickStackOfSales())).toBeGreaterThan(0.1)
+  }, FITTING_TIMEOUT)
+
+  it(
+    "is added to the learner's value of a recent resale of the group, carried by the learner's weight and the slope, and said in the premium",
+    () => {
+      const comps = compsOfSales()
+      const data = quickStackOfSales().toData()
+      const [name, blend] = data.blends.find(([blendMarket]) => blendMarket === market)!
+      const stackWith = (premium: Partial<Record<"house" | "condo", number>>) =>
+        StackedModel.fromData(comps, { ...data, blends: [[name, { ...blend, learnerResalePremium: premium }]] })
+      const [none, some] = [stackWith({}), stackWith({ house: 0.2 })]
+      // A house the comps model finds a recent resale as of six months after its own sale, and one sold too long ago.
+      const asOf = (sale: (typeof sales)[number], months: number) => {
+        const date = new Date(`${sale.date}T00:00:00Z`)
+        date.setUTCMonth(date.getUTCMonth() + months)
+        return date.toISOString().slice(0, 10)
+      }
+      const house = sales.find((sale) => sale.propertyType !== "condo" && sale.date < "2026-01-01")!
+      const at = (stack: StackedModel, months: number) => {
+        const valuation = stack.value(house, asOf(house, months))
+        if ("reason" in valuation) throw new Error(valuation.reason)
+        return valuation
+      }
+      const [before, after] = [at(none, 6), at(some, 6)]
+      expect(before.resaleSaleDate).toBeDefined()
+      const learnerShare = blend.slope * (1 - blend.compsWeight)
+      expect(learnerShare).toBeGreaterThan(0)
+      expect(after.center - before.center).toBeCloseTo(learnerShare * 0.2, 10)
+      expect((after.parts.resalePremium ?? 0) - (before.parts.resalePremium ?? 0)).toBeCloseTo(learnerShare * 0.2, 10)
+      // Its own sale 30 months back: no resale, no premium of either part.
+      const [late, lateWith] = [at(none, 30), at(some, 30)]
+      expect(late.resaleSaleDate).toBeUndefined()
+      expect(lateWith.center).toBe(late.center)
+      expect(lateWith.parts.resalePremium).toBeUndefined()
+    },
+    FITTING_TIMEOUT
+  )
 })
 
 /** A served valuation as of a day past the demo county's data (a refusal fails the test). */
@@ -322,7 +411,8 @@ describe("the ranges' scale, tempered where the window shows errors growing less
         learner: centre,
         scale,
         unusualSize: false,
-        group: "house" as const
+        group: "house" as const,
+        resale: false
       }
     })
   /** The 0.1–0.9 coverage of the window's own sales in its narrowest and widest thirds of scale. */

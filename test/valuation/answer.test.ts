@@ -861,15 +861,20 @@ describe("the Scored answer", () => {
             ...(lift === undefined ? {} : { resalePremium: lift, resaleSaleDate: lastSale.date })
           }
         }, { address: "x" }).cautions?.find((c) => c.code === "recent-resale-premium")?.detail
+      const dollars = (amount: number) => `$${Math.round(amount).toLocaleString("en-US")}`
+      const median = scoredAnswer(outcome({ date: "2019-06-01", price: 700_000 }), { address: "x" })
+        .value_distribution!["0.5"]
       expect(withPremium(Math.log(1.147))).toBe(
-        "The property's own market sale on 2019-06-01, about 6 months before the valuation date, makes a sale at " +
-          "the valuation date a resale soon after a purchase: properties resold 3 to 24 months after one (many bought to be " +
-          "renovated) sold on average above what their comparable sales say, and the model's value carries that " +
-          "difference: +14.7%. It is what such resales " +
-          "showed, not a fact about this property: if it has not been improved since that sale, the value is about " +
-          "that much too high."
+        "The property's own sale on 2019-06-01, about 6 months before the valuation date (recorded as a market sale), " +
+          "makes a sale at the valuation date a resale soon after a purchase: properties resold 3 to 24 months after " +
+          "one (many bought to be renovated) sold on average above the model's value of a property with the same " +
+          "facts otherwise, and the model's value carries that difference: +14.7% (the value's median without it: " +
+          `${dollars(median / 1.147)}). It is what such resales showed, not a fact about this property: if it has ` +
+          "not been improved since that sale, the value is about that much too high."
       )
-      expect(withPremium(Math.log(0.98))).toMatch(/sold on average below .*: −2%\. .* about that much too low\.$/)
+      expect(withPremium(Math.log(0.98))).toMatch(
+        /sold on average below .*: −2% \(the value's median without it: \$[\d,]+\)\. .* about that much too low\.$/
+      )
       // The sale it keys on not taken for a market one (its price beyond its neighbourhood's): never called a
       // market sale beside `own-sale-not-counted` (an investor audit, 2026-11-28).
       const fenced = scoredAnswer({

@@ -252,9 +252,8 @@ export class Model {
       basis,
       center,
       scale,
-      ...(resaleDay !== undefined && premium !== 0
-        ? { resalePremium: premium, resaleSaleDate: isoOfDay(resaleDay) }
-        : {})
+      ...(resaleDay === undefined ? {} : { resaleSaleDate: isoOfDay(resaleDay) }),
+      ...(resaleDay !== undefined && premium !== 0 ? { resalePremium: premium } : {})
     }
   }
 }
