@@ -597,6 +597,15 @@ const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const afterRepair = inputs.afterRepair
   const afterRepairBelow = above && afterRepair !== undefined &&
     !atLeastShareOf(afterRepair.value, own.price, AFTER_REPAIR_BELOW_OWN_SALE)
+  // A recorded living area outside its market's usual range on the side that would explain the price (a small house
+  // sold above its range, a large one below it), where `living-area-doubtful` does not say so already: named first
+  // (an investor's audit, 2026-12-01: `2926 Wickham Ave, Bronx`, a two-family house recorded at 855 sq ft, sold for
+  // $600,000 and valued, banded and offered as a house of that size, $212,000, with no word of the area).
+  const { livingArea: area, usualLivingArea: usual } = inputs
+  const areaExplains = inputs.livingAreaRecorded === true && area !== undefined && usual !== undefined &&
+    (above
+      ? area < usual[0] && area >= usual[0] / DOUBTFUL_AREA_FACTOR
+      : area > usual[1] && area <= usual[1] * DOUBTFUL_AREA_FACTOR)
   return {
     code: "own-sale-outside-range",
     detail: `The property itself sold on ${own.date} for ${dollars(own.price)}, ${above ? "above" : "below"} ` +
@@ -606,7 +615,17 @@ const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
             percent(1 - afterRepair.value / own.price)
           } below that price`
           : ""
-      }. The records do not say why: its facts ` +
+      }. The records do not say why: ${
+        areaExplains
+          ? `its recorded living area (${squareFeet(area!)} square feet) is ${
+            above ? "below" : "above"
+          } the middle 95% of its market's recorded sales of its kind (${squareFeet(usual![0])} to ${
+            squareFeet(usual![1])
+          } square feet), and a ${above ? "larger" : "smaller"} one would explain the price (if the record is ` +
+            "wrong, call again with the right one in `overrides.living_area_square_feet`: the value, the comp band " +
+            "and the offer all rest on it); "
+          : ""
+      }its facts ` +
       "may not describe it as it was sold (a renovation, an extension, a change since), the price may not have " +
       `been a market one${
         above ? " or may have covered more than this property" : " (a sale between relatives, a " +

@@ -452,6 +452,38 @@ describe("the Scored answer", () => {
       expect(cautionOf({ date: "2019-03-01", price: 400_000 })?.detail).toContain("below the 5–95% range")
     })
 
+    it("ANS-11 OVR-2 cautions: a sale above the range of a house recorded smaller than its market's usual ones names the area first, and the override (an investor's audit: 2926 Wickham Ave, 855 sq ft, sold for $600,000)", () => {
+      const sizedAt = (area: number, price: number, overrides?: { living_area_square_feet: number }) => {
+        const base = outcome({ date: "2019-03-01", price })
+        return scoredAnswer({
+          ...base,
+          subject: {
+            ...base.subject,
+            record: { ...base.subject.record, living_area_square_feet: area },
+            usualLivingArea: [1_000, 4_000] as const
+          }
+        }, { address: "x", ...(overrides ? { overrides } : {}) }).cautions?.find((c) =>
+          c.code === "own-sale-outside-range"
+        )?.detail
+      }
+      expect(sizedAt(855, 1_650_000)).toContain(
+        "The records do not say why: its recorded living area (855 square feet) is below the middle 95% of its " +
+          "market's recorded sales of its kind (1,000 to 4,000 square feet), and a larger one would explain the " +
+          "price (if the record is wrong, call again with the right one in `overrides.living_area_square_feet`: " +
+          "the value, the comp band and the offer all rest on it); its facts may not describe it"
+      )
+      // A large house sold below its range, the mirror.
+      expect(sizedAt(4_500, 400_000)).toMatch(/4,500 square feet\) is above the middle 95% .* a smaller one would/)
+      // The area usual, on the other side of the price, stated by the call, or far enough out for
+      // `living-area-doubtful` (which says so itself): not named here.
+      for (const [area, price] of [[2_000, 1_650_000], [855, 400_000], [4_500, 1_650_000], [400, 1_650_000]] as const) {
+        expect(sizedAt(area, price)).toMatch(/The records do not say why: its facts/)
+      }
+      expect(sizedAt(2_000, 1_650_000, { living_area_square_feet: 855 })).toMatch(
+        /The records do not say why: its facts/
+      )
+    })
+
     it("cautions: an own sale inside the range, more than two years old, after the valuation date, or absent says nothing", () => {
       expect(cautionOf({ date: "2019-03-01", price: 1_100_000 })).toBeUndefined()
       expect(cautionOf({ date: "2017-11-30", price: 1_650_000 })).toBeUndefined()
