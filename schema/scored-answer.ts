@@ -292,8 +292,8 @@ const cautionCodeDescription =
   "more than the after-repair value leaves, and the price is a floor, not an offer; " +
   "`after-repair-value-below-model`: `rehab_adjusted_arv` is below the 5% value of `value_distribution` " +
   "(the comparable sales put the repaired property lower than the model puts it as it stands); " +
-  "`comp-band-above-model`: `comp_band.middle` is above the 95% value of `value_distribution` (the comparable " +
-  "sales the offer is built on put the property higher than the model does); " +
+  "`comp-band-above-model`: `comp_band.middle` is above the 90% value of `value_distribution`, or 1.2 times its " +
+  "median (the comparable sales the offer is built on put the property higher than the model does); " +
   "`comp-band-above-own-sale`: `comp_band.middle` is at least 1.3 times the property's own market sale of the " +
   "last two years while `max_allowable_offer` is not above that sale (the detail says whether the band's sales " +
   "are smaller than the property: a price per square foot falls with size); " +

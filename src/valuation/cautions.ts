@@ -9,6 +9,7 @@ import { daysBetween } from "./dates.js"
 import {
   AFTER_REPAIR_BELOW_OWN_SALE,
   atLeastShareOf,
+  BAND_ABOVE_MODEL,
   DISTANT_COMPS_MILES,
   DOUBTFUL_AREA_FACTOR,
   FULL_LIFT_PER_SQUARE_FOOT,
@@ -775,23 +776,32 @@ const afterRepairBelowModelCaution = (inputs: CautionInputs): Caution | undefine
 }
 
 /**
- * The comp band's middle above the model's 95% value of the property as it stands: the offer rests on comparable
- * sales the model puts well below (an investor's audit, 2026-11-28: `121 Richardson St, Albert Park`, a band
- * of A$3,098,357–3,514,736 beside a model median of A$2,658,000 and 95% value of A$3,326,244, offered
- * A$2,259,000 with no word; `after-repair-value-below-model` said only the other way).
+ * The comp band's middle above the model's 90% value of the property as it stands, or 1.2 times its median
+ * (BAND_ABOVE_MODEL): the offer rests on comparable sales the model puts well below (an investor's audit,
+ * 2026-11-28: `121 Richardson St, Albert Park`, a band of A$3,098,357–3,514,736 beside a model median of
+ * A$2,658,000 and 95% value of A$3,326,244, offered A$2,259,000 with no word; `after-repair-value-below-model` said
+ * only the other way; until 2026-12-01 only above the 95% value: an investor's audit that day found `702 Lafayette
+ * Ave, Brooklyn` offered $1,198,000 from a band middle of $1,809,335, 24% above both the model's median and the
+ * house's own sale nine months before, with no word).
  */
 const bandAboveModelCaution = (inputs: CautionInputs): Caution | undefined => {
   const { band, distribution } = inputs
-  if (band === undefined || distribution === undefined || band.middle <= distribution["0.95"]) return undefined
+  if (band === undefined || distribution === undefined) return undefined
+  const median = distribution["0.5"]
+  const high = distribution[BAND_ABOVE_MODEL.quantile]
+  if (band.middle <= Math.min(high, median * BAND_ABOVE_MODEL.timesMedian)) return undefined
   const dollars = amountIn(inputs.currency)
   return {
     code: "comp-band-above-model",
     detail: `The comp band's middle (${dollars(band.middle)}), which the after-repair value and the offer are ` +
-      `built on, is above the pricing model's 95% value of the property as it stands ` +
-      `(${dollars(distribution["0.95"])}; its median ${dollars(distribution["0.5"])}): the comparable sales put ` +
-      "it higher than the model does. An offer built on sales that may be larger, newer or better placed than this " +
-      `property overpays: check ${theComps(inputs.compsListed)} (their size, type, condition and place) before ` +
-      "relying on it."
+      `built on, is ${percent(band.middle / median - 1)} above the pricing model's median value of the property ` +
+      `as it stands (${dollars(median)}; ${band.middle > high ? "above" : "below"} its 90% value, ${
+        dollars(high)
+      }): the comparable sales put it higher than the model does. Out of time, ` +
+      "band middles so far above the model's value were a median 17–26% from the sale price where the model's was " +
+      "9–15% from it, the prices a median 0.81–0.86 times the band's middle. An offer built on sales that may be " +
+      "larger, newer or better placed than this property overpays: check " +
+      `${theComps(inputs.compsListed)} (their size, type, condition and place) before relying on it.`
   }
 }
 

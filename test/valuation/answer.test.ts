@@ -675,34 +675,77 @@ describe("the Scored answer", () => {
       expect(captionOf(answerAt(700_000, "2017-11-30"))).toBeUndefined()
     })
 
-    it("ANS-11 cautions: a comp band's middle above the model's 95% value is said (an investor's audit: 121 Richardson St, Albert Park)", () => {
+    it("ANS-11 cautions: a comp band's middle above the model's 90% value, or 1.2 times its median, is said (investors' audits: 121 Richardson St, Albert Park; 702 Lafayette Ave, Brooklyn)", () => {
       const base = outcome(undefined)
       const band = scoredAnswer(base, { address: "x" }).comp_band!
-      const codesWith = (q95: number) =>
+      const codesWith = (median: number, q90: number) =>
         scoredAnswer({
           ...base,
           model: {
             ...base.model,
             quantiles: {
-              "0.05": 640_000,
-              "0.1": 670_000,
-              "0.25": 720_000,
-              "0.5": 780_000,
-              "0.75": 850_000,
-              "0.9": 900_000,
-              "0.95": q95
+              "0.05": median * 0.8,
+              "0.1": median * 0.85,
+              "0.25": median * 0.93,
+              "0.5": median,
+              "0.75": (median + q90) / 2,
+              "0.9": q90,
+              "0.95": q90 * 1.2
             }
           }
         }, { address: "x" }).cautions ?? []
-      const below = codesWith(band.middle - 1).find((c) => c.code === "comp-band-above-model")
-      expect(below?.detail).toBe(
-        `The comp band's middle ($${band.middle.toLocaleString("en-US")}), which the after-repair value and the ` +
-          "offer are built on, is above the pricing model's 95% value of the property as it stands " +
-          `($${(band.middle - 1).toLocaleString("en-US")}; its median $780,000): the comparable sales put it higher ` +
-          "than the model does. An offer built on sales that may be larger, newer or better placed than this " +
-          "property overpays: check the listed comps (their size, type, condition and place) before relying on it."
+      const detailOf = (median: number, q90: number) =>
+        codesWith(median, q90).find((c) => c.code === "comp-band-above-model")?.detail
+      // Above the 90% value, though not 1.2 times the median.
+      const dollars = (amount: number) => `$${Math.round(amount).toLocaleString("en-US")}`
+      expect(band.middle).toBe(920_000)
+      const median = 800_000
+      expect(detailOf(median, band.middle - 1)).toBe(
+        `The comp band's middle (${dollars(band.middle)}), which the after-repair value and the offer are built on, ` +
+          "is 15% above the pricing model's median value of the " +
+          `property as it stands (${dollars(median)}; above its 90% value, ${dollars(band.middle - 1)}): the ` +
+          "comparable sales put it higher than the model does. Out of time, band middles so far above the model's " +
+          "value were a median 17–26% from the sale price where the model's was 9–15% from it, the prices a median " +
+          "0.81–0.86 times the band's middle. An offer built on sales that may be larger, newer or better placed " +
+          "than this property overpays: check the listed comps (their size, type, condition and place) before " +
+          "relying on it."
       )
-      expect(codesWith(band.middle).map((c) => c.code)).not.toContain("comp-band-above-model")
+      // At the 90% value and under 1.2 times the median: nothing.
+      expect(detailOf(median, band.middle)).toBeUndefined()
+      // 1.2 times the median and more, below a wide range's 90% value (the audit's 702 Lafayette Ave: 24% above
+      // both the median and its own sale), where the band is wide enough for the estimate not to be withheld.
+      const spread = [800_000, 900_000, 1_000_000, 1_100_000, 1_200_000].map((price, i) => ({
+        ...base.comps[0]!,
+        propertyId: `w${i}`,
+        salePrice: price,
+        timeAdjustedPrice: price
+      }))
+      const wideAt = (median: number) => {
+        const answer = scoredAnswer({
+          ...base,
+          comps: spread,
+          model: {
+            ...base.model,
+            quantiles: {
+              "0.05": median * 0.7,
+              "0.1": median * 0.75,
+              "0.25": median * 0.87,
+              "0.5": median,
+              "0.75": median * 1.2,
+              "0.9": median * 1.45,
+              "0.95": median * 1.6
+            }
+          }
+        }, { address: "x" })
+        expect(answer.model_estimate_available).toBe(true)
+        return {
+          middle: answer.comp_band!.middle,
+          caution: answer.cautions?.find((c) => c.code === "comp-band-above-model")
+        }
+      }
+      const { middle } = wideAt(800_000)
+      expect(wideAt(middle / 1.24).caution?.detail).toMatch(/is 24% above .*; below its 90% value/)
+      expect(wideAt(middle / 1.19).caution).toBeUndefined()
     })
 
     it("ANS-11 cautions: an after-repair value below the model's 5% value is said (an agent's audit: 7 Exon St, Hampton)", () => {
