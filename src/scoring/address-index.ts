@@ -682,6 +682,11 @@ interface ReadAgain {
   readonly suggestOnly?: (parcel: ParcelRecord) => boolean
   /** Not read so where a street of the name and type sent is in the place sent (another street's house may be it). */
   readonly unlessTypedStreetInPlace?: boolean
+  /**
+   * Suggested first, before the nearest numbers as sent, even with a place sent (`suggestOnly` readings are
+   * otherwise suggested only where the address as sent has nothing to suggest, or names no place).
+   */
+  readonly suggestFirst?: boolean
 }
 
 /**
@@ -941,6 +946,35 @@ const beachWithItsInitial = (read: Parsed): ReadAgain | undefined => {
       sent: `B ${spelledStreet(read.street)}`,
       used: spelledStreet(street)
     })
+  }
+}
+
+/** East for west and north for south: the directional of the other side of a divided street. */
+const OPPOSITE_DIRECTIONALS: ReadonlyMap<string, string> = new Map([["E", "W"], ["W", "E"], ["N", "S"], ["S", "N"]])
+
+/**
+ * `64 E 180th St, Bronx`: the directional mistaken, the number on record on the street's other side (`64 W 180th
+ * St`). Only suggested, never taken (`suggestOnly`): the house sent may be one that never sold, and the other side's
+ * is someone else's. Suggested first, before the nearest numbers on the side sent (an investor's audit, 2026-12-01:
+ * `455` and `648 E 180th St` were offered, not `64 W 180th St`).
+ */
+const otherDirectional = (read: Parsed): ReadAgain | undefined => {
+  const opposite = OPPOSITE_DIRECTIONALS.get(read.street.directional)
+  if (opposite === undefined) return undefined
+  const at = read.street.directionalAfter ? read.streetWords.length - 1 : 0
+  const word = read.streetWords[at]
+  if (word === undefined || DIRECTIONALS.get(word) !== read.street.directional) return undefined
+  const words = read.streetWords.map((w, i) => i === at ? opposite : w)
+  const street = streetParts(words)
+  if (street.directional !== opposite || street.name !== read.street.name) return undefined
+  return {
+    read: { ...read, street, streetWords: words },
+    said: `the street as ${spelledStreet(street)}`,
+    // Only a house of the other side itself: not one the reading finds with the directional set aside (`60 N 3rd
+    // St, Staten Island`, where another place's N 3rd St holds the number, offered Staten Island's plain 3rd St).
+    suggestOnly: (parcel) => parseStreetLine(parcel.street)?.street.directional === opposite,
+    suggestFirst: true,
+    noteFor: () => undefined
   }
 }
 
@@ -2400,7 +2434,8 @@ export class AddressIndex {
         ...streetNamedByItsType(read),
         beachWithItsInitial(read),
         beachLeftOut(read),
-        unitBeforeNumberWithSpace(read)
+        unitBeforeNumberWithSpace(read),
+        otherDirectional(read)
       ]
     ) {
       if (again === undefined) continue
@@ -2410,7 +2445,8 @@ export class AddressIndex {
       if (again.suggestOnly !== undefined) {
         // (With no place sent, before the addresses the first reading suggests: `10 P Ave` was offered Lincoln's
         // 604 P St, California, and not Brooklyn's Avenue P: a review, 2026-11-30.)
-        const alongside = !placeSent(read) && found.suggestions.length > 0 && suggested === undefined
+        const alongside = (again.suggestFirst === true || !placeSent(read)) && found.suggestions.length > 0 &&
+          suggested === undefined
         if (
           second._tag === "Found" && second.method !== "corrected" && again.suggestOnly(second.parcel) &&
           (found.suggestions.length === 0 || alongside) && found.notValued === undefined

@@ -275,6 +275,30 @@ describe("addresses as people type them (Staten Island)", () => {
     expect(statenIsland.match("999 Sycamre St 10312")._tag).toBe("Unknown")
   })
 
+  it("a directional mistaken: the number on the street's other side is suggested first, never taken (an investor's audit: 64 E 180th St, Bronx)", () => {
+    const bronx = { city: "BRONX", zip: "10457", state: "NY", market: "Bronx" }
+    const west = { ...bronx, zip: "10453" }
+    const streets = new AddressIndex([
+      parcel("w64", "64 W 180 ST", west),
+      parcel("e455", "455 E 180 ST", bronx),
+      parcel("e648", "648 E 180 ST", bronx)
+    ])
+    for (const typed of ["64 E 180th St, Bronx NY", "64 East 180 Street, Bronx", "64 E 180th St"]) {
+      const match = streets.match(typed)
+      expect(match._tag, typed).toBe("Unknown")
+      expect(match._tag === "Unknown" && match.suggestions, typed).toEqual([
+        "64 W 180 ST, BRONX, NY 10453",
+        "455 E 180 ST, BRONX, NY 10457",
+        "648 E 180 ST, BRONX, NY 10457"
+      ])
+      expect(match._tag === "Unknown" && match.hint, typed).toMatch(/read with the street as 180 ST W, it is on record/)
+    }
+    // Typed as recorded: found; a number on neither side: the side sent's nearest numbers only.
+    expect(streets.match("64 W 180th St, Bronx NY")).toMatchObject({ _tag: "Found", parcel: { id: "w64" } })
+    const neither = streets.match("66 E 180th St, Bronx NY")
+    expect(neither._tag === "Unknown" && neither.suggestions).not.toContain("64 W 180 ST, BRONX, NY 10453")
+  })
+
   it("bad input: no street, a lone ZIP, a PO box, an intersection, emoji are refused as unscorable, never a parcel", () => {
     for (
       const address of ["10312", "PO Box 123, Staten Island NY", "Main St & 2nd Ave", "🏠🏠🏠", "Sycamore Street", "12"]
