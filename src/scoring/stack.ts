@@ -394,10 +394,9 @@ export const learnerResalePremiums = (
         .sort((a, b) => a - b)
     const resales = residuals(true)
     const others = residuals(false)
-    const measured = resales.length > 0 && others.length > 0
-      ? quantileSorted(resales, 0.5) - quantileSorted(others, 0.5)
-      : 0
+    // Resales count only beside other sales to measure them against.
     const counted = others.length > 0 ? resales.length : 0
+    const measured = counted > 0 ? quantileSorted(resales, 0.5) - quantileSorted(others, 0.5) : 0
     const premium = counted + pseudoCount > 0
       ? (counted * measured + pseudoCount * (prior[group] ?? 0)) / (counted + pseudoCount)
       : 0

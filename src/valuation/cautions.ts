@@ -583,6 +583,10 @@ const roomsUnusedCaution = (inputs: CautionInputs): Caution | undefined => {
   }
 }
 
+/** A living area so far outside its market's usual range that `living-area-doubtful` says the record may be wrong. */
+const farOutsideUsual = (area: number, usual: readonly [number, number]) =>
+  area < usual[0] / DOUBTFUL_AREA_FACTOR || area > usual[1] * DOUBTFUL_AREA_FACTOR
+
 const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   const dollars = amountIn(inputs.currency)
   const own = inputs.ownLastSale
@@ -604,9 +608,7 @@ const ownSaleCaution = (inputs: CautionInputs): Caution | undefined => {
   // $600,000 and valued, banded and offered as a house of that size, $212,000, with no word of the area).
   const { livingArea: area, usualLivingArea: usual } = inputs
   const areaExplains = inputs.livingAreaRecorded === true && area !== undefined && usual !== undefined &&
-    (above
-      ? area < usual[0] && area >= usual[0] / DOUBTFUL_AREA_FACTOR
-      : area > usual[1] && area <= usual[1] * DOUBTFUL_AREA_FACTOR)
+    !farOutsideUsual(area, usual) && (above ? area < usual[0] : area > usual[1])
   return {
     code: "own-sale-outside-range",
     detail: `The property itself sold on ${own.date} for ${dollars(own.price)}, ${above ? "above" : "below"} ` +
@@ -720,8 +722,7 @@ const doubtfulAreaCaution = (inputs: CautionInputs): Caution | undefined => {
         "`overrides.living_area_square_feet`."
     }
   }
-  if (usual === undefined) return undefined
-  if (area >= usual[0] / DOUBTFUL_AREA_FACTOR && area <= usual[1] * DOUBTFUL_AREA_FACTOR) return undefined
+  if (usual === undefined || !farOutsideUsual(area, usual)) return undefined
   return {
     code: "living-area-doubtful",
     detail:
@@ -795,9 +796,9 @@ const bandAboveModelCaution = (inputs: CautionInputs): Caution | undefined => {
     code: "comp-band-above-model",
     detail: `The comp band's middle (${dollars(band.middle)}), which the after-repair value and the offer are ` +
       `built on, is ${percent(band.middle / median - 1)} above the pricing model's median value of the property ` +
-      `as it stands (${dollars(median)}; ${band.middle > high ? "above" : "below"} its 90% value, ${
-        dollars(high)
-      }): the comparable sales put it higher than the model does. Out of time, ` +
+      `as it stands (${dollars(median)}; ${band.middle > high ? "above" : "below"} its ${
+        percent(Number(BAND_ABOVE_MODEL.quantile))
+      } value, ${dollars(high)}): the comparable sales put it higher than the model does. Out of time, ` +
       "band middles so far above the model's value were a median 17–26% from the sale price where the model's was " +
       "9–15% from it, the prices a median 0.81–0.86 times the band's middle. An offer built on sales that may be " +
       "larger, newer or better placed than this property overpays: check " +
