@@ -1233,6 +1233,32 @@ export class AddressIndex {
   /** The states each town lies in (`KENSINGTON` is a Melbourne suburb; Brooklyn's is a neighbourhood). */
   private readonly townStates = new Map<string, Set<string>>()
 
+  /**
+   * A directional left out with a ZIP code sent, where the street exactly as typed (no directional, the type as
+   * sent or none on record) has the house number in the town under another ZIP code: that house is a candidate
+   * too, after the ZIP code's. An investor's audit (2026-12-01): `89 Burgher Ave, Staten Island, NY 10310` was
+   * refused with 89 N Burgher Ave alone and told the other street's house "never sold", where 89 Burgher Ave
+   * (10304) sold in 2018; the ZIP code or the directional may be the mistake, and only the caller knows which.
+   */
+  private withTypedStreetElsewhere(parsed: Parsed, exact: AddressMatch | undefined): AddressMatch | undefined {
+    if (
+      exact?._tag !== "Ambiguous" || exact.reason !== "directional" || parsed.zip === undefined ||
+      parsed.street.directional !== ""
+    ) return exact
+    const towns = parsed.locality !== undefined ? [parsed.locality] : [...this.townsOfZip(parsed.zip)]
+    const asTyped = towns.flatMap((town) =>
+      this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels.filter((parcel) => {
+        const recorded = parseStreetLine(parcel.street)?.street
+        return recorded !== undefined && recorded.directional === "" && parcel.zipCode !== parsed.zip &&
+          typesAgree(parsed.street.type, recorded.type)
+      })
+    )
+    const added = buildingsWithUnitSent(asTyped, parsed.unit).filter((address) => !exact.candidates.includes(address))
+    return added.length === 0
+      ? exact
+      : { ...exact, candidates: [...exact.candidates, ...added].slice(0, MAX_CANDIDATES) }
+  }
+
   private townsOfZip(zip: string): ReadonlySet<string> {
     return this.zipTowns.get(zip) ?? new Set()
   }
@@ -2645,7 +2671,10 @@ export class AddressIndex {
     }
     // The place first as given; a neighbourhood that holds no such street is widened to the town it lies
     // in (people use neighbourhood names the record does not), only for a street spelt as recorded.
-    const exact = this.onStreet(parsed, parsed.street.name, parsed.locality, notes)
+    const exact = this.withTypedStreetElsewhere(
+      parsed,
+      this.onStreet(parsed, parsed.street.name, parsed.locality, notes)
+    )
     // No directional sent where streets of the name differ by theirs, and a property not valued is on record
     // at the number too (an audit, 2026-11-25: `1478 86th St, Brooklyn`, a building not valued, was ambiguous
     // with one candidate, 1478 E 86th St, which an agent sends back). Recorded as sent, with no directional,

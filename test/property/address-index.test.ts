@@ -663,6 +663,42 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
       parcel: { id: "17-2900" }
     })
   })
+
+  it("ERR-3: a directional left out beside a ZIP code of the other street lists the house on the street as typed, in its own ZIP code", () => {
+    // An investor's audit (2026-12-01): `89 Burgher Ave, Staten Island, NY 10310` was refused with N Burgher Ave's
+    // house alone, its detail saying the other street's house never sold, where 89 Burgher Ave (10304) sold in
+    // 2018. The ZIP code or the directional may be the mistake: both are candidates, the ZIP code's first.
+    const burghers = new AddressIndex([
+      parcel("n-burgher-89", "89 N BURGHER AVE", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+      parcel("n-burgher-101", "101 N BURGHER AVE", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+      parcel("burgher-89", "89 BURGHER AVE", nyc("STATEN ISLAND", "DONGAN HILLS", "10304")),
+      parcel("burgher-120", "120 BURGHER AVE", nyc("STATEN ISLAND", "DONGAN HILLS", "10304"))
+    ])
+    for (const address of ["89 Burgher Ave, Staten Island, NY 10310", "89 burgher av si ny 10310"]) {
+      const match = burghers.match(address)
+      expect(match, address).toEqual({
+        _tag: "Ambiguous",
+        reason: "directional",
+        candidates: ["89 N BURGHER AVE, STATEN ISLAND, NY 10310", "89 BURGHER AVE, STATEN ISLAND, NY 10304"]
+      })
+      if (match._tag === "Ambiguous") expect(ambiguityDetail(match)).not.toContain("never sold")
+    }
+    // With its own ZIP code it is the house; with the directional, N Burgher Ave's.
+    expect(burghers.match("89 Burgher Ave, Staten Island, NY 10304")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "burgher-89" }
+    })
+    expect(burghers.match("89 N Burgher Ave, Staten Island, NY 10310")).toMatchObject({
+      _tag: "Found",
+      parcel: { id: "n-burgher-89" }
+    })
+    // Where the street as typed has no house at the number, the one candidate stands as before.
+    expect(burghers.match("101 Burgher Ave, Staten Island, NY 10310")).toMatchObject({
+      _tag: "Ambiguous",
+      reason: "directional",
+      candidates: ["101 N BURGHER AVE, STATEN ISLAND, NY 10310"]
+    })
+  })
 })
 
 describe("wrong parcels found by a second audit over every NYC borough (each once Found on another parcel)", () => {
