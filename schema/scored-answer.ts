@@ -237,6 +237,7 @@ export const CAUTION_CODES = [
   "no-comp-band",
   "thin-comp-band",
   "wide-comp-band",
+  "narrow-comp-band",
   "unalike-comp-band",
   "distant-comparable-sales",
   "offer-above-own-sale",
@@ -272,7 +273,9 @@ const cautionCodeDescription =
   "not carried past its data); `estimate-withheld`: the pricing model and the comparable sales disagree (why, and which way); " +
   "`no-comp-band`: no comp band, so no after-repair value or offer (why), and the value itself less sure; `thin-comp-band`: the band rests on " +
   "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
-  "so its middle (and the offer) is far less sure; `unalike-comp-band`: the band's sales are, weighted as in " +
+  "so its middle (and the offer) is far less sure; `narrow-comp-band`: the band's high is less than 1.1 times " +
+  "its low: a few closely priced sales carry most of its weight, so its range says little of how sure the value " +
+  "is (`value_distribution` does), and a repair budget lifts `rehab_adjusted_arv` hardly at all; `unalike-comp-band`: the band's sales are, weighted as in " +
   "the band, little like the property (their `similarity` averages under 0.1: other kinds, sizes or ages), so " +
   "its middle (and the offer) is less sure; `distant-comparable-sales`: the comparable sales lie, weighted " +
   "as in the band, 5 miles or more from the property on average (markets with coordinates), so the value, " +

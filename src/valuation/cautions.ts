@@ -16,6 +16,7 @@ import {
   MAX_BAND_SIZE_RATIO,
   MIN_AREA_PER_BEDROOM,
   MIN_COMPS_FOR_BAND,
+  NARROW_BAND_RATIO,
   OLD_COMPS_DAYS,
   OWN_SALE_CAUTION_DAYS,
   RESALE_MONTHS,
@@ -188,6 +189,27 @@ const thinBandCaution = (band: CompBand, compsListed: boolean): Caution | undefi
     detail: `The comp band rests on ${band.comp_count} comparable sales, the fewest a band is given from: one ` +
       "sale more or less could move its middle, the after-repair value and the offer a long way. Set them beside " +
       `the model's value (where it is given) and ${theComps(compsListed)} before relying on them.`
+  }
+
+/**
+ * A band whose high is less than NARROW_BAND_RATIO times its low: the few closely priced sales that carry most of its
+ * weight make it look surer than it is (its quartiles are of the comps' values, not a range of the value), and a
+ * repair budget lifts the after-repair value toward its high, so hardly at all.
+ */
+const narrowBandCaution = (
+  band: CompBand,
+  dollars: (amount: number) => string,
+  compsListed: boolean
+): Caution | undefined =>
+  band.high >= band.low * NARROW_BAND_RATIO ? undefined : {
+    code: "narrow-comp-band",
+    detail: `The comp band's high (${dollars(band.high)}) is only ${percent(band.high / band.low - 1)} above its ` +
+      `low (${dollars(band.low)}): the sales that carry most of its weight were priced close together, which ` +
+      "says little of how sure the value is. Out of time, bands this narrow held the later sale price between " +
+      "their low and high a fifth of the time or less, against about half for all bands, though their middles " +
+      "were as near the price as others'. The value's range (`value_distribution`) is the measure of its " +
+      "uncertainty; and a repair budget lifts the after-repair value only toward the band's high, so hardly at " +
+      `all here: check ${theComps(compsListed)} and the property's condition before relying on the offer.`
   }
 
 /**
@@ -944,6 +966,9 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
       : undefined,
     inputs.band === undefined ? undefined : thinBandCaution(inputs.band, inputs.compsListed),
     inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency), inputs.compsListed),
+    inputs.band === undefined
+      ? undefined
+      : narrowBandCaution(inputs.band, amountIn(inputs.currency), inputs.compsListed),
     unalikeBandCaution(inputs),
     distantCompsCaution(inputs),
     noOfferCaution(inputs),

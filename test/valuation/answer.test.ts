@@ -412,8 +412,9 @@ describe("the Scored answer", () => {
       propertyId: `c${i}`,
       address: `${i} Comp St`,
       saleDate: "2019-10-01",
-      salePrice: 900_000 + i * 10_000,
-      timeAdjustedPrice: 900_000 + i * 10_000,
+      // (Far enough apart for a band that is not narrow: `narrow-comp-band` has its own test.)
+      salePrice: 820_000 + i * 50_000,
+      timeAdjustedPrice: 820_000 + i * 50_000,
       facts: { living_area_square_feet: 2_000 },
       similarity: 0.9,
       weight: 1
@@ -823,7 +824,7 @@ describe("the Scored answer", () => {
           } times its low \\(\\$${band.low.toLocaleString("en-US")}\\)`
         )
       )
-      // The default comps (a band of $900k-$1.0M) are no wide band.
+      // The default comps (a band of $870k-$970k) are no wide band.
       expect(wideOf(comps.map((comp) => comp.salePrice))).toBeUndefined()
       // BAT-2: a batch entry lists no comps, and its caution says where they are instead.
       const spreadOut = spread([300_000, 350_000, 400_000, 900_000, 1_000_000, 1_100_000])
@@ -832,6 +833,41 @@ describe("the Scored answer", () => {
       )
       expect(scoredEntry(spreadOut, { address: "x" }).cautions?.find((c) => c.code === "wide-comp-band")?.detail)
         .toMatch(/check the comps a single call's answer lists and the property's condition/)
+    })
+
+    it("ANS-7 cautions: a comp band whose high is less than 1.1 times its low is said to be narrow, with its figures (an investor's audit: a band 1.8% wide from 80 comps); the default band is not", () => {
+      const closeTogether = (prices: ReadonlyArray<number>): ScoringOutcome => ({
+        ...outcome(undefined),
+        comps: prices.map((price, i) => ({
+          ...comps[0]!,
+          propertyId: `n${i}`,
+          salePrice: price,
+          timeAdjustedPrice: price
+        }))
+      })
+      const narrowOf = (prices: ReadonlyArray<number>) =>
+        scoredAnswer(closeTogether(prices), { address: "x" }).cautions?.find((c) => c.code === "narrow-comp-band")
+      const prices = [500_000, 502_000, 505_000, 507_000, 510_000, 512_000]
+      const band = scoredAnswer(closeTogether(prices), { address: "x" }).comp_band!
+      expect(band.high / band.low).toBeLessThan(1.1)
+      const percentAbove = Number(((band.high / band.low - 1) * 100).toFixed(1))
+      expect(narrowOf(prices)?.detail).toMatch(
+        new RegExp(
+          `^The comp band's high \\(\\$${band.high.toLocaleString("en-US")}\\) is only ${percentAbove}% above its ` +
+            `low \\(\\$${band.low.toLocaleString("en-US")}\\)`
+        )
+      )
+      expect(narrowOf(prices)?.detail).toMatch(/check the listed comps and the property's condition before relying/)
+      expect(
+        scoredEntry(closeTogether(prices), { address: "x" }).cautions?.find((c) => c.code === "narrow-comp-band")
+          ?.detail
+      ).toMatch(/check the comps a single call's answer lists/)
+      // Just wide enough, and the default comps (a band of $870k-$970k): no caution.
+      const atRatio = [500_000, 500_000, 550_000, 550_000, 550_000, 550_000]
+      const wider = scoredAnswer(closeTogether(atRatio), { address: "x" }).comp_band!
+      expect(wider.high / wider.low).toBeGreaterThanOrEqual(1.1)
+      expect(narrowOf(atRatio)).toBeUndefined()
+      expect(narrowOf(comps.map((comp) => comp.salePrice))).toBeUndefined()
     })
 
     it("ANS-7 cautions: a band of sales little like the property (their similarity, weighted as in the band, under 0.1) is said, with the figure; an alike band is not (an investor's audit: 15 Eunice Pl)", () => {
@@ -1136,7 +1172,7 @@ describe("the Scored answer", () => {
       const answer = scoredAnswer(high, { address: "x" })
       expect(answer.model_estimate_available).toBe(false)
       expect(answer.cautions?.map((c) => c.code)).toEqual(["estimate-withheld", "own-sale-outside-range"])
-      expect(answer.cautions?.[1]?.detail).toContain("above the comp band widened by 15% ($773,500 to $1,069,500)")
+      expect(answer.cautions?.[1]?.detail).toContain("above the comp band widened by 15% ($739,500 to $1,115,500)")
     })
   })
 })
