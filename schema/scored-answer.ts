@@ -276,7 +276,7 @@ const cautionCodeDescription =
   "so its middle (and the offer) is far less sure; `narrow-comp-band`: the band's high is less than 1.1 times " +
   "its low: a few closely priced sales carry most of its weight, so its range says little of how sure the value " +
   "is (`value_distribution` does), and a repair budget lifts `rehab_adjusted_arv` hardly at all; `unalike-comp-band`: the band's sales are, weighted as in " +
-  "the band, little like the property (their `similarity` averages under 0.1: other kinds, sizes or ages), so " +
+  "the band, little like the property (their `similarity` averages under 0.1: other kinds, classes, sizes, lots or ages), so " +
   "its middle (and the offer) is less sure; `distant-comparable-sales`: the comparable sales lie, weighted " +
   "as in the band, 5 miles or more from the property on average (markets with coordinates), so the value, " +
   "its range, the band and the offer are less sure than they look; `offer-above-own-sale`: `max_allowable_offer` is above the price " +

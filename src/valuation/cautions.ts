@@ -246,8 +246,9 @@ const unalikeBandCaution = (inputs: CautionInputs): Caution | undefined => {
     code: "unalike-comp-band",
     detail: `The comp band rests on sales little like this property: weighted as in the band, their similarity ` +
       `averages ${likeness < 0.001 ? "under 0.001" : likeness.toFixed(3)} (1 is a sale of the same type, class, ` +
-      "size, lot and age; each difference lowers it), so they are other kinds of property, or of other sizes or " +
-      "ages, and its middle, the after-repair value and the offer rest on how far such sales carry. Out of time, " +
+      "size, lot and age; each difference lowers it), so they differ from it in kind, class, living area, lot " +
+      "size or age (set their facts beside its own to see which), and its middle, the after-repair value and the " +
+      "offer rest on how far such sales carry. Out of time, " +
       "the middles of bands this unalike were about 1.4 to 1.8 times further from the sale price than those of " +
       "other bands: set the band beside the model's value (where it is given) and check the facts of " +
       `${theComps(inputs.compsListed)} before relying on it.`

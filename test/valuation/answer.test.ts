@@ -882,6 +882,10 @@ describe("the Scored answer", () => {
         /^The comp band rests on sales little like this property: weighted as in the band, their similarity averages 0\.012 \(/
       )
       expect(unalikeOf(alike(0.0004))?.detail).toContain("averages under 0.001 (")
+      // Every fact the similarity weighs is named, the lot too (an investor's audit, 2026-12-01: a two-family house
+      // on a 725 sq ft lot, its band's houses alike in type, size and age, was told they were other kinds, sizes or
+      // ages).
+      expect(unalikeOf(alike(0.012))?.detail).toContain("differ from it in kind, class, living area, lot size or age")
       expect(unalikeOf(alike(0.1))).toBeUndefined()
       expect(unalikeOf(outcome(undefined))).toBeUndefined()
       // One alike sale among unalike ones counts for its capped weight only: four at 0.01 and one at 1 with all
