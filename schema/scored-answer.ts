@@ -283,7 +283,9 @@ const cautionCodeDescription =
   "the property itself sold for (a market sale of the last two years); `own-sale-outside-range`: the property's own market sale of the " +
   "last two years lies outside the 5–95% range of `value_distribution` (when the estimate is withheld: " +
   "outside 0.85 × `comp_band.low` to 1.15 × `comp_band.high`); `value-far-from-own-sale`: that sale lies " +
-  "inside the range, but the value's median is at least 1.3 times it or it at least 1.3 times the median; " +
+  "inside the range, but the value's median is at least 1.3 times it or it at least 1.3 times the median (1.1 " +
+  "times, where that sale was a flip's resale under 3 months before `valuation_date`, too recent for the " +
+  "recent-resale premium); " +
   "`own-sale-not-counted`: its latest sale of " +
   "the last two years, recorded as arm's-length, was not taken for a market sale (its price beyond its " +
   "neighbourhood's range for its recorded facts), or was recorded with several prices that day (split deeds " +

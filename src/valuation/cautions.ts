@@ -21,6 +21,7 @@ import {
   OWN_SALE_CAUTION_DAYS,
   RESALE_MONTHS,
   UNALIKE_BAND_LIKENESS,
+  VALUE_BELOW_RECENT_FLIP_RESALE,
   VALUE_FAR_FROM_OWN_SALE,
   WIDE_BAND_RATIO,
   WITHHOLD_ABOVE_BAND,
@@ -538,7 +539,15 @@ const valueFarFromOwnSale = (
 ): Caution | undefined => {
   const median = inputs.modelMedian
   if (inputs.withheld) return undefined
-  if (median < own.price * VALUE_FAR_FROM_OWN_SALE && own.price < median * VALUE_FAR_FROM_OWN_SALE) return undefined
+  // A flip's resale too recent for the recent-resale premium: the price of the property as the flip left it.
+  const flippedFrom = inputs.ownSaleFlippedFrom !== undefined &&
+      daysBetween(own.date, inputs.valuationDate) < RESALE_MONTHS.fewest * (365.25 / 12)
+    ? inputs.ownSaleFlippedFrom
+    : undefined
+  const belowFlip = flippedFrom !== undefined && own.price >= median * VALUE_BELOW_RECENT_FLIP_RESALE
+  if (
+    !belowFlip && median < own.price * VALUE_FAR_FROM_OWN_SALE && own.price < median * VALUE_FAR_FROM_OWN_SALE
+  ) return undefined
   const dollars = amountIn(inputs.currency)
   const above = median > own.price
   // The premium is part of a gap above the sale; below it, the value is that far below with the premium in it (an
@@ -557,9 +566,15 @@ const valueFarFromOwnSale = (
       `${above ? "above" : "below"} the price the property itself sold for on ${own.date} ` +
       `(${dollars(own.price)}, recorded as a market sale)${premium}, though that price lies inside ${rangeName}. ` +
       `The records do not say why: ${
-        // A sale within a month of the valuation date leaves no time for a change (a Sacramento house sold on
-        // the day its market's records end was told it may have had work done since: an investor audit).
-        daysBetween(own.date, inputs.valuationDate) <= SAME_TIME_DAYS
+        belowFlip
+          ? `that sale was itself a flip's resale, of a purchase on ${flippedFrom.date} for ${
+            dollars(flippedFrom.price)
+          } (its history lists it), so the property was likely improved before it, which its recorded facts do not ` +
+            `show, and it is too recent (under ${RESALE_MONTHS.fewest} months) for the recent-resale premium to be ` +
+            "in the value; else the price may have been above the market's, or the comparable sales may understate it"
+          // A sale within a month of the valuation date leaves no time for a change (a Sacramento house sold on
+          // the day its market's records end was told it may have had work done since: an investor audit).
+          : daysBetween(own.date, inputs.valuationDate) <= SAME_TIME_DAYS
           ? above
             ? "the price may have been below the market's (a sale between relatives, a distressed sale), or the " +
               "comparable sales may overstate this property"
@@ -569,7 +584,8 @@ const valueFarFromOwnSale = (
           ? "the market or the property may have changed since (work done), the price may have been below the market's " +
             "(a sale between relatives, a distressed sale), or the comparable sales may overstate this property"
           : "the price may have covered more than this property or been above the market's, the property may have " +
-            "changed since, or the comparable sales may understate it"}. Check which before relying on the value.`
+            "changed since, or the comparable sales may understate it"
+      }. Check which before relying on the value.`
   }
 }
 

@@ -143,6 +143,17 @@ export const AFTER_REPAIR_BELOW_OWN_SALE = 0.9
 export const VALUE_FAR_FROM_OWN_SALE = 1.3
 
 /**
+ * Where the property's own sale was a flip's resale (the history's rule) under RESALE_MONTHS.fewest months before
+ * the valuation date, `value-far-from-own-sale` falls where that sale is this many times the value's median: the
+ * sale is the price of the property as the flip left it, its recorded facts do not show the work, and the
+ * recent-resale premium (3 to 24 months) is not in the value. An investor's audit, 2026-12-01: `141-24 Springfield
+ * Blvd, Queens`, bought for $365,000 and resold for $700,000 six weeks before the valuation date, valued at
+ * $552,238 (21% below) with nothing said. Chosen, not measured: NYC's 2019 test holds too few such answers (14
+ * with an own sale 31–90 days old) to measure a threshold on.
+ */
+export const VALUE_BELOW_RECENT_FLIP_RESALE = 1.1
+
+/**
  * The comp band's middle is cautioned as above the model (`comp-band-above-model`) where it is above the model's
  * 90% value of the property as it stands, or this many times its median. Out of time (each later sale answered as a
  * call on its date), band middles so placed (NYC 5.1% of the answers, Melbourne 7.2%) were a median 25.9% (16.5%)

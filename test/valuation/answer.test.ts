@@ -520,6 +520,31 @@ describe("the Scored answer", () => {
       expect(codesAt(650_000)).not.toContain("value-far-from-own-sale")
     })
 
+    it("ANS-11 cautions: a value 10% or more below the property's own sale is said where that sale was a flip's resale under three months before (an investor's audit: 141-24 Springfield Blvd)", () => {
+      const flipResale = (date: string, price: number, flippedFrom?: { date: string; price: number }) => {
+        const plain = outcome({ date, price })
+        return scoredAnswer(
+          { ...plain, subject: { ...plain.subject, ...(flippedFrom ? { lastSaleFlippedFrom: flippedFrom } : {}) } },
+          { address: "x" }
+        ).cautions?.find((c) => c.code === "value-far-from-own-sale")?.detail
+      }
+      const purchase = { date: "2019-02-07", price: 600_000 }
+      // The median $976,000; $1,100,000 is 1.127 times it, inside the 5–95% range, 41 days before the valuation date.
+      expect(flipResale("2019-10-21", 1_100_000, purchase)).toBe(
+        "The value's median ($976,000) is 11.3% below the price the property itself sold for on 2019-10-21 " +
+          "($1,100,000, recorded as a market sale), though that price lies inside the 5–95% range of its value. " +
+          "The records do not say why: that sale was itself a flip's resale, of a purchase on 2019-02-07 for " +
+          "$600,000 (its history lists it), so the property was likely improved before it, which its recorded facts " +
+          "do not show, and it is too recent (under 3 months) for the recent-resale premium to be in the value; else " +
+          "the price may have been above the market's, or the comparable sales may understate it. Check which " +
+          "before relying on the value."
+      )
+      // Not a flip's resale, under 1.1 times the median, or 3 months old or more (the premium's months): as before.
+      expect(flipResale("2019-10-21", 1_100_000)).toBeUndefined()
+      expect(flipResale("2019-10-21", 1_070_000, purchase)).toBeUndefined()
+      expect(flipResale("2019-08-21", 1_100_000, purchase)).toBeUndefined()
+    })
+
     it("ANS-11 cautions: a recent-resale premium is part of a gap above the own sale, not of one below it (an investor's audit, 2026-11-29: 718 Bloomingdale Rd)", () => {
       const withPremium = (price: number) => {
         const plain = outcome({ date: "2019-03-01", price })
