@@ -3092,6 +3092,23 @@ export class AddressIndex {
         suggestions: [...new Set([...sameNumber, ...suggestions])].slice(0, MAX_CANDIDATES)
       }
     }
+    // The street sent is real and lacks the number, which a street of a close name here has: one letter from it
+    // (`365 Mosel Ave, Staten Island`, where 365 Mosely Ave sold) or a longer name ending in it (`148 127th St,
+    // Queens`, where 148 Beach 127th St sold). Suggested first, never taken: the street sent is real and its house
+    // may never have sold (an investor's audit, 2026-12-01, was offered only Mosel Ave's and 127th St's numbers).
+    // (Not where the street sent is on record here only with properties not valued: that is what is said.)
+    const closeName = attempt.known && !unscoredHere ? this.sameNumberOnCloseNames(parsed, area) : []
+    if (closeName.length > 0) {
+      return {
+        _tag: "Unknown",
+        hint: `No property with this house number was found on this street. The house number is on record on ${
+          closeName.length === 1 ? "a street" : "streets"
+        } of a close name (suggested first: confirm which is meant before sending it)${
+          suggestions.length > 0 ? ", then the addresses on this street nearest to the number" : ""
+        }.`,
+        suggestions: [...new Set([...closeName, ...suggestions])].slice(0, MAX_CANDIDATES)
+      }
+    }
     // A name too short to be corrected (three letters or fewer) that is no street here: the streets one letter from
     // it with this house number are suggested, never taken (`57 Hal Ave, Staten Island`, where Hall Ave has 57 and
     // Hale Ave is as close, was refused with nothing to send: an address audit, 2026-11-29).
@@ -4024,6 +4041,24 @@ export class AddressIndex {
         }
       }
     }
+    return buildingsWithUnitSent(found, parsed.unit).sort(naturally)
+  }
+
+  /**
+   * The house number on record, in the place sent, on streets of a name close to the one sent: one letter from it
+   * (a name of four letters or more) or a longer name ending in it word for word (`BEACH 127` for `127`).
+   */
+  private sameNumberOnCloseNames(parsed: Parsed, area: string): Array<string> {
+    const byLength = this.names.get(area)
+    if (byLength === undefined) return []
+    const name = parsed.street.name
+    const names = new Set<string>()
+    if (name.length >= 4) { for (const close of this.closeNames(area, name, 1)) names.add(close.name) }
+    for (const [length, known] of byLength) {
+      if (length <= name.length) continue
+      for (const longer of known) if (longer.endsWith(` ${name}`)) names.add(longer)
+    }
+    const found = [...names].flatMap((close) => this.parcelsOn(parsed, close, parsed.locality).parcels)
     return buildingsWithUnitSent(found, parsed.unit).sort(naturally)
   }
 

@@ -4385,3 +4385,41 @@ describe("pasted invisible characters, and `No.` before the number (an address a
     ])
   })
 })
+
+describe("REQ-1 the house number on a street of a close name, where the street sent is real and lacks it (an investor's audit, 2026-12-01: `365 Mosel Ave` and `148 127th St, Queens` were offered only their own streets' numbers)", () => {
+  const si = (hood: string, zip: string) => ({ city: "STATEN ISLAND", zip, hood, state: "NY", market: "Staten Island" })
+  const queensAt = (hood: string, zip: string) => ({ city: "QUEENS", zip, hood, state: "NY", market: "Queens" })
+  const index = new AddressIndex([
+    parcel("mosel-337", "337 MOSEL AVE", si("GRYMES HILL", "10304")),
+    parcel("mosel-350", "350 MOSEL AVE", si("GRYMES HILL", "10304")),
+    parcel("mosely-365", "365 MOSELY AVE", si("ROSSVILLE", "10312")),
+    parcel("127-310", "310 127 ST", queensAt("COLLEGE POINT", "11356")),
+    parcel("127-7-01", "7-01 127 ST", queensAt("COLLEGE POINT", "11356")),
+    parcel("beach-127-148", "148 BEACH 127 ST", queensAt("ROCKAWAY PARK", "11694"))
+  ])
+
+  it("is suggested first, before the street's own nearest numbers, and never taken", () => {
+    expect(index.match("365 Mosel Ave, Staten Island, NY")).toEqual({
+      _tag: "Unknown",
+      hint: "No property with this house number was found on this street. The house number is on record on a " +
+        "street of a close name (suggested first: confirm which is meant before sending it), then the addresses on " +
+        "this street nearest to the number.",
+      suggestions: [
+        "365 MOSELY AVE, STATEN ISLAND, NY 10312",
+        "350 MOSEL AVE, STATEN ISLAND, NY 10304",
+        "337 MOSEL AVE, STATEN ISLAND, NY 10304"
+      ]
+    })
+    const beach = index.match("148 127th St, Queens NY")
+    expect(beach).toMatchObject({ _tag: "Unknown" })
+    expect(beach._tag === "Unknown" && beach.suggestions[0]).toBe("148 BEACH 127 ST, QUEENS, NY 11694")
+    // Sent as recorded, each is its house.
+    expect(idOf(index.match("365 Mosely Ave, Staten Island, NY"))).toBe("mosely-365")
+    expect(idOf(index.match("148 Beach 127th St, Queens NY"))).toBe("beach-127-148")
+    // A number no close street has: the street's own nearest numbers, as before.
+    expect(index.match("340 Mosel Ave, Staten Island, NY")).toMatchObject({
+      _tag: "Unknown",
+      hint: "No property with this house number was found on this street; the numbers nearest to it are suggested."
+    })
+  })
+})
