@@ -194,6 +194,9 @@ export type AmbiguityReason = "unit" | "directional" | "type" | "spelling" | "se
 
 export const MAX_CANDIDATES = 5
 
+/** The most addresses on streets of a close name a refusal suggests before the street's own nearest numbers. */
+const MAX_CLOSE_NAME_SUGGESTIONS = 3
+
 export const parcelDisplayAddress = (parcel: ParcelRecord) =>
   formatAddress({
     street: parcel.street,
@@ -1234,6 +1237,21 @@ export class AddressIndex {
   private readonly townStates = new Map<string, Set<string>>()
 
   /**
+   * The properties at the house number on the street as sent, whatever the ZIP code, in `towns`: the same street
+   * only, its directional as sent (`1460 84th St` is not `1460 E 84 ST` in Canarsie) and its type as sent or none
+   * on record.
+   */
+  private onStreetAsSent(parsed: Parsed, towns: ReadonlyArray<string>): Array<ParcelRecord> {
+    return towns.flatMap((town) =>
+      this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels.filter((parcel) => {
+        const recorded = parseStreetLine(parcel.street)?.street
+        return recorded !== undefined && recorded.directional === parsed.street.directional &&
+          typesAgree(parsed.street.type, recorded.type)
+      })
+    )
+  }
+
+  /**
    * A directional left out with a ZIP code sent, where the street exactly as typed (no directional, the type as
    * sent or none on record) has the house number in the town under another ZIP code: that house is a candidate
    * too, after the ZIP code's. An investor's audit (2026-12-01): `89 Burgher Ave, Staten Island, NY 10310` was
@@ -1245,14 +1263,11 @@ export class AddressIndex {
       exact?._tag !== "Ambiguous" || exact.reason !== "directional" || parsed.zip === undefined ||
       parsed.street.directional !== ""
     ) return exact
-    const towns = parsed.locality !== undefined ? [parsed.locality] : [...this.townsOfZip(parsed.zip)]
-    const asTyped = towns.flatMap((town) =>
-      this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels.filter((parcel) => {
-        const recorded = parseStreetLine(parcel.street)?.street
-        return recorded !== undefined && recorded.directional === "" && parcel.zipCode !== parsed.zip &&
-          typesAgree(parsed.street.type, recorded.type)
-      })
-    )
+    // (The town a neighbourhood sent lies in: `89 Burgher Ave, West New Brighton, NY 10310` too.)
+    const towns = parsed.locality !== undefined
+      ? [...(this.towns.get(parsed.locality) ?? [parsed.locality])]
+      : [...this.townsOfZip(parsed.zip)]
+    const asTyped = this.onStreetAsSent(parsed, towns).filter((parcel) => parcel.zipCode !== parsed.zip)
     const added = buildingsWithUnitSent(asTyped, parsed.unit).filter((address) => !exact.candidates.includes(address))
     return added.length === 0
       ? exact
@@ -2818,16 +2833,7 @@ export class AddressIndex {
     // several): refused all the same (the ZIP code or the number may be the mistake), with that address first.
     if (parsed.zip !== undefined) {
       const towns = parsed.locality !== undefined ? [parsed.locality] : [...this.townsOfZip(parsed.zip)]
-      // The same street only: the directional as sent (`1460 84th St` is not `1460 E 84 ST` in Canarsie), the
-      // type as sent or none on record.
-      const sameStreet = (parcel: ParcelRecord) => {
-        const recorded = parseStreetLine(parcel.street)?.street
-        return recorded !== undefined && recorded.directional === parsed.street.directional &&
-          typesAgree(parsed.street.type, recorded.type)
-      }
-      const elsewhere = towns.flatMap((town) =>
-        this.parcelsOn({ ...parsed, zip: undefined }, parsed.street.name, town).parcels.filter(sameStreet)
-      )
+      const elsewhere = this.onStreetAsSent(parsed, towns)
       if (elsewhere.length > 0) {
         const zips = [...new Set(elsewhere.flatMap((parcel) => parcel.zipCode ?? []))].sort()
         const addresses = buildingsWithUnitSent(elsewhere, parsed.unit)
@@ -3092,23 +3098,6 @@ export class AddressIndex {
         suggestions: [...new Set([...sameNumber, ...suggestions])].slice(0, MAX_CANDIDATES)
       }
     }
-    // The street sent is real and lacks the number, which a street of a close name here has: one letter from it
-    // (`365 Mosel Ave, Staten Island`, where 365 Mosely Ave sold) or a longer name ending in it (`148 127th St,
-    // Queens`, where 148 Beach 127th St sold). Suggested first, never taken: the street sent is real and its house
-    // may never have sold (an investor's audit, 2026-12-01, was offered only Mosel Ave's and 127th St's numbers).
-    // (Not where the street sent is on record here only with properties not valued: that is what is said.)
-    const closeName = attempt.known && !unscoredHere ? this.sameNumberOnCloseNames(parsed, area) : []
-    if (closeName.length > 0) {
-      return {
-        _tag: "Unknown",
-        hint: `No property with this house number was found on this street. The house number is on record on ${
-          closeName.length === 1 ? "a street" : "streets"
-        } of a close name (suggested first: confirm which is meant before sending it)${
-          suggestions.length > 0 ? ", then the addresses on this street nearest to the number" : ""
-        }.`,
-        suggestions: [...new Set([...closeName, ...suggestions])].slice(0, MAX_CANDIDATES)
-      }
-    }
     // A name too short to be corrected (three letters or fewer) that is no street here: the streets one letter from
     // it with this house number are suggested, never taken (`57 Hal Ave, Staten Island`, where Hall Ave has 57 and
     // Hale Ave is as close, was refused with nothing to send: an address audit, 2026-11-29).
@@ -3139,6 +3128,28 @@ export class AddressIndex {
           (parsed.locality === undefined || displayTown(address) !== parsed.locality)
       }
     )
+    // The street sent is real and lacks the number, which a street of a close name here has: one letter from it
+    // (`365 Mosel Ave, Staten Island`, where 365 Mosely Ave sold) or a longer name ending in it (`148 127th St,
+    // Queens`, where 148 Beach 127th St sold). Suggested first, never taken: the street sent is real and its house
+    // may never have sold (an investor's audit, 2026-12-01, was offered only Mosel Ave's and 127th St's numbers).
+    // Not where the street sent is on record here only with properties not valued, nor with another type only, nor
+    // where the street address itself is on record in another town of the place: each is said as before. At most
+    // MAX_CLOSE_NAME_SUGGESTIONS, so that the street's own nearest numbers keep a place.
+    const closeName = attempt.known && !unscoredHere && !otherType && sameAddressElsewhere.length === 0
+      ? this.sameNumberOnCloseNames(parsed, area).slice(0, MAX_CLOSE_NAME_SUGGESTIONS)
+      : []
+    if (closeName.length > 0) {
+      const offered = [...new Set([...closeName, ...suggestions])].slice(0, MAX_CANDIDATES)
+      return {
+        _tag: "Unknown",
+        hint: `No property with this house number was found on this street. The house number is on record on ${
+          closeName.length === 1 ? "a street" : "streets"
+        } of a close name (suggested first: confirm which is meant before sending it)${
+          offered.length > closeName.length ? ", then the addresses on this street nearest to the number" : ""
+        }.`,
+        suggestions: offered
+      }
+    }
     return {
       _tag: "Unknown",
       hint: unscoredHere && (otherType || suggestions.length === 0)
@@ -4046,7 +4057,8 @@ export class AddressIndex {
 
   /**
    * The house number on record, in the place sent, on streets of a name close to the one sent: one letter from it
-   * (a name of four letters or more) or a longer name ending in it word for word (`BEACH 127` for `127`).
+   * (a name of four letters or more) or a longer name ending in it word for word (`BEACH 127` for `127`), with the
+   * ZIP code sent where one is.
    */
   private sameNumberOnCloseNames(parsed: Parsed, area: string): Array<string> {
     const byLength = this.names.get(area)

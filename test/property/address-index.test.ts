@@ -664,17 +664,24 @@ describe("what a user's address leaves out or adds (found auditing real Staten I
     })
   })
 
-  it("ERR-3: a directional left out beside a ZIP code of the other street lists the house on the street as typed, in its own ZIP code", () => {
+  it("REQ-1 a directional left out beside a ZIP code of the other street lists the house on the street as typed, in its own ZIP code", () => {
     // An investor's audit (2026-12-01): `89 Burgher Ave, Staten Island, NY 10310` was refused with N Burgher Ave's
     // house alone, its detail saying the other street's house never sold, where 89 Burgher Ave (10304) sold in
     // 2018. The ZIP code or the directional may be the mistake: both are candidates, the ZIP code's first.
     const burghers = new AddressIndex([
       parcel("n-burgher-89", "89 N BURGHER AVE", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
+      parcel("brighton-1", "1 BRIGHTON AVE", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
       parcel("n-burgher-101", "101 N BURGHER AVE", nyc("STATEN ISLAND", "WEST NEW BRIGHTON", "10310")),
       parcel("burgher-89", "89 BURGHER AVE", nyc("STATEN ISLAND", "DONGAN HILLS", "10304")),
       parcel("burgher-120", "120 BURGHER AVE", nyc("STATEN ISLAND", "DONGAN HILLS", "10304"))
     ])
-    for (const address of ["89 Burgher Ave, Staten Island, NY 10310", "89 burgher av si ny 10310"]) {
+    for (
+      const address of [
+        "89 Burgher Ave, Staten Island, NY 10310",
+        "89 burgher av si ny 10310",
+        "89 Burgher Ave, West New Brighton, NY 10310"
+      ]
+    ) {
       const match = burghers.match(address)
       expect(match, address).toEqual({
         _tag: "Ambiguous",
@@ -4421,5 +4428,55 @@ describe("REQ-1 the house number on a street of a close name, where the street s
       _tag: "Unknown",
       hint: "No property with this house number was found on this street; the numbers nearest to it are suggested."
     })
+    // With a ZIP code sent, only a close street's house in it: Mosely Ave's 365 is in 10312.
+    expect(index.match("365 Mosel Ave, Staten Island, NY 10304")).toMatchObject({
+      _tag: "Unknown",
+      suggestions: ["350 MOSEL AVE, STATEN ISLAND, NY 10304", "337 MOSEL AVE, STATEN ISLAND, NY 10304"]
+    })
+    // A type the street is not on record with here: that is what is said, as before.
+    expect(index.match("365 Mosel St, Staten Island, NY")).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(/^No street of this name with the type ST is on record here/)
+    })
+  })
+
+  it("at most three such addresses, so that the street's own nearest numbers keep a place; never before the street address itself in another town of the place (a review)", () => {
+    const crowded = new AddressIndex([
+      parcel("oak-20", "20 OAK ST", si("GRANT CITY", "10306")),
+      parcel("oak-22", "22 OAK ST", si("GRANT CITY", "10306")),
+      ...["ALPHA", "BETA", "DELTA", "GAMMA", "ZETA"].map((word) =>
+        parcel(`${word}-oak-10`, `10 ${word} OAK ST`, si("GRANT CITY", "10306"))
+      )
+    ])
+    const match = crowded.match("10 Oak St, Staten Island, NY")
+    expect(match).toMatchObject({
+      _tag: "Unknown",
+      hint: "No property with this house number was found on this street. The house number is on record on " +
+        "streets of a close name (suggested first: confirm which is meant before sending it), then the addresses " +
+        "on this street nearest to the number."
+    })
+    expect(match._tag === "Unknown" && match.suggestions).toEqual([
+      "10 ALPHA OAK ST, STATEN ISLAND, NY 10306",
+      "10 BETA OAK ST, STATEN ISLAND, NY 10306",
+      "10 DELTA OAK ST, STATEN ISLAND, NY 10306",
+      "20 OAK ST, STATEN ISLAND, NY 10306",
+      "22 OAK ST, STATEN ISLAND, NY 10306"
+    ])
+    // `3 Ferry St, Williamstown VIC 3016`: the street address is Williamstown North's; that is said and suggested
+    // first, before Old Ferry St's 3.
+    const vic = (city: string, zip: string, hood: string) => ({ city, zip, hood, state: "VIC", market: "Melbourne" })
+    const ferries = new AddressIndex([
+      parcel("ferry-north-3", "3 FERRY ST", vic("WILLIAMSTOWN NORTH", "3016", "Williamstown North")),
+      parcel("ferry-9", "9 FERRY ST", vic("WILLIAMSTOWN", "3016", "Williamstown")),
+      parcel("old-ferry-3", "3 OLD FERRY ST", vic("WILLIAMSTOWN", "3016", "Williamstown"))
+    ])
+    const ferry = ferries.match("3 Ferry St, Williamstown VIC 3016")
+    expect(ferry).toMatchObject({
+      _tag: "Unknown",
+      hint: expect.stringMatching(
+        /^This street address is not on record in WILLIAMSTOWN, but it is in WILLIAMSTOWN NORTH/
+      )
+    })
+    expect(ferry._tag === "Unknown" && ferry.suggestions[0]).toBe("3 FERRY ST, WILLIAMSTOWN NORTH, VIC 3016")
   })
 })
