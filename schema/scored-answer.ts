@@ -275,7 +275,8 @@ const cautionCodeDescription =
   "the fewest sales a band is given from (3); `wide-comp-band`: the band's high is at least twice its low, " +
   "so its middle (and the offer) is far less sure; `narrow-comp-band`: the band's high is less than 1.1 times " +
   "its low: a few closely priced sales carry most of its weight, so its range says little of how sure the value " +
-  "is (`value_distribution` does), and a repair budget lifts `rehab_adjusted_arv` hardly at all; `unalike-comp-band`: the band's sales are, weighted as in " +
+  "is (`value_distribution` does, where it is given), and a repair budget lifts `rehab_adjusted_arv` hardly at " +
+  "all; `unalike-comp-band`: the band's sales are, weighted as in " +
   "the band, little like the property (their `similarity` averages under 0.1: other kinds, classes, sizes, lots or ages), so " +
   "its middle (and the offer) is less sure; `distant-comparable-sales`: the comparable sales lie, weighted " +
   "as in the band, 5 miles or more from the property on average (markets with coordinates), so the value, " +

@@ -197,21 +197,25 @@ const thinBandCaution = (band: CompBand, compsListed: boolean): Caution | undefi
  * weight make it look surer than it is (its quartiles are of the comps' values, not a range of the value), and a
  * repair budget lifts the after-repair value toward its high, so hardly at all.
  */
-const narrowBandCaution = (
-  band: CompBand,
-  dollars: (amount: number) => string,
-  compsListed: boolean
-): Caution | undefined =>
-  band.high >= band.low * NARROW_BAND_RATIO ? undefined : {
+const narrowBandCaution = (inputs: CautionInputs): Caution | undefined => {
+  const band = inputs.band
+  if (band === undefined || band.high / band.low >= NARROW_BAND_RATIO) return undefined
+  const dollars = amountIn(inputs.currency)
+  return {
     code: "narrow-comp-band",
     detail: `The comp band's high (${dollars(band.high)}) is only ${percent(band.high / band.low - 1)} above its ` +
       `low (${dollars(band.low)}): the sales that carry most of its weight were priced close together, which ` +
       "says little of how sure the value is. Out of time, bands this narrow held the later sale price between " +
-      "their low and high a fifth of the time or less, against about half for all bands, though their middles " +
-      "were as near the price as others'. The value's range (`value_distribution`) is the measure of its " +
-      "uncertainty; and a repair budget lifts the after-repair value only toward the band's high, so hardly at " +
-      `all here: check ${theComps(compsListed)} and the property's condition before relying on the offer.`
+      "their low and high a tenth to a fifth of the time, against about half for all bands, though their " +
+      `middles were as near the price as others'. ${
+        // (Withheld, the answer gives no distribution to point to.)
+        inputs.withheld ? "" : "The value's range (`value_distribution`) is the measure of its uncertainty; and "}${
+        inputs.withheld ? "A" : "a"
+      } repair budget lifts the after-repair value only toward the band's high, so ` +
+      `hardly at all here: check ${theComps(inputs.compsListed)} and the property's condition before relying on ` +
+      "the offer."
   }
+}
 
 /**
  * A band whose sales disagree widely (its high at least WIDE_BAND_RATIO times its low): its middle, and so the
@@ -540,7 +544,9 @@ const valueFarFromOwnSale = (
   const median = inputs.modelMedian
   if (inputs.withheld) return undefined
   // A flip's resale too recent for the recent-resale premium: the price of the property as the flip left it.
-  const flippedFrom = inputs.ownSaleFlippedFrom !== undefined &&
+  // (Only where no premium is in the value: a resale on the valuation date itself is no earlier sale to the premium's
+  // rule, which then keys on the purchase; a review, 2026-12-01.)
+  const flippedFrom = inputs.ownSaleFlippedFrom !== undefined && inputs.resaleSaleDate === undefined &&
       daysBetween(own.date, inputs.valuationDate) < RESALE_MONTHS.fewest * (365.25 / 12)
     ? inputs.ownSaleFlippedFrom
     : undefined
@@ -983,9 +989,7 @@ export const cautionsFor = (inputs: CautionInputs): Array<Caution> =>
       : undefined,
     inputs.band === undefined ? undefined : thinBandCaution(inputs.band, inputs.compsListed),
     inputs.band === undefined ? undefined : wideBandCaution(inputs.band, amountIn(inputs.currency), inputs.compsListed),
-    inputs.band === undefined
-      ? undefined
-      : narrowBandCaution(inputs.band, amountIn(inputs.currency), inputs.compsListed),
+    narrowBandCaution(inputs),
     unalikeBandCaution(inputs),
     distantCompsCaution(inputs),
     noOfferCaution(inputs),

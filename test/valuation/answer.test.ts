@@ -543,6 +543,20 @@ describe("the Scored answer", () => {
       expect(flipResale("2019-10-21", 1_100_000)).toBeUndefined()
       expect(flipResale("2019-10-21", 1_070_000, purchase)).toBeUndefined()
       expect(flipResale("2019-08-21", 1_100_000, purchase)).toBeUndefined()
+      // The premium's own boundary: 3 months of 365.25 / 12 days are 91.3 days (2019-09-01 is 91 days before the
+      // valuation date, 2019-08-31 92).
+      expect(flipResale("2019-09-01", 1_100_000, purchase)).toMatch(/too recent \(under 3 months\)/)
+      expect(flipResale("2019-08-31", 1_100_000, purchase)).toBeUndefined()
+      // A resale on the valuation date itself is no earlier sale to the premium's rule, which keys on the purchase
+      // and puts its premium in the value: then the value is never said to be without it (a review, 2026-12-01).
+      const onTheDay = outcome({ date: "2019-12-01", price: 1_100_000 })
+      const withPremium = scoredAnswer({
+        ...onTheDay,
+        subject: { ...onTheDay.subject, lastSaleFlippedFrom: purchase },
+        model: { ...onTheDay.model, resalePremium: 0.05, resaleSaleDate: purchase.date }
+      }, { address: "x" }).cautions
+      expect(withPremium?.map((c) => c.code)).toContain("recent-resale-premium")
+      expect(withPremium?.find((c) => c.code === "value-far-from-own-sale")).toBeUndefined()
     })
 
     it("ANS-11 cautions: a recent-resale premium is part of a gap above the own sale, not of one below it (an investor's audit, 2026-11-29: 718 Bloomingdale Rd)", () => {
@@ -872,7 +886,8 @@ describe("the Scored answer", () => {
       })
       const narrowOf = (prices: ReadonlyArray<number>) =>
         scoredAnswer(closeTogether(prices), { address: "x" }).cautions?.find((c) => c.code === "narrow-comp-band")
-      const prices = [500_000, 502_000, 505_000, 507_000, 510_000, 512_000]
+      // (Near the model's median of $976,000: the estimate is not withheld.)
+      const prices = [930_000, 932_000, 935_000, 937_000, 940_000, 942_000]
       const band = scoredAnswer(closeTogether(prices), { address: "x" }).comp_band!
       expect(band.high / band.low).toBeLessThan(1.1)
       const percentAbove = Number(((band.high / band.low - 1) * 100).toFixed(1))
@@ -883,12 +898,26 @@ describe("the Scored answer", () => {
         )
       )
       expect(narrowOf(prices)?.detail).toMatch(/check the listed comps and the property's condition before relying/)
+      expect(narrowOf(prices)?.detail).toContain("a tenth to a fifth of the time, against about half for all bands")
       expect(
         scoredEntry(closeTogether(prices), { address: "x" }).cautions?.find((c) => c.code === "narrow-comp-band")
           ?.detail
       ).toMatch(/check the comps a single call's answer lists/)
+      // Withheld, the answer gives no distribution: the caution does not point to one.
+      const withheld = closeTogether(prices)
+      const withheldAnswer = scoredAnswer({
+        ...withheld,
+        model: { ...withheld.model, quantiles: { ...withheld.model.quantiles, "0.5": 2_000_000 } }
+      }, { address: "x" })
+      expect(withheldAnswer.model_estimate_available).toBe(false)
+      const withheldDetail = withheldAnswer.cautions?.find((c) => c.code === "narrow-comp-band")?.detail
+      expect(withheldDetail).toMatch(/as near the price as others'\. A repair budget lifts/)
+      expect(withheldDetail).not.toContain("value_distribution")
+      expect(narrowOf(prices)?.detail).toContain(
+        "The value's range (`value_distribution`) is the measure of its uncertainty"
+      )
       // Just wide enough, and the default comps (a band of $870k-$970k): no caution.
-      const atRatio = [500_000, 500_000, 550_000, 550_000, 550_000, 550_000]
+      const atRatio = [900_000, 900_000, 990_000, 990_000, 990_000, 990_000]
       const wider = scoredAnswer(closeTogether(atRatio), { address: "x" }).comp_band!
       expect(wider.high / wider.low).toBeGreaterThanOrEqual(1.1)
       expect(narrowOf(atRatio)).toBeUndefined()
