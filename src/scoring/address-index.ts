@@ -3791,6 +3791,14 @@ export class AddressIndex {
     // (A name on record only: one no street has is a typing mistake, which the rules for corrections weigh.)
     if (parsed.locality === undefined && parsed.zip === undefined) return undefined
     if (!this.byName.has(parsed.street.name)) return undefined
+    // Nor where the name sent has the house number on record in the state: that house may be the one meant, in a
+    // town beside the one sent (a review, 2026-12-01: `3 Myrtle St, Williamstown` was found as 3 Myrtles St there,
+    // where 3 Myrtle St stands in Williamstown North, of the same ZIP code); the rules for a place say which.
+    const states = this.statesOf(parsed, parsed.locality)
+    const numberOnName = this.inState(parsed).some(({ parcels }) =>
+      parcels.some((parcel) => states === undefined || states.has(parcel.state?.toUpperCase() ?? ""))
+    )
+    if (numberOnName) return undefined
     const spaced = parsed.street.name.replace(/ /g, "")
     return this.onlyHouseOn(
       parsed,

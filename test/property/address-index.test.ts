@@ -3862,6 +3862,21 @@ describe("REQ-1 wrong parcels, loops and refusals an address audit of 2026-11-29
     expect(found(index, "107 Douglass St, Brooklyn, NY")).toBe("douglass-107")
     expect(found(index, "103 Douglass St")).not.toBe("douglas-103")
     expect(found(index, "57 Hal Ave, Staten Island, NY")).not.toBe("hall-57")
+    // Nor where the name sent has the house number in a town beside the one sent, of the same ZIP code: that house
+    // may be the one meant (a review, 2026-12-01: `3 Myrtle St, Williamstown` was found as 3 Myrtles St there,
+    // where 3 Myrtle St stands in Williamstown North).
+    const vic = (city: string) => ({ city, zip: "3016", hood: city, state: "VIC", market: "Melbourne" })
+    const williamstown = new AddressIndex([
+      parcel("myrtle-3", "3 MYRTLE ST", vic("WILLIAMSTOWN NORTH")),
+      parcel("myrtles-3", "3 MYRTLES ST", vic("WILLIAMSTOWN")),
+      parcel("ferry-9", "9 FERRY ST", vic("WILLIAMSTOWN"))
+    ])
+    for (const typed of ["3 Myrtle St, Williamstown", "3 Myrtle St, Williamstown VIC 3016"]) {
+      const match = williamstown.match(typed)
+      expect(match, typed).toMatchObject({ _tag: "Unknown" })
+      expect(match._tag === "Unknown" && match.suggestions[0], typed).toBe("3 MYRTLE ST, WILLIAMSTOWN NORTH, VIC 3016")
+    }
+    expect(found(williamstown, "3 Myrtles St, Williamstown")).toBe("myrtles-3")
   })
 
   it("a unit with no word for it on a street whose directional is left out offers its candidates, not a dead end (`376 Broadway 8D, New York`)", () => {
