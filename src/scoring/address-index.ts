@@ -4073,7 +4073,10 @@ export class AddressIndex {
     if (byLength === undefined) return []
     const name = parsed.street.name
     const names = new Set<string>()
-    if (name.length >= 4) { for (const close of this.closeNames(area, name, 1)) names.add(close.name) }
+    // (Letters, not characters: `BAY 8` is no name of four letters.)
+    if (name.replace(/[^A-Z]/g, "").length >= 4) {
+      for (const close of this.closeNames(area, name, 1)) names.add(close.name)
+    }
     for (const [length, known] of byLength) {
       if (length <= name.length) continue
       for (const longer of known) if (longer.endsWith(` ${name}`)) names.add(longer)
