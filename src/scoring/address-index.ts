@@ -3102,11 +3102,8 @@ export class AddressIndex {
     // it with this house number are suggested, never taken (`57 Hal Ave, Staten Island`, where Hall Ave has 57 and
     // Hale Ave is as close, was refused with nothing to send: an address audit, 2026-11-29).
     if (!attempt.known && allowedEdits(parsed.street.name) === 0 && suggestions.length === 0) {
-      const close = this.closeNames(area, parsed.street.name, 1).flatMap(({ name }) =>
-        this.parcelsOn(parsed, name, parsed.locality).parcels
-      )
-      if (close.length > 0) {
-        const addresses = unitAsSent(close).sort(naturally)
+      const addresses = this.atNumberOn(parsed, this.closeNames(area, parsed.street.name, 1).map(({ name }) => name))
+      if (addresses.length > 0) {
         return {
           _tag: "Unknown",
           hint: "No street of this name is on record here, and a name this short is never corrected: the house " +
@@ -4073,15 +4070,18 @@ export class AddressIndex {
     if (byLength === undefined) return []
     const name = parsed.street.name
     const names = new Set<string>()
-    // (Letters, not characters: `BAY 8` is no name of four letters.)
-    if (name.replace(/[^A-Z]/g, "").length >= 4) {
-      for (const close of this.closeNames(area, name, 1)) names.add(close.name)
-    }
+    // (Four letters or more, as a name a typo is corrected in: `BAY 8` has three.)
+    if (allowedEdits(name) > 0) { for (const close of this.closeNames(area, name, 1)) names.add(close.name) }
     for (const [length, known] of byLength) {
       if (length <= name.length) continue
       for (const longer of known) if (longer.endsWith(` ${name}`)) names.add(longer)
     }
-    const found = [...names].flatMap((close) => this.parcelsOn(parsed, close, parsed.locality).parcels)
+    return this.atNumberOn(parsed, [...names])
+  }
+
+  /** The addresses at the house number on the streets `names` in the place sent (the unit sent where on record). */
+  private atNumberOn(parsed: Parsed, names: ReadonlyArray<string>): Array<string> {
+    const found = names.flatMap((name) => this.parcelsOn(parsed, name, parsed.locality).parcels)
     return buildingsWithUnitSent(found, parsed.unit).sort(naturally)
   }
 

@@ -5,7 +5,7 @@
 import type { Caution, CompBand, Currency, ValueDistribution } from "../../schema/scored-answer.js"
 import { agreementRange, type NoBandReason } from "./comps.js"
 import { amountIn } from "./currency.js"
-import { daysBetween } from "./dates.js"
+import { DAYS_PER_MONTH, daysBetween } from "./dates.js"
 import {
   AFTER_REPAIR_BELOW_OWN_SALE,
   atLeastShareOf,
@@ -201,19 +201,19 @@ const narrowBandCaution = (inputs: CautionInputs): Caution | undefined => {
   const band = inputs.band
   if (band === undefined || band.high / band.low >= NARROW_BAND_RATIO) return undefined
   const dollars = amountIn(inputs.currency)
+  const repairs = `repair budget lifts the after-repair value only toward the band's high, so hardly at all here: ` +
+    `check ${theComps(inputs.compsListed)} and the property's condition before relying on the offer.`
   return {
     code: "narrow-comp-band",
     detail: `The comp band's high (${dollars(band.high)}) is only ${percent(band.high / band.low - 1)} above its ` +
       `low (${dollars(band.low)}): the sales that carry most of its weight were priced close together, which ` +
       "says little of how sure the value is. Out of time, bands this narrow held the later sale price between " +
       "their low and high a tenth to a fifth of the time, against about half for all bands, though their " +
-      `middles were as near the price as others'. ${
-        // (Withheld, the answer gives no distribution to point to.)
-        inputs.withheld ? "" : "The value's range (`value_distribution`) is the measure of its uncertainty; and "}${
-        inputs.withheld ? "A" : "a"
-      } repair budget lifts the after-repair value only toward the band's high, so ` +
-      `hardly at all here: check ${theComps(inputs.compsListed)} and the property's condition before relying on ` +
-      "the offer."
+      "middles were as near the price as others'. " +
+      // (Withheld, the answer gives no distribution to point to.)
+      (inputs.withheld
+        ? `A ${repairs}`
+        : `The value's range (\`value_distribution\`) is the measure of its uncertainty; and a ${repairs}`)
   }
 }
 
@@ -453,8 +453,8 @@ const resalePremiumCaution = (inputs: CautionInputs): Caution | undefined => {
   // the sale here from the dates named the purchase 18 months back where the premium keyed on its fenced resale
   // 6 months back (a review, 2026-12-01). (A package sale is not arm's-length: the premium never keys on one.)
   const date = inputs.resaleSaleDate
-  // (Months of 365.25 / 12 days, as the premium's rule counts them.)
-  const months = date === undefined ? 0 : Math.round(daysBetween(date, inputs.valuationDate) / (365.25 / 12))
+  // (Months as the premium's rule counts them.)
+  const months = date === undefined ? 0 : Math.round(daysBetween(date, inputs.valuationDate) / DAYS_PER_MONTH)
   const own = date !== undefined && inputs.ownLastSale?.date === date ? inputs.ownLastSale : undefined
   const uncounted = date !== undefined && own === undefined && inputs.ownUncountedSale?.why === "fenced" &&
       inputs.ownUncountedSale.date === date
@@ -547,7 +547,7 @@ const valueFarFromOwnSale = (
   // (Only where no premium is in the value: a resale on the valuation date itself is no earlier sale to the premium's
   // rule, which then keys on the purchase; a review, 2026-12-01.)
   const flippedFrom = inputs.ownSaleFlippedFrom !== undefined && inputs.resaleSaleDate === undefined &&
-      daysBetween(own.date, inputs.valuationDate) < RESALE_MONTHS.fewest * (365.25 / 12)
+      daysBetween(own.date, inputs.valuationDate) < RESALE_MONTHS.fewest * DAYS_PER_MONTH
     ? inputs.ownSaleFlippedFrom
     : undefined
   const belowFlip = flippedFrom !== undefined && own.price >= median * VALUE_BELOW_RECENT_FLIP_RESALE

@@ -7,6 +7,9 @@ import { CURRENT_DATA_DAYS } from "./policy.js"
 
 const DAY_MILLIS = 86_400_000
 
+/** Days in a month as the recent-resale rule counts its months (its engine and its caution alike). */
+export const DAYS_PER_MONTH = 365.25 / 12
+
 const dayNumber = (isoDate: string) => Math.floor(Date.parse(`${isoDate}T00:00:00Z`) / DAY_MILLIS)
 
 /** The ISO date (YYYY-MM-DD) `days` after `isoDate`. */

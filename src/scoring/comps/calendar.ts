@@ -17,5 +17,6 @@ export const monthIndex = (iso: string) => (+iso.slice(0, 4) - 2000) * 12 + (+is
 /** Fractional months since 2000-01-01. */
 export const monthNumber = (iso: string) => monthIndex(iso) + (+iso.slice(8, 10) - 1) / 31
 
-/** Average days per month, for "months before" rules on day numbers. */
-export const DAYS_PER_MONTH = 365.25 / 12
+// Average days per month, for "months before" rules on day numbers: one definition with the caution that names
+// the recent-resale premium's months (src/valuation/dates.ts).
+export { DAYS_PER_MONTH } from "../../valuation/dates.js"
